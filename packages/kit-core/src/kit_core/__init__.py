@@ -1,0 +1,55 @@
+"""kit-core: the tool contract for hermes-agent plugins.
+
+Declare a tool with :func:`tool` and argument specs, register a module's tools
+with :func:`register_all`. A decorated tool always answers the host with a JSON
+string, checks its arguments before the handler runs, and logs safely.
+"""
+
+from kit_core.args import (
+    ArgSpec,
+    arg,
+    array_arg,
+    bool_arg,
+    int_arg,
+    number_arg,
+    object_arg,
+    str_arg,
+)
+from kit_core.envelope import ErrorCode, encode_success, error_envelope
+from kit_core.errors import KitError, RegistrationError, ToolDefinitionError
+from kit_core.names import RESERVED_TOOL_NAMES, tool_name, validate_tool_name
+from kit_core.redaction import is_secret_key, redact, redact_text
+from kit_core.registration import collect_tools, register_all
+from kit_core.schema import build_schema
+from kit_core.tool import AsyncToolFunction, ToolFunction, ToolSpec, get_tool_spec, tool
+
+__all__ = [
+    "RESERVED_TOOL_NAMES",
+    "ArgSpec",
+    "AsyncToolFunction",
+    "ErrorCode",
+    "KitError",
+    "RegistrationError",
+    "ToolDefinitionError",
+    "ToolFunction",
+    "ToolSpec",
+    "arg",
+    "array_arg",
+    "bool_arg",
+    "build_schema",
+    "collect_tools",
+    "encode_success",
+    "error_envelope",
+    "get_tool_spec",
+    "int_arg",
+    "is_secret_key",
+    "number_arg",
+    "object_arg",
+    "redact",
+    "redact_text",
+    "register_all",
+    "str_arg",
+    "tool",
+    "tool_name",
+    "validate_tool_name",
+]

@@ -1,0 +1,336 @@
+"""Compile a tool's ``parameters`` schema into a fast per-call argument check.
+
+A check is compiled once, when the tool is decorated; a call then costs a few
+dict look-ups and type tests. Problems are reported as :class:`Rejection`, whose
+message names the argument, what was expected and what arrived.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import math
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from kit_core.redaction import is_secret_key
+
+# A value check returns None when the value is fine, else "<what was expected>; got <what arrived>".
+ValueCheck = Callable[[Any, str], "str | None"]
+
+MISSING: Final = "missing_argument"
+INVALID: Final = "invalid_argument"
+
+
+@dataclass(frozen=True, slots=True)
+class Rejection:
+    """Why a call was refused before its handler ran."""
+
+    code: str
+    argument: str
+    message: str
+
+    @property
+    def reason(self) -> str:
+        """A short log phrase, e.g. ``missing thread_id``."""
+        return f"{'missing' if self.code == MISSING else 'invalid'} {self.argument}"
+
+
+_JSON_NAMES: Final[dict[type, str]] = {
+    str: "string",
+    bool: "boolean",
+    int: "integer",
+    float: "number",
+    list: "array",
+    tuple: "array",
+    dict: "object",
+    type(None): "null",
+}
+
+
+def describe_value(value: Any, secret: bool = False) -> str:
+    """How an arrived value is quoted in an error: its JSON type and a short preview."""
+    kind = _JSON_NAMES.get(type(value)) or type(value).__name__
+    if secret:
+        return f"{kind} (value hidden)"
+    if isinstance(value, str | int | float) and not isinstance(value, bool):
+        preview = repr(value)
+        if len(preview) > 40:
+            preview = preview[:37] + "…"
+        return f"{kind} {preview}"
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    return kind
+
+
+def render_example(value: Any) -> str:
+    """An example as the model reads it: strings quoted as Python does, the rest as JSON."""
+    if isinstance(value, str):
+        return repr(value)
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def _is_integer(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_number(v: Any) -> bool:
+    if isinstance(v, bool):
+        return False
+    return isinstance(v, int) or (isinstance(v, float) and math.isfinite(v))
+
+
+_TYPE_TESTS: Final[dict[str, tuple[Callable[[Any], bool], str]]] = {
+    "string": (lambda v: isinstance(v, str), "a string"),
+    "integer": (_is_integer, "an integer"),
+    "number": (_is_number, "a finite number"),
+    "boolean": (lambda v: isinstance(v, bool), "true or false"),
+    "array": (lambda v: isinstance(v, list | tuple), "an array"),
+    "object": (lambda v: isinstance(v, dict), "an object"),
+    "null": (lambda v: v is None, "null"),
+}
+
+
+def compile_value_check(schema: Mapping[str, Any], secret: bool = False) -> ValueCheck:
+    """Compile one property schema (type, enum, bounds, lengths, pattern, items, properties)."""
+    steps: list[ValueCheck] = []
+    declared = schema.get("type")
+    types = [declared] if isinstance(declared, str) else list(declared or [])
+    tests = [_TYPE_TESTS[t] for t in types if t in _TYPE_TESTS]
+    if tests:
+        wanted = " or ".join(text for _, text in tests)
+        preds = tuple(test for test, _ in tests)
+
+        def check_type(v: Any, path: str) -> str | None:
+            for pred in preds:
+                if pred(v):
+                    return None
+            return f"{path} must be {wanted}; got {describe_value(v, secret)}"
+
+        steps.append(check_type)
+    steps.extend(_constraint_steps(schema, secret))
+    if not steps:
+        return lambda v, path: None
+    if len(steps) == 1:
+        return steps[0]
+
+    def check_all(v: Any, path: str) -> str | None:
+        for step in steps:
+            problem = step(v, path)
+            if problem is not None:
+                return problem
+        return None
+
+    return check_all
+
+
+def _constraint_steps(schema: Mapping[str, Any], secret: bool) -> list[ValueCheck]:
+    steps: list[ValueCheck] = []
+    shown = (lambda v: describe_value(v, True)) if secret else describe_value
+    if "enum" in schema:
+        allowed = list(schema["enum"])
+        listing = ", ".join(render_example(a) for a in allowed)
+
+        def check_enum(v: Any, path: str) -> str | None:
+            if any(v == a and isinstance(v, bool) is isinstance(a, bool) for a in allowed):
+                return None
+            return f"{path} must be one of {listing}; got {shown(v)}"
+
+        steps.append(check_enum)
+    for key, op, word in (
+        ("minimum", float.__ge__, ">="),
+        ("maximum", float.__le__, "<="),
+        ("exclusiveMinimum", float.__gt__, ">"),
+        ("exclusiveMaximum", float.__lt__, "<"),
+    ):
+        if _is_number(schema.get(key)):
+            steps.append(_bound(float(schema[key]), op, f"{word} {schema[key]}", shown))
+    for key, size, noun, kinds in (
+        ("minLength", 1, "at least {} characters", str),
+        ("maxLength", -1, "at most {} characters", str),
+        ("minItems", 1, "at least {} items", list | tuple),
+        ("maxItems", -1, "at most {} items", list | tuple),
+    ):
+        if _is_integer(schema.get(key)):
+            steps.append(_length(schema[key], size, noun.format(schema[key]), kinds, shown))
+    if isinstance(schema.get("pattern"), str):
+        steps.append(_pattern(schema["pattern"], shown))
+    items = schema.get("items")
+    if isinstance(items, Mapping):
+        steps.append(_items(compile_value_check(items, secret)))  # pyright: ignore[reportUnknownArgumentType]
+    if isinstance(schema.get("properties"), Mapping):
+        steps.append(compile_object_check(schema))
+    return steps
+
+
+def _bound(
+    limit: float, op: Callable[[float, float], bool], text: str, shown: Callable[[Any], str]
+) -> ValueCheck:
+    def check(v: Any, path: str) -> str | None:
+        if not _is_number(v) or op(float(v), limit):
+            return None
+        return f"{path} must be {text}; got {shown(v)}"
+
+    return check
+
+
+def _length(limit: int, sign: int, text: str, kinds: Any, shown: Callable[[Any], str]) -> ValueCheck:
+    def check(v: Any, path: str) -> str | None:
+        if not isinstance(v, kinds) or (len(v) - limit) * sign >= 0:
+            return None
+        return f"{path} must have {text}; got {shown(v)}"
+
+    return check
+
+
+def _pattern(pattern: str, shown: Callable[[Any], str]) -> ValueCheck:
+    compiled = re.compile(pattern)
+
+    def check(v: Any, path: str) -> str | None:
+        if not isinstance(v, str) or compiled.search(v):
+            return None
+        return f"{path} must match the pattern {pattern!r}; got {shown(v)}"
+
+    return check
+
+
+def _items(each: ValueCheck) -> ValueCheck:
+    def check(v: Any, path: str) -> str | None:
+        if not isinstance(v, list | tuple):
+            return None
+        for index, item in enumerate(v):  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
+            problem = each(item, f"{path}[{index}]")
+            if problem is not None:
+                return problem
+        return None
+
+    return check
+
+
+def suggest(name: str, known: list[str]) -> str:
+    """A did-you-mean phrase for an unknown key, plus the accepted names."""
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    accepted = ", ".join(known) if known else "no arguments"
+    return f"{hint} This tool accepts: {accepted}"
+
+
+def compile_object_check(schema: Mapping[str, Any]) -> ValueCheck:
+    """Compile a nested object schema: its required keys, unknown keys and properties."""
+    props: Mapping[str, Any] = schema.get("properties") or {}
+    checks = {key: compile_value_check(sub, is_secret_key(key)) for key, sub in props.items()}
+    required = tuple(schema.get("required") or ())
+    closed = schema.get("additionalProperties") is False
+    known = list(props)
+
+    def check(v: Any, path: str) -> str | None:
+        if not isinstance(v, dict):
+            return None
+        for key in required:
+            if key not in v:
+                return f"{path}.{key} is required"
+        for key, item in v.items():  # pyright: ignore[reportUnknownVariableType]
+            sub = checks.get(key)  # pyright: ignore[reportUnknownArgumentType]
+            if sub is not None:
+                problem = sub(item, f"{path}.{key}")
+                if problem is not None:
+                    return problem
+            elif closed:
+                return f"{path} has an unknown key {key!r}{suggest(str(key), known)}"  # pyright: ignore[reportUnknownArgumentType]
+        return None
+
+    return check
+
+
+ArgumentCheck = Callable[[dict[str, Any]], "tuple[dict[str, Any], Rejection | None]"]
+
+
+def compile_arguments(parameters: Mapping[str, Any], examples: Mapping[str, Any]) -> ArgumentCheck:
+    """Compile a tool's ``parameters`` into the check that runs before its handler.
+
+    The check returns the arguments to hand to the handler (optional arguments sent
+    as ``null`` are dropped, as if absent) and the first problem found, if any.
+    """
+    props: Mapping[str, Any] = parameters.get("properties") or {}
+    required = tuple(parameters.get("required") or ())
+    required_set = frozenset(required)
+    closed = parameters.get("additionalProperties") is False
+    known = list(props)
+    known_set = frozenset(known)
+    checks = {key: compile_value_check(sub, is_secret_key(key)) for key, sub in props.items()}
+    missing_text = {
+        key: f"{key} is required (e.g. {render_example(examples[key])})"
+        if examples.get(key) is not None
+        else f"{key} is required"
+        for key in required
+    }
+
+    def check(args: dict[str, Any]) -> tuple[dict[str, Any], Rejection | None]:
+        for key in required:
+            value = args.get(key)
+            if value is None or (value.__class__ is str and not value.strip()):
+                return args, Rejection(MISSING, key, missing_text[key])
+        if closed and not known_set.issuperset(args):
+            for key in args:
+                if key not in known_set:
+                    text = f"unknown argument {key!r}{suggest(str(key), known)}"
+                    return args, Rejection(INVALID, str(key), text)
+        nulls: list[str] = []
+        for key, value in args.items():
+            if value is None and key not in required_set:
+                nulls.append(key)
+                continue
+            sub = checks.get(key)
+            if sub is not None:
+                problem = sub(value, key)
+                if problem is not None:
+                    return args, Rejection(INVALID, key, problem)
+        if nulls:
+            args = {k: v for k, v in args.items() if k not in nulls}
+        return args, None
+
+    return check
+
+
+def parse_arguments(raw: Any) -> tuple[dict[str, Any], Rejection | None]:
+    """Turn what the caller sent into an arguments dict, or say why it cannot be one.
+
+    ``None`` counts as ``{}``; a JSON string holding an object is parsed.
+    """
+    if raw.__class__ is dict:
+        return raw, None
+    if raw is None:
+        return {}, None
+    if isinstance(raw, Mapping):
+        return dict(raw), None  # pyright: ignore[reportUnknownArgumentType]
+    if isinstance(raw, str | bytes | bytearray):
+        try:
+            parsed = json.loads(raw) if raw.strip() else {}
+        except ValueError:
+            parsed = raw
+        if isinstance(parsed, dict):
+            return parsed, None  # pyright: ignore[reportUnknownVariableType]
+        raw = parsed
+    text = (
+        "arguments must be a JSON object mapping argument names to values, e.g."
+        f' {{"name": "value"}}; got {describe_value(raw)}'
+    )
+    return {}, Rejection(INVALID, "arguments", text)
+
+
+__all__ = [
+    "INVALID",
+    "MISSING",
+    "ArgumentCheck",
+    "Rejection",
+    "compile_arguments",
+    "compile_value_check",
+    "describe_value",
+    "parse_arguments",
+    "render_example",
+]

@@ -1,0 +1,236 @@
+"""Argument specs: one function per JSON type, each returning an :class:`ArgSpec`.
+
+``required`` and ``example`` are kit metadata: they drive validation, the error
+text and the model-facing description, and never reach the emitted JSON Schema.
+Every other keyword passes through verbatim into the property's schema.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from kit_core.errors import ToolDefinitionError
+
+__all__ = [
+    "JSON_TYPES",
+    "ArgSpec",
+    "arg",
+    "array_arg",
+    "bool_arg",
+    "int_arg",
+    "number_arg",
+    "object_arg",
+    "str_arg",
+]
+
+JSON_TYPES: Final = frozenset({"string", "integer", "number", "boolean", "array", "object", "null"})
+"""The JSON Schema type names an argument may declare."""
+
+
+@dataclass(frozen=True, slots=True)
+class ArgSpec:
+    """One tool argument: its JSON Schema plus the kit's metadata.
+
+    Attributes:
+        schema: the property's JSON Schema exactly as the model will see it.
+        required: whether a call without this argument (or with a blank one) is rejected.
+        example: a sample value, shown to the model and quoted in errors; ``None`` when unset.
+    """
+
+    schema: Mapping[str, Any] = field(repr=True)
+    required: bool = False
+    example: Any = None
+
+    @property
+    def has_example(self) -> bool:
+        """Whether an example was given."""
+        return self.example is not None
+
+    def to_schema(self) -> dict[str, Any]:
+        """A deep copy of the property's JSON Schema."""
+        return copy.deepcopy(dict(self.schema))
+
+
+def _property_schema(
+    type_: str | Sequence[str],
+    description: str,
+    named: Mapping[str, Any],
+    extra: Mapping[str, Any],
+) -> dict[str, Any]:
+    types = [type_] if isinstance(type_, str) else list(type_)
+    unknown = [t for t in types if t not in JSON_TYPES]
+    if not types or unknown:
+        msg = (
+            f"argument type {type_!r} is not a JSON Schema type; use one of"
+            f" {', '.join(sorted(JSON_TYPES))}"
+        )
+        raise ToolDefinitionError(msg)
+    if not isinstance(description, str) or not description.strip():
+        msg = (
+            f"argument of type {type_!r} needs a description: the model reads it to decide"
+            f" what to pass; got {description!r}"
+        )
+        raise ToolDefinitionError(msg)
+    schema: dict[str, Any] = {
+        "type": type_ if isinstance(type_, str) else types,
+        "description": description.strip(),
+    }
+    schema.update((key, value) for key, value in named.items() if value is not None)
+    schema.update(extra)
+    return copy.deepcopy(schema)
+
+
+def _spec(
+    type_: str | Sequence[str],
+    description: str,
+    required: bool,
+    example: Any,
+    named: Mapping[str, Any],
+    extra: Mapping[str, Any],
+) -> ArgSpec:
+    if not isinstance(required, bool):
+        msg = f"required must be True or False, got {required!r}"
+        raise ToolDefinitionError(msg)
+    enum = named.get("enum", extra.get("enum"))
+    if enum is not None and (
+        isinstance(enum, str | bytes) or not isinstance(enum, Sequence) or not enum
+    ):
+        msg = f"enum must be a non-empty list of allowed values, got {enum!r}"
+        raise ToolDefinitionError(msg)
+    if enum is not None:
+        named = {**named, "enum": list(enum)} if "enum" in named else named
+        extra = {**extra, "enum": list(enum)} if "enum" in extra else extra
+    schema = _property_schema(type_, description, named, extra)
+    return ArgSpec(schema, required, copy.deepcopy(example))
+
+
+def arg(
+    type: str | Sequence[str],  # noqa: A002 - the spec's signature names it `type`
+    description: str,
+    *,
+    required: bool = False,
+    example: Any = None,
+    enum: Sequence[Any] | None = None,
+    **extra: Any,
+) -> ArgSpec:
+    """A generic argument of any JSON Schema ``type`` (or a list of types)."""
+    return _spec(type, description, required, example, {"enum": enum}, extra)
+
+
+def str_arg(
+    description: str,
+    *,
+    required: bool = False,
+    example: Any = None,
+    enum: Sequence[Any] | None = None,
+    min_length: int | None = None,
+    **extra: Any,
+) -> ArgSpec:
+    """A string argument; ``min_length`` becomes ``minLength``."""
+    named = {"enum": enum, "minLength": min_length}
+    return _spec("string", description, required, example, named, extra)
+
+
+def int_arg(
+    description: str,
+    *,
+    required: bool = False,
+    example: Any = None,
+    minimum: int | None = None,
+    maximum: int | None = None,
+    **extra: Any,
+) -> ArgSpec:
+    """An integer argument with optional inclusive bounds."""
+    named = {"minimum": minimum, "maximum": maximum}
+    return _spec("integer", description, required, example, named, extra)
+
+
+def number_arg(
+    description: str,
+    *,
+    required: bool = False,
+    example: Any = None,
+    minimum: float | None = None,
+    maximum: float | None = None,
+    **extra: Any,
+) -> ArgSpec:
+    """A number argument (integer or float) with optional inclusive bounds."""
+    named = {"minimum": minimum, "maximum": maximum}
+    return _spec("number", description, required, example, named, extra)
+
+
+def bool_arg(
+    description: str,
+    *,
+    required: bool = False,
+    example: Any = None,
+    **extra: Any,
+) -> ArgSpec:
+    """A boolean argument."""
+    return _spec("boolean", description, required, example, {}, extra)
+
+
+def _item_schema(items: ArgSpec | Mapping[str, Any]) -> dict[str, Any]:
+    if isinstance(items, ArgSpec):
+        return items.to_schema()
+    if isinstance(items, Mapping) and "type" in items:
+        return copy.deepcopy(dict(items))
+    msg = (
+        "items must describe the array's elements, e.g. items=str_arg('tag') or"
+        f" items={{'type': 'string'}}; got {items!r}"
+    )
+    raise ToolDefinitionError(msg)
+
+
+def array_arg(
+    description: str,
+    *,
+    items: ArgSpec | Mapping[str, Any],
+    required: bool = False,
+    example: Any = None,
+    min_items: int | None = None,
+    max_items: int | None = None,
+    **extra: Any,
+) -> ArgSpec:
+    """An array argument; ``items`` (an ArgSpec or a JSON Schema) describes each element.
+
+    Some model providers reject arrays without ``items``, so it is required here.
+    """
+    named = {"items": _item_schema(items), "minItems": min_items, "maxItems": max_items}
+    return _spec("array", description, required, example, named, extra)
+
+
+def object_arg(
+    description: str,
+    *,
+    properties: Mapping[str, ArgSpec] | None = None,
+    required: bool = False,
+    example: Any = None,
+    **extra: Any,
+) -> ArgSpec:
+    """An object argument, free-form or with nested ``properties`` given as ArgSpecs.
+
+    With ``properties``, nested ``required`` comes from each nested spec and unknown
+    keys are refused (``additionalProperties: false``) unless ``extra`` says otherwise.
+    """
+    nested: dict[str, Any] = {}
+    if properties is not None:
+        if not isinstance(properties, Mapping):
+            msg = f"properties must map names to ArgSpecs, got {type(properties).__name__}"
+            raise ToolDefinitionError(msg)
+        props: dict[str, Any] = {}
+        needed: list[str] = []
+        for key, spec in properties.items():
+            if not isinstance(spec, ArgSpec):
+                msg = f"property {key!r} must be an ArgSpec (str_arg(...), arg(...)), got {spec!r}"
+                raise ToolDefinitionError(msg)
+            props[key] = spec.to_schema()
+            if spec.required:
+                needed.append(key)
+        nested = {"properties": props, "additionalProperties": False}
+        if needed:
+            nested["required"] = needed
+    return _spec("object", description, required, example, nested, extra)

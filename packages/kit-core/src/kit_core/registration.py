@@ -1,0 +1,90 @@
+"""``register_all``: hand every ``@tool`` of a module to the host in one checked step."""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import sys
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+from kit_core.errors import RegistrationError
+from kit_core.tool import ToolSpec, get_tool_spec
+
+__all__ = ["collect_tools", "register_all"]
+
+
+def _resolve_module(module: ModuleType | str) -> ModuleType:
+    if isinstance(module, ModuleType):
+        return module
+    if isinstance(module, str) and module:
+        loaded = sys.modules.get(module)
+        if loaded is not None:
+            return loaded
+        try:
+            return importlib.import_module(module)
+        except ImportError as exc:
+            msg = f"cannot import module {module!r} to register its tools: {exc}"
+            raise RegistrationError(msg) from exc
+    msg = f"expected a module or a module name, got {type(module).__name__}"
+    raise RegistrationError(msg)
+
+
+def collect_tools(module: ModuleType | str) -> list[tuple[ToolSpec, Callable[..., Any]]]:
+    """Every ``@tool`` reachable as an attribute of ``module``, sorted by name.
+
+    The same tool object reached under two attribute names counts once.
+
+    Raises:
+        RegistrationError: two different tools share a name.
+    """
+    found: dict[str, tuple[ToolSpec, Callable[..., Any], str]] = {}
+    resolved = _resolve_module(module)
+    for attribute, value in sorted(vars(resolved).items()):
+        spec = get_tool_spec(value)
+        if spec is None:
+            continue
+        seen = found.get(spec.name)
+        if seen is not None and seen[1] is not value:
+            msg = (
+                f"duplicate tool name: {spec.name} (module {resolved.__name__!r} has two"
+                f" different tools of that name, {seen[2]!r} and {attribute!r}); rename one"
+            )
+            raise RegistrationError(msg)
+        found.setdefault(spec.name, (spec, value, attribute))
+    return [(spec, fn) for spec, fn, _ in sorted(found.values(), key=lambda t: t[0].name)]
+
+
+def register_all(ctx: Any, module: ModuleType | str) -> int:
+    """Register every ``@tool`` of ``module`` (a module or its name) with the host.
+
+    Each tool is handed to ``ctx.register_tool`` with every field the host takes
+    (name, toolset, schema, handler, check_fn, requires_env, is_async, description,
+    emoji). Everything is checked first, so nothing is registered when something
+    is wrong. Logs ``hermes_plugin_kit: registered N tool(s); names=...`` at INFO on
+    the module's logger.
+
+    Returns:
+        How many tools were registered.
+
+    Raises:
+        RegistrationError: two different tools share a name, or ``ctx`` cannot
+            register tools.
+    """
+    resolved = _resolve_module(module)
+    tools = collect_tools(resolved)
+    register = getattr(ctx, "register_tool", None)
+    if tools and not callable(register):
+        msg = (
+            f"{type(ctx).__name__} has no register_tool(); pass the PluginContext hermes"
+            " hands to your plugin's register(ctx)"
+        )
+        raise RegistrationError(msg)
+    for spec, fn in tools:
+        register(**spec.register_kwargs(fn))  # pyright: ignore[reportOptionalCall]
+    names = ",".join(spec.name for spec, _ in tools) or "<none>"
+    logging.getLogger(resolved.__name__).info(
+        "hermes_plugin_kit: registered %d tool(s); names=%s", len(tools), names
+    )
+    return len(tools)

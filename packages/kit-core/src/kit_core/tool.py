@@ -1,0 +1,319 @@
+"""``@tool``: turn a plain handler into a tool the host and the model get right.
+
+The decorated function keeps its name and docstring, takes ``(args, **kwargs)``
+like any hermes handler, always returns a JSON ``str`` (a coroutine resolving to
+one for ``async def`` handlers) and never raises. Its :class:`ToolSpec` is on
+``.tool_spec``.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import inspect
+import logging
+import re
+from collections.abc import Callable, Coroutine, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, overload
+
+from kit_core._checks import compile_arguments, compile_value_check
+from kit_core._runtime import ToolRunner
+from kit_core.args import ArgSpec
+from kit_core.errors import ToolDefinitionError
+from kit_core.names import validate_tool_name
+from kit_core.schema import build_schema, check_function_schema, describe_arguments
+
+__all__ = ["AsyncToolFunction", "ToolFunction", "ToolSpec", "get_tool_spec", "tool"]
+
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ToolSpec:
+    """What ``@tool`` declared: everything the host's ``register_tool`` takes, and more.
+
+    Attributes:
+        name: the registered tool name.
+        toolset: the host toolset the tool belongs to.
+        description: the model-facing description, with its ``Required:`` clause.
+        requires_env: environment variables the tool needs (metadata for the host;
+            their values are also redacted from the tool's logs and errors).
+        check_fn: the zero-argument availability probe handed to the host, or None.
+        emoji: shown by the host next to the tool.
+        is_async: the handler is ``async def`` (registered with ``is_async=True``).
+        validate_required: whether the kit checks arguments before the handler runs.
+        handler: the author's undecorated function.
+        module: the module that defined the handler (its logger logs the calls).
+    """
+
+    name: str
+    toolset: str
+    description: str
+    requires_env: tuple[str, ...]
+    check_fn: Callable[[], Any] | None
+    emoji: str
+    is_async: bool
+    validate_required: bool
+    handler: Callable[..., Any] = field(repr=False)
+    module: str
+    _schema: dict[str, Any] = field(repr=False)
+
+    @property
+    def schema(self) -> dict[str, Any]:
+        """A copy of the function schema handed to the host (``name``, ``description``,
+        ``parameters``)."""
+        return copy.deepcopy(self._schema)
+
+    @property
+    def parameters(self) -> dict[str, Any]:
+        """A copy of the JSON Schema of the arguments."""
+        return copy.deepcopy(self._schema["parameters"])
+
+    def definition(self) -> dict[str, Any]:
+        """The tool exactly as hermes sends it to the model."""
+        return {"type": "function", "function": {**self.schema, "name": self.name}}
+
+    def register_kwargs(self, handler: Callable[..., Any]) -> dict[str, Any]:
+        """The keyword arguments of the host's ``ctx.register_tool`` for this tool."""
+        return {
+            "name": self.name,
+            "toolset": self.toolset,
+            "schema": self.schema,
+            "handler": handler,
+            "check_fn": self.check_fn,
+            "requires_env": list(self.requires_env) or None,
+            "is_async": self.is_async,
+            "description": self._schema.get("description", self.description),
+            "emoji": self.emoji,
+        }
+
+
+class ToolFunction(Protocol):
+    """A synchronous handler decorated with ``@tool``."""
+
+    tool_spec: ToolSpec
+    __name__: str
+
+    def __call__(self, args: Any = None, /, **kwargs: Any) -> str: ...
+
+
+class AsyncToolFunction(Protocol):
+    """An ``async def`` handler decorated with ``@tool``."""
+
+    tool_spec: ToolSpec
+    __name__: str
+
+    def __call__(self, args: Any = None, /, **kwargs: Any) -> Coroutine[Any, Any, str]: ...
+
+
+def get_tool_spec(obj: object) -> ToolSpec | None:
+    """The :class:`ToolSpec` of a ``@tool`` function, or None for anything else."""
+    spec = getattr(obj, "tool_spec", None)
+    return spec if isinstance(spec, ToolSpec) else None
+
+
+class ToolDecorator:
+    """What ``tool(...)`` returns: apply it to a handler."""
+
+    __slots__ = ("_options",)
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        self._options = options
+
+    @overload
+    def __call__(self, fn: Callable[..., Coroutine[Any, Any, Any]], /) -> AsyncToolFunction: ...
+    @overload
+    def __call__(self, fn: Callable[..., Any], /) -> ToolFunction: ...
+    def __call__(self, fn: Callable[..., Any], /) -> ToolFunction | AsyncToolFunction:
+        return _decorate(fn, **self._options)
+
+
+def tool(
+    *,
+    toolset: str,
+    params: Mapping[str, ArgSpec] | None = None,
+    schema: Mapping[str, Any] | None = None,
+    name: str | None = None,
+    namespace: str | None = None,
+    description: str | None = None,
+    requires_env: Sequence[str] | None = None,
+    check_fn: Callable[[], Any] | None = None,
+    emoji: str = "",
+    validate_required: bool = True,
+) -> ToolDecorator:
+    """Declare a hermes tool.
+
+    Args:
+        toolset: the host toolset (use one unique to your plugin, e.g. its name).
+        params: argument specs (``str_arg(...)`` and friends); exclusive with ``schema``.
+        schema: a hand-written function schema to keep; deep-copied and checked.
+        name: the tool name; defaults to the function name. Checked by
+            :func:`~kit_core.names.validate_tool_name`.
+        namespace: when given, the name must start with ``<namespace>_``.
+        description: the model-facing description; defaults to the docstring.
+        requires_env: environment variables the tool needs.
+        check_fn: zero-argument availability probe; the host hides the tool when it
+            returns False.
+        emoji: shown by the host next to the tool.
+        validate_required: ``False`` keeps the schema but skips the kit's argument checks
+            (for handlers that keep their established validation).
+
+    Raises:
+        ToolDefinitionError: at decoration, naming the rule broken and the fix.
+    """
+    return ToolDecorator(
+        {
+            "toolset": toolset,
+            "params": params,
+            "schema": schema,
+            "name": name,
+            "namespace": namespace,
+            "description": description,
+            "requires_env": requires_env,
+            "check_fn": check_fn,
+            "emoji": emoji,
+            "validate_required": validate_required,
+        }
+    )
+
+
+def _check_handler(fn: object, label: str) -> None:
+    if get_tool_spec(fn) is not None:
+        msg = f"{label}: the function is already a @tool; apply @tool once"
+        raise ToolDefinitionError(msg)
+    if not callable(fn):
+        msg = f"{label}: @tool must decorate a function, got {type(fn).__name__}"
+        raise ToolDefinitionError(msg)
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return
+    kinds = {p.kind for p in params}
+    positional = [
+        p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+    ]
+    takes_args = bool(positional) or inspect.Parameter.VAR_POSITIONAL in kinds
+    extra_required = [p.name for p in positional[1:] if p.default is p.empty]
+    if not takes_args or extra_required or inspect.Parameter.VAR_KEYWORD not in kinds:
+        msg = (
+            f"{label}: the handler must take (args, **kwargs): the host passes the arguments"
+            " dict positionally and runtime keys such as task_id and session_id as keywords;"
+            f" write `def {getattr(fn, '__name__', 'handler')}(args, **kwargs):`"
+        )
+        raise ToolDefinitionError(msg)
+
+
+def _check_options(label: str, opts: dict[str, Any]) -> tuple[str, ...]:
+    toolset = opts["toolset"]
+    if not isinstance(toolset, str) or not toolset.strip():
+        msg = f"{label}: toolset is required, e.g. @tool(toolset='myplugin'); got {toolset!r}"
+        raise ToolDefinitionError(msg)
+    if opts["params"] is not None and opts["schema"] is not None:
+        msg = f"{label}: schema and params are mutually exclusive; pass one of them"
+        raise ToolDefinitionError(msg)
+    if not isinstance(opts["validate_required"], bool):
+        msg = f"{label}: validate_required must be a bool, got {opts['validate_required']!r}"
+        raise ToolDefinitionError(msg)
+    if not isinstance(opts["emoji"], str):
+        msg = f"{label}: emoji must be a str, got {opts['emoji']!r}"
+        raise ToolDefinitionError(msg)
+    check_fn = opts["check_fn"]
+    if check_fn is not None:
+        try:
+            inspect.signature(check_fn).bind()
+        except TypeError:
+            msg = f"{label}: check_fn must be callable with no arguments (the host calls check_fn())"
+            raise ToolDefinitionError(msg) from None
+        except ValueError:
+            pass
+    env = opts["requires_env"]
+    if env is None:
+        return ()
+    if isinstance(env, str) or not isinstance(env, Sequence):
+        msg = f"{label}: requires_env must be a list of variable names, e.g. [{env!r}]"
+        raise ToolDefinitionError(msg)
+    names = tuple(env)  # pyright: ignore[reportUnknownArgumentType]
+    bad = [n for n in names if not isinstance(n, str) or not _ENV_NAME.fullmatch(n)]
+    if bad:
+        msg = f"{label}: requires_env holds invalid variable names {bad!r}; use e.g. 'MY_API_TOKEN'"
+        raise ToolDefinitionError(msg)
+    return names
+
+
+def _resolve_description(label: str, fn: Callable[..., Any], opts: dict[str, Any]) -> str:
+    for candidate in (
+        opts["description"],
+        (opts["schema"] or {}).get("description"),
+        inspect.getdoc(fn),
+    ):
+        if isinstance(candidate, str) and candidate.strip():
+            return candidate.strip()
+    msg = f"{label}: a description is required (docstring or description=)."
+    raise ToolDefinitionError(msg)
+
+
+def _decorate(fn: Callable[..., Any], **opts: Any) -> Any:
+    raw_name = opts["name"] if opts["name"] is not None else getattr(fn, "__name__", None)
+    label = f"@tool {raw_name!r}"
+    _check_handler(fn, label)
+    env_names = _check_options(label, opts)
+    name = validate_tool_name(raw_name, namespace=opts["namespace"])
+    label = f"@tool {name!r}"
+    description = _resolve_description(label, fn, opts)
+    if opts["schema"] is not None:
+        schema = check_function_schema(opts["schema"], name=name)
+        props: dict[str, Any] = schema["parameters"]["properties"]
+        required: list[str] = list(schema["parameters"].get("required", []))
+        examples = {
+            k: p["examples"][0]
+            for k, p in props.items()
+            if isinstance(p.get("examples"), list) and p["examples"]
+        }
+        optional = [k for k in props if k not in required]
+        schema["description"] = describe_arguments(description, required, optional, examples)
+    else:
+        params: Mapping[str, ArgSpec] = opts["params"] or {}
+        schema = build_schema(name, description, params)
+        examples = {k: s.example for k, s in params.items() if s.example is not None}
+    _check_examples(label, schema["parameters"], examples)
+
+    is_async = inspect.iscoroutinefunction(fn)
+    check = compile_arguments(schema["parameters"], examples) if opts["validate_required"] else None
+    module = getattr(fn, "__module__", None) or "hermes_plugin_kit"
+    runner = ToolRunner(name, fn, check, env_names, logging.getLogger(module))
+    spec = ToolSpec(
+        name=name,
+        toolset=opts["toolset"].strip(),
+        description=schema["description"],
+        requires_env=env_names,
+        check_fn=opts["check_fn"],
+        emoji=opts["emoji"],
+        is_async=is_async,
+        validate_required=opts["validate_required"],
+        handler=fn,
+        module=module,
+        _schema=schema,
+    )
+    if is_async:
+
+        async def async_wrapper(args: Any = None, /, **kwargs: Any) -> str:
+            return await runner.call_async(args, kwargs)
+
+        wrapper: Any = functools.wraps(fn)(async_wrapper)
+    else:
+
+        def sync_wrapper(args: Any = None, /, **kwargs: Any) -> str:
+            return runner.call(args, kwargs)
+
+        wrapper = functools.wraps(fn)(sync_wrapper)
+    wrapper.tool_spec = spec
+    return wrapper
+
+
+def _check_examples(label: str, parameters: Mapping[str, Any], examples: Mapping[str, Any]) -> None:
+    for key, example in examples.items():
+        problem = compile_value_check(parameters["properties"][key])(example, key)
+        if problem is not None:
+            msg = f"{label}: the example of {problem.replace(' must ', ' does not fit: must ', 1)}"
+            raise ToolDefinitionError(msg)
