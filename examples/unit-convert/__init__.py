@@ -5,6 +5,6 @@ from kit_core import register_all
 from . import tools
 
 
-def register(ctx):  # noqa: ANN001, ANN201 - the host's entry point
+def register(ctx):
     """Called by hermes with its PluginContext."""
     register_all(ctx, tools)

@@ -7,7 +7,15 @@ from typing import Any
 from kit_core import int_arg, number_arg, str_arg, tool, tool_name
 
 SCALES = ("celsius", "fahrenheit", "kelvin")
-LENGTHS = {"mm": 0.001, "cm": 0.01, "m": 1.0, "km": 1000.0, "in": 0.0254, "ft": 0.3048, "mi": 1609.344}
+LENGTHS = {
+    "mm": 0.001,
+    "cm": 0.01,
+    "m": 1.0,
+    "km": 1000.0,
+    "in": 0.0254,
+    "ft": 0.3048,
+    "mi": 1609.344,
+}
 
 
 def _to_kelvin(value: float, scale: str) -> float:
@@ -34,7 +42,9 @@ def _from_kelvin(value: float, scale: str) -> float:
     params={
         "value": number_arg("The temperature to convert", required=True, example=21.5),
         "from_scale": str_arg("Scale of the value", required=True, enum=SCALES, example="celsius"),
-        "to_scale": str_arg("Scale to convert to", required=True, enum=SCALES, example="fahrenheit"),
+        "to_scale": str_arg(
+            "Scale to convert to", required=True, enum=SCALES, example="fahrenheit"
+        ),
         "digits": int_arg("Decimal places to round to", minimum=0, maximum=6, example=1),
     },
 )
@@ -54,7 +64,9 @@ def convert_temperature(args: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     name=tool_name("units", "convert", "length"),
     params={
         "value": number_arg("The length to convert", required=True, example=3),
-        "from_unit": str_arg("Unit of the value", required=True, enum=sorted(LENGTHS), example="mi"),
+        "from_unit": str_arg(
+            "Unit of the value", required=True, enum=sorted(LENGTHS), example="mi"
+        ),
         "to_unit": str_arg("Unit to convert to", required=True, enum=sorted(LENGTHS), example="km"),
     },
 )

@@ -63,7 +63,15 @@ class RecordingContext:
     ) -> None:
         """Record a tool, as ``PluginContext.register_tool`` of hermes-agent 0.19.0 takes it."""
         self.tools[name] = RegisteredTool(
-            name, toolset, schema, handler, check_fn, requires_env, is_async, description, emoji,
+            name,
+            toolset,
+            schema,
+            handler,
+            check_fn,
+            requires_env,
+            is_async,
+            description,
+            emoji,
             override,
         )
 
@@ -75,7 +83,7 @@ class RecordingContext:
         """
         return [
             {"type": "function", "function": {**entry.schema, "name": entry.name}}
-            for name, entry in sorted(self.tools.items())
+            for _, entry in sorted(self.tools.items())
             if entry.check_fn is None or entry.check_fn()
         ]
 

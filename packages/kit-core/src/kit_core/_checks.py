@@ -13,7 +13,7 @@ import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from kit_core.redaction import is_secret_key
 
@@ -52,7 +52,8 @@ _JSON_NAMES: Final[dict[type, str]] = {
 
 def describe_value(value: Any, secret: bool = False) -> str:
     """How an arrived value is quoted in an error: its JSON type and a short preview."""
-    kind = _JSON_NAMES.get(type(value)) or type(value).__name__
+    cls: type[object] = type(value)  # pyright: ignore[reportUnknownVariableType]
+    kind = _JSON_NAMES.get(cls) or cls.__name__
     if secret:
         return f"{kind} (value hidden)"
     if isinstance(value, str | int | float) and not isinstance(value, bool):
@@ -131,7 +132,10 @@ def compile_value_check(schema: Mapping[str, Any], secret: bool = False) -> Valu
 
 def _constraint_steps(schema: Mapping[str, Any], secret: bool) -> list[ValueCheck]:
     steps: list[ValueCheck] = []
-    shown = (lambda v: describe_value(v, True)) if secret else describe_value
+
+    def shown(v: Any) -> str:
+        return describe_value(v, secret)
+
     if "enum" in schema:
         allowed = list(schema["enum"])
         listing = ", ".join(render_example(a) for a in allowed)
@@ -149,13 +153,15 @@ def _constraint_steps(schema: Mapping[str, Any], secret: bool) -> list[ValueChec
         ("exclusiveMaximum", float.__lt__, "<"),
     ):
         if _is_number(schema.get(key)):
-            steps.append(_bound(float(schema[key]), op, f"{word} {schema[key]}", shown))
-    for key, size, noun, kinds in (
+            limit: Any = schema[key]
+            steps.append(_bound(float(limit), op, f"{word} {limit}", shown))
+    sized: tuple[tuple[str, int, str, Any], ...] = (
         ("minLength", 1, "at least {} characters", str),
         ("maxLength", -1, "at most {} characters", str),
-        ("minItems", 1, "at least {} items", list | tuple),
-        ("maxItems", -1, "at most {} items", list | tuple),
-    ):
+        ("minItems", 1, "at least {} items", (list, tuple)),
+        ("maxItems", -1, "at most {} items", (list, tuple)),
+    )
+    for key, size, noun, kinds in sized:
         if _is_integer(schema.get(key)):
             steps.append(_length(schema[key], size, noun.format(schema[key]), kinds, shown))
     if isinstance(schema.get("pattern"), str):
@@ -179,7 +185,9 @@ def _bound(
     return check
 
 
-def _length(limit: int, sign: int, text: str, kinds: Any, shown: Callable[[Any], str]) -> ValueCheck:
+def _length(
+    limit: int, sign: int, text: str, kinds: Any, shown: Callable[[Any], str]
+) -> ValueCheck:
     def check(v: Any, path: str) -> str | None:
         if not isinstance(v, kinds) or (len(v) - limit) * sign >= 0:
             return None
@@ -215,9 +223,9 @@ def _items(each: ValueCheck) -> ValueCheck:
 def suggest(name: str, known: list[str]) -> str:
     """A did-you-mean phrase for an unknown key, plus the accepted names."""
     close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
-    accepted = ", ".join(known) if known else "no arguments"
-    return f"{hint} This tool accepts: {accepted}"
+    hint = f"; did you mean {close[0]!r}?" if close else "."
+    accepted = f"accepts: {', '.join(known)}" if known else "accepts no arguments"
+    return f"{hint} This tool {accepted}"
 
 
 def compile_object_check(schema: Mapping[str, Any]) -> ValueCheck:
@@ -282,7 +290,7 @@ def compile_arguments(parameters: Mapping[str, Any], examples: Mapping[str, Any]
                     return args, Rejection(INVALID, str(key), text)
         nulls: list[str] = []
         for key, value in args.items():
-            if value is None and key not in required_set:
+            if value is None and key not in required_set:  # pyright: ignore[reportUnnecessaryContains]
                 nulls.append(key)
                 continue
             sub = checks.get(key)
@@ -307,8 +315,9 @@ def parse_arguments(raw: Any) -> tuple[dict[str, Any], Rejection | None]:
     if raw is None:
         return {}, None
     if isinstance(raw, Mapping):
-        return dict(raw), None  # pyright: ignore[reportUnknownArgumentType]
+        return dict(cast("Mapping[str, Any]", raw)), None
     if isinstance(raw, str | bytes | bytearray):
+        parsed: Any
         try:
             parsed = json.loads(raw) if raw.strip() else {}
         except ValueError:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from kit_core.errors import ToolDefinitionError
 
@@ -101,14 +101,15 @@ def _spec(
         msg = f"enum must be a non-empty list of allowed values, got {enum!r}"
         raise ToolDefinitionError(msg)
     if enum is not None:
-        named = {**named, "enum": list(enum)} if "enum" in named else named
-        extra = {**extra, "enum": list(enum)} if "enum" in extra else extra
+        values = list(cast("Sequence[Any]", enum))
+        named = {**named, "enum": values} if "enum" in named else named
+        extra = {**extra, "enum": values} if "enum" in extra else extra
     schema = _property_schema(type_, description, named, extra)
     return ArgSpec(schema, required, copy.deepcopy(example))
 
 
 def arg(
-    type: str | Sequence[str],  # noqa: A002 - the spec's signature names it `type`
+    type: str | Sequence[str],
     description: str,
     *,
     required: bool = False,

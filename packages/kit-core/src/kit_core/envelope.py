@@ -31,7 +31,7 @@ import enum
 import json
 import uuid
 from pathlib import PurePath
-from typing import Any, Final
+from typing import Any, Final, cast
 
 __all__ = [
     "ErrorCode",
@@ -63,13 +63,13 @@ def to_json_value(value: Any) -> Any:
     if isinstance(value, enum.Enum):
         return value.value
     if isinstance(value, set | frozenset):
-        items: list[Any] = list(value)  # pyright: ignore[reportUnknownArgumentType]
+        items = list(cast("set[Any]", value))
         try:
             return sorted(items)
         except TypeError:
             return items
     if isinstance(value, bytes | bytearray | memoryview):
-        raw = bytes(value)
+        raw = bytes(cast("bytes", value))
         try:
             return raw.decode("utf-8")
         except UnicodeDecodeError:

@@ -72,7 +72,7 @@ def validate_tool_name(name: object, *, namespace: str | None = None) -> str:
         ToolDefinitionError: naming the broken rule and how to fix it.
     """
     if not isinstance(name, str) or not name:
-        msg = f"tool name is required: pass a non-empty str such as 'myplugin_read_item', got {name!r}"
+        msg = f"tool name is required: pass a str such as 'myplugin_read_item', got {name!r}"
         raise ToolDefinitionError(msg)
     _check_snake("tool name", name)
     if len(name) > MAX_TOOL_NAME_LENGTH:

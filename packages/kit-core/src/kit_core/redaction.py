@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any, Final
+from typing import Any, Final, cast
 
 __all__ = ["REDACTED", "is_secret_key", "redact", "redact_text"]
 
@@ -93,7 +93,7 @@ def _redact(value: Any, secrets: tuple[str, ...], depth: int) -> Any:
     if depth >= _MAX_DEPTH:
         return "<max depth>"
     if isinstance(value, Mapping):
-        items: Iterable[tuple[Any, Any]] = value.items()  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+        items = cast("Mapping[Any, Any]", value).items()
         return {
             (redact_text(k, secrets) if isinstance(k, str) else k): (
                 REDACTED if is_secret_key(k) else _redact(v, secrets, depth + 1)
@@ -101,6 +101,5 @@ def _redact(value: Any, secrets: tuple[str, ...], depth: int) -> Any:
             for k, v in items
         }
     if isinstance(value, list | tuple):
-        seq: Iterable[Any] = value  # pyright: ignore[reportUnknownVariableType]
-        return [_redact(v, secrets, depth + 1) for v in seq]
+        return [_redact(v, secrets, depth + 1) for v in cast("list[Any]", value)]
     return value

@@ -16,7 +16,7 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from kit_core._checks import render_example
 from kit_core.args import ArgSpec
@@ -43,7 +43,9 @@ def describe_arguments(
 
     def listing(keys: list[str]) -> str:
         return ", ".join(
-            f"`{k}` (e.g. {render_example(examples[k])})" if examples.get(k) is not None else f"`{k}`"
+            f"`{k}` (e.g. {render_example(examples[k])})"
+            if examples.get(k) is not None
+            else f"`{k}`"
             for k in keys
         )
 
@@ -126,7 +128,7 @@ def check_function_schema(schema: object, *, name: str) -> dict[str, Any]:
     if not isinstance(schema, Mapping):
         msg = f"must be a dict (the function schema with 'parameters'), got {type(schema).__name__}"
         raise fail(msg)
-    copied: dict[str, Any] = copy.deepcopy(dict(schema))  # pyright: ignore[reportUnknownArgumentType]
+    copied: dict[str, Any] = copy.deepcopy(dict(cast("Mapping[str, Any]", schema)))
     misplaced = [key for key in _MISPLACED if key in copied]
     if misplaced:
         msg = (
@@ -138,34 +140,37 @@ def check_function_schema(schema: object, *, name: str) -> dict[str, Any]:
     if "name" in copied and copied["name"] != name:
         msg = f"is named {copied['name']!r}, but the tool is {name!r}; make them equal or drop it"
         raise fail(msg)
-    parameters = copied.get("parameters")
-    if not isinstance(parameters, dict):
+    raw_parameters: object = copied.get("parameters")
+    if not isinstance(raw_parameters, dict):
         msg = (
             "needs a 'parameters' object, e.g. {'type': 'object', 'properties': {}}; got"
-            f" {type(parameters).__name__}"
+            f" {type(raw_parameters).__name__}"
         )
         raise fail(msg)
+    parameters = cast("dict[str, Any]", raw_parameters)
     if parameters.get("type") != "object":
-        msg = f"'parameters' must have type 'object', got {parameters.get('type')!r}"  # pyright: ignore[reportUnknownMemberType]
+        msg = f"'parameters' must have type 'object', got {parameters.get('type')!r}"
         raise fail(msg)
-    properties = parameters.setdefault("properties", {})  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+    properties: Any = parameters.setdefault("properties", {})
     if not isinstance(properties, dict) or not all(
-        isinstance(p, dict) for p in properties.values()  # pyright: ignore[reportUnknownVariableType, reportUnknownMemberType]
+        isinstance(p, dict) for p in cast("dict[str, Any]", properties).values()
     ):
         msg = "'parameters.properties' must map each argument name to a JSON Schema object"
         raise fail(msg)
-    required = parameters.get("required", [])  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
-    if not isinstance(required, list) or not all(isinstance(r, str) for r in required):  # pyright: ignore[reportUnknownVariableType]
+    required: Any = parameters.get("required", [])
+    if not isinstance(required, list) or not all(
+        isinstance(r, str) for r in cast("list[Any]", required)
+    ):
         msg = f"'parameters.required' must be a list of argument names, got {required!r}"
         raise fail(msg)
-    unknown = sorted(set(required) - set(properties))  # pyright: ignore[reportUnknownArgumentType]
+    unknown = sorted(set(cast("list[str]", required)) - set(cast("dict[str, Any]", properties)))
     if unknown:
         msg = (
             f"requires {', '.join(map(repr, unknown))}, which 'parameters.properties' does not"
             " define; add the properties or drop them from 'required'"
         )
         raise fail(msg)
-    extra = parameters.get("additionalProperties", False)  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+    extra: Any = parameters.get("additionalProperties", False)
     if not isinstance(extra, bool | dict):
         msg = f"'parameters.additionalProperties' must be true, false or a schema, got {extra!r}"
         raise fail(msg)

@@ -15,7 +15,7 @@ import logging
 import re
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, overload
+from typing import Any, Protocol, cast, overload
 
 from kit_core._checks import compile_arguments, compile_value_check
 from kit_core._runtime import ToolRunner
@@ -121,8 +121,12 @@ class ToolDecorator:
     def __init__(self, options: dict[str, Any]) -> None:
         self._options = options
 
+    # A handler annotated `-> Any` matches both; annotate sync handlers with their real
+    # return type (or `object`) so type checkers pick the sync overload.
     @overload
-    def __call__(self, fn: Callable[..., Coroutine[Any, Any, Any]], /) -> AsyncToolFunction: ...
+    def __call__(  # pyright: ignore[reportOverlappingOverload]
+        self, fn: Callable[..., Coroutine[Any, Any, Any]], /
+    ) -> AsyncToolFunction: ...
     @overload
     def __call__(self, fn: Callable[..., Any], /) -> ToolFunction: ...
     def __call__(self, fn: Callable[..., Any], /) -> ToolFunction | AsyncToolFunction:
@@ -190,9 +194,7 @@ def _check_handler(fn: object, label: str) -> None:
     except (TypeError, ValueError):
         return
     kinds = {p.kind for p in params}
-    positional = [
-        p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
-    ]
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     takes_args = bool(positional) or inspect.Parameter.VAR_POSITIONAL in kinds
     extra_required = [p.name for p in positional[1:] if p.default is p.empty]
     if not takes_args or extra_required or inspect.Parameter.VAR_KEYWORD not in kinds:
@@ -223,7 +225,9 @@ def _check_options(label: str, opts: dict[str, Any]) -> tuple[str, ...]:
         try:
             inspect.signature(check_fn).bind()
         except TypeError:
-            msg = f"{label}: check_fn must be callable with no arguments (the host calls check_fn())"
+            msg = (
+                f"{label}: check_fn must be callable with no arguments (the host calls check_fn())"
+            )
             raise ToolDefinitionError(msg) from None
         except ValueError:
             pass
@@ -233,20 +237,17 @@ def _check_options(label: str, opts: dict[str, Any]) -> tuple[str, ...]:
     if isinstance(env, str) or not isinstance(env, Sequence):
         msg = f"{label}: requires_env must be a list of variable names, e.g. [{env!r}]"
         raise ToolDefinitionError(msg)
-    names = tuple(env)  # pyright: ignore[reportUnknownArgumentType]
+    names: tuple[object, ...] = tuple(cast("Sequence[object]", env))
     bad = [n for n in names if not isinstance(n, str) or not _ENV_NAME.fullmatch(n)]
     if bad:
         msg = f"{label}: requires_env holds invalid variable names {bad!r}; use e.g. 'MY_API_TOKEN'"
         raise ToolDefinitionError(msg)
-    return names
+    return cast("tuple[str, ...]", names)
 
 
 def _resolve_description(label: str, fn: Callable[..., Any], opts: dict[str, Any]) -> str:
-    for candidate in (
-        opts["description"],
-        (opts["schema"] or {}).get("description"),
-        inspect.getdoc(fn),
-    ):
+    supplied: Mapping[str, object] = opts["schema"] or {}
+    for candidate in (opts["description"], supplied.get("description"), inspect.getdoc(fn)):
         if isinstance(candidate, str) and candidate.strip():
             return candidate.strip()
     msg = f"{label}: a description is required (docstring or description=)."

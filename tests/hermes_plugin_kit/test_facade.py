@@ -1,0 +1,72 @@
+"""The façade re-exports the kit packages, and the bundled example runs through it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import hermes_plugin_kit
+import kit_core
+from hermes_plugin_kit.testing import RecordingContext, load_plugin
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_facade_exports_exactly_the_kit_packages_public_names() -> None:
+    assert sorted(hermes_plugin_kit.__all__) == sorted(kit_core.__all__)
+    for name in kit_core.__all__:
+        assert getattr(hermes_plugin_kit, name) is getattr(kit_core, name)
+
+
+def test_public_names_are_sorted_and_importable() -> None:
+    for module in (kit_core, hermes_plugin_kit):
+        assert module.__all__ == sorted(
+            module.__all__, key=lambda n: (not n.isupper(), n[:1].islower(), n)
+        )
+        for name in module.__all__:
+            assert hasattr(module, name), name
+
+
+def test_the_example_plugin_registers_and_answers() -> None:
+    plugin = load_plugin(ROOT / "examples" / "unit-convert")
+    ctx = RecordingContext("unit-convert")
+    plugin.register(ctx)
+    assert sorted(ctx.tools) == ["units_convert_length", "units_convert_temperature"]
+    assert ctx.tools["units_convert_length"].is_async
+    [length, temperature] = ctx.definitions()
+    assert temperature["function"]["parameters"]["required"] == ["value", "from_scale", "to_scale"]
+    assert length["function"]["name"] == "units_convert_length"
+    out = ctx.call(
+        "units_convert_temperature",
+        {"value": 21.5, "from_scale": "celsius", "to_scale": "fahrenheit"},
+    )
+    assert json.loads(out) == {"success": True, "data": {"value": 70.7, "scale": "fahrenheit"}}
+    out = ctx.call("units_convert_length", {"value": 3, "from_unit": "mi", "to_unit": "km"})
+    assert json.loads(out) == {"success": True, "data": {"value": 4.828032, "unit": "km"}}
+    below = ctx.call(
+        "units_convert_temperature", {"value": -300, "from_scale": "celsius", "to_scale": "kelvin"}
+    )
+    assert (
+        json.loads(below)["error"]
+        == "units_convert_temperature failed: -300 celsius is below absolute zero"
+    )
+
+
+def test_load_plugin_refuses_a_directory_without_init(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match=r"has no __init__\.py"):
+        load_plugin(tmp_path)
+
+
+def test_recording_context_hides_tools_whose_check_fails() -> None:
+    ctx = RecordingContext()
+    ctx.register_tool(
+        "a_b",
+        "t",
+        {"name": "x", "description": "d", "parameters": {}},
+        print,
+        check_fn=lambda: False,
+    )
+    ctx.register_tool("a_c", "t", {"name": "x", "description": "d", "parameters": {}}, print)
+    assert [d["function"]["name"] for d in ctx.definitions()] == ["a_c"]

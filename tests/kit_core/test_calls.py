@@ -1,0 +1,305 @@
+"""The per-call contract of a @tool: argument checks, the envelope, async handlers."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+
+from kit_core import arg, array_arg, bool_arg, int_arg, number_arg, object_arg, str_arg, tool
+
+
+@tool(
+    toolset="tests",
+    namespace="calls",
+    name="calls_read_thread",
+    params={
+        "thread_id": str_arg("Thread id", required=True, example="123456789"),
+        "limit": int_arg("Messages to return", minimum=1, maximum=100),
+        "format": str_arg("Output format", enum=["json", "text"]),
+        "unread": bool_arg("Only unread"),
+        "tags": array_arg("Tags", items=str_arg("a tag"), max_items=3),
+        "ratio": number_arg("Ratio", minimum=0, maximum=1),
+        "filter": object_arg(
+            "Filter", properties={"author": str_arg("Author", required=True, min_length=2)}
+        ),
+        "name": str_arg("Name", min_length=2, pattern="^[a-z]+$"),
+    },
+)
+def read_thread(args: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """Echo what arrived."""
+    return {"args": args, "kwargs": sorted(kwargs)}
+
+
+def call(raw: Any = None, **kwargs: Any) -> dict[str, Any]:
+    out = read_thread(raw, **kwargs)
+    assert isinstance(out, str)
+    return json.loads(out)
+
+
+def test_success_envelope_wraps_the_handler_result_and_passes_kwargs() -> None:
+    out = call({"thread_id": "42", "limit": 5}, task_id="t", session_id="s", user_task="u")
+    assert out == {
+        "success": True,
+        "data": {
+            "args": {"thread_id": "42", "limit": 5},
+            "kwargs": ["session_id", "task_id", "user_task"],
+        },
+    }
+
+
+def test_success_envelope_text_is_the_upstream_encoding() -> None:
+    assert read_thread({"thread_id": "é"}) == (
+        '{"success": true, "data": {"args": {"thread_id": "é"}, "kwargs": []}}'
+    )
+
+
+@pytest.mark.parametrize("value", [None, "", "   ", "\n\t"])
+def test_missing_or_blank_required_argument_is_refused_with_its_example(value: Any) -> None:
+    raw = {} if value is None else {"thread_id": value}
+    assert call(raw) == {
+        "success": False,
+        "error": "thread_id is required (e.g. '123456789')",
+        "error_code": "missing_argument",
+    }
+
+
+@pytest.mark.parametrize("value", [0, False, [], "0"])
+def test_falsy_but_present_values_are_not_missing(value: Any) -> None:
+    @tool(
+        toolset="tests",
+        params={"v": arg(["integer", "boolean", "array", "string"], "v", required=True, items={})},
+    )
+    def needs_v(args: dict[str, Any], **kwargs: Any) -> str:
+        """Needs v."""
+        return "ran"
+
+    assert needs_v({"v": value}) == "ran"
+
+
+def test_handler_does_not_run_when_the_call_is_refused() -> None:
+    ran: list[Any] = []
+
+    @tool(toolset="tests", params={"q": str_arg("query", required=True)})
+    def search(args: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        """Search."""
+        ran.append(args)
+        return {}
+
+    search({})
+    search({"q": 5})
+    search({"q": "x", "extra": 1})
+    assert ran == []
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ({"limit": "5"}, "limit must be an integer; got string '5'"),
+        ({"limit": True}, "limit must be an integer; got true"),
+        ({"limit": 5.5}, "limit must be an integer; got number 5.5"),
+        ({"limit": 0}, "limit must be >= 1; got integer 0"),
+        ({"limit": 101}, "limit must be <= 100; got integer 101"),
+        ({"format": "xml"}, "format must be one of 'json', 'text'; got string 'xml'"),
+        ({"unread": "yes"}, "unread must be true or false; got string 'yes'"),
+        ({"tags": "a"}, "tags must be an array; got string 'a'"),
+        ({"tags": ["a", 2]}, "tags[1] must be a string; got integer 2"),
+        ({"tags": ["a", "b", "c", "d"]}, "tags must have at most 3 items; got array"),
+        ({"ratio": 1.5}, "ratio must be <= 1; got number 1.5"),
+        ({"ratio": float("nan")}, "ratio must be a finite number; got number nan"),
+        ({"filter": []}, "filter must be an object; got array"),
+        ({"filter": {}}, "filter.author is required"),
+        (
+            {"filter": {"author": "x"}},
+            "filter.author must have at least 2 characters; got string 'x'",
+        ),
+        ({"name": "Ab"}, "name must match the pattern '^[a-z]+$'; got string 'Ab'"),
+    ],
+)
+def test_invalid_values_name_the_argument_the_expectation_and_what_arrived(
+    args: dict[str, Any], message: str
+) -> None:
+    assert call({"thread_id": "1", **args}) == {
+        "success": False,
+        "error": message,
+        "error_code": "invalid_argument",
+    }
+
+
+def test_unknown_keys_are_refused_with_a_did_you_mean() -> None:
+    out = call({"thread_id": "1", "limt": 3})
+    assert out["error_code"] == "invalid_argument"
+    assert out["error"].startswith(
+        "unknown argument 'limt'; did you mean 'limit'? This tool accepts:"
+    )
+    assert "thread_id, limit, format" in out["error"]
+
+
+def test_unknown_nested_keys_are_refused() -> None:
+    out = call({"thread_id": "1", "filter": {"author": "ann", "autor": 1}})
+    assert out["error"].startswith("filter has an unknown key 'autor'; did you mean 'author'?")
+
+
+def test_optional_arguments_sent_as_null_count_as_absent() -> None:
+    assert call({"thread_id": "1", "limit": None})["data"]["args"] == {"thread_id": "1"}
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        (None, {}),
+        ('{"thread_id": "7"}', {"thread_id": "7"}),
+        (b'{"thread_id": "7"}', {"thread_id": "7"}),
+    ],
+)
+def test_none_and_json_object_strings_are_accepted_as_arguments(raw: Any, expected: Any) -> None:
+    @tool(toolset="tests", params={"thread_id": str_arg("id")})
+    def echo(args: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        """Echo."""
+        return args
+
+    assert json.loads(echo(raw)) == {"success": True, "data": expected}
+
+
+@pytest.mark.parametrize(
+    ("raw", "kind"),
+    [
+        ([1, 2], "array"),
+        ("[1]", "array"),
+        ("not json", "string 'not json'"),
+        (7, "integer 7"),
+        ("3", "integer 3"),
+    ],
+)
+def test_arguments_that_are_not_an_object_get_an_instructive_error(raw: Any, kind: str) -> None:
+    out = call(raw)
+    assert out == {
+        "success": False,
+        "error": "arguments must be a JSON object mapping argument names to values,"
+        f' e.g. {{"name": "value"}}; got {kind}',
+        "error_code": "invalid_argument",
+    }
+
+
+def test_validate_required_false_keeps_the_schema_and_skips_the_checks() -> None:
+    @tool(
+        toolset="tests",
+        params={"content": str_arg("Content", required=True)},
+        validate_required=False,
+    )
+    def legacy(args: dict[str, Any], **kwargs: Any) -> str:
+        """Legacy validation."""
+        return json.dumps({"error": "content missing"} if not args.get("content") else {"ok": 1})
+
+    assert legacy.tool_spec.schema["parameters"]["required"] == ["content"]
+    assert legacy({}) == '{"error": "content missing"}'
+    assert legacy({"content": 5, "other": 1}) == '{"ok": 1}'
+
+
+def test_a_raising_handler_becomes_a_handler_error_envelope() -> None:
+    @tool(toolset="tests", name="calls_boom")
+    def boom(args: dict[str, Any], **kwargs: Any) -> None:
+        """Boom."""
+        raise RuntimeError("disk full")
+
+    assert json.loads(boom({})) == {
+        "success": False,
+        "error": "calls_boom failed: disk full",
+        "error_code": "handler_error",
+    }
+
+
+def test_an_exception_without_text_is_named_by_its_type() -> None:
+    @tool(toolset="tests")
+    def silent(args: dict[str, Any], **kwargs: Any) -> None:
+        """Fails silently."""
+        raise KeyError
+
+    assert json.loads(silent({}))["error"] == "silent failed: KeyError"
+
+
+def test_an_exception_whose_str_raises_still_gives_an_envelope() -> None:
+    class Nasty(Exception):
+        def __str__(self) -> str:
+            raise RuntimeError("no")
+
+    @tool(toolset="tests")
+    def nasty(args: dict[str, Any], **kwargs: Any) -> None:
+        """Nasty."""
+        raise Nasty
+
+    assert json.loads(nasty({}))["error"] == "nasty failed: Nasty"
+
+
+def test_system_exit_in_a_handler_does_not_stop_the_agent() -> None:
+    @tool(toolset="tests")
+    def quits(args: dict[str, Any], **kwargs: Any) -> None:
+        """Quits."""
+        raise SystemExit(3)
+
+    assert json.loads(quits({}))["error_code"] == "handler_error"
+
+
+def test_keyboard_interrupt_is_not_swallowed() -> None:
+    @tool(toolset="tests")
+    def interrupted(args: dict[str, Any], **kwargs: Any) -> None:
+        """Interrupted."""
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        interrupted({})
+
+
+def test_a_str_result_passes_through_unchanged() -> None:
+    @tool(toolset="tests")
+    def raw_text(args: dict[str, Any], **kwargs: Any) -> str:
+        """Raw."""
+        return "not even json"
+
+    assert raw_text({}) == "not even json"
+
+
+def test_a_sync_handler_returning_a_coroutine_gets_an_error_not_a_warning() -> None:
+    async def later() -> int:
+        return 1
+
+    @tool(toolset="tests")
+    def forgot_async(args: dict[str, Any], **kwargs: Any) -> object:
+        """Forgot async."""
+        return later()
+
+    out = json.loads(forgot_async({}))
+    assert out["error_code"] == "result_not_serializable"
+    assert "declare the handler with async def" in out["error"]
+
+
+def test_async_handlers_are_awaited_and_keep_the_contract() -> None:
+    @tool(toolset="tests", params={"n": int_arg("n", required=True, example=2)})
+    async def doubler(args: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        """Double n."""
+        await asyncio.sleep(0)
+        if args["n"] < 0:
+            raise ValueError("negative")
+        return {"n": args["n"] * 2, "session": kwargs.get("session_id")}
+
+    assert doubler.tool_spec.is_async
+    assert asyncio.run(doubler({"n": 4}, session_id="s")) == (
+        '{"success": true, "data": {"n": 8, "session": "s"}}'
+    )
+    assert json.loads(asyncio.run(doubler({})))["error"] == "n is required (e.g. 2)"
+    assert json.loads(asyncio.run(doubler({"n": -1})))["error"] == "doubler failed: negative"
+
+
+def test_a_tool_without_parameters_refuses_any_argument() -> None:
+    @tool(toolset="tests")
+    def ping(args: dict[str, Any], **kwargs: Any) -> str:
+        """Ping."""
+        return "pong"
+
+    assert ping({}) == "pong"
+    assert (
+        json.loads(ping({"x": 1}))["error"]
+        == "unknown argument 'x'. This tool accepts no arguments"
+    )

@@ -1,0 +1,132 @@
+"""Release invariants uv does not check: one version, exact sibling pins, and the layering."""
+
+from __future__ import annotations
+
+import ast
+import re
+import tomllib
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ROOT / "packages"
+
+# design.md: hermes_plugin_kit -> (kit_lifecycle, kit_media) -> kit_core -> standard library
+LAYER = {"kit_core": 0, "kit_lifecycle": 1, "kit_media": 1, "hermes_plugin_kit": 2}
+
+
+def load(path: Path) -> dict:
+    return tomllib.loads(path.read_text(encoding="utf-8"))
+
+
+MEMBERS = {
+    load(path)["project"]["name"]: path.parent for path in sorted(PACKAGES.glob("*/pyproject.toml"))
+}
+
+
+def import_name(dist: str) -> str:
+    return dist.replace("-", "_")
+
+
+def declared_siblings(dist: str) -> dict[str, str]:
+    """Sibling dependencies of a member, as {dist: specifier}."""
+    deps = load(MEMBERS[dist] / "pyproject.toml")["project"].get("dependencies", [])
+    out = {}
+    for dep in deps:
+        name = re.split(r"[\s<>=!~;\[]", dep, maxsplit=1)[0]
+        if name in MEMBERS:
+            out[name] = dep[len(name) :].strip()
+    return out
+
+
+def test_the_workspace_lists_every_member() -> None:
+    root = load(ROOT / "pyproject.toml")
+    assert sorted(root["tool"]["uv"]["workspace"]["members"]) == sorted(
+        str(path.relative_to(ROOT)) for path in MEMBERS.values()
+    )
+    assert set(root["tool"]["uv"]["sources"]) == set(MEMBERS)
+    assert "hermes-plugin-kit" in MEMBERS
+    assert "kit-core" in MEMBERS
+
+
+def test_all_members_carry_one_version() -> None:
+    versions = {
+        dist: load(path / "pyproject.toml")["project"]["version"] for dist, path in MEMBERS.items()
+    }
+    assert len(set(versions.values())) == 1, versions
+
+
+@pytest.mark.parametrize("dist", sorted(MEMBERS))
+def test_sibling_pins_are_exact_to_the_shared_version(dist: str) -> None:
+    version = load(MEMBERS[dist] / "pyproject.toml")["project"]["version"]
+    for sibling, spec in declared_siblings(dist).items():
+        assert spec == f"=={version}", (
+            f"{dist} pins {sibling}{spec}; it must be {sibling}=={version}"
+        )
+
+
+@pytest.mark.parametrize("dist", sorted(MEMBERS))
+def test_installed_metadata_matches_the_pyproject(dist: str) -> None:
+    assert metadata.version(dist) == load(MEMBERS[dist] / "pyproject.toml")["project"]["version"]
+
+
+@pytest.mark.parametrize("dist", sorted(MEMBERS))
+def test_members_have_no_runtime_dependency_outside_the_workspace(dist: str) -> None:
+    deps = load(MEMBERS[dist] / "pyproject.toml")["project"].get("dependencies", [])
+    assert len(deps) == len(declared_siblings(dist)), (
+        f"{dist} depends on {deps}: runtime is stdlib only"
+    )
+
+
+def imports_of(path: Path) -> set[tuple[str, str]]:
+    """(top-level package, full module) of every absolute import in a file."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            found |= {(alias.name.split(".")[0], alias.name) for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add((node.module.split(".")[0], node.module))
+    return found
+
+
+def layering_problems(dist: str, source: Path) -> list[str]:
+    own = import_name(dist)
+    allowed = {import_name(s) for s in declared_siblings(dist)}
+    problems = []
+    for path in sorted(source.rglob("*.py")):
+        for top, module in imports_of(path):
+            if top == own or top not in LAYER:
+                continue
+            where = path.relative_to(source.parent)
+            if top not in allowed:
+                problems.append(f"{where} imports {top}, which {dist} does not declare")
+            if LAYER[top] >= LAYER[own]:
+                problems.append(f"{where} imports {top}, which is not a layer below {own}")
+            if any(part.startswith("_") for part in module.split(".")[1:]):
+                problems.append(f"{where} imports {module}: use {top}'s public __init__")
+    return problems
+
+
+@pytest.mark.parametrize("dist", sorted(MEMBERS))
+def test_packages_import_only_declared_lower_layers_through_their_public_init(dist: str) -> None:
+    assert layering_problems(dist, MEMBERS[dist] / "src") == []
+
+
+def test_the_layering_check_catches_a_planted_violation(tmp_path: Path) -> None:
+    bad = tmp_path / "kit_core" / "bad.py"
+    bad.parent.mkdir()
+    bad.write_text("from hermes_plugin_kit import tool\nimport kit_media._x\n", encoding="utf-8")
+    problems = layering_problems("kit-core", tmp_path)
+    assert any("imports hermes_plugin_kit, which kit-core does not declare" in p for p in problems)
+    assert any("not a layer below kit_core" in p for p in problems)
+    assert any("use kit_media's public __init__" in p for p in problems)
+
+
+@pytest.mark.parametrize("dist", sorted(MEMBERS))
+def test_each_package_is_typed_and_src_laid_out(dist: str) -> None:
+    package = MEMBERS[dist] / "src" / import_name(dist)
+    assert (package / "__init__.py").is_file()
+    assert (package / "py.typed").is_file()
+    assert load(MEMBERS[dist] / "pyproject.toml")["project"]["requires-python"] == ">=3.11"
