@@ -66,6 +66,9 @@ def build_schema(name: str, description: str, params: Mapping[str, ArgSpec]) -> 
         ToolDefinitionError: for a bad name, property name or spec.
     """
     validate_tool_name(name)
+    if not isinstance(description, str):
+        msg = f"tool {name!r}: description must be a str, got {type(description).__name__}"
+        raise ToolDefinitionError(msg)
     if not isinstance(params, Mapping):
         msg = (
             f"tool {name!r}: params must map argument names to specs, e.g."

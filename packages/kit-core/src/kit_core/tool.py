@@ -246,8 +246,13 @@ def _check_options(label: str, opts: dict[str, Any]) -> tuple[str, ...]:
 
 
 def _resolve_description(label: str, fn: Callable[..., Any], opts: dict[str, Any]) -> str:
-    supplied: Mapping[str, object] = opts["schema"] or {}
-    for candidate in (opts["description"], supplied.get("description"), inspect.getdoc(fn)):
+    given = opts["description"]
+    if given is not None and not isinstance(given, str):
+        msg = f"{label}: description must be a str, got {type(given).__name__}"
+        raise ToolDefinitionError(msg)
+    supplied = opts["schema"]
+    from_schema = supplied.get("description") if isinstance(supplied, Mapping) else None
+    for candidate in (given, from_schema, inspect.getdoc(fn)):
         if isinstance(candidate, str) and candidate.strip():
             return candidate.strip()
     msg = f"{label}: a description is required (docstring or description=)."
