@@ -250,8 +250,12 @@ def _resolve_description(label: str, fn: Callable[..., Any], opts: dict[str, Any
     if given is not None and not isinstance(given, str):
         msg = f"{label}: description must be a str, got {type(given).__name__}"
         raise ToolDefinitionError(msg)
-    supplied = opts["schema"]
-    from_schema = supplied.get("description") if isinstance(supplied, Mapping) else None
+    supplied: object = opts["schema"]
+    from_schema: object = (
+        cast("Mapping[str, object]", supplied).get("description")
+        if isinstance(supplied, Mapping)
+        else None
+    )
     for candidate in (given, from_schema, inspect.getdoc(fn)):
         if isinstance(candidate, str) and candidate.strip():
             return candidate.strip()
