@@ -303,3 +303,18 @@ def test_a_tool_without_parameters_refuses_any_argument() -> None:
         json.loads(ping({"x": 1}))["error"]
         == "unknown argument 'x'. This tool accepts no arguments"
     )
+
+
+def test_huge_integers_are_compared_exactly_without_overflow() -> None:
+    assert call({"thread_id": "1", "limit": 10**400})["error"].startswith(
+        "limit must be <= 100; got integer 1000"
+    )
+    assert call({"thread_id": "1", "ratio": 10**400})["error"].startswith(
+        "ratio must be <= 1; got integer 1000"
+    )
+
+
+def test_an_integer_too_long_to_print_is_still_described() -> None:
+    out = call({"thread_id": "1", "limit": 10**5000})
+    assert out["error_code"] == "invalid_argument"
+    assert out["error"].startswith("limit must be <= 100; got integer of 16610 bits")

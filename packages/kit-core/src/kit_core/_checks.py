@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import json
 import math
+import operator
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -57,7 +58,10 @@ def describe_value(value: Any, secret: bool = False) -> str:
     if secret:
         return f"{kind} (value hidden)"
     if isinstance(value, str | int | float) and not isinstance(value, bool):
-        preview = repr(value)
+        try:
+            preview = repr(value)
+        except ValueError:  # an int too long to print (sys.get_int_max_str_digits)
+            return f"{kind} of {value.bit_length()} bits" if isinstance(value, int) else kind
         if len(preview) > 40:
             preview = preview[:37] + "…"
         return f"{kind} {preview}"
@@ -147,14 +151,14 @@ def _constraint_steps(schema: Mapping[str, Any], secret: bool) -> list[ValueChec
 
         steps.append(check_enum)
     for key, op, word in (
-        ("minimum", float.__ge__, ">="),
-        ("maximum", float.__le__, "<="),
-        ("exclusiveMinimum", float.__gt__, ">"),
-        ("exclusiveMaximum", float.__lt__, "<"),
+        ("minimum", operator.ge, ">="),
+        ("maximum", operator.le, "<="),
+        ("exclusiveMinimum", operator.gt, ">"),
+        ("exclusiveMaximum", operator.lt, "<"),
     ):
         if _is_number(schema.get(key)):
             limit: Any = schema[key]
-            steps.append(_bound(float(limit), op, f"{word} {limit}", shown))
+            steps.append(_bound(limit, op, f"{word} {limit}", shown))
     sized: tuple[tuple[str, int, str, Any], ...] = (
         ("minLength", 1, "at least {} characters", str),
         ("maxLength", -1, "at most {} characters", str),
@@ -175,10 +179,11 @@ def _constraint_steps(schema: Mapping[str, Any], secret: bool) -> list[ValueChec
 
 
 def _bound(
-    limit: float, op: Callable[[float, float], bool], text: str, shown: Callable[[Any], str]
+    limit: float, op: Callable[[Any, Any], bool], text: str, shown: Callable[[Any], str]
 ) -> ValueCheck:
+    # compared as they are: exact for int against float, and no overflow for huge ints
     def check(v: Any, path: str) -> str | None:
-        if not _is_number(v) or op(float(v), limit):
+        if not _is_number(v) or op(v, limit):
             return None
         return f"{path} must be {text}; got {shown(v)}"
 
