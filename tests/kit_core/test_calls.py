@@ -318,3 +318,27 @@ def test_an_integer_too_long_to_print_is_still_described() -> None:
     out = call({"thread_id": "1", "limit": 10**5000})
     assert out["error_code"] == "invalid_argument"
     assert out["error"].startswith("limit must be <= 100; got integer of 16610 bits")
+
+
+def test_nullable_and_any_of_arguments_are_checked_by_their_alternatives() -> None:
+    @tool(
+        toolset="tests",
+        params={
+            "cursor": arg(["string", "null"], "Cursor", required=False),
+            "size": arg(["integer", "string"], "Size", required=True, example=3),
+        },
+    )
+    def page(args: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        """Page."""
+        return args
+
+    assert json.loads(page({"size": "big"}))["data"] == {"size": "big"}
+    assert json.loads(page({"size": 2, "cursor": None}))["data"] == {"size": 2}
+    out = json.loads(page({"size": 2.5}))
+    assert out["error"] == "size must be an integer or a string; got number 2.5"
+
+
+def test_the_wrapper_belongs_to_the_handler_module_as_hermes_sees_it() -> None:
+    # hermes attributes a handler to a plugin by handler.__globals__["__name__"]
+    assert read_thread.__globals__["__name__"] == __name__  # type: ignore[attr-defined]
+    assert read_thread.__wrapped__.__name__ == "read_thread"  # type: ignore[attr-defined]

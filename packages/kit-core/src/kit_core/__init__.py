@@ -21,7 +21,7 @@ from kit_core.names import RESERVED_TOOL_NAMES, tool_name, validate_tool_name
 from kit_core.redaction import is_secret_key, redact, redact_text
 from kit_core.registration import collect_tools, register_all
 from kit_core.schema import build_schema
-from kit_core.tool import AsyncToolFunction, ToolFunction, ToolSpec, get_tool_spec, tool
+from kit_core.tools import AsyncToolFunction, ToolFunction, ToolSpec, get_tool_spec, tool
 
 __all__ = [
     "RESERVED_TOOL_NAMES",

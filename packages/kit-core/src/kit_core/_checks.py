@@ -101,11 +101,24 @@ _TYPE_TESTS: Final[dict[str, tuple[Callable[[Any], bool], str]]] = {
 }
 
 
+def declared_types(schema: Mapping[str, Any]) -> list[str]:
+    """The JSON types a property allows: from ``type`` (a name or a list), or an ``anyOf``
+    of plain types, plus ``null`` when ``nullable`` is true."""
+    declared = schema.get("type")
+    types: list[Any] = [declared] if isinstance(declared, str) else list(declared or [])
+    alternatives = schema.get("anyOf")
+    if not types and isinstance(alternatives, list):
+        branches = cast("list[Any]", alternatives)
+        types = [cast("dict[str, Any]", a).get("type") for a in branches if isinstance(a, dict)]
+    if schema.get("nullable") is True and types:
+        types.append("null")
+    return [t for t in types if isinstance(t, str)]
+
+
 def compile_value_check(schema: Mapping[str, Any], secret: bool = False) -> ValueCheck:
     """Compile one property schema (type, enum, bounds, lengths, pattern, items, properties)."""
     steps: list[ValueCheck] = []
-    declared = schema.get("type")
-    types = [declared] if isinstance(declared, str) else list(declared or [])
+    types = declared_types(schema)
     tests = [_TYPE_TESTS[t] for t in types if t in _TYPE_TESTS]
     if tests:
         wanted = " or ".join(text for _, text in tests)
@@ -344,6 +357,7 @@ __all__ = [
     "Rejection",
     "compile_arguments",
     "compile_value_check",
+    "declared_types",
     "describe_value",
     "parse_arguments",
     "render_example",

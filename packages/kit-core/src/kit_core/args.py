@@ -74,13 +74,22 @@ def _property_schema(
             f" what to pass; got {description!r}"
         )
         raise ToolDefinitionError(msg)
-    schema: dict[str, Any] = {
-        "type": type_ if isinstance(type_, str) else types,
-        "description": description.strip(),
-    }
+    schema: dict[str, Any] = {**_type_keywords(types), "description": description.strip()}
     schema.update((key, value) for key, value in named.items() if value is not None)
     schema.update(extra)
+    if schema.get("type") == "object" and not isinstance(schema.get("properties"), dict):
+        schema["properties"] = {}
     return copy.deepcopy(schema)
+
+
+def _type_keywords(types: list[str]) -> dict[str, Any]:
+    """The type as hermes' schema sanitizer sends it, so what the kit shows is what the
+    model gets: ``[T, "null"]`` becomes ``T`` plus ``nullable``, several types ``anyOf``."""
+    non_null = list(dict.fromkeys(t for t in types if t != "null"))
+    nullable = {"nullable": True} if "null" in types and non_null else {}
+    if len(non_null) > 1:
+        return {"anyOf": [{"type": t} for t in non_null], **nullable}
+    return {"type": non_null[0] if non_null else "null", **nullable}
 
 
 def _spec(

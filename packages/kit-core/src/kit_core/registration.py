@@ -10,7 +10,7 @@ from types import ModuleType
 from typing import Any
 
 from kit_core.errors import RegistrationError
-from kit_core.tool import ToolSpec, get_tool_spec
+from kit_core.tools import ToolSpec, get_tool_spec
 
 __all__ = ["collect_tools", "register_all"]
 

