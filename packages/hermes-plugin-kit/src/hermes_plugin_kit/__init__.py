@@ -4,64 +4,9 @@ Re-exports the public API of the kit packages, so ``from hermes_plugin_kit impor
 tool, str_arg, register_all`` works whichever package a name lives in.
 """
 
-from kit_core import (
-    RESERVED_TOOL_NAMES,
-    ArgSpec,
-    AsyncToolFunction,
-    ErrorCode,
-    KitError,
-    RegistrationError,
-    ToolDefinitionError,
-    ToolFunction,
-    ToolSpec,
-    arg,
-    array_arg,
-    bool_arg,
-    build_schema,
-    collect_tools,
-    encode_success,
-    error_envelope,
-    get_tool_spec,
-    int_arg,
-    is_secret_key,
-    number_arg,
-    object_arg,
-    redact,
-    redact_text,
-    register_all,
-    str_arg,
-    tool,
-    tool_name,
-    validate_tool_name,
-)
+# pyright: reportWildcardImportFromLibrary=false
+import kit_core
+from kit_core import *  # noqa: F403 - the façade is exactly the packages' public names
 
-__all__ = [
-    "RESERVED_TOOL_NAMES",
-    "ArgSpec",
-    "AsyncToolFunction",
-    "ErrorCode",
-    "KitError",
-    "RegistrationError",
-    "ToolDefinitionError",
-    "ToolFunction",
-    "ToolSpec",
-    "arg",
-    "array_arg",
-    "bool_arg",
-    "build_schema",
-    "collect_tools",
-    "encode_success",
-    "error_envelope",
-    "get_tool_spec",
-    "int_arg",
-    "is_secret_key",
-    "number_arg",
-    "object_arg",
-    "redact",
-    "redact_text",
-    "register_all",
-    "str_arg",
-    "tool",
-    "tool_name",
-    "validate_tool_name",
-]
+__all__: list[str] = []
+__all__ += kit_core.__all__
