@@ -24,6 +24,7 @@ CONTEXT_KEYS: Final = ("session_id", "task_id")
 _DEBUG: Final = logging.DEBUG
 _INFO: Final = logging.INFO
 _WARNING: Final = logging.WARNING
+_AWAITABLE_HINT: Final = "it is awaitable; declare the handler with async def so the kit awaits it"
 
 
 def _safe_str(exc: BaseException) -> str:
@@ -111,15 +112,13 @@ class ToolRunner:
         elif isinstance(result, str):
             mode = "encoded_string"
             encoded = str.__str__(result)
-        elif inspect.isawaitable(result):
-            why = "it is awaitable; declare the handler with async def so the kit awaits it"
-            return self.not_encodable(result, started, why)
         else:
             mode = type(result).__name__
             try:
                 encoded = encode_success(result)
             except (TypeError, ValueError, RecursionError) as exc:
-                return self.not_encodable(result, started, _safe_str(exc))
+                why = _AWAITABLE_HINT if inspect.isawaitable(result) else _safe_str(exc)
+                return self.not_encodable(result, started, why)
         if self.logger.isEnabledFor(_INFO):
             self.logger.info(
                 "%s: ok; elapsed_ms=%.2f; result=%s",
