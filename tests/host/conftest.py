@@ -240,6 +240,15 @@ def _boot(home: Path) -> HermesHost:
     )
 
 
+def _close_host_event_loop() -> None:
+    """Close the event loop hermes keeps for async tools on the main thread, as a process
+    hosting hermes would at exit (otherwise Python reports it unclosed at shutdown)."""
+    model_tools = sys.modules.get("model_tools")
+    loop = getattr(model_tools, "_tool_loop", None)
+    if loop is not None and not loop.is_closed():
+        loop.close()
+
+
 @pytest.fixture(scope="session")
 def hermes_host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HermesHost]:
     """The real hermes-agent host with ``kit_contract`` and the unit-convert example loaded."""
@@ -261,6 +270,7 @@ def hermes_host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HermesHost
         _install_plugins(home)
         yield _boot(home)
     finally:
+        _close_host_event_loop()
         for name in set(os.environ) - set(saved_env):
             del os.environ[name]
         for name, value in saved_env.items():
