@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kit_core import array_arg, int_arg, object_arg, str_arg, tool
+from kit_core._checks import compile_quick_check, compile_value_check
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
@@ -136,3 +137,32 @@ def test_encodable_results_round_trip_as_data(value: Any) -> None:
         # only NaN and infinities are refused among JSON-like values
         assert out["error_code"] == "result_not_serializable"
         assert "Out of range float" in out["error"]
+
+
+simple_schemas = st.one_of(
+    st.fixed_dictionaries(
+        {"type": st.just("string")},
+        optional={
+            "enum": st.lists(st.text(max_size=3), min_size=1, max_size=3),
+            "minLength": st.integers(0, 3),
+            "maxLength": st.integers(0, 5),
+        },
+    ),
+    st.fixed_dictionaries(
+        {"type": st.sampled_from(["integer", "number"])},
+        optional={"minimum": st.integers(-5, 5) | st.floats(-5, 5), "maximum": st.integers(-5, 5)},
+    ),
+    st.just({"type": "boolean"}),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(schema=simple_schemas, value=json_values | st.integers(-10, 10) | st.floats(-10, 10))
+def test_the_quick_check_never_accepts_what_the_full_check_refuses(
+    schema: dict[str, Any], value: Any
+) -> None:
+    quick = compile_quick_check(schema)
+    assert quick is not None
+    full = compile_value_check(schema)(value, "v")
+    if quick(value):
+        assert full is None

@@ -147,6 +147,65 @@ def compile_value_check(schema: Mapping[str, Any], secret: bool = False) -> Valu
     return check_all
 
 
+_CONSTRAINING = frozenset(
+    {
+        "type", "anyOf", "nullable", "enum", "minimum", "maximum", "exclusiveMinimum",
+        "exclusiveMaximum", "minLength", "maxLength", "minItems", "maxItems", "pattern",
+        "items", "properties", "required", "additionalProperties",
+    }
+)  # fmt: skip
+_QUICK = frozenset({"type", "enum", "minimum", "maximum", "minLength", "maxLength"})
+
+
+def compile_quick_check(schema: Mapping[str, Any]) -> Callable[[Any], bool] | None:
+    """A one-call test that accepts the common valid values of a simple property.
+
+    True means valid; False means "ask the full check", which names the problem (or
+    accepts a rarer valid value, such as a str subclass). None when the property is not
+    simple enough (only one of string, integer, number or boolean, with enum, bounds or
+    lengths).
+    """
+    kind = schema.get("type")
+    if kind not in ("string", "integer", "number", "boolean") or not _QUICK.issuperset(
+        _CONSTRAINING.intersection(schema)
+    ):
+        return None
+    enum: Any = schema.get("enum")
+    low: Any = schema.get("minimum") if _is_number(schema.get("minimum")) else None
+    high: Any = schema.get("maximum") if _is_number(schema.get("maximum")) else None
+    shortest: Any = schema.get("minLength") if _is_integer(schema.get("minLength")) else None
+    longest: Any = schema.get("maxLength") if _is_integer(schema.get("maxLength")) else None
+    if kind == "boolean":
+        return None if enum is not None else (lambda v: v is True or v is False)
+    if kind == "string":
+        if enum is not None and not all(isinstance(e, str) for e in cast("list[Any]", enum)):
+            return None
+        allowed = frozenset(cast("list[str]", enum)) if enum is not None else None
+
+        def quick_str(v: Any) -> bool:
+            return (
+                v.__class__ is str
+                and (allowed is None or v in allowed)
+                and (shortest is None or len(v) >= shortest)
+                and (longest is None or len(v) <= longest)
+            )
+
+        return quick_str
+    if enum is not None:
+        return None
+    integer = kind == "integer"
+
+    def quick_number(v: Any) -> bool:
+        cls = v.__class__
+        return (
+            (cls is int or (not integer and cls is float and math.isfinite(v)))
+            and (low is None or v >= low)
+            and (high is None or v <= high)
+        )
+
+    return quick_number
+
+
 def _constraint_steps(schema: Mapping[str, Any], secret: bool) -> list[ValueCheck]:
     steps: list[ValueCheck] = []
 
@@ -276,6 +335,10 @@ def compile_object_check(schema: Mapping[str, Any]) -> ValueCheck:
 ArgumentCheck = Callable[[dict[str, Any]], "tuple[dict[str, Any], Rejection | None]"]
 
 
+def _ask_full_check(value: Any) -> bool:
+    return False
+
+
 def compile_arguments(parameters: Mapping[str, Any], examples: Mapping[str, Any]) -> ArgumentCheck:
     """Compile a tool's ``parameters`` into the check that runs before its handler.
 
@@ -289,6 +352,9 @@ def compile_arguments(parameters: Mapping[str, Any], examples: Mapping[str, Any]
     known = list(props)
     known_set = frozenset(known)
     checks = {key: compile_value_check(sub, is_secret_key(key)) for key, sub in props.items()}
+    quick: dict[str, Callable[[Any], bool]] = {
+        key: compile_quick_check(sub) or _ask_full_check for key, sub in props.items()
+    }
     missing_text = {
         key: f"{key} is required (e.g. {render_example(examples[key])})"
         if examples.get(key) is not None
@@ -306,16 +372,17 @@ def compile_arguments(parameters: Mapping[str, Any], examples: Mapping[str, Any]
                 if key not in known_set:
                     text = f"unknown argument {key!r}{suggest(str(key), known)}"
                     return args, Rejection(INVALID, str(key), text)
-        nulls: list[str] = []
+        nulls: list[str] | None = None
         for key, value in args.items():
+            test = quick.get(key)
+            if test is None or test(value):
+                continue  # an unknown key of an open schema, or a valid value
             if value is None and key not in required_set:  # pyright: ignore[reportUnnecessaryContains]
-                nulls.append(key)
+                nulls = [*(nulls or ()), key]
                 continue
-            sub = checks.get(key)
-            if sub is not None:
-                problem = sub(value, key)
-                if problem is not None:
-                    return args, Rejection(INVALID, key, problem)
+            problem = checks[key](value, key)
+            if problem is not None:
+                return args, Rejection(INVALID, key, problem)
         if nulls:
             args = {k: v for k, v in args.items() if k not in nulls}
         return args, None
