@@ -40,6 +40,8 @@ def test_every_member_builds_a_wheel_at_the_shared_version(wheels: Path) -> None
     assert names == [
         f"hermes_plugin_kit-{VERSION}-py3-none-any.whl",
         f"kit_core-{VERSION}-py3-none-any.whl",
+        f"kit_lifecycle-{VERSION}-py3-none-any.whl",
+        f"kit_media-{VERSION}-py3-none-any.whl",
     ]
 
 
@@ -59,13 +61,19 @@ def test_the_facade_installs_from_the_built_wheels_alone(wheels: Path, tmp_path:
         "hermes-plugin-kit",
     )
     listed = uv("pip", "list", "--python", str(python), "--format", "freeze").stdout.split()
-    assert sorted(listed) == [f"hermes-plugin-kit=={VERSION}", f"kit-core=={VERSION}"]
+    assert sorted(listed) == [
+        f"hermes-plugin-kit=={VERSION}",
+        f"kit-core=={VERSION}",
+        f"kit-lifecycle=={VERSION}",
+        f"kit-media=={VERSION}",
+    ]
     run = subprocess.run(
         [
             str(python),
             "-I",
             "-c",
-            "import hermes_plugin_kit, kit_core.tools; print(kit_core.tools.__file__)",
+            "import hermes_plugin_kit, kit_lifecycle, kit_media, kit_core.tools;"
+            " print(kit_core.tools.__file__)",
         ],
         capture_output=True,
         text=True,

@@ -9,19 +9,27 @@ import pytest
 
 import hermes_plugin_kit
 import kit_core
+import kit_lifecycle
+import kit_media
 from hermes_plugin_kit.testing import RecordingContext, load_plugin
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
+PACKAGES = (kit_core, kit_lifecycle, kit_media)
+
+
 def test_the_facade_exports_exactly_the_kit_packages_public_names() -> None:
-    assert sorted(hermes_plugin_kit.__all__) == sorted(kit_core.__all__)
-    for name in kit_core.__all__:
-        assert getattr(hermes_plugin_kit, name) is getattr(kit_core, name)
+    union = [name for package in PACKAGES for name in package.__all__]
+    assert len(union) == len(set(union)), "two kit packages export the same name"
+    assert sorted(hermes_plugin_kit.__all__) == sorted(union)
+    for package in PACKAGES:
+        for name in package.__all__:
+            assert getattr(hermes_plugin_kit, name) is getattr(package, name)
 
 
 def test_public_names_are_sorted_and_importable() -> None:
-    for module in (kit_core, hermes_plugin_kit):
+    for module in PACKAGES:
         assert module.__all__ == sorted(
             module.__all__, key=lambda n: (not n.isupper(), n[:1].islower(), n)
         )
