@@ -1,5 +1,5 @@
 """kit_media_contract: filled in by its contract tests."""
 
 
-def register(ctx):  # noqa: ANN001, ANN201
+def register(ctx):
     """Register nothing yet."""
