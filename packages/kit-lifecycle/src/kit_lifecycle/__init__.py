@@ -1,3 +1,38 @@
-"""kit-lifecycle: commands, middleware, hooks, skills and the registration receipt."""
+"""kit-lifecycle: commands, middleware, hooks, skills and one registration receipt.
 
-__all__: list[str] = []
+Declare each surface with a decorator (:func:`command`, :func:`middleware`,
+:func:`hook`; skills with :func:`plugin_skill`), then register everything, tools
+included, with one :func:`register_plugin` call.
+"""
+
+from kit_lifecycle.commands import CommandSpec, CommandType, command, get_command_spec
+from kit_lifecycle.config import configure_stderr_logging, load_plugin_config
+from kit_lifecycle.errors import DeclarationError
+from kit_lifecycle.hooks import HookSpec, get_hook_spec, hook
+from kit_lifecycle.middleware import MiddlewareKind, MiddlewareSpec, get_middleware_spec, middleware
+from kit_lifecycle.registration import register_plugin
+from kit_lifecycle.skills import PluginSkill, plugin_skill
+from kit_lifecycle.summary import RECEIPT_PREFIX, RegistrationSummary, log_registration_summary
+
+__all__ = [
+    "RECEIPT_PREFIX",
+    "CommandSpec",
+    "CommandType",
+    "DeclarationError",
+    "HookSpec",
+    "MiddlewareKind",
+    "MiddlewareSpec",
+    "PluginSkill",
+    "RegistrationSummary",
+    "command",
+    "configure_stderr_logging",
+    "get_command_spec",
+    "get_hook_spec",
+    "get_middleware_spec",
+    "hook",
+    "load_plugin_config",
+    "log_registration_summary",
+    "middleware",
+    "plugin_skill",
+    "register_plugin",
+]

@@ -1,0 +1,37 @@
+"""Checks shared by every lifecycle decorator."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+from kit_lifecycle.errors import DeclarationError
+
+
+def callback_name(fn: object) -> str:
+    return str(getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or fn)
+
+
+def require_kwargs_callback(label: str, fn: object) -> Callable[..., Any]:
+    """A callable that accepts ``**kwargs`` (hermes adds keywords to every call)."""
+    if not callable(fn):
+        msg = f"{label}: expected a function, got {type(fn).__name__}"
+        raise DeclarationError(msg)
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return fn
+    if not any(p.kind is p.VAR_KEYWORD for p in params):
+        msg = (
+            f"{label}: {callback_name(fn)} must accept **kwargs: hermes passes every hook and"
+            " middleware argument by keyword and adds new ones over time (at least"
+            " telemetry_schema_version), and a callback that cannot take them silently never runs;"
+            f" write `def {getattr(fn, '__name__', 'callback')}(**kwargs):`"
+        )
+        raise DeclarationError(msg)
+    return fn
+
+
+def is_async(fn: object) -> bool:
+    return inspect.iscoroutinefunction(fn) or inspect.isasyncgenfunction(fn)

@@ -1,0 +1,271 @@
+"""``@command``: slash commands inside a session and ``hermes <name>`` terminal commands."""
+
+from __future__ import annotations
+
+import argparse
+import enum
+import functools
+import inspect
+import json
+import logging
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from time import perf_counter
+from typing import Any, Final
+
+from kit_lifecycle._callbacks import is_async
+from kit_lifecycle._host import reserved_cli_command, reserved_slash_command
+from kit_lifecycle.errors import DeclarationError
+
+__all__ = ["CommandSpec", "CommandType", "command", "get_command_spec"]
+
+_KEBAB: Final = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+
+
+class CommandType(enum.StrEnum):
+    """Where a command runs."""
+
+    SLASH = "slash"
+    """``/name args`` inside a session (CLI, TUI and the messaging gateway)."""
+    CLI = "cli"
+    """``hermes name ...`` in a terminal."""
+
+
+@dataclass(frozen=True, slots=True)
+class CommandSpec:
+    """A command declaration, with the fields the host's registrars take."""
+
+    name: str
+    type: CommandType
+    description: str
+    args_hint: str
+    help: str
+    handler: Callable[..., Any] = field(repr=False)
+    setup_fn: Callable[[argparse.ArgumentParser], Any] | None = field(repr=False)
+
+
+def get_command_spec(obj: object) -> CommandSpec | None:
+    """The command declaration carried by ``obj`` (``.command_spec``), or None."""
+    spec = getattr(obj, "command_spec", None)
+    return spec if isinstance(spec, CommandSpec) else None
+
+
+def _type(value: object) -> CommandType:
+    if isinstance(value, CommandType):
+        return value
+    if isinstance(value, str):
+        try:
+            return CommandType(value.strip().lower())
+        except ValueError:
+            pass
+        msg = f"command type must be 'slash' or 'cli' (CommandType.SLASH/CLI), got {value!r}"
+        raise DeclarationError(msg)
+    msg = f"command type must be a CommandType or 'slash'/'cli', got {type(value).__name__}"
+    raise DeclarationError(msg)
+
+
+def _check_name(name: object, kind: CommandType) -> str:
+    if not isinstance(name, str) or not _KEBAB.fullmatch(name):
+        fixed = re.sub(r"[^a-z0-9]+", "-", str(name).strip().lstrip("/").lower()).strip("-")
+        hint = f"; for example {fixed!r}" if fixed and _KEBAB.fullmatch(fixed) else ""
+        msg = (
+            f"command name {name!r} must be a bare lowercase kebab-case name matching"
+            f" {_KEBAB.pattern} (no '/', '_', spaces or leading digit){hint}. Messaging"
+            " platforms look commands up with '_' turned into '-'"
+        )
+        raise DeclarationError(msg)
+    if kind is CommandType.SLASH and reserved_slash_command(name):
+        msg = (
+            f"/{name} is a built-in hermes command (or alias): the host would skip yours with"
+            f" only a warning. Choose a plugin-specific name, e.g. 'myplugin-{name}'"
+        )
+        raise DeclarationError(msg)
+    if kind is CommandType.CLI and reserved_cli_command(name):
+        msg = (
+            f"'hermes {name}' is a built-in subcommand: the host only looks for plugin"
+            f" commands when the first word is not one. Choose another name, e.g. 'myplugin-{name}'"
+        )
+        raise DeclarationError(msg)
+    return name
+
+
+def _text(label: str, key: str, value: object) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        msg = f"{label}: {key} must be a str, got {type(value).__name__}"
+        raise DeclarationError(msg)
+    return value
+
+
+def _check_options(
+    label: str, kind: CommandType, args_hint: str, help_: str | None, setup_fn: object
+) -> None:
+    if kind is CommandType.SLASH:
+        if help_ is not None:
+            msg = f"{label}: command help is only valid for CLI commands (type=CommandType.CLI)"
+            raise DeclarationError(msg)
+        if setup_fn is not None:
+            msg = f"{label}: command setup_fn is only valid for CLI commands (type=CommandType.CLI)"
+            raise DeclarationError(msg)
+        return
+    if args_hint.strip():
+        msg = (
+            f"{label}: command args_hint is only valid for slash commands; describe CLI"
+            " arguments in setup_fn"
+        )
+        raise DeclarationError(msg)
+    if setup_fn is not None and (not callable(setup_fn) or is_async(setup_fn)):
+        msg = f"{label}: setup_fn must be a synchronous function taking the argparse subparser"
+        raise DeclarationError(msg)
+
+
+def _check_handler(label: str, kind: CommandType, fn: object) -> None:
+    if not callable(fn):
+        msg = f"{label}: @command must decorate a function, got {type(fn).__name__}"
+        raise DeclarationError(msg)
+    if kind is CommandType.CLI and is_async(fn):
+        msg = (
+            f"{label}: CLI command handlers must be synchronous: hermes calls"
+            " args.func(args) and never awaits it"
+        )
+        raise DeclarationError(msg)
+    try:
+        inspect.signature(fn).bind("raw")
+    except TypeError:
+        what = "the raw text after the command" if kind is CommandType.SLASH else "the Namespace"
+        msg = f"{label}: the handler must take one positional argument ({what})"
+        raise DeclarationError(msg) from None
+    except ValueError:
+        pass
+
+
+def _as_reply(result: Any) -> str | None:
+    if result is None or isinstance(result, str):
+        return result
+    return json.dumps(result, ensure_ascii=False, default=str)
+
+
+def command(
+    name: str,
+    description: str | None = None,
+    args_hint: str = "",
+    *,
+    type: CommandType | str = CommandType.SLASH,  # the spec's keyword
+    help: str | None = None,  # argparse's word
+    setup_fn: Callable[[argparse.ArgumentParser], Any] | None = None,
+) -> Callable[[Callable[..., Any]], Any]:
+    """Declare a slash command (default) or a terminal command (``type=CommandType.CLI``).
+
+    Slash handlers get the raw text after the command, may be ``async def``, and return
+    ``str | None`` (anything else is sent as JSON text). CLI handlers are synchronous
+    and get the parsed ``argparse.Namespace``; ``setup_fn`` configures their subparser
+    and ``help`` defaults to the first line of the description. The description comes
+    from ``description`` or the docstring.
+
+    Logs: the name, elapsed time, result type and, for slash commands, the length of
+    the argument text; never the text or the parsed values.
+
+    Raises:
+        DeclarationError: naming the rule broken and the fix.
+    """
+    kind = _type(type)
+    checked = _check_name(name, kind)
+    label = f"@command({checked!r})"
+    hint = _text(label, "args_hint", args_hint)
+    help_text = None if help is None else _text(label, "help", help)
+    _check_options(label, kind, hint, help_text, setup_fn)
+
+    def decorate(fn: Callable[..., Any]) -> Any:
+        _check_handler(label, kind, fn)
+        given = _text(label, "description", description).strip()
+        text = given or (inspect.getdoc(fn) or "").strip()
+        if not text:
+            msg = f"@command {checked!r}: a description is required (docstring or description=)."
+            raise DeclarationError(msg)
+        first_line = next(line.strip() for line in text.splitlines() if line.strip())
+        logger = logging.getLogger(getattr(fn, "__module__", None) or "hermes_plugin_kit")
+        wrapper = (_slash_wrapper if kind is CommandType.SLASH else _cli_wrapper)(
+            fn, checked, logger
+        )
+        wrapper.command_spec = CommandSpec(  # type: ignore[attr-defined]
+            name=checked,
+            type=kind,
+            description=text,
+            args_hint=hint,
+            help=(help_text or first_line) if kind is CommandType.CLI else "",
+            handler=wrapper,
+            setup_fn=setup_fn if kind is CommandType.CLI else None,
+        )
+        return wrapper
+
+    return decorate
+
+
+def _log_outcome(
+    logger: logging.Logger, name: str, started: float, result: Any, exc: BaseException | None
+) -> None:
+    elapsed = (perf_counter() - started) * 1000
+    if exc is not None:
+        if logger.isEnabledFor(logging.WARNING):
+            logger.warning(
+                "%s: handler raised; elapsed_ms=%.2f; error_type=%s",
+                name,
+                elapsed,
+                type(exc).__name__,
+            )
+    elif logger.isEnabledFor(logging.INFO):
+        logger.info("%s: ok; elapsed_ms=%.2f; result=%s", name, elapsed, type(result).__name__)
+
+
+def _slash_wrapper(fn: Callable[..., Any], name: str, logger: logging.Logger) -> Any:
+    def invoked(raw_args: Any) -> float:
+        if logger.isEnabledFor(logging.DEBUG):
+            chars = len(raw_args) if isinstance(raw_args, str) else 0
+            logger.debug("%s: invoked; args_chars=%d", name, chars)
+        return perf_counter()
+
+    if is_async(fn):
+
+        @functools.wraps(fn)
+        async def async_slash(raw_args: str = "") -> str | None:
+            started = invoked(raw_args)
+            try:
+                result = await fn(raw_args)
+            except BaseException as exc:
+                _log_outcome(logger, name, started, None, exc)
+                raise
+            _log_outcome(logger, name, started, result, None)
+            return _as_reply(result)
+
+        return async_slash
+
+    @functools.wraps(fn)
+    def slash(raw_args: str = "") -> str | None:
+        started = invoked(raw_args)
+        try:
+            result = fn(raw_args)
+        except BaseException as exc:
+            _log_outcome(logger, name, started, None, exc)
+            raise
+        _log_outcome(logger, name, started, result, None)
+        return _as_reply(result)
+
+    return slash
+
+
+def _cli_wrapper(fn: Callable[..., Any], name: str, logger: logging.Logger) -> Any:
+    @functools.wraps(fn)
+    def cli(args: argparse.Namespace) -> Any:
+        logger.info("%s: invoked; type=cli", name)
+        started = perf_counter()
+        try:
+            result = fn(args)
+        except BaseException as exc:
+            _log_outcome(logger, name, started, None, exc)
+            raise
+        _log_outcome(logger, name, started, result, None)
+        return result
+
+    return cli

@@ -1,0 +1,100 @@
+"""``@hook``: a lifecycle callback that passes everything through and logs safely."""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import logging
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from kit_lifecycle._callbacks import is_async, require_kwargs_callback
+from kit_lifecycle._host import host_awaits_hooks, known_hooks
+from kit_lifecycle._observe import call_observed
+from kit_lifecycle.errors import DeclarationError
+
+__all__ = ["HookSpec", "get_hook_spec", "hook"]
+
+_NAME: Final = re.compile(r"[a-z][a-z0-9_]*")
+
+
+@dataclass(frozen=True, slots=True)
+class HookSpec:
+    """A hook declaration: the host hook name and the (wrapped) callback to register."""
+
+    name: str
+    callback: Callable[..., Any] = field(repr=False)
+
+
+def get_hook_spec(obj: object) -> HookSpec | None:
+    """The hook declaration carried by ``obj``, or None.
+
+    ``@hook`` functions carry a :class:`HookSpec` on ``.hook_spec``. Any other callable
+    with a str ``hook_name`` attribute (the media delivery callbacks of kit-media) is a
+    hook declaration too, registered as it is.
+    """
+    spec = getattr(obj, "hook_spec", None)
+    if isinstance(spec, HookSpec):
+        return spec
+    name = getattr(obj, "hook_name", None)
+    if isinstance(name, str) and callable(obj):
+        return HookSpec(name, obj)
+    return None
+
+
+def _check_name(name: object, allow_unknown: bool) -> str:
+    if not isinstance(name, str) or not name.strip():
+        msg = f"hook name is required, e.g. @hook('pre_llm_call'); got {name!r}"
+        raise DeclarationError(msg)
+    name = name.strip()
+    if not _NAME.fullmatch(name):
+        msg = f"hook name {name!r} must be lowercase snake_case like 'pre_llm_call'"
+        raise DeclarationError(msg)
+    known = known_hooks()
+    if name not in known and not allow_unknown:
+        close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.6)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        msg = (
+            f"hook {name!r} is not a hook of hermes-agent{hint} The host would store it and"
+            " never call it. Pass allow_unknown=True only for a hook of a newer host"
+        )
+        raise DeclarationError(msg)
+    return name
+
+
+def hook(name: str, *, allow_unknown: bool = False) -> Callable[[Callable[..., Any]], Any]:
+    """Declare a callback for the host hook ``name``.
+
+    The callback receives the host's keyword arguments unchanged and its return value
+    goes back unchanged; an exception propagates so the host keeps its per-plugin
+    isolation. Logs: the hook name, elapsed time, result type and the ``session_id``
+    / ``task_id`` the host passed, never payloads or exception messages.
+
+    Raises:
+        DeclarationError: an unknown hook name (with a did-you-mean) unless
+            ``allow_unknown``; a callback without ``**kwargs``; an ``async def``
+            callback on a host that never awaits hooks.
+    """
+    hook_name = _check_name(name, allow_unknown)
+
+    def decorate(fn: Callable[..., Any]) -> Any:
+        label = f"@hook({hook_name!r})"
+        require_kwargs_callback(label, fn)
+        if is_async(fn) and not host_awaits_hooks():
+            msg = (
+                f"{label}: async def hooks never run on hermes-agent 0.19.0, which calls hooks"
+                " synchronously and drops the coroutine; write a plain def"
+            )
+            raise DeclarationError(msg)
+        logger = logging.getLogger(getattr(fn, "__module__", None) or "hermes_plugin_kit")
+
+        @functools.wraps(fn)
+        def wrapper(**kwargs: Any) -> Any:
+            return call_observed(fn, kwargs, hook_name, logger)
+
+        wrapper.hook_spec = HookSpec(hook_name, wrapper)  # type: ignore[attr-defined]
+        return wrapper
+
+    return decorate

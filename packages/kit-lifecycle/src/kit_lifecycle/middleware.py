@@ -1,0 +1,122 @@
+"""``@middleware``: a callback that rewrites or wraps tool and model calls."""
+
+from __future__ import annotations
+
+import enum
+import functools
+import logging
+import re
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from kit_lifecycle._callbacks import is_async, require_kwargs_callback
+from kit_lifecycle._observe import call_observed
+from kit_lifecycle.errors import DeclarationError
+
+__all__ = ["MiddlewareKind", "MiddlewareSpec", "get_middleware_spec", "middleware"]
+
+_KIND: Final = re.compile(r"[a-z][a-z0-9_]*")
+
+
+class MiddlewareKind(enum.StrEnum):
+    """The middleware phases of hermes-agent, with the host's string values."""
+
+    TOOL_REQUEST = "tool_request"
+    """Return ``{"args": {...}}`` to replace a tool's arguments before guards and execution."""
+    TOOL_EXECUTION = "tool_execution"
+    """Call ``next_call(args)`` once to run the tool; return what it returned (a str)."""
+    LLM_REQUEST = "llm_request"
+    """Return ``{"request": {...}}`` to replace the provider request."""
+    LLM_EXECUTION = "llm_execution"
+    """Call ``next_call(request)`` once to run the model call; return its response."""
+
+
+@dataclass(frozen=True, slots=True)
+class MiddlewareSpec:
+    """A middleware declaration: the phase and the (wrapped) callback to register."""
+
+    kind: str
+    callback: Callable[..., Any] = field(repr=False)
+
+
+def get_middleware_spec(obj: object) -> MiddlewareSpec | None:
+    """The middleware declaration carried by ``obj`` (``.middleware_spec``), or None."""
+    spec = getattr(obj, "middleware_spec", None)
+    return spec if isinstance(spec, MiddlewareSpec) else None
+
+
+def _kind(kind: object) -> str:
+    if isinstance(kind, MiddlewareKind):
+        return kind.value
+    if not isinstance(kind, str) or not kind.strip():
+        msg = f"middleware kind is required, e.g. MiddlewareKind.TOOL_REQUEST; got {kind!r}"
+        raise DeclarationError(msg)
+    value = kind.strip()
+    if not _KIND.fullmatch(value):
+        msg = f"middleware kind {value!r} must be lowercase snake_case like 'tool_request'"
+        raise DeclarationError(msg)
+    return value
+
+
+def _single_use(next_call: Callable[..., Any], label: str) -> Callable[..., Any]:
+    lock = threading.Lock()
+    used = False
+
+    @functools.wraps(next_call)
+    def once(*args: Any, **kwargs: Any) -> Any:
+        nonlocal used
+        with lock:
+            if used:
+                msg = (
+                    f"{label} called next_call() a second time; it runs the real call and may be"
+                    " called at most once: keep its result and return that"
+                )
+                raise RuntimeError(msg)
+            used = True
+        return next_call(*args, **kwargs)
+
+    return once
+
+
+def middleware(kind: MiddlewareKind | str) -> Callable[[Callable[..., Any]], Any]:
+    """Declare a middleware callback for ``kind`` (a :class:`MiddlewareKind`, or the
+    string of a newer host's phase).
+
+    Keyword arguments and the return value pass through; exceptions propagate. An
+    execution callback gets a single-use ``next_call``: a second call raises a clear
+    ``RuntimeError`` instead of running the tool or model twice. Logs: the kind,
+    elapsed time, result type and ``session_id``/``task_id``, never payloads or
+    exception messages.
+
+    Raises:
+        DeclarationError: a blank kind, an ``async def`` callback (hermes never awaits
+            middleware), or a callback without ``**kwargs``.
+    """
+    value = _kind(kind)
+
+    def decorate(fn: Callable[..., Any]) -> Any:
+        label = f"@middleware({value!r})"
+        require_kwargs_callback(label, fn)
+        if is_async(fn):
+            msg = (
+                f"{label}: middleware callbacks must be synchronous: hermes-agent does not await"
+                " middleware callbacks, so an async def would return an unawaited coroutine"
+                " (ignored for request phases, used as the result for execution phases)"
+            )
+            raise DeclarationError(msg)
+        logger = logging.getLogger(getattr(fn, "__module__", None) or "hermes_plugin_kit")
+        prefix = f"{value} middleware"
+
+        @functools.wraps(fn)
+        def wrapper(**kwargs: Any) -> Any:
+            next_call = kwargs.get("next_call")
+            if callable(next_call):
+                kwargs["next_call"] = _single_use(next_call, f"{prefix} {fn.__name__}")
+            return call_observed(fn, kwargs, prefix, logger)
+
+        wrapper.middleware_spec = MiddlewareSpec(value, wrapper)  # type: ignore[attr-defined]
+        return wrapper
+
+    return decorate

@@ -1,0 +1,267 @@
+"""``register_plugin``: every surface of a plugin, checked first, registered in one step."""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import re
+import sys
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any, Final, cast
+
+from kit_core import RegistrationError, ToolSpec, get_tool_spec
+from kit_lifecycle.commands import CommandSpec, CommandType, get_command_spec
+from kit_lifecycle.hooks import HookSpec, get_hook_spec
+from kit_lifecycle.middleware import MiddlewareSpec, get_middleware_spec
+from kit_lifecycle.skills import PluginSkill
+from kit_lifecycle.summary import RegistrationSummary, log_registration_summary
+
+__all__ = ["register_plugin"]
+
+_NAMESPACE: Final = re.compile(r"[A-Za-z0-9_-]+")
+
+
+@dataclass
+class _Plan:
+    """What will be registered, by surface and name, after every check passed."""
+
+    tools: dict[str, tuple[ToolSpec, Callable[..., Any]]] = field(
+        default_factory=dict[str, tuple[ToolSpec, Callable[..., Any]]]
+    )
+    commands: dict[str, CommandSpec] = field(default_factory=dict[str, CommandSpec])
+    cli_commands: dict[str, CommandSpec] = field(default_factory=dict[str, CommandSpec])
+    middlewares: dict[str, MiddlewareSpec] = field(default_factory=dict[str, MiddlewareSpec])
+    hooks: dict[str, HookSpec] = field(default_factory=dict[str, HookSpec])
+    skills: dict[str, PluginSkill] = field(default_factory=dict[str, PluginSkill])
+    skipped: list[PluginSkill] = field(default_factory=list[PluginSkill])
+    seen: set[int] = field(default_factory=set[int])
+
+    def add(self, obj: object) -> bool:
+        """File one declaration; False when ``obj`` is not one."""
+        if id(obj) in self.seen:
+            return True
+        tool = get_tool_spec(obj)
+        if tool is not None:
+            _put(self.tools, tool.name, (tool, obj), "tool name")  # pyright: ignore[reportArgumentType]
+        elif (cmd := get_command_spec(obj)) is not None:
+            slash = cmd.type is CommandType.SLASH
+            table, other = (
+                (self.commands, self.cli_commands) if slash else (self.cli_commands, self.commands)
+            )
+            if cmd.name in other:
+                msg = (
+                    f"command name {cmd.name} is declared both as a slash command and a CLI"
+                    " command; give them different names so each is clear in the receipt and"
+                    " in help"
+                )
+                raise RegistrationError(msg)
+            _put(table, cmd.name, cmd, "command name" if slash else "CLI command name")
+        elif (mw := get_middleware_spec(obj)) is not None:
+            _put(self.middlewares, mw.kind, mw, "middleware kind")
+        elif (hk := get_hook_spec(obj)) is not None:
+            _put(self.hooks, hk.name, hk, "hook name")
+        else:
+            return False
+        self.seen.add(id(obj))
+        return True
+
+
+def _put(table: dict[str, Any], name: str, value: Any, what: str) -> None:
+    if name in table:
+        msg = (
+            f"duplicate {what}: {name} (two different declarations); register one callable"
+            f" per {what.split()[0]} name, and combine the behaviour inside it"
+        )
+        raise RegistrationError(msg)
+    table[name] = value
+
+
+def _module(declarations: object) -> ModuleType | None:
+    if isinstance(declarations, ModuleType):
+        return declarations
+    if isinstance(declarations, str):
+        loaded = sys.modules.get(declarations)
+        if loaded is not None:
+            return loaded
+        try:
+            return importlib.import_module(declarations)
+        except ImportError as exc:
+            msg = f"cannot import module {declarations!r} to register its declarations: {exc}"
+            raise RegistrationError(msg) from exc
+    return None
+
+
+def _collect(declarations: object) -> tuple[_Plan, str | None]:
+    plan = _Plan()
+    module = _module(declarations)
+    if module is not None:
+        for _, value in sorted(vars(module).items()):
+            plan.add(value)
+        return plan, module.__name__
+    if not isinstance(declarations, Iterable) or isinstance(declarations, bytes | Mapping):
+        msg = (
+            "declarations must be a module, a loaded module's name, or an iterable of decorated"
+            f" callables; got {type(cast(object, declarations)).__name__}"
+        )
+        raise RegistrationError(msg)
+    first: str | None = None
+    for index, item in enumerate(cast("Iterable[object]", declarations)):
+        if not callable(item) or not plan.add(item):
+            msg = (
+                f"declarations[{index}] ({item!r}) is not a @tool, @command, @middleware or"
+                " @hook declaration; pass only decorated callables (skills go in skills=)"
+            )
+            raise RegistrationError(msg)
+        first = first or getattr(item, "__module__", None)
+    return plan, first
+
+
+def _plan_skills(plan: _Plan, skills: Iterable[PluginSkill], logger: logging.Logger) -> None:
+    if isinstance(skills, PluginSkill):
+        skills = (skills,)
+    for skill in skills:
+        if not isinstance(skill, PluginSkill):
+            msg = f"skills must contain plugin_skill() declarations, got {skill!r}"
+            raise RegistrationError(msg)
+        if skill.name in plan.skills or skill in plan.skipped:
+            msg = f"duplicate skill name: {skill.name}"
+            raise RegistrationError(msg)
+        if skill.present:
+            plan.skills[skill.name] = skill
+        elif skill.optional:
+            logger.warning(
+                "hermes_plugin_kit: optional skill missing; name=%s; path=%s",
+                skill.name,
+                skill.path,
+            )
+            plan.skipped.append(skill)
+        else:
+            msg = (
+                f"skill {skill.name!r}: SKILL.md not found at {skill.path}; ship the file with"
+                " the plugin, or declare it with optional=True"
+            )
+            raise RegistrationError(msg)
+
+
+def _check_host(ctx: Any, plan: _Plan, plugin_name: str) -> None:
+    needs = {
+        "register_command": plan.commands,
+        "register_cli_command": plan.cli_commands,
+        "register_tool": plan.tools,
+        "register_middleware": plan.middlewares,
+        "register_hook": plan.hooks,
+        "register_skill": plan.skills,
+    }
+    for registrar, items in needs.items():
+        if items and not callable(getattr(ctx, registrar, None)):
+            msg = (
+                f"this hermes plugin context ({type(ctx).__name__}) does not support"
+                f" {registrar}(); pass the PluginContext hermes gives register(ctx), or a"
+                " newer hermes-agent"
+            )
+            raise RegistrationError(msg)
+    if plan.skills and not _NAMESPACE.fullmatch(plugin_name):
+        msg = (
+            f"plugin name {plugin_name!r} cannot namespace skills: hermes needs it to match"
+            " [A-Za-z0-9_-]+; rename the plugin in plugin.yaml"
+        )
+        raise RegistrationError(msg)
+    registry = getattr(sys.modules.get("tools.registry"), "registry", None)
+    get_entry = getattr(registry, "get_entry", None)
+    for name, (spec, _) in plan.tools.items():
+        entry = get_entry(name) if callable(get_entry) else None
+        toolset = getattr(entry, "toolset", spec.toolset)
+        if entry is not None and toolset != spec.toolset:
+            msg = (
+                f"tool {name!r} is already registered by hermes in toolset {toolset!r}; the host"
+                " would refuse yours with only an error log. Namespace it, e.g."
+                f" tool_name({plugin_name.replace('-', '_')!r}, verb, noun)"
+            )
+            raise RegistrationError(msg)
+
+
+def _names(ctx: Any, declared: str | None, plugin_name: str | None) -> str:
+    if plugin_name is not None:
+        if not isinstance(plugin_name, str) or not plugin_name.strip():
+            msg = "plugin_name must be a non-empty string"
+            raise RegistrationError(msg)
+        return plugin_name.strip()
+    manifest_name = getattr(getattr(ctx, "manifest", None), "name", None)
+    if isinstance(manifest_name, str) and manifest_name.strip():
+        return manifest_name.strip()
+    return declared or "hermes_plugin_kit"
+
+
+def register_plugin(
+    ctx: Any,
+    declarations: ModuleType | str | Iterable[Callable[..., Any]],
+    skills: Iterable[PluginSkill] = (),
+    *,
+    plugin_name: str | None = None,
+    logger: logging.Logger | None = None,
+) -> RegistrationSummary:
+    """Register a plugin's tools, commands, middleware, hooks and skills with the host.
+
+    ``declarations`` is a module, a loaded module's name, or an iterable of decorated
+    callables (pass only the active ones for runtime-gated surfaces); all three give
+    the same result for the same declarations. Everything is checked before anything
+    is registered: duplicate tool, command, CLI command, middleware kind, hook and skill
+    names, a name used for both a slash and a CLI command, missing required skills,
+    registrars the context lacks, and tool names hermes already holds. Then the
+    surfaces are registered in a fixed order (commands, CLI commands, tools,
+    middleware, hooks, skills; each sorted by name) and one INFO receipt is logged with
+    :func:`log_registration_summary`.
+
+    The receipt names the plugin from ``plugin_name``, else the host manifest, else the
+    module; it goes to ``logger``, else the module's logger.
+
+    Raises:
+        RegistrationError: naming what is wrong; nothing has been registered then.
+    """
+    if logger is not None and not isinstance(logger, logging.Logger):
+        msg = f"logger must be a logging.Logger, got {type(logger).__name__}"
+        raise RegistrationError(msg)
+    plan, declared = _collect(declarations)
+    log = logger or logging.getLogger(declared or "hermes_plugin_kit")
+    name = _names(ctx, declared, plugin_name)
+    _plan_skills(plan, skills, log)
+    _check_host(ctx, plan, name)
+
+    for cmd in sorted(plan.commands.values(), key=lambda c: c.name):
+        ctx.register_command(
+            name=cmd.name, handler=cmd.handler, description=cmd.description, args_hint=cmd.args_hint
+        )
+    for cmd in sorted(plan.cli_commands.values(), key=lambda c: c.name):
+        ctx.register_cli_command(
+            name=cmd.name,
+            help=cmd.help,
+            setup_fn=cmd.setup_fn or _no_arguments,
+            handler_fn=cmd.handler,
+            description=cmd.description,
+        )
+    for spec, fn in sorted(plan.tools.values(), key=lambda t: t[0].name):
+        ctx.register_tool(**spec.register_kwargs(fn))
+    for mw in sorted(plan.middlewares.values(), key=lambda m: m.kind):
+        ctx.register_middleware(mw.kind, mw.callback)
+    for hk in sorted(plan.hooks.values(), key=lambda h: h.name):
+        ctx.register_hook(hk.name, hk.callback)
+    for skill in sorted(plan.skills.values(), key=lambda s: s.name):
+        ctx.register_skill(name=skill.name, path=skill.path, description=skill.description)
+
+    summary = RegistrationSummary(
+        tools=tuple(plan.tools),
+        hooks=tuple(plan.hooks),
+        skills=tuple(plan.skills),
+        skipped_optional_skills=tuple(s.name for s in plan.skipped),
+        commands=tuple(plan.commands),
+        middlewares=tuple(plan.middlewares),
+        cli_commands=tuple(plan.cli_commands),
+    )
+    log_registration_summary(log, name, summary)
+    return summary
+
+
+def _no_arguments(parser: Any) -> None:
+    """The setup_fn of a CLI command that takes no arguments of its own."""

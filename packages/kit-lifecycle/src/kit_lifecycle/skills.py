@@ -1,0 +1,69 @@
+"""``plugin_skill``: a SKILL.md the plugin ships, registered under the plugin's namespace."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from kit_lifecycle.errors import DeclarationError
+
+__all__ = ["PluginSkill", "plugin_skill"]
+
+_SKILL_NAME: Final = re.compile(r"[A-Za-z0-9_-]+")
+
+
+@dataclass(frozen=True, slots=True)
+class PluginSkill:
+    """A skill declaration. hermes exposes it as ``<plugin>:<name>``."""
+
+    name: str
+    path: Path
+    description: str
+    optional: bool = False
+
+    @property
+    def present(self) -> bool:
+        """Whether the SKILL.md file exists now."""
+        return self.path.is_file()
+
+
+def plugin_skill(
+    name: str, path: str | Path, description: str, optional: bool = False
+) -> PluginSkill:
+    """Declare a skill shipped with the plugin.
+
+    ``name`` is bare (``[A-Za-z0-9_-]+``, no ``plugin:`` prefix: hermes adds the
+    plugin's name), ``path`` is the SKILL.md file itself (not its directory), and the
+    description is required. Whether the file exists is checked at registration: a
+    required skill that is missing fails registration, an optional one is skipped with
+    a warning and reported in the summary.
+
+    Raises:
+        DeclarationError: naming the rule broken and the fix.
+    """
+    if not isinstance(name, str) or not _SKILL_NAME.fullmatch(name):
+        hint = " (drop the 'plugin:' prefix: hermes adds it)" if ":" in str(name) else ""
+        msg = f"skill name {name!r} must match [A-Za-z0-9_-]+ and contain no namespace{hint}"
+        raise DeclarationError(msg)
+    if not isinstance(path, str | Path) or not str(path):
+        msg = f"skill {name!r}: path must be the path of its SKILL.md file, got {path!r}"
+        raise DeclarationError(msg)
+    skill_path = Path(path)
+    if skill_path.is_dir():
+        msg = (
+            f"skill {name!r}: {skill_path} is a directory; point at the SKILL.md file inside"
+            f" it: {skill_path / 'SKILL.md'}"
+        )
+        raise DeclarationError(msg)
+    if skill_path.name != "SKILL.md":
+        msg = f"skill {name!r}: path must point to SKILL.md, got {skill_path.name!r}"
+        raise DeclarationError(msg)
+    if not isinstance(description, str) or not description.strip():
+        msg = f"skill {name!r}: a description is required (the model reads it to pick skills)"
+        raise DeclarationError(msg)
+    if not isinstance(optional, bool):
+        msg = f"skill {name!r}: optional must be True or False, got {optional!r}"
+        raise DeclarationError(msg)
+    return PluginSkill(name, skill_path, description.strip(), optional)
