@@ -26,7 +26,7 @@ def _mapping(value: object) -> dict[str, Any] | None:
 
 def _host_config(plugin_name: str) -> dict[str, Any]:
     try:
-        if "hermes_cli.config" in sys.modules:
+        if sys.modules.get("hermes_cli.config") is not None:
             config_module: Any = sys.modules["hermes_cli.config"]
         else:
             import importlib
@@ -111,6 +111,9 @@ def configure_stderr_logging(
     if not isinstance(env_var, str) or not env_var.strip():
         msg = "env_var must name an environment variable, e.g. 'MY_PLUGIN_LOG_STDERR'"
         raise ValueError(msg)
+    if not isinstance(default, bool):
+        msg = f"default must be True or False, got {default!r}"
+        raise TypeError(msg)
     raw = os.environ.get(env_var)
     enabled = default if raw is None else raw.strip().lower() in _TRUE
     if not enabled:

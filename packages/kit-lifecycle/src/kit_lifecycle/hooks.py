@@ -55,7 +55,7 @@ def _check_name(name: object, allow_unknown: bool) -> str:
     known = known_hooks()
     if name not in known and not allow_unknown:
         close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.6)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
+        hint = f"; did you mean {close[0]!r}?" if close else "."
         msg = (
             f"hook {name!r} is not a hook of hermes-agent{hint} The host would store it and"
             " never call it. Pass allow_unknown=True only for a hook of a newer host"

@@ -71,8 +71,8 @@ class _Plan:
 def _put(table: dict[str, Any], name: str, value: Any, what: str) -> None:
     if name in table:
         msg = (
-            f"duplicate {what}: {name} (two different declarations); register one callable"
-            f" per {what.split()[0]} name, and combine the behaviour inside it"
+            f"duplicate {what}: {name} (two different declarations); declare one callable"
+            f" per {what} and combine the behaviour inside it"
         )
         raise RegistrationError(msg)
     table[name] = value
@@ -125,7 +125,7 @@ def _plan_skills(plan: _Plan, skills: Iterable[PluginSkill], logger: logging.Log
         if not isinstance(skill, PluginSkill):
             msg = f"skills must contain plugin_skill() declarations, got {skill!r}"
             raise RegistrationError(msg)
-        if skill.name in plan.skills or skill in plan.skipped:
+        if skill.name in plan.skills or any(s.name == skill.name for s in plan.skipped):
             msg = f"duplicate skill name: {skill.name}"
             raise RegistrationError(msg)
         if skill.present:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass, fields
+from typing import cast
 
 __all__ = ["RECEIPT_PREFIX", "RegistrationSummary", "log_registration_summary"]
 
@@ -18,6 +20,13 @@ _RECEIPT_ORDER = (
     "skills",
     "skipped_optional_skills",
 )
+
+
+def _iterable(value: object) -> Iterable[object]:
+    if isinstance(value, Iterable):
+        return cast("Iterable[object]", value)
+    msg = f"expected a tuple of names, got {type(value).__name__}"
+    raise TypeError(msg)
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,11 +47,12 @@ class RegistrationSummary:
 
     def __post_init__(self) -> None:
         for f in fields(self):
-            value = getattr(self, f.name)
-            if isinstance(value, str) or not all(isinstance(v, str) for v in value):
-                msg = f"RegistrationSummary.{f.name} must be a tuple of names, got {value!r}"
+            given: object = getattr(self, f.name)
+            names = () if isinstance(given, str) else tuple(_iterable(given))
+            if isinstance(given, str) or not all(isinstance(v, str) for v in names):
+                msg = f"RegistrationSummary.{f.name} must be a tuple of names, got {given!r}"
                 raise TypeError(msg)
-            object.__setattr__(self, f.name, tuple(sorted(value)))
+            object.__setattr__(self, f.name, tuple(sorted(cast("tuple[str, ...]", names))))
 
 
 def log_registration_summary(

@@ -1,0 +1,370 @@
+"""@hook: known names with a did-you-mean, synchronous callbacks, pass-through, safe logs."""
+
+from __future__ import annotations
+
+import logging
+import re
+import sys
+import types
+from typing import Any
+
+import pytest
+
+from kit_lifecycle import DeclarationError, HookSpec, get_hook_spec, hook
+
+PAYLOAD_SECRET = "payload-value-2d7c-never-logged"
+RESULT_SECRET = "result-value-e41a-never-logged"
+EXC_SECRET = "exception-message-90fb-never-logged"
+ELAPSED = r"elapsed_ms=\d+\.\d{2}"
+
+# VALID_HOOKS of hermes-agent 0.19.0, from the host contract (section 2)
+HOOKS_0_19 = (
+    "pre_tool_call",
+    "post_tool_call",
+    "transform_terminal_output",
+    "transform_tool_result",
+    "transform_llm_output",
+    "pre_llm_call",
+    "post_llm_call",
+    "pre_verify",
+    "pre_api_request",
+    "post_api_request",
+    "api_request_error",
+    "on_session_start",
+    "on_session_end",
+    "on_session_finalize",
+    "on_session_reset",
+    "subagent_start",
+    "subagent_stop",
+    "pre_gateway_dispatch",
+    "pre_approval_request",
+    "post_approval_response",
+    "kanban_task_claimed",
+    "kanban_task_completed",
+    "kanban_task_blocked",
+)
+# hooks of hermes releases after 0.19.0 (host contract section 9)
+NEWER_HOOKS = ("on_stream_start", "on_stream_delta", "on_stream_end", "pre_command")
+
+
+def spec_of(fn: object) -> HookSpec:
+    spec = get_hook_spec(fn)
+    assert spec is not None, f"{fn!r} carries no HookSpec"
+    return spec
+
+
+def observer(**kwargs: Any) -> Any:
+    return None
+
+
+def ours(caplog: pytest.LogCaptureFixture) -> list[tuple[int, str]]:
+    return [(r.levelno, r.getMessage()) for r in caplog.records if r.name == __name__]
+
+
+def records_text(caplog: pytest.LogCaptureFixture) -> str:
+    parts: list[str] = [caplog.text]
+    for r in caplog.records:
+        parts += [r.getMessage(), str(r.msg), repr(r.args)]
+    return "\n".join(parts)
+
+
+def plant_host_hooks(monkeypatch: pytest.MonkeyPatch, hooks: set[str]) -> None:
+    fake = types.ModuleType("hermes_cli.plugins")
+    fake.VALID_HOOKS = hooks  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "hermes_cli.plugins", fake)
+
+
+# --- names ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", HOOKS_0_19)
+def test_every_hook_of_0_19_is_accepted(name: str) -> None:
+    assert spec_of(hook(name)(observer)).name == name
+
+
+@pytest.mark.parametrize("name", NEWER_HOOKS)
+def test_newer_host_hooks_are_accepted_when_hermes_is_not_imported(name: str) -> None:
+    assert "hermes_cli.plugins" not in sys.modules
+    assert spec_of(hook(name)(observer)).name == name
+
+
+def test_a_name_is_stripped() -> None:
+    assert spec_of(hook("  pre_llm_call ")(observer)).name == "pre_llm_call"
+
+
+def test_an_unknown_name_is_refused_with_a_did_you_mean() -> None:
+    with pytest.raises(DeclarationError) as excinfo:
+        hook("pre_tool_cal")
+    msg = str(excinfo.value)
+    assert "hook 'pre_tool_cal' is not a hook of hermes-agent" in msg
+    assert "did you mean 'pre_tool_call'?" in msg
+    assert "would store it and never call it" in msg
+    assert "allow_unknown=True" in msg
+
+
+@pytest.mark.parametrize(
+    ("typo", "meant"), [("on_sesion_end", "on_session_end"), ("pre_llm_cal", "pre_llm_call")]
+)
+def test_did_you_mean_names_the_closest_hook(typo: str, meant: str) -> None:
+    with pytest.raises(DeclarationError, match=re.escape(f"did you mean {meant!r}?")):
+        hook(typo)
+
+
+def test_an_unknown_name_without_a_close_match_reads_as_separate_sentences() -> None:
+    with pytest.raises(DeclarationError) as excinfo:
+        hook("zzz_qqq")
+    msg = str(excinfo.value)
+    assert "did you mean" not in msg
+    assert "hook 'zzz_qqq' is not a hook of hermes-agent" in msg
+    assert "allow_unknown=True" in msg
+    # the rule and the reason are two sentences: punctuation must separate them
+    assert not re.search(r"hermes-agent The host", msg), msg
+
+
+def test_allow_unknown_accepts_a_name_the_kit_does_not_know() -> None:
+    assert spec_of(hook("pre_tool_cal", allow_unknown=True)(observer)).name == "pre_tool_cal"
+
+
+@pytest.mark.parametrize("bad", ["", "   ", None, 7])
+@pytest.mark.parametrize("allow_unknown", [False, True])
+def test_a_missing_name_is_refused(bad: object, allow_unknown: bool) -> None:
+    with pytest.raises(
+        DeclarationError, match=r"hook name is required, e.g. @hook\('pre_llm_call'\)"
+    ):
+        hook(bad, allow_unknown=allow_unknown)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("bad", ["Pre_Tool_Call", "pre-tool-call", "pre tool", "1hook"])
+@pytest.mark.parametrize("allow_unknown", [False, True])
+def test_non_snake_case_names_are_refused(bad: str, allow_unknown: bool) -> None:
+    with pytest.raises(DeclarationError) as excinfo:
+        hook(bad, allow_unknown=allow_unknown)
+    assert str(excinfo.value) == (
+        f"hook name {bad!r} must be lowercase snake_case like 'pre_llm_call'"
+    )
+
+
+def test_the_running_hosts_hook_list_wins_when_hermes_is_imported(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    plant_host_hooks(monkeypatch, {*HOOKS_0_19})
+    with pytest.raises(DeclarationError, match="not a hook of hermes-agent"):
+        hook("on_stream_delta")
+    plant_host_hooks(monkeypatch, {*HOOKS_0_19, "lc_host_only_hook"})
+    assert spec_of(hook("lc_host_only_hook")(observer)).name == "lc_host_only_hook"
+
+
+# --- callbacks --------------------------------------------------------------------------------
+
+
+def test_async_hooks_are_refused_when_the_host_does_not_await_them() -> None:
+    async def callback(**kwargs: Any) -> Any:
+        return None
+
+    with pytest.raises(DeclarationError) as excinfo:
+        hook("post_tool_call")(callback)
+    msg = str(excinfo.value)
+    assert msg.startswith(
+        "@hook('post_tool_call'): async def hooks never run on hermes-agent 0.19.0"
+    )
+    assert "drops the coroutine" in msg
+    assert "write a plain def" in msg
+
+
+def test_async_hooks_are_accepted_on_a_host_that_awaits_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(
+        sys.modules, "hermes_cli.plugins_dispatch", types.ModuleType("hermes_cli.plugins_dispatch")
+    )
+
+    async def callback(**kwargs: Any) -> Any:
+        return None
+
+    assert spec_of(hook("post_tool_call")(callback)).name == "post_tool_call"
+
+
+def test_callbacks_must_accept_var_keyword() -> None:
+    def narrow(tool_name: str, args: Any) -> None:
+        pass
+
+    with pytest.raises(DeclarationError) as excinfo:
+        hook("pre_tool_call")(narrow)
+    msg = str(excinfo.value)
+    assert msg.startswith("@hook('pre_tool_call'): ")
+    assert "must accept **kwargs" in msg
+    assert "`def narrow(**kwargs):`" in msg
+
+
+def test_named_parameters_with_var_keyword_are_fine() -> None:
+    def guard(tool_name: str = "", args: Any = None, **kwargs: Any) -> None:
+        pass
+
+    assert spec_of(hook("pre_tool_call")(guard)).name == "pre_tool_call"
+
+
+def test_non_callables_are_refused() -> None:
+    with pytest.raises(DeclarationError, match="expected a function"):
+        hook("pre_tool_call")("not a function")  # type: ignore[arg-type]
+
+
+def test_kwargs_and_return_pass_through_by_identity() -> None:
+    seen: dict[str, Any] = {}
+    decision = {"action": "block", "message": "no"}
+
+    def guard(**kwargs: Any) -> Any:
+        seen.update(kwargs)
+        return decision
+
+    args = {"path": "/etc"}
+    history: list[Any] = []
+    call = {
+        "tool_name": "lc_read",
+        "args": args,
+        "conversation_history": history,
+        "session_id": "s1",
+        "telemetry_schema_version": "hermes.observer.v1",
+    }
+    fn = hook("pre_tool_call")(guard)
+    assert fn(**call) is decision
+    assert seen.keys() == call.keys()
+    for key, value in call.items():
+        assert seen[key] is value, key
+
+
+def test_exceptions_propagate_unchanged() -> None:
+    error = PermissionError(EXC_SECRET)
+
+    def fail(**kwargs: Any) -> Any:
+        raise error
+
+    with pytest.raises(PermissionError) as excinfo:
+        hook("on_session_end")(fail)(session_id="s")
+    assert excinfo.value is error
+
+
+def test_the_spec_carries_the_wrapper() -> None:
+    def add_context(**kwargs: Any) -> Any:
+        """Add context."""
+        return {"context": "x"}
+
+    fn = hook("pre_llm_call")(add_context)
+    spec = spec_of(fn)
+    assert spec.callback is fn
+    assert spec == HookSpec("pre_llm_call", fn)
+    assert fn.__name__ == "add_context"
+    assert fn.__doc__ == "Add context."
+
+
+# --- get_hook_spec ------------------------------------------------------------------------------
+
+
+def test_a_plain_callable_with_a_hook_name_is_a_hook_declaration() -> None:
+    def deliver(**kwargs: Any) -> None:
+        pass
+
+    deliver.hook_name = "transform_llm_output"  # type: ignore[attr-defined]
+    spec = get_hook_spec(deliver)
+    assert spec == HookSpec("transform_llm_output", deliver)
+    assert spec is not None
+    assert spec.callback is deliver
+
+
+def test_a_callable_object_with_a_hook_name_is_a_hook_declaration() -> None:
+    class Clear:
+        hook_name = "on_session_finalize"
+
+        def __call__(self, **kwargs: Any) -> None:
+            pass
+
+    clear = Clear()
+    spec = get_hook_spec(clear)
+    assert spec is not None
+    assert spec.name == "on_session_finalize"
+    assert spec.callback is clear
+
+
+def test_things_that_are_not_hook_declarations() -> None:
+    def plain(**kwargs: Any) -> None:
+        pass
+
+    def numbered(**kwargs: Any) -> None:
+        pass
+
+    numbered.hook_name = 3  # type: ignore[attr-defined]
+
+    class NotCallable:
+        hook_name = "pre_llm_call"
+
+    def wrong_spec(**kwargs: Any) -> None:
+        pass
+
+    wrong_spec.hook_spec = ("pre_llm_call", wrong_spec)  # type: ignore[attr-defined]
+
+    assert get_hook_spec(plain) is None
+    assert get_hook_spec(numbered) is None
+    assert get_hook_spec(NotCallable()) is None
+    assert get_hook_spec(wrong_spec) is None
+    assert get_hook_spec(None) is None
+
+
+# --- logs ------------------------------------------------------------------------------------
+
+
+def test_success_logs(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+
+    def add_context(**kwargs: Any) -> Any:
+        return {"context": RESULT_SECRET}
+
+    hook("pre_llm_call")(add_context)(
+        session_id="s-1",
+        task_id="t-1",
+        user_message=PAYLOAD_SECRET,
+        conversation_history=[PAYLOAD_SECRET],
+        model=PAYLOAD_SECRET,
+    )
+    (debug, invoked), (info, ok) = ours(caplog)
+    assert (debug, invoked) == (
+        logging.DEBUG,
+        'pre_llm_call: invoked; context={"session_id": "s-1", "task_id": "t-1"}',
+    )
+    assert info == logging.INFO
+    assert re.fullmatch(
+        rf"pre_llm_call: ok; {ELAPSED}; result=dict;"
+        r' context=\{"session_id": "s-1", "task_id": "t-1"\}',
+        ok,
+    )
+    logged = records_text(caplog)
+    assert PAYLOAD_SECRET not in logged
+    assert RESULT_SECRET not in logged
+
+
+def test_failure_logs_the_type_only(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+
+    def guard(**kwargs: Any) -> Any:
+        raise RuntimeError(f"{EXC_SECRET} {kwargs['args']}")
+
+    with pytest.raises(RuntimeError):
+        hook("pre_tool_call")(guard)(tool_name="lc_x", args={"p": PAYLOAD_SECRET}, session_id="s")
+    (_, invoked), (level, raised) = ours(caplog)
+    assert invoked == 'pre_tool_call: invoked; context={"session_id": "s"}'
+    assert level == logging.WARNING
+    assert re.fullmatch(
+        rf"pre_tool_call: callback raised; {ELAPSED}; error_type=RuntimeError;"
+        r' context=\{"session_id": "s"\}',
+        raised,
+    )
+    assert all(r.exc_info is None for r in caplog.records)
+    logged = records_text(caplog)
+    assert EXC_SECRET not in logged
+    assert PAYLOAD_SECRET not in logged
+
+
+def test_a_secret_looking_id_is_still_only_an_id(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO)
+    hook("on_session_start")(observer)(session_id="s-3", task_id=None, platform=PAYLOAD_SECRET)
+    ((_, ok),) = ours(caplog)
+    assert ok.endswith('; result=NoneType; context={"session_id": "s-3"}')
+    assert PAYLOAD_SECRET not in records_text(caplog)

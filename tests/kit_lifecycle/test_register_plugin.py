@@ -1,0 +1,962 @@
+"""register_plugin: three declaration forms, checks before any host call, order, one receipt."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import re
+import sys
+import types
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kit_core import RegistrationError, str_arg, tool
+from kit_lifecycle import (
+    RECEIPT_PREFIX,
+    CommandType,
+    MiddlewareKind,
+    PluginSkill,
+    RegistrationSummary,
+    command,
+    hook,
+    middleware,
+    plugin_skill,
+    register_plugin,
+)
+
+# --- a fake host context with the signatures of hermes-agent 0.19.0's PluginContext -----------
+
+
+class FakeContext:
+    """Records every registrar call with its arguments bound to the host's parameter names."""
+
+    def __init__(self, manifest: Any = None) -> None:
+        self.manifest = manifest
+        self.calls: list[tuple[str, dict[str, Any]]] = []
+
+    def register_command(
+        self, name: str, handler: Callable[..., Any], description: str = "", args_hint: str = ""
+    ) -> None:
+        self.calls.append(
+            (
+                "register_command",
+                {
+                    "name": name,
+                    "handler": handler,
+                    "description": description,
+                    "args_hint": args_hint,
+                },
+            )
+        )
+
+    def register_cli_command(
+        self,
+        name: str,
+        help: str,
+        setup_fn: Callable[..., Any],
+        handler_fn: Callable[..., Any] | None = None,
+        description: str = "",
+    ) -> None:
+        self.calls.append(
+            (
+                "register_cli_command",
+                {
+                    "name": name,
+                    "help": help,
+                    "setup_fn": setup_fn,
+                    "handler_fn": handler_fn,
+                    "description": description,
+                },
+            )
+        )
+
+    def register_tool(
+        self,
+        name: str,
+        toolset: str,
+        schema: dict[str, Any],
+        handler: Callable[..., Any],
+        check_fn: Callable[[], Any] | None = None,
+        requires_env: list[str] | None = None,
+        is_async: bool = False,
+        description: str = "",
+        emoji: str = "",
+        override: bool = False,
+    ) -> None:
+        self.calls.append(
+            (
+                "register_tool",
+                {
+                    "name": name,
+                    "toolset": toolset,
+                    "schema": schema,
+                    "handler": handler,
+                    "check_fn": check_fn,
+                    "requires_env": requires_env,
+                    "is_async": is_async,
+                    "description": description,
+                    "emoji": emoji,
+                    "override": override,
+                },
+            )
+        )
+
+    def register_middleware(self, kind: str, callback: Callable[..., Any]) -> None:
+        self.calls.append(("register_middleware", {"kind": kind, "callback": callback}))
+
+    def register_hook(self, hook_name: str, callback: Callable[..., Any]) -> None:
+        self.calls.append(("register_hook", {"hook_name": hook_name, "callback": callback}))
+
+    def register_skill(self, name: str, path: Path, description: str = "") -> None:
+        if not path.exists():  # the host needs a Path (a str fails on .exists()) to a real file
+            raise FileNotFoundError(path)
+        self.calls.append(
+            ("register_skill", {"name": name, "path": path, "description": description})
+        )
+
+    def names(self) -> list[tuple[str, str]]:
+        keys = {"register_middleware": "kind", "register_hook": "hook_name"}
+        return [(method, str(kwargs[keys.get(method, "name")])) for method, kwargs in self.calls]
+
+
+def manifest(name: str | None) -> types.SimpleNamespace:
+    return types.SimpleNamespace(name=name)
+
+
+# --- the demo plugin's declarations ----------------------------------------------------------
+
+
+@tool(toolset="lcdemo", name="lcdemo_fetch_note", params={"id": str_arg("Note id", required=True)})
+def fetch_note(args: dict[str, Any], **kwargs: Any) -> object:
+    """Fetch a note."""
+    return {"id": args["id"]}
+
+
+@tool(toolset="lcdemo", name="lcdemo_add_note", emoji="📝", requires_env=["LCDEMO_TOKEN"])
+async def add_note(args: dict[str, Any], **kwargs: Any) -> object:
+    """Add a note."""
+    return {"ok": True}
+
+
+@command("lcdemo-ping", "Ping the demo.", "<text>")
+def ping(raw: str) -> str:
+    return f"pong {raw}"
+
+
+@command("lcdemo-echo")
+def echo_cmd(raw: str) -> str:
+    """Echo the text back.
+
+    Second paragraph.
+    """
+    return raw
+
+
+def setup_sync(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--target", default="all")
+
+
+@command("lcdemo-sync", "Sync the notes.\nLong help.", type=CommandType.CLI, setup_fn=setup_sync)
+def sync(ns: argparse.Namespace) -> str:
+    return f"synced {ns.target}"
+
+
+@command("lcdemo-stats", type="cli", help="Show stats.")
+def stats(ns: argparse.Namespace) -> int:
+    """Print statistics about notes."""
+    return 0
+
+
+@middleware(MiddlewareKind.TOOL_REQUEST)
+def rewrite(**kwargs: Any) -> Any:
+    return None
+
+
+@middleware(MiddlewareKind.LLM_EXECUTION)
+def wrap_llm(**kwargs: Any) -> Any:
+    return kwargs["next_call"]()
+
+
+@hook("pre_llm_call")
+def add_context(**kwargs: Any) -> Any:
+    return {"context": "demo"}
+
+
+@hook("on_session_end")
+def end_session(**kwargs: Any) -> None:
+    return None
+
+
+def deliver(**kwargs: Any) -> None:
+    """A plain callable carrying ``hook_name`` (the kit-media style)."""
+
+
+deliver.hook_name = "transform_llm_output"  # type: ignore[attr-defined]
+
+DECLARATIONS: list[Callable[..., Any]] = [
+    wrap_llm,
+    stats,
+    fetch_note,
+    end_session,
+    ping,
+    deliver,
+    add_note,
+    sync,
+    rewrite,
+    echo_cmd,
+    add_context,
+]
+
+MODULE_NAME = "lcdemo_plugin_declarations"
+
+
+def helper(x: int) -> int:
+    return x
+
+
+def make_module(module_name: str = MODULE_NAME, **members: Any) -> types.ModuleType:
+    module = types.ModuleType(module_name)
+    vars(module).update(members)
+    return module
+
+
+def demo_module() -> types.ModuleType:
+    members: dict[str, Any] = {getattr(fn, "__name__", repr(fn)): fn for fn in DECLARATIONS}
+    # things a plugin module also holds, none of them declarations
+    members |= {"json": json, "helper": helper, "LIMIT": 3, "Path": Path, "tool": tool}
+    return make_module(MODULE_NAME, **members)
+
+
+@pytest.fixture
+def skills(tmp_path: Path) -> tuple[PluginSkill, ...]:
+    for name in ("alpha", "beta"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "SKILL.md").write_text(f"---\nname: {name}\n---\n", encoding="utf-8")
+    return (
+        plugin_skill("beta", tmp_path / "beta" / "SKILL.md", "Beta skill."),
+        plugin_skill("gamma", tmp_path / "gamma" / "SKILL.md", "Gamma skill.", optional=True),
+        plugin_skill("alpha", str(tmp_path / "alpha" / "SKILL.md"), "Alpha skill."),
+    )
+
+
+@pytest.fixture
+def loaded_module(monkeypatch: pytest.MonkeyPatch) -> types.ModuleType:
+    module = demo_module()
+    monkeypatch.setitem(sys.modules, MODULE_NAME, module)
+    return module
+
+
+EXPECTED_ORDER = [
+    ("register_command", "lcdemo-echo"),
+    ("register_command", "lcdemo-ping"),
+    ("register_cli_command", "lcdemo-stats"),
+    ("register_cli_command", "lcdemo-sync"),
+    ("register_tool", "lcdemo_add_note"),
+    ("register_tool", "lcdemo_fetch_note"),
+    ("register_middleware", "llm_execution"),
+    ("register_middleware", "tool_request"),
+    ("register_hook", "on_session_end"),
+    ("register_hook", "pre_llm_call"),
+    ("register_hook", "transform_llm_output"),
+    ("register_skill", "alpha"),
+    ("register_skill", "beta"),
+]
+
+EXPECTED_SUMMARY = RegistrationSummary(
+    tools=("lcdemo_add_note", "lcdemo_fetch_note"),
+    hooks=("on_session_end", "pre_llm_call", "transform_llm_output"),
+    skills=("alpha", "beta"),
+    skipped_optional_skills=("gamma",),
+    commands=("lcdemo-echo", "lcdemo-ping"),
+    middlewares=("llm_execution", "tool_request"),
+    cli_commands=("lcdemo-stats", "lcdemo-sync"),
+)
+
+EXPECTED_RECEIPT = (
+    "hermes_plugin_kit: registered plugin lifecycle; plugin=lc-demo;"
+    " commands=lcdemo-echo,lcdemo-ping; cli_commands=lcdemo-stats,lcdemo-sync;"
+    " tools=lcdemo_add_note,lcdemo_fetch_note; middlewares=llm_execution,tool_request;"
+    " hooks=on_session_end,pre_llm_call,transform_llm_output; skills=alpha,beta;"
+    " skipped_optional_skills=gamma"
+)
+
+
+def info_records(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
+    return [r for r in caplog.records if r.levelno == logging.INFO]
+
+
+# --- forms, order and host arguments -------------------------------------------------------------
+
+
+def test_the_three_forms_give_identical_summaries_and_host_calls(
+    loaded_module: types.ModuleType, skills: tuple[PluginSkill, ...]
+) -> None:
+    results: list[tuple[RegistrationSummary, list[tuple[str, dict[str, Any]]]]] = []
+    for declarations in (loaded_module, MODULE_NAME, DECLARATIONS, tuple(reversed(DECLARATIONS))):
+        ctx = FakeContext(manifest("lc-demo"))
+        summary = register_plugin(ctx, declarations, skills)
+        results.append((summary, ctx.calls))
+    first_summary, first_calls = results[0]
+    assert first_summary == EXPECTED_SUMMARY
+    for summary, calls in results[1:]:
+        assert summary == first_summary
+        assert calls == first_calls
+
+
+def test_an_iterator_and_a_generator_work_too(skills: tuple[PluginSkill, ...]) -> None:
+    ctx = FakeContext(manifest("lc-demo"))
+    assert register_plugin(ctx, iter(DECLARATIONS), skills) == EXPECTED_SUMMARY
+    ctx2 = FakeContext(manifest("lc-demo"))
+    assert register_plugin(ctx2, (d for d in DECLARATIONS), skills) == EXPECTED_SUMMARY
+    assert ctx.calls == ctx2.calls
+
+
+def test_registration_order(skills: tuple[PluginSkill, ...]) -> None:
+    ctx = FakeContext(manifest("lc-demo"))
+    register_plugin(ctx, DECLARATIONS, skills)
+    assert ctx.names() == EXPECTED_ORDER
+
+
+def test_the_exact_host_arguments(skills: tuple[PluginSkill, ...], tmp_path: Path) -> None:
+    ctx = FakeContext(manifest("lc-demo"))
+    register_plugin(ctx, DECLARATIONS, skills)
+    calls = dict(zip((name for _, name in EXPECTED_ORDER), ctx.calls, strict=True))
+
+    assert calls["lcdemo-echo"][1] == {
+        "name": "lcdemo-echo",
+        "handler": echo_cmd,
+        "description": "Echo the text back.\n\nSecond paragraph.",
+        "args_hint": "",
+    }
+    assert calls["lcdemo-ping"][1] == {
+        "name": "lcdemo-ping",
+        "handler": ping,
+        "description": "Ping the demo.",
+        "args_hint": "<text>",
+    }
+    assert calls["lcdemo-sync"][1] == {
+        "name": "lcdemo-sync",
+        "help": "Sync the notes.",
+        "setup_fn": setup_sync,
+        "handler_fn": sync,
+        "description": "Sync the notes.\nLong help.",
+    }
+    stats_call = calls["lcdemo-stats"][1]
+    assert stats_call["help"] == "Show stats."
+    assert stats_call["handler_fn"] is stats
+    assert stats_call["description"] == "Print statistics about notes."
+    assert callable(stats_call["setup_fn"])  # a no-op: the host always calls setup_fn(subparser)
+
+    for fn in (fetch_note, add_note):
+        spec = fn.tool_spec
+        assert calls[spec.name][1] == {**spec.register_kwargs(fn), "override": False}
+    add = calls["lcdemo_add_note"][1]
+    assert add["handler"] is add_note
+    assert add["is_async"] is True
+    assert add["emoji"] == "📝"
+    assert add["requires_env"] == ["LCDEMO_TOKEN"]
+    assert add["schema"]["name"] == "lcdemo_add_note"
+    assert calls["lcdemo_fetch_note"][1]["is_async"] is False
+
+    assert calls["tool_request"][1] == {"kind": "tool_request", "callback": rewrite}
+    assert calls["llm_execution"][1] == {"kind": "llm_execution", "callback": wrap_llm}
+    assert type(calls["tool_request"][1]["kind"]) is str
+    assert calls["pre_llm_call"][1] == {"hook_name": "pre_llm_call", "callback": add_context}
+    assert calls["on_session_end"][1] == {"hook_name": "on_session_end", "callback": end_session}
+    assert calls["transform_llm_output"][1] == {
+        "hook_name": "transform_llm_output",
+        "callback": deliver,
+    }
+    alpha = calls["alpha"][1]
+    assert alpha == {
+        "name": "alpha",
+        "path": tmp_path / "alpha" / "SKILL.md",
+        "description": "Alpha skill.",
+    }
+    assert isinstance(alpha["path"], Path)
+
+
+def test_registered_cli_commands_run_like_the_host_wires_them(
+    skills: tuple[PluginSkill, ...],
+) -> None:
+    ctx = FakeContext(manifest("lc-demo"))
+    register_plugin(ctx, DECLARATIONS, skills)
+    parser = argparse.ArgumentParser(prog="hermes")
+    subparsers = parser.add_subparsers()
+    for method, kwargs in ctx.calls:
+        if method != "register_cli_command":
+            continue
+        sub = subparsers.add_parser(
+            kwargs["name"], help=kwargs["help"], description=kwargs["description"]
+        )
+        kwargs["setup_fn"](sub)
+        sub.set_defaults(func=kwargs["handler_fn"])
+    args = parser.parse_args(["lcdemo-sync", "--target", "inbox"])
+    assert args.func(args) == "synced inbox"
+    args = parser.parse_args(["lcdemo-stats"])
+    assert vars(args).keys() == {"func"}
+    assert args.func(args) == 0
+
+
+def test_registered_slash_handlers_answer(skills: tuple[PluginSkill, ...]) -> None:
+    ctx = FakeContext(manifest("lc-demo"))
+    register_plugin(ctx, DECLARATIONS, skills)
+    handlers = {k["name"]: k["handler"] for m, k in ctx.calls if m == "register_command"}
+    assert handlers["lcdemo-ping"]("there") == "pong there"
+
+
+def test_the_same_object_twice_is_registered_once() -> None:
+    ctx = FakeContext()
+    twice = [ping, ping, rewrite, fetch_note, rewrite, fetch_note, add_context, add_context]
+    summary = register_plugin(ctx, twice, plugin_name="lc-demo")
+    assert summary == RegistrationSummary(
+        tools=("lcdemo_fetch_note",),
+        hooks=("pre_llm_call",),
+        commands=("lcdemo-ping",),
+        middlewares=("tool_request",),
+    )
+    assert len(ctx.calls) == 4
+
+
+def test_a_module_attribute_alias_is_registered_once() -> None:
+    ctx = FakeContext()
+    module = make_module(ping=ping, ping_alias=ping, fetch=fetch_note, fetch_again=fetch_note)
+    summary = register_plugin(ctx, module)
+    assert summary.commands == ("lcdemo-ping",)
+    assert summary.tools == ("lcdemo_fetch_note",)
+    assert len(ctx.calls) == 2
+
+
+def test_a_single_skill_may_be_passed_without_a_tuple(skills: tuple[PluginSkill, ...]) -> None:
+    ctx = FakeContext(manifest("lc-demo"))
+    summary = register_plugin(ctx, [], skills[2])  # pyright: ignore[reportArgumentType]
+    assert summary.skills == ("alpha",)
+
+
+def test_nothing_to_register() -> None:
+    ctx = FakeContext()
+    assert register_plugin(ctx, []) == RegistrationSummary()
+    assert ctx.calls == []
+
+
+def test_a_context_with_only_the_needed_registrars_is_enough() -> None:
+    class ToolsOnly:
+        def __init__(self) -> None:
+            self.names: list[str] = []
+
+        def register_tool(self, **kwargs: Any) -> None:
+            self.names.append(kwargs["name"])
+
+    ctx = ToolsOnly()
+    summary = register_plugin(ctx, [fetch_note, add_note], plugin_name="lc-demo")
+    assert ctx.names == ["lcdemo_add_note", "lcdemo_fetch_note"]
+    assert summary.tools == ("lcdemo_add_note", "lcdemo_fetch_note")
+
+
+# --- everything is checked before the first host call ----------------------------------------
+
+
+def two_tools() -> tuple[Any, Any]:
+    @tool(toolset="lcdemo", name="lcdemo_dup")
+    def first(args: dict[str, Any], **kwargs: Any) -> object:
+        """First."""
+        return {}
+
+    @tool(toolset="lcdemo", name="lcdemo_dup")
+    def second(args: dict[str, Any], **kwargs: Any) -> object:
+        """Second."""
+        return {}
+
+    return first, second
+
+
+def two_slash_commands() -> tuple[Any, Any]:
+    return (
+        command("lcdemo-dup", "First.")(lambda raw: raw),
+        command("lcdemo-dup", "Second.")(lambda raw: raw),
+    )
+
+
+def two_cli_commands() -> tuple[Any, Any]:
+    return (
+        command("lcdemo-dup-cli", "First.", type="cli")(lambda ns: 0),
+        command("lcdemo-dup-cli", "Second.", type=CommandType.CLI)(lambda ns: 1),
+    )
+
+
+def two_middlewares() -> tuple[Any, Any]:
+    def first(**kwargs: Any) -> None:
+        pass
+
+    def second(**kwargs: Any) -> None:
+        pass
+
+    return middleware(MiddlewareKind.TOOL_REQUEST)(first), middleware(" tool_request ")(second)
+
+
+def two_hooks() -> tuple[Any, Any]:
+    def first(**kwargs: Any) -> None:
+        pass
+
+    def second(**kwargs: Any) -> None:
+        pass
+
+    second.hook_name = "pre_llm_call"  # type: ignore[attr-defined]
+    return hook("pre_llm_call")(first), second
+
+
+def slash_and_cli() -> tuple[Any, Any]:
+    return (
+        command("lcdemo-both", "Slash.")(lambda raw: raw),
+        command("lcdemo-both", "CLI.", type="cli")(lambda ns: 0),
+    )
+
+
+DUPLICATES = {
+    "tool": (two_tools, "duplicate tool name: lcdemo_dup"),
+    "command": (two_slash_commands, "duplicate command name: lcdemo-dup"),
+    "cli": (two_cli_commands, "duplicate CLI command name: lcdemo-dup-cli"),
+    "middleware": (two_middlewares, "duplicate middleware kind: tool_request"),
+    "hook": (two_hooks, "duplicate hook name: pre_llm_call"),
+    "slash-and-cli": (
+        slash_and_cli,
+        "command name lcdemo-both is declared both as a slash command and a CLI command",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", DUPLICATES)
+@pytest.mark.parametrize("form", ["iterable", "module", "module name"])
+def test_duplicates_are_refused_before_any_host_call(
+    case: str,
+    form: str,
+    skills: tuple[PluginSkill, ...],
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    make, message = DUPLICATES[case]
+    first, second = make()
+    # valid declarations around the duplicates: a partial registration would show
+    declarations: Any = [*DECLARATIONS, first, second]
+    if form != "iterable":
+        module = demo_module()
+        vars(module).update({"dup_a_first": first, "dup_b_second": second})
+        declarations = module
+        if form == "module name":
+            monkeypatch.setitem(sys.modules, MODULE_NAME, module)
+            declarations = MODULE_NAME
+    ctx = FakeContext(manifest("lc-demo"))
+    with pytest.raises(RegistrationError) as excinfo:
+        register_plugin(ctx, declarations, skills)
+    assert message in str(excinfo.value)
+    assert ctx.calls == []
+    assert info_records(caplog) == []
+
+
+def test_a_duplicate_message_says_how_to_fix_it() -> None:
+    with pytest.raises(RegistrationError) as excinfo:
+        register_plugin(FakeContext(), list(two_tools()))
+    msg = str(excinfo.value)
+    assert msg.startswith("duplicate tool name: lcdemo_dup (two different declarations)")
+    assert "combine the behaviour inside it" in msg
+
+
+def test_duplicate_skills_are_refused_before_any_host_call(
+    skills: tuple[PluginSkill, ...], tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    again = plugin_skill("beta", tmp_path / "alpha" / "SKILL.md", "Beta again.")
+    ctx = FakeContext(manifest("lc-demo"))
+    with pytest.raises(RegistrationError, match="duplicate skill name: beta"):
+        register_plugin(ctx, DECLARATIONS, (*skills, again))
+    assert ctx.calls == []
+    assert info_records(caplog) == []
+
+
+@pytest.mark.parametrize("order", ["missing optional first", "both missing optional"])
+def test_a_skill_name_is_unique_even_when_the_first_one_is_skipped(
+    order: str, skills: tuple[PluginSkill, ...], tmp_path: Path
+) -> None:
+    present_gamma = tmp_path / "gamma2" / "SKILL.md"
+    present_gamma.parent.mkdir()
+    present_gamma.write_text("---\nname: gamma\n---\n", encoding="utf-8")
+    missing_optional = skills[1]  # gamma, optional, its file does not exist
+    if order == "missing optional first":
+        second = plugin_skill("gamma", present_gamma, "Gamma, shipped.")
+    else:
+        second = plugin_skill("gamma", tmp_path / "nowhere" / "SKILL.md", "Gamma.", optional=True)
+    ctx = FakeContext(manifest("lc-demo"))
+    with pytest.raises(RegistrationError, match="duplicate skill name: gamma"):
+        register_plugin(ctx, DECLARATIONS, (skills[0], missing_optional, second))
+    assert ctx.calls == []
+
+
+def test_a_skipped_skill_after_a_registered_one_of_the_same_name_is_a_duplicate(
+    skills: tuple[PluginSkill, ...], tmp_path: Path
+) -> None:
+    skipped_beta = plugin_skill("beta", tmp_path / "nowhere" / "SKILL.md", "B.", optional=True)
+    ctx = FakeContext(manifest("lc-demo"))
+    with pytest.raises(RegistrationError, match="duplicate skill name: beta"):
+        register_plugin(ctx, DECLARATIONS, (*skills, skipped_beta))
+    assert ctx.calls == []
+
+
+def test_a_missing_required_skill_is_refused_before_any_host_call(
+    skills: tuple[PluginSkill, ...], tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    path = tmp_path / "delta" / "SKILL.md"
+    required = plugin_skill("delta", path, "Delta skill.")
+    ctx = FakeContext(manifest("lc-demo"))
+    with pytest.raises(RegistrationError) as excinfo:
+        register_plugin(ctx, DECLARATIONS, (*skills, required))
+    assert str(excinfo.value) == (
+        f"skill 'delta': SKILL.md not found at {path}; ship the file with the plugin,"
+        " or declare it with optional=True"
+    )
+    assert ctx.calls == []
+    assert info_records(caplog) == []
+
+
+def test_a_missing_optional_skill_is_skipped_with_a_warning(
+    skills: tuple[PluginSkill, ...], tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    ctx = FakeContext(manifest("lc-demo"))
+    summary = register_plugin(ctx, DECLARATIONS, skills)
+    assert summary.skipped_optional_skills == ("gamma",)
+    assert "gamma" not in summary.skills
+    assert ("register_skill", "gamma") not in ctx.names()
+    warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
+    assert [r.getMessage() for r in warnings] == [
+        "hermes_plugin_kit: optional skill missing; name=gamma;"
+        f" path={tmp_path / 'gamma' / 'SKILL.md'}"
+    ]
+    assert warnings[0].name == ping.__module__
+
+
+@pytest.mark.parametrize(
+    "registrar",
+    [
+        "register_command",
+        "register_cli_command",
+        "register_tool",
+        "register_middleware",
+        "register_hook",
+        "register_skill",
+    ],
+)
+def test_a_context_missing_a_needed_registrar_is_refused(
+    registrar: str, skills: tuple[PluginSkill, ...]
+) -> None:
+    ctx = FakeContext(manifest("lc-demo"))
+    setattr(ctx, registrar, None)
+    with pytest.raises(RegistrationError) as excinfo:
+        register_plugin(ctx, DECLARATIONS, skills)
+    assert str(excinfo.value) == (
+        f"this hermes plugin context (FakeContext) does not support {registrar}(); pass the"
+        " PluginContext hermes gives register(ctx), or a newer hermes-agent"
+    )
+    assert ctx.calls == []
+
+
+def test_a_plugin_name_that_cannot_namespace_skills_is_refused(
+    skills: tuple[PluginSkill, ...],
+) -> None:
+    ctx = FakeContext(manifest("lc demo"))
+    with pytest.raises(RegistrationError, match=r"plugin name 'lc demo' cannot namespace skills"):
+        register_plugin(ctx, DECLARATIONS, skills)
+    assert ctx.calls == []
+    # without skills the name needs no namespace
+    assert register_plugin(ctx, DECLARATIONS).tools == EXPECTED_SUMMARY.tools
+
+
+def plant_registry(monkeypatch: pytest.MonkeyPatch, entries: dict[str, str]) -> None:
+    class Registry:
+        def get_entry(self, name: str) -> Any:
+            toolset = entries.get(name)
+            return None if toolset is None else types.SimpleNamespace(toolset=toolset)
+
+    fake = types.ModuleType("tools.registry")
+    fake.registry = Registry()  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "tools.registry", fake)
+
+
+def test_a_tool_name_hermes_already_holds_is_refused(
+    monkeypatch: pytest.MonkeyPatch, skills: tuple[PluginSkill, ...]
+) -> None:
+    plant_registry(monkeypatch, {"lcdemo_fetch_note": "web"})
+    ctx = FakeContext(manifest("lc-demo"))
+    with pytest.raises(RegistrationError) as excinfo:
+        register_plugin(ctx, DECLARATIONS, skills)
+    msg = str(excinfo.value)
+    assert "tool 'lcdemo_fetch_note' is already registered by hermes in toolset 'web'" in msg
+    assert "tool_name('lc_demo', verb, noun)" in msg
+    assert ctx.calls == []
+
+
+def test_a_tool_already_held_in_the_plugins_own_toolset_is_fine(
+    monkeypatch: pytest.MonkeyPatch, skills: tuple[PluginSkill, ...]
+) -> None:
+    plant_registry(monkeypatch, {"lcdemo_fetch_note": "lcdemo"})
+    assert register_plugin(FakeContext(manifest("lc-demo")), DECLARATIONS, skills) == (
+        EXPECTED_SUMMARY
+    )
+
+
+# --- bad declarations -------------------------------------------------------------------------
+
+
+def undecorated(raw: str) -> str:
+    return raw
+
+
+@pytest.mark.parametrize(
+    ("items", "index"),
+    [
+        ([ping, len], 1),
+        ([5], 0),
+        ([ping, rewrite, undecorated], 2),
+        ([None, ping], 0),
+    ],
+)
+def test_a_non_declaration_is_refused_naming_its_index(items: list[Any], index: int) -> None:
+    ctx = FakeContext()
+    with pytest.raises(RegistrationError) as excinfo:
+        register_plugin(ctx, items)
+    assert str(excinfo.value) == (
+        f"declarations[{index}] ({items[index]!r}) is not a @tool, @command, @middleware or"
+        " @hook declaration; pass only decorated callables (skills go in skills=)"
+    )
+    assert ctx.calls == []
+
+
+def test_a_skill_among_the_declarations_points_to_skills(skills: tuple[PluginSkill, ...]) -> None:
+    ctx = FakeContext()
+    with pytest.raises(RegistrationError, match=r"declarations\[1\] .*\(skills go in skills=\)"):
+        register_plugin(ctx, [ping, skills[0]])  # pyright: ignore[reportArgumentType]
+    assert ctx.calls == []
+
+
+@pytest.mark.parametrize("declarations", [5, None, b"lcdemo", {"ping": ping}])
+def test_declarations_of_the_wrong_kind_are_refused(declarations: Any) -> None:
+    with pytest.raises(RegistrationError) as excinfo:
+        register_plugin(FakeContext(), declarations)
+    assert str(excinfo.value).startswith(
+        "declarations must be a module, a loaded module's name, or an iterable of decorated"
+        " callables; got "
+    )
+
+
+def test_an_unimportable_module_name_is_refused() -> None:
+    with pytest.raises(RegistrationError, match="cannot import module 'lcdemo_no_such_module_x'"):
+        register_plugin(FakeContext(), "lcdemo_no_such_module_x")
+
+
+@pytest.mark.parametrize("bad", ["alpha", 3, None])
+def test_skills_must_be_plugin_skill_declarations(bad: object) -> None:
+    ctx = FakeContext()
+    with pytest.raises(RegistrationError) as excinfo:
+        register_plugin(ctx, [ping], [bad])  # type: ignore[list-item]
+    assert str(excinfo.value) == f"skills must contain plugin_skill() declarations, got {bad!r}"
+    assert ctx.calls == []
+
+
+# --- plugin name, logger and the receipt ---------------------------------------------------------
+
+
+def receipt_plugin(caplog: pytest.LogCaptureFixture) -> str:
+    (record,) = info_records(caplog)
+    found = re.search(r"; plugin=([^;]*);", record.getMessage())
+    assert found is not None
+    return found.group(1)
+
+
+def test_plugin_name_argument_wins(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO)
+    register_plugin(FakeContext(manifest("from-manifest")), [ping], plugin_name="  given  ")
+    assert receipt_plugin(caplog) == "given"
+
+
+def test_the_manifest_name_comes_next(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO)
+    register_plugin(FakeContext(manifest(" from-manifest ")), make_module(ping=ping))
+    assert receipt_plugin(caplog) == "from-manifest"
+
+
+@pytest.mark.parametrize("ctx_manifest", [None, manifest(""), manifest("  "), manifest(None)])
+def test_then_the_module_name(ctx_manifest: Any, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO)
+    register_plugin(FakeContext(ctx_manifest), make_module(ping=ping))
+    assert receipt_plugin(caplog) == MODULE_NAME
+
+
+def test_an_iterable_is_named_after_its_first_declarations_module(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.INFO)
+    register_plugin(FakeContext(), [ping])
+    assert receipt_plugin(caplog) == ping.__module__
+
+
+def test_an_empty_iterable_without_a_manifest_is_the_kits_name(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.INFO)
+    register_plugin(FakeContext(), [])
+    (record,) = info_records(caplog)
+    assert record.name == "hermes_plugin_kit"
+    assert record.getMessage() == (
+        "hermes_plugin_kit: registered plugin lifecycle; plugin=hermes_plugin_kit;"
+        " commands=<none>; cli_commands=<none>; tools=<none>; middlewares=<none>; hooks=<none>;"
+        " skills=<none>; skipped_optional_skills=<none>"
+    )
+
+
+@pytest.mark.parametrize("bad", ["", "   ", 5])
+def test_a_blank_plugin_name_is_refused(bad: Any) -> None:
+    ctx = FakeContext(manifest("lc-demo"))
+    with pytest.raises(RegistrationError, match="plugin_name must be a non-empty string"):
+        register_plugin(ctx, [ping], plugin_name=bad)
+    assert ctx.calls == []
+
+
+@pytest.mark.parametrize("bad", ["lcdemo", print, logging.LoggerAdapter(logging.getLogger("x"))])
+def test_the_logger_must_be_a_logger(bad: Any) -> None:
+    ctx = FakeContext(manifest("lc-demo"))
+    with pytest.raises((RegistrationError, TypeError), match=r"logger must be a logging\.Logger"):
+        register_plugin(ctx, [ping], logger=bad)
+    assert ctx.calls == []
+
+
+def test_exactly_one_info_receipt_with_the_exact_text(
+    skills: tuple[PluginSkill, ...], caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    register_plugin(FakeContext(manifest("lc-demo")), DECLARATIONS, skills)
+    (receipt,) = info_records(caplog)
+    assert receipt.getMessage() == EXPECTED_RECEIPT
+    assert receipt.getMessage().startswith(RECEIPT_PREFIX + "; plugin=lc-demo; ")
+    assert receipt.name == ping.__module__
+    # no other record announces a registration (no register_all "registered N tool(s)" line)
+    assert not [r for r in caplog.records if "tool(s)" in r.getMessage()]
+    assert [r.levelno for r in caplog.records if r.levelno >= logging.INFO] == [
+        logging.WARNING,  # the skipped optional skill
+        logging.INFO,
+    ]
+
+
+def test_the_receipt_goes_to_the_given_logger(
+    skills: tuple[PluginSkill, ...], caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    logger = logging.getLogger("lcdemo.receipts")
+    register_plugin(FakeContext(manifest("lc-demo")), DECLARATIONS, skills, logger=logger)
+    (receipt,) = info_records(caplog)
+    assert receipt.name == "lcdemo.receipts"
+    assert receipt.getMessage() == EXPECTED_RECEIPT
+    assert {r.name for r in caplog.records} == {"lcdemo.receipts"}
+
+
+def test_a_module_registers_on_its_own_logger(
+    loaded_module: types.ModuleType, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    register_plugin(FakeContext(manifest("lc-demo")), MODULE_NAME)
+    (receipt,) = info_records(caplog)
+    assert receipt.name == MODULE_NAME
+
+
+# --- property: the receipt lists exactly what was declared ------------------------------------
+
+HOOK_NAMES = ("pre_tool_call", "post_tool_call", "pre_llm_call", "on_session_end", "subagent_stop")
+
+
+def _handler(args: dict[str, Any], **kwargs: Any) -> object:
+    """Do a thing."""
+    return {}
+
+
+def _observer(**kwargs: Any) -> None:
+    return None
+
+
+def _reply(raw: str) -> str:
+    return raw
+
+
+names = st.from_regex(r"[a-z][a-z0-9]{0,6}", fullmatch=True)
+
+
+class Keep(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    tools=st.sets(names, max_size=4),
+    commands=st.sets(names, max_size=4),
+    cli_commands=st.sets(names, max_size=3),
+    hooks=st.sets(st.sampled_from(HOOK_NAMES)),
+    kinds=st.sets(st.sampled_from(list(MiddlewareKind))),
+    shuffle=st.randoms(use_true_random=False),
+)
+def test_the_receipt_lists_exactly_the_declared_names(
+    tools: set[str],
+    commands: set[str],
+    cli_commands: set[str],
+    hooks: set[str],
+    kinds: set[MiddlewareKind],
+    shuffle: Any,
+) -> None:
+    declarations: list[Any] = [tool(toolset="lcprop", name=f"lcprop_{n}")(_handler) for n in tools]
+    declarations += [command(f"zz-{n}", "Slash.")(_reply) for n in commands]
+    declarations += [command(f"zy-{n}", "CLI.", type="cli")(_reply) for n in cli_commands]
+    declarations += [hook(h)(_observer) for h in hooks]
+    declarations += [middleware(k)(_observer) for k in kinds]
+    shuffle.shuffle(declarations)
+
+    logger = logging.getLogger("lcprop.receipt")
+    keep = Keep()
+    previous = logger.level
+    logger.addHandler(keep)
+    logger.setLevel(logging.INFO)
+    try:
+        ctx = FakeContext(manifest("lc-prop"))
+        summary = register_plugin(ctx, declarations, logger=logger)
+    finally:
+        logger.removeHandler(keep)
+        logger.setLevel(previous)
+
+    expected = {
+        "commands": sorted(f"zz-{n}" for n in commands),
+        "cli_commands": sorted(f"zy-{n}" for n in cli_commands),
+        "tools": sorted(f"lcprop_{n}" for n in tools),
+        "middlewares": sorted(k.value for k in kinds),
+        "hooks": sorted(hooks),
+        "skills": [],
+        "skipped_optional_skills": [],
+    }
+    for key, value in expected.items():
+        assert list(getattr(summary, key)) == value
+    receipts = [r.getMessage() for r in keep.records if r.levelno == logging.INFO]
+    assert len(receipts) == 1
+    fields = receipts[0].split("; ")
+    assert fields[:2] == [RECEIPT_PREFIX, "plugin=lc-prop"]
+    parsed = dict(field.split("=", 1) for field in fields[2:])
+    assert list(parsed) == list(expected)
+    for key, value in expected.items():
+        assert parsed[key] == (",".join(value) or "<none>")
+    assert len(ctx.calls) == sum(len(v) for v in expected.values())
