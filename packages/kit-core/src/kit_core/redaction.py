@@ -45,7 +45,7 @@ _SECRET_VALUES = re.compile(
             r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b",
             r"\bAIza[0-9A-Za-z_-]{30,}",
             r"\bhf_[A-Za-z0-9]{20,}",
-            r"\b\d{6,12}:AA[A-Za-z0-9_-]{30,}",
+            r"(?<![0-9])\d{6,12}:AA[A-Za-z0-9_-]{30,}",
             r"(?i:(?<![A-Za-z0-9])(?:api[_-]?key|access[_-]?token|auth[_-]?token|token|secret"
             r"|password|passwd|pwd)[\"']?\s*[:=]\s*[\"']?)[^\s\"',;&]{3,}",
         )

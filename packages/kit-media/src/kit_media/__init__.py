@@ -1,3 +1,53 @@
-"""kit-media: guarded host invocation and typed media delivery."""
+"""kit-media: guarded host invocation and typed media delivery for hermes-agent plugins.
 
-__all__: list[str] = []
+* :func:`invoke_host_tool` runs a host capability that is not a registered tool
+  (``send_message``) inside hermes' own ``pre_tool_call``/``post_tool_call`` guard.
+* :class:`MediaPayload` (validated when built) + :func:`deliver_media` send one file to
+  ``origin`` (the current chat), a home channel or an explicit chat, and return a
+  privacy-safe :class:`MediaDeliveryResult`. ``spoiler=True`` sends a Telegram spoiler
+  photo through the kit's narrow extension, under the same guard.
+* After a successful delivery the turn's final reply is suppressed once:
+  :func:`transform_media_delivery_output` (hook ``transform_llm_output``) returns
+  hermes' ``NO_REPLY``, and :func:`clear_media_delivery_state` (hook ``on_session_end``)
+  drops what was not consumed.
+
+**Hook declaration protocol.** A hook declaration is a plain synchronous callable with a
+``str`` attribute ``hook_name`` naming the hermes hook it is for. Both suppression
+callbacks carry one (``"transform_llm_output"``, ``"on_session_end"``), and
+:data:`MEDIA_DELIVERY_HOOKS` lists them, so ``register_plugin`` (kit-lifecycle) registers
+them when given the tuple, and by hand it is
+``for hook in MEDIA_DELIVERY_HOOKS: ctx.register_hook(hook.hook_name, hook)``.
+
+**Errors.** Building a payload or resolving a target raises :class:`MediaError`
+(a ``KitError`` and a ``ValueError``) whose message names the problem and the fix.
+``deliver_media`` raises it only for invalid input; every host-side failure is a
+``MediaDeliveryResult(success=False, reason=...)``. ``invoke_host_tool`` never raises.
+
+hermes-agent and python-telegram-bot are imported lazily from the host's environment:
+kit-media depends on kit-core only.
+"""
+
+from kit_media.delivery import MediaDeliveryResult, deliver_media
+from kit_media.errors import MediaError
+from kit_media.host import invoke_host_tool
+from kit_media.payload import MediaPayload, MediaType
+from kit_media.suppression import (
+    MEDIA_DELIVERY_HOOKS,
+    clear_media_delivery_state,
+    transform_media_delivery_output,
+)
+from kit_media.targets import ResolvedDeliveryTarget, resolve_delivery_target
+
+__all__ = [
+    "MEDIA_DELIVERY_HOOKS",
+    "MediaDeliveryResult",
+    "MediaError",
+    "MediaPayload",
+    "MediaType",
+    "ResolvedDeliveryTarget",
+    "clear_media_delivery_state",
+    "deliver_media",
+    "invoke_host_tool",
+    "resolve_delivery_target",
+    "transform_media_delivery_output",
+]

@@ -1,0 +1,98 @@
+"""The one-turn "media already delivered" markers: bounded, expiring, thread-safe.
+
+This is the only global mutable state in the kit, and the host contract is why it
+exists: a plugin tool delivers media in the middle of a turn, and hermes asks plugins
+to transform the final reply at the end of that turn (``transform_llm_output``), in a
+different call with nothing but the session id to connect the two.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Final
+
+DEFAULT_MAX_MARKERS: Final = 4096
+"""Armed sessions kept at most; arming one more evicts the oldest."""
+
+DEFAULT_TTL_SECONDS: Final = 600.0
+"""A marker not consumed within this many seconds lapses (the final reply is sent)."""
+
+
+class MarkerStore:
+    """Session ids armed for one suppression each, oldest first.
+
+    Every operation takes the lock and first drops expired markers, so the store never
+    holds more than ``max_markers`` entries nor any older than ``ttl_seconds``.
+    """
+
+    def __init__(
+        self,
+        *,
+        max_markers: int = DEFAULT_MAX_MARKERS,
+        ttl_seconds: float = DEFAULT_TTL_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if max_markers < 1:
+            msg = f"max_markers must be at least 1, got {max_markers}"
+            raise ValueError(msg)
+        if not ttl_seconds > 0:
+            msg = f"ttl_seconds must be positive, got {ttl_seconds}"
+            raise ValueError(msg)
+        self.max_markers = max_markers
+        self.ttl_seconds = ttl_seconds
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._armed: OrderedDict[str, float] = OrderedDict()  # key -> armed at (clock)
+
+    def arm(self, key: str) -> None:
+        """Arm (or re-arm, refreshing its age) the marker for ``key``."""
+        with self._lock:
+            now = self._clock()
+            self._prune(now)
+            self._armed.pop(key, None)
+            self._armed[key] = now
+            while len(self._armed) > self.max_markers:
+                self._armed.popitem(last=False)
+
+    def consume(self, key: str) -> bool:
+        """Remove ``key``'s marker; whether one was armed (and fresh)."""
+        with self._lock:
+            self._prune(self._clock())
+            return self._armed.pop(key, None) is not None
+
+    def clear(self, key: str) -> bool:
+        """Drop ``key``'s marker without consuming a reply; whether one was armed."""
+        return self.consume(key)
+
+    def clear_all(self) -> int:
+        """Drop every marker; how many there were."""
+        with self._lock:
+            count = len(self._armed)
+            self._armed.clear()
+            return count
+
+    def is_armed(self, key: str) -> bool:
+        """Whether ``key`` has a fresh marker (does not consume it)."""
+        with self._lock:
+            self._prune(self._clock())
+            return key in self._armed
+
+    def __len__(self) -> int:
+        with self._lock:
+            self._prune(self._clock())
+            return len(self._armed)
+
+    def _prune(self, now: float) -> None:
+        deadline = now - self.ttl_seconds
+        while self._armed:
+            key, armed_at = next(iter(self._armed.items()))
+            if armed_at > deadline:
+                break
+            del self._armed[key]
+
+
+MARKERS: Final = MarkerStore()
+"""The process-wide store the delivery and the two hooks share."""

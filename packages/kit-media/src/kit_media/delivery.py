@@ -1,0 +1,263 @@
+"""``deliver_media``: send one file through hermes, and say truthfully what happened.
+
+**The one error rule.** ``deliver_media`` raises :class:`~kit_media.MediaError` only for
+what the caller passed: a ``payload`` that is not a :class:`~kit_media.MediaPayload`, a
+payload whose file has since disappeared or emptied, or a ``target`` that is not a
+well-formed target string. Everything that depends on the host at delivery time comes
+back as ``MediaDeliveryResult(success=False, reason=...)``: no current chat for
+``origin``, hermes not importable, no guard API, a blocking ``pre_tool_call`` hook, a path
+hermes' media policy refuses, a spoiler to a route that cannot carry one, and every
+failed send. A host reply counts as a success only when it is a JSON object with
+``"success": true`` and no ``error``, ``warnings`` (media dropped) or ``skipped``.
+
+**Privacy.** Results and logs never hold a raw chat or thread id, nor the bot token: ids
+are masked to their last four characters (``telegram:…7890:…7585``) and secrets are
+redacted. INFO logs name the file, never its folder.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, cast
+
+from kit_media._checks import check_deliverable_file
+from kit_media._guard import load_guard
+from kit_media._host import HostRefusal, import_host, session_env
+from kit_media._privacy import route_ids, scrub_host_result, scrub_text
+from kit_media._telegram import send_spoiler_photo
+from kit_media.errors import MediaError
+from kit_media.host import invoke_host_tool
+from kit_media.payload import MediaPayload, MediaType
+from kit_media.suppression import arm_final_response_suppression
+from kit_media.targets import ResolvedDeliveryTarget, parse_delivery_target, resolve_origin
+
+__all__ = ["MediaDeliveryResult", "deliver_media"]
+
+logger = logging.getLogger("kit_media.delivery")
+
+_POLICY_REFUSED = (
+    "hermes' media policy refuses to deliver this file (a system or credential location,"
+    " or outside the allowed media folders in strict media mode, HERMES_MEDIA_ALLOW_DIRS):"
+    " write the file somewhere hermes delivers from, such as its cache or a temp folder"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class MediaDeliveryResult:
+    """What happened to one delivery; safe to return to the model (see ``as_dict``)."""
+
+    success: bool
+    media_type: MediaType
+    path: Path
+    requested_target: str
+    """``origin``, the platform name (home channel), or the masked explicit route."""
+    display_target: str
+    """The masked route actually used, e.g. ``telegram:…7890:…7585``."""
+    spoiler: bool
+    host_result: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    """The host's reply with ids masked and secrets redacted; empty if it was never asked."""
+    reason: str | None = None
+    """Why the delivery failed (redacted); ``None`` on success."""
+
+    def as_dict(self) -> dict[str, Any]:
+        """A JSON-ready copy: ``success, requested_target, display_target, media_type,
+        path, host_result, spoiler, reason``."""
+        return {
+            "success": self.success,
+            "requested_target": self.requested_target,
+            "display_target": self.display_target,
+            "media_type": self.media_type.value,
+            "path": str(self.path),
+            "host_result": copy.deepcopy(dict(self.host_result)),
+            "spoiler": self.spoiler,
+            "reason": self.reason,
+        }
+
+
+def deliver_media(
+    payload: MediaPayload, target: str = "origin", **runtime_context: Any
+) -> MediaDeliveryResult:
+    """Deliver ``payload`` to ``target`` through hermes' ``send_message`` (guarded).
+
+    Args:
+        payload: the file and how to send it.
+        target: ``"origin"`` (the current chat), ``"<platform>"`` (its home channel) or
+            ``"<platform>:<chat>[:<thread>]"``.
+        **runtime_context: the keyword arguments hermes passed to your tool handler
+            (``session_id``, ``task_id``, ...). ``session_id`` keys the final-reply
+            suppression; all five call-identity keys go to the guard hooks.
+
+    Returns:
+        The typed result. On success, the current session's final reply is suppressed
+        once (register :data:`~kit_media.MEDIA_DELIVERY_HOOKS`).
+
+    Raises:
+        MediaError: only for invalid input (see the module docstring).
+    """
+    if not isinstance(payload, MediaPayload):
+        msg = (
+            f"deliver_media needs a MediaPayload, got {type(payload).__name__}:"
+            " build one with MediaPayload(path, media_type)"
+        )
+        raise MediaError(msg)
+    parsed = parse_delivery_target(target)
+    check_deliverable_file(payload.path)
+    requested = "origin" if parsed is None else parsed.requested
+    try:
+        resolved = resolve_origin() if parsed is None else parsed
+    except HostRefusal as exc:
+        return _finish(payload, requested, requested, False, {}, str(exc))
+    logger.info(
+        "event=media_delivery_started target=%s media_type=%s file=%s spoiler=%s",
+        resolved.display,
+        payload.media_type.value,
+        payload.file_name,
+        payload.spoiler,
+    )
+    try:
+        reply, raw_ids = _send(payload, resolved, runtime_context)
+    except HostRefusal as exc:
+        return _finish(payload, requested, resolved.display, False, {}, str(exc))
+    except Exception as exc:  # a host that changed shape must not break the caller
+        logger.error("event=media_delivery_error error_type=%s", type(exc).__name__)
+        reason = f"kit-media could not complete the delivery: {type(exc).__name__}"
+        return _finish(payload, requested, resolved.display, False, {}, reason)
+    ids = [*route_ids(resolved.chat_ref), *raw_ids]
+    success, reason, host_result = _interpret(reply)
+    host_result = scrub_host_result(host_result, ids)
+    reason = None if reason is None else scrub_text(reason, ids)
+    result = _finish(payload, requested, resolved.display, success, host_result, reason)
+    if success:
+        session_id = _session_id(runtime_context)
+        if not arm_final_response_suppression(session_id):
+            logger.warning(
+                "event=media_final_response_suppression_unavailable reason=no_session_id"
+            )
+    return result
+
+
+def _send(
+    payload: MediaPayload, target: ResolvedDeliveryTarget, context: dict[str, Any]
+) -> tuple[str, tuple[str, ...]]:
+    """The host's reply (JSON text) and raw ids it may echo; raises HostRefusal."""
+    accepted = _host_accepts(payload.path, required=payload.spoiler)
+    if payload.spoiler:
+        plugins, refused = load_guard()
+        if refused is not None:
+            return refused, ()
+        return send_spoiler_photo(payload, accepted, target, context, plugins)
+    args = {"action": "send", "target": target.host_target, "message": payload.to_message()}
+    return invoke_host_tool("send_message", args, **context), ()
+
+
+def _host_accepts(path: Path, *, required: bool) -> Path:
+    """Ask hermes' own media policy (``gateway/platforms/base.py:1272-1345``) about ``path``.
+
+    ``send_message`` would drop a refused path silently and still send any caption, so
+    the kit asks first. ``required``: refuse when the policy check itself is missing
+    (the spoiler path bypasses ``send_message``'s own filter).
+    """
+    base = import_host("gateway.platforms.base")
+    validate = getattr(base, "validate_media_delivery_path", None)
+    if not callable(validate):
+        if required:
+            msg = "hermes' media path policy (validate_media_delivery_path) is not available"
+            raise HostRefusal(msg)
+        return path
+    accepted = validate(str(path))
+    if not isinstance(accepted, str) or not accepted:
+        raise HostRefusal(_POLICY_REFUSED)
+    return Path(accepted)
+
+
+def _interpret(reply: str) -> tuple[bool, str | None, dict[str, Any]]:
+    """``(success, reason, reply as a dict)``: only an explicit, clean success counts."""
+    try:
+        parsed = json.loads(reply)
+    except (TypeError, ValueError):
+        return False, "the host's reply was not valid JSON", {"reply": str(reply)[:200]}
+    if not isinstance(parsed, dict):
+        kind = type(parsed).__name__
+        return False, f"the host's reply was a JSON {kind}, not an object", {"reply": parsed}
+    data: dict[str, Any] = parsed  # pyright: ignore[reportUnknownVariableType]
+    warnings = _warnings(data)
+    if data.get("error"):
+        detail = f" ({warnings})" if warnings else ""
+        return False, f"{data['error']}{detail}", data
+    if data.get("success") is not True:
+        return False, "the host's reply did not report success", data
+    if data.get("skipped"):
+        why = data.get("reason") or "skipped"
+        return False, f"the host skipped the send ({why}): nothing was delivered now", data
+    if warnings:
+        return False, f"the host sent the message but not all media: {warnings}", data
+    return True, None, data
+
+
+def _warnings(data: dict[str, Any]) -> str:
+    warnings = data.get("warnings")
+    if not warnings:
+        return ""
+    items = cast("list[object]", warnings) if isinstance(warnings, list) else [warnings]
+    return "; ".join(map(str, items))
+
+
+def _session_id(context: Mapping[str, Any]) -> str:
+    """The id ``transform_llm_output`` will receive (see :mod:`kit_media.suppression`)."""
+    given = context.get("session_id")
+    if isinstance(given, str) and given.strip():
+        return given.strip()
+    try:
+        return session_env("HERMES_SESSION_ID")
+    except HostRefusal:
+        return ""
+
+
+def _finish(
+    payload: MediaPayload,
+    requested: str,
+    display: str,
+    success: bool,
+    host_result: dict[str, Any],
+    reason: str | None,
+) -> MediaDeliveryResult:
+    result = MediaDeliveryResult(
+        success=success,
+        media_type=payload.media_type,
+        path=payload.path,
+        requested_target=requested,
+        display_target=display,
+        spoiler=payload.spoiler,
+        host_result=MappingProxyType(host_result),
+        reason=reason,
+    )
+    if success:
+        logger.info(
+            "event=media_delivery_completed target=%s media_type=%s file=%s success=True",
+            display,
+            payload.media_type.value,
+            payload.file_name,
+        )
+    else:
+        logger.warning(
+            "event=media_delivery_completed target=%s media_type=%s file=%s success=False"
+            " reason=%s",
+            display,
+            payload.media_type.value,
+            payload.file_name,
+            _without_folders(reason or "", payload.path),
+        )
+    return result
+
+
+def _without_folders(text: str, path: Path) -> str:
+    """``text`` with the file's full path (as given and as resolved) cut to its name."""
+    for form in {str(path), str(path.resolve())}:
+        text = text.replace(form, path.name)
+    return text

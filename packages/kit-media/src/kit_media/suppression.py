@@ -1,0 +1,119 @@
+"""Final-response suppression after a direct media delivery.
+
+Direct delivery and the final reply are separate stages in hermes: a tool that sends a
+photo mid-turn would otherwise be followed by the model's closing text (often repeating
+the ``MEDIA:`` tag, which the gateway would deliver a second time). A successful
+:func:`kit_media.deliver_media` therefore arms a one-turn marker for the current session:
+
+* :func:`transform_media_delivery_output` (hook ``transform_llm_output``) consumes it and
+  returns hermes' silence token ``NO_REPLY``; the gateway then delivers nothing for that
+  turn (``gateway/response_filters.py:14``, ``gateway/run.py:12975-12981``). A turn
+  without a marker is left alone (the hook returns ``None``).
+* :func:`clear_media_delivery_state` (hook ``on_session_end``, which hermes fires at the
+  end of every turn, ``agent/turn_finalizer.py:612-626``) drops a marker that was not
+  consumed, for example when the turn was interrupted and ``transform_llm_output`` was
+  skipped.
+
+**Keying.** Markers are keyed by the hermes session id, the value both ends really
+receive in hermes 0.19.0: a tool handler gets ``session_id=agent.session_id`` from
+``handle_function_call`` (``model_tools.py:1264-1279``), and ``transform_llm_output`` gets
+``session_id=agent.session_id`` (``agent/turn_finalizer.py:461-467``). ``deliver_media``
+arms with the ``session_id`` in its runtime context, falling back to the task-local
+``HERMES_SESSION_ID`` (set to ``agent.session_id`` by ``agent/agent_init.py:1288-1292``;
+the gateway may leave it empty). ``HERMES_SESSION_KEY`` is *not* used: it is the gateway's
+chat key (``agent:main:telegram:...``), never the id the hook receives, so a marker armed
+by it would never be consumed. ``task_id`` is not used either, for the same reason.
+
+The markers live in this process, at most 4096 of them, each for at most 600 seconds
+(then the final reply goes out as usual); they are lock-protected, so concurrent sessions
+on gateway worker threads never see each other's markers.
+
+**Hook declarations.** Both callbacks are plain synchronous functions (hermes 0.19.0 never
+awaits hooks) that accept ``**kwargs`` (the host adds ``telemetry_schema_version`` and
+more over time). Each carries a ``hook_name`` attribute naming its hermes hook, and
+:data:`MEDIA_DELIVERY_HOOKS` lists both, so any registrar that treats "a callable with a
+``str`` ``hook_name``" as a hook declaration (kit-lifecycle's ``register_plugin`` does)
+registers them; by hand it is::
+
+    for hook in MEDIA_DELIVERY_HOOKS:
+        ctx.register_hook(hook.hook_name, hook)
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any, Final, ParamSpec, Protocol, TypeVar, cast
+
+from kit_media._markers import MARKERS
+
+__all__ = [
+    "MEDIA_DELIVERY_HOOKS",
+    "SILENT_REPLY_TOKEN",
+    "HookCallback",
+    "clear_media_delivery_state",
+    "transform_media_delivery_output",
+]
+
+logger = logging.getLogger("kit_media.suppression")
+
+SILENT_REPLY_TOKEN: Final = "NO_REPLY"
+"""hermes' canonical silence token (``gateway/response_filters.py:14``)."""
+
+
+_P = ParamSpec("_P")
+_R_co = TypeVar("_R_co", covariant=True)
+
+
+class HookCallback(Protocol[_P, _R_co]):
+    """A hermes hook callback that declares which hook it is for (``hook_name``)."""
+
+    hook_name: str
+
+    def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _R_co: ...
+
+
+def _declares(hook_name: str) -> Callable[[Callable[_P, _R_co]], HookCallback[_P, _R_co]]:
+    def mark(fn: Callable[_P, _R_co]) -> HookCallback[_P, _R_co]:
+        setattr(fn, "hook_name", hook_name)  # noqa: B010 - a plain function stays a plain function
+        return cast("HookCallback[_P, _R_co]", fn)
+
+    return mark
+
+
+@_declares("transform_llm_output")
+def transform_media_delivery_output(
+    response_text: str = "", session_id: str = "", **kwargs: Any
+) -> str | None:
+    """``transform_llm_output`` hook: ``"NO_REPLY"`` once after a delivery, else ``None``."""
+    if not isinstance(session_id, str) or not session_id or not MARKERS.consume(session_id):
+        return None
+    chars = len(response_text) if isinstance(response_text, str) else 0
+    logger.info("event=media_final_response_suppressed original_chars=%d", chars)
+    return SILENT_REPLY_TOKEN
+
+
+@_declares("on_session_end")
+def clear_media_delivery_state(session_id: str = "", task_id: str = "", **kwargs: Any) -> None:
+    """``on_session_end`` hook: drop this session's unconsumed marker, if any.
+
+    ``task_id`` is accepted for compatibility and ignored: markers are never keyed by it.
+    """
+    if isinstance(session_id, str) and session_id and MARKERS.clear(session_id):
+        logger.info("event=media_final_response_suppression_cleared")
+
+
+MEDIA_DELIVERY_HOOKS: Final[tuple[HookCallback[..., Any], ...]] = (
+    transform_media_delivery_output,
+    clear_media_delivery_state,
+)
+"""Both hook declarations, ready for ``register_plugin`` or ``ctx.register_hook``."""
+
+
+def arm_final_response_suppression(session_id: str) -> bool:
+    """Arm the one-turn marker for ``session_id``; ``False`` when there is no id."""
+    if not session_id:
+        return False
+    MARKERS.arm(session_id)
+    logger.info("event=media_final_response_suppression_armed")
+    return True

@@ -1,0 +1,681 @@
+"""kit-media against the real hermes-agent host (marked ``host``).
+
+Everything runs through hermes' own code: ``send_message``'s target parser, its
+``MEDIA:`` extraction and media policy, its Telegram sender, the gateway config (token
+and home channel from the environment, as an operator sets them), the task-local session
+context, the plugin manager's ``pre_tool_call``/``post_tool_call``/``transform_llm_output``
+/``on_session_end`` hooks, and ``handle_function_call`` for the contract plugin's tool.
+Only the network methods of python-telegram-bot's ``Bot`` are replaced, at the class
+level, by recording fakes.
+
+The host is shared with the other host test files: environment changes go through
+``monkeypatch``; the contract plugin's blocking guard is switched on per test and only
+for ``send_message``; the kit's markers are cleared around every test.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import json
+import logging
+import struct
+import zlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType, SimpleNamespace
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import pytest
+
+import kit_media
+from kit_media import (
+    MEDIA_DELIVERY_HOOKS,
+    MediaPayload,
+    MediaType,
+    clear_media_delivery_state,
+    deliver_media,
+    invoke_host_tool,
+    transform_media_delivery_output,
+)
+
+if TYPE_CHECKING:
+    from tests.host.conftest import HermesHost
+
+PLUGIN = "kit_media_contract"
+TOKEN = "7012345678:AAHf3kQx9V2mZP1wLrT8sYbN4cJd6eGuK0o"
+CHAT = "-1001234567890"
+TOPIC = "17585"
+HOME_CHAT = "-1009876543210"
+SESSION = "20260101_120000_kitm01"
+BLOCK = "kit_media_contract: sending is paused"
+NETWORK_METHODS = (
+    "initialize",
+    "shutdown",
+    "get_me",
+    "send_message",
+    "send_photo",
+    "send_voice",
+    "send_audio",
+    "send_video",
+    "send_document",
+    "send_media_group",
+)
+CLEARED_ENV = (
+    "TELEGRAM_HOME_CHANNEL",
+    "TELEGRAM_HOME_CHANNEL_THREAD_ID",
+    "TELEGRAM_PROXY",
+    "HTTPS_PROXY",
+    "HTTP_PROXY",
+    "ALL_PROXY",
+    "https_proxy",
+    "http_proxy",
+    "all_proxy",
+    "HERMES_MEDIA_DELIVERY_STRICT",
+    "HERMES_MEDIA_ALLOW_DIRS",
+    "HERMES_MEDIA_TRUST_RECENT_FILES",
+    "HERMES_SESSION_PLATFORM",
+    "HERMES_SESSION_CHAT_ID",
+    "HERMES_SESSION_THREAD_ID",
+    "HERMES_SESSION_ID",
+    "HERMES_CRON_AUTO_DELIVER_PLATFORM",
+    "HERMES_CRON_AUTO_DELIVER_CHAT_ID",
+)
+
+T = TypeVar("T")
+
+
+def png_bytes() -> bytes:
+    """A valid 1x1 PNG."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    header = struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0)
+    pixels = zlib.compress(b"\x00\xff\x00\x00")
+    return (
+        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", pixels) + chunk(b"IEND", b"")
+    )
+
+
+@dataclass
+class BotCall:
+    method: str
+    kwargs: dict[str, Any]
+    token: str
+
+
+@dataclass
+class FakeTelegramNetwork:
+    """Records every Bot network call; file objects are recorded as their Path."""
+
+    calls: list[BotCall] = field(default_factory=list)
+    failures: dict[str, Exception] = field(default_factory=dict)
+
+    @property
+    def methods(self) -> list[str]:
+        return [call.method for call in self.calls]
+
+    def only(self, method: str) -> BotCall:
+        [found] = [call for call in self.calls if call.method == method]
+        return found
+
+    def fake(self, method: str) -> Callable[..., Any]:
+        async def network_call(bot: Any, *args: Any, **kwargs: Any) -> Any:
+            assert not args, f"{method} was called with positional arguments {args!r}"
+            recorded = {
+                key: Path(value.name) if hasattr(value, "read") else value
+                for key, value in kwargs.items()
+            }
+            self.calls.append(BotCall(method, recorded, bot.token))
+            if method in self.failures:
+                raise self.failures[method]
+            if method.startswith("send_"):
+                return SimpleNamespace(message_id=4200 + len(self.calls))
+            return None
+
+        return network_call
+
+
+@pytest.fixture
+def telegram_network(monkeypatch: pytest.MonkeyPatch) -> FakeTelegramNetwork:
+    import telegram
+
+    network = FakeTelegramNetwork()
+    for method in NETWORK_METHODS:
+        monkeypatch.setattr(telegram.Bot, method, network.fake(method))
+    return network
+
+
+@pytest.fixture
+def operator_env(hermes_host: HermesHost, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Telegram configured the way an operator does it: a bot token in the environment."""
+    for name in CLEARED_ENV:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", TOKEN)
+
+
+@pytest.fixture
+def plugin(hermes_host: HermesHost, monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
+    """The host's copy of the contract plugin, with empty records and the guard open."""
+    module = hermes_host.plugin_module(PLUGIN)
+    monkeypatch.setattr(module, "BLOCK_SEND_MESSAGE", None)
+    module.PRE_CALLS.clear()
+    module.POST_CALLS.clear()
+    kit_media.clear_media_delivery_state(session_id=SESSION)
+    yield module
+    module.PRE_CALLS.clear()
+    module.POST_CALLS.clear()
+    kit_media.clear_media_delivery_state(session_id=SESSION)
+
+
+@pytest.fixture
+def in_chat(hermes_host: HermesHost, monkeypatch: pytest.MonkeyPatch) -> Callable[..., Any]:
+    """Run a callable the way a gateway turn runs a tool: session vars bound per task.
+
+    The vars are bound in a copied context (so nothing leaks into the test session), and
+    the session-context module's process-wide "engaged" latch is restored afterwards.
+    """
+    from gateway import session_context
+
+    monkeypatch.setattr(
+        session_context, "_session_context_engaged", session_context.session_context_engaged()
+    )
+
+    def run(
+        fn: Callable[[], T],
+        *,
+        platform: str = "telegram",
+        chat_id: str = CHAT,
+        thread_id: str = TOPIC,
+    ) -> T:
+        def bound() -> T:
+            session_context.set_session_vars(
+                platform=platform,
+                chat_id=chat_id,
+                thread_id=thread_id,
+                session_key=f"agent:main:{platform}:group:{chat_id}:{thread_id}",
+                session_id=SESSION,
+            )
+            return fn()
+
+        return contextvars.copy_context().run(bound)
+
+    return run
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> SimpleNamespace:
+    folder = tmp_path / "media out"
+    folder.mkdir()
+    image = folder / "cat picture.png"
+    image.write_bytes(png_bytes())
+    voice = folder / "memo.ogg"
+    voice.write_bytes(b"OggS\x00\x02" + b"\x00" * 64)
+    report = folder / "report.pdf"
+    report.write_bytes(b"%PDF-1.4\n%kit-media\n")
+    return SimpleNamespace(image=image, voice=voice, report=report)
+
+
+pytestmark = pytest.mark.usefixtures("operator_env", "plugin")
+
+
+def assert_private(text: str, *paths: Path) -> None:
+    assert CHAT not in text
+    assert CHAT.lstrip("-") not in text
+    assert HOME_CHAT.lstrip("-") not in text
+    assert TOKEN not in text
+    assert TOKEN.split(":")[1] not in text
+    for path in paths:
+        assert str(path) not in text
+
+
+# -- send_message: image, voice, document -------------------------------------------------
+
+
+def test_image_goes_out_as_one_photo_to_the_current_topic(
+    telegram_network: FakeTelegramNetwork, in_chat: Callable[..., Any], files: SimpleNamespace
+) -> None:
+    result = in_chat(lambda: deliver_media(MediaPayload(files.image), session_id=SESSION))
+
+    assert result.success is True, result.reason
+    assert telegram_network.methods == ["send_photo"]  # one photo, no separate text message
+    photo = telegram_network.only("send_photo")
+    assert photo.kwargs == {
+        "chat_id": int(CHAT),
+        "photo": files.image,
+        "message_thread_id": int(TOPIC),
+    }
+    assert photo.token == TOKEN
+    assert result.requested_target == "origin"
+    assert result.display_target == "telegram:…7890:…7585"
+    assert result.host_result["chat_id"] == "…7890"
+    assert result.host_result["success"] is True
+    assert_private(json.dumps({**result.as_dict(), "path": ""}))
+
+
+def test_voice_goes_out_as_a_voice_note(
+    telegram_network: FakeTelegramNetwork, in_chat: Callable[..., Any], files: SimpleNamespace
+) -> None:
+    payload = MediaPayload(files.voice, MediaType.VOICE)
+    assert payload.to_message() == f"[[audio_as_voice]]\nMEDIA:{files.voice}"
+
+    result = in_chat(lambda: deliver_media(payload, session_id=SESSION))
+
+    assert result.success is True, result.reason
+    assert telegram_network.methods == ["send_voice"]
+    voice = telegram_network.only("send_voice")
+    assert voice.kwargs["chat_id"] == int(CHAT)
+    assert voice.kwargs["voice"] == files.voice
+    assert voice.kwargs["message_thread_id"] == int(TOPIC)
+    assert "caption" not in voice.kwargs
+
+
+def test_the_same_ogg_without_the_voice_type_is_a_file(
+    telegram_network: FakeTelegramNetwork, in_chat: Callable[..., Any], files: SimpleNamespace
+) -> None:
+    result = in_chat(lambda: deliver_media(MediaPayload(files.voice), session_id=SESSION))
+    assert result.success is True, result.reason
+    assert telegram_network.methods == ["send_document"]
+
+
+@pytest.mark.parametrize(
+    ("name", "media_type"), [("image", MediaType.DOCUMENT), ("report", MediaType.AUTO)]
+)
+def test_documents_go_out_as_files(
+    telegram_network: FakeTelegramNetwork,
+    in_chat: Callable[..., Any],
+    files: SimpleNamespace,
+    name: str,
+    media_type: MediaType,
+) -> None:
+    path: Path = getattr(files, name)
+    result = in_chat(lambda: deliver_media(MediaPayload(path, media_type), session_id=SESSION))
+
+    assert result.success is True, result.reason
+    assert telegram_network.methods == ["send_document"]
+    assert telegram_network.only("send_document").kwargs == {
+        "chat_id": int(CHAT),
+        "document": path,
+        "message_thread_id": int(TOPIC),
+    }
+
+
+def test_a_caption_rides_on_the_photo_not_in_a_second_message(
+    telegram_network: FakeTelegramNetwork, in_chat: Callable[..., Any], files: SimpleNamespace
+) -> None:
+    payload = MediaPayload(files.image, caption="Your cat")
+    result = in_chat(lambda: deliver_media(payload, session_id=SESSION))
+    assert result.success is True, result.reason
+    assert telegram_network.methods == ["send_photo"]
+    assert telegram_network.only("send_photo").kwargs["caption"] == "Your cat"
+
+
+def test_explicit_route_and_home_channel_go_through_the_hosts_target_parser(
+    telegram_network: FakeTelegramNetwork,
+    files: SimpleNamespace,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    explicit = deliver_media(MediaPayload(files.image), f"telegram:{CHAT}:{TOPIC}")
+    monkeypatch.setenv("TELEGRAM_HOME_CHANNEL", HOME_CHAT)
+    home = deliver_media(MediaPayload(files.image), "telegram")
+
+    assert explicit.success is True, explicit.reason
+    assert home.success is True, home.reason
+    first, second = telegram_network.calls
+    assert first.kwargs["chat_id"] == int(CHAT)
+    assert first.kwargs["message_thread_id"] == int(TOPIC)
+    assert second.kwargs == {"chat_id": int(HOME_CHAT), "photo": files.image}
+    assert explicit.requested_target == explicit.display_target == "telegram:…7890:…7585"
+    assert home.display_target == "telegram (home channel)"
+    # the host's reply names the home chat in a note: the kit masks it there too
+    assert home.host_result["note"] == "Sent to telegram home channel (chat_id: …3210)"
+    assert_private(json.dumps(explicit.as_dict()) + json.dumps(home.as_dict()))
+
+
+def test_a_host_refusal_is_a_failure_not_a_success(
+    telegram_network: FakeTelegramNetwork, files: SimpleNamespace
+) -> None:
+    result = deliver_media(MediaPayload(files.image), "telegram")  # no home channel set
+    assert result.success is False
+    assert result.reason is not None
+    assert "No home channel set for telegram" in result.reason
+    assert telegram_network.calls == []
+    assert transform_media_delivery_output(response_text="x", session_id=SESSION) is None
+
+
+def test_a_failed_telegram_send_is_a_failure_and_arms_nothing(
+    telegram_network: FakeTelegramNetwork, in_chat: Callable[..., Any], files: SimpleNamespace
+) -> None:
+    telegram_network.failures["send_photo"] = RuntimeError("Bad Request: chat not found")
+    result = in_chat(lambda: deliver_media(MediaPayload(files.image), session_id=SESSION))
+    assert result.success is False
+    assert result.reason is not None
+    assert "chat not found" in result.reason
+    assert transform_media_delivery_output(response_text="x", session_id=SESSION) is None
+
+
+def test_the_hosts_media_policy_is_asked_before_sending(
+    telegram_network: FakeTelegramNetwork,
+    in_chat: Callable[..., Any],
+    files: SimpleNamespace,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # strict media mode with no allowed roots and no recency window: hermes refuses the file
+    monkeypatch.setenv("HERMES_MEDIA_DELIVERY_STRICT", "1")
+    monkeypatch.setenv("HERMES_MEDIA_TRUST_RECENT_FILES", "0")
+    from gateway.platforms.base import validate_media_delivery_path
+
+    if validate_media_delivery_path(str(files.image)) is not None:
+        pytest.fail("the host accepted the file in strict mode; the test setup is wrong")
+    payload = MediaPayload(files.image, caption="would be sent alone")
+    result = in_chat(lambda: deliver_media(payload, session_id=SESSION))
+    assert result.success is False
+    assert result.reason is not None
+    assert "media policy" in result.reason
+    assert telegram_network.calls == []
+
+
+# -- the guard ----------------------------------------------------------------------------
+
+
+def test_the_hosts_hooks_see_the_guarded_send(
+    hermes_host: HermesHost,
+    plugin: ModuleType,
+    telegram_network: FakeTelegramNetwork,
+    in_chat: Callable[..., Any],
+    files: SimpleNamespace,
+) -> None:
+    context = {"session_id": SESSION, "task_id": "task-1", "tool_call_id": "call-1"}
+    in_chat(lambda: deliver_media(MediaPayload(files.image), **context))
+
+    [pre] = plugin.PRE_CALLS
+    assert pre["args"] == {
+        "action": "send",
+        "target": f"telegram:{CHAT}:{TOPIC}",
+        "message": f"MEDIA:{files.image}",
+    }
+    assert (pre["session_id"], pre["task_id"], pre["tool_call_id"]) == (
+        SESSION,
+        "task-1",
+        "call-1",
+    )
+    assert pre["telemetry_schema_version"] is not None  # added by the host's invoke_hook
+    [post] = plugin.POST_CALLS
+    assert post["status"] == "ok"
+    assert post["error_type"] is None
+    assert json.loads(post["result"])["success"] is True
+    assert isinstance(post["duration_ms"], int)
+    assert post["session_id"] == SESSION
+
+
+def test_a_blocking_pre_tool_call_hook_stops_delivery_before_the_handler(
+    plugin: ModuleType,
+    telegram_network: FakeTelegramNetwork,
+    in_chat: Callable[..., Any],
+    files: SimpleNamespace,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import tools.send_message_tool as host_send
+
+    handler_calls: list[Any] = []
+    real_handler = host_send.send_message_tool
+
+    def spy(args: Any, **kwargs: Any) -> Any:
+        handler_calls.append(args)
+        return real_handler(args, **kwargs)
+
+    monkeypatch.setattr(host_send, "send_message_tool", spy)
+    monkeypatch.setattr(plugin, "BLOCK_SEND_MESSAGE", BLOCK)
+
+    result = in_chat(lambda: deliver_media(MediaPayload(files.image), session_id=SESSION))
+
+    assert result.success is False
+    assert result.reason == BLOCK
+    assert result.host_result == {"error": BLOCK}
+    assert handler_calls == []
+    assert telegram_network.calls == []
+    [post] = plugin.POST_CALLS
+    assert (post["status"], post["error_type"], post["error_message"]) == (
+        "blocked",
+        "plugin_block",
+        BLOCK,
+    )
+    assert transform_media_delivery_output(response_text="x", session_id=SESSION) is None
+
+    # the same guard, switched off, lets the handler run
+    monkeypatch.setattr(plugin, "BLOCK_SEND_MESSAGE", None)
+    assert in_chat(lambda: deliver_media(MediaPayload(files.image))).success is True
+    assert len(handler_calls) == 1
+
+
+def test_invoke_host_tool_answers_json_for_blocked_and_unknown_calls(
+    plugin: ModuleType, telegram_network: FakeTelegramNetwork, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(plugin, "BLOCK_SEND_MESSAGE", BLOCK)
+    blocked = invoke_host_tool("send_message", {"action": "list"}, session_id=SESSION)
+    assert json.loads(blocked) == {"error": BLOCK}
+
+    unknown = json.loads(invoke_host_tool("terminal", {"command": "ls"}))
+    assert unknown["error"] == "unsupported host tool 'terminal'; supported: send_message"
+    assert unknown["error_code"] == "unsupported_host_tool"
+    assert [call["args"] for call in plugin.PRE_CALLS] == [{"action": "list"}]
+
+
+def test_send_message_really_is_not_a_registered_tool(hermes_host: HermesHost) -> None:
+    # why invoke_host_tool exists: the registry route answers "Unknown tool"
+    assert hermes_host.registry.get_entry("send_message") is None
+    assert "Unknown tool" in hermes_host.call("send_message", {"action": "list"})
+
+
+# -- the Telegram spoiler extension -------------------------------------------------------
+
+
+def test_spoiler_photo_goes_to_the_current_topic_and_the_client_is_closed(
+    plugin: ModuleType,
+    telegram_network: FakeTelegramNetwork,
+    in_chat: Callable[..., Any],
+    files: SimpleNamespace,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.DEBUG, logger="kit_media")
+    payload = MediaPayload(files.image, spoiler=True, caption="guess")
+
+    result = in_chat(lambda: deliver_media(payload, session_id=SESSION))
+
+    assert result.success is True, result.reason
+    assert telegram_network.methods == ["initialize", "send_photo", "shutdown"]
+    assert telegram_network.only("send_photo").kwargs == {
+        "chat_id": int(CHAT),
+        "photo": files.image,
+        "has_spoiler": True,
+        "caption": "guess",
+        "message_thread_id": int(TOPIC),
+    }
+    assert {call.token for call in telegram_network.calls} == {TOKEN}
+    assert result.spoiler is True
+    assert result.display_target == "telegram:…7890:…7585"
+    assert dict(result.host_result) == {
+        "success": True,
+        "platform": "telegram",
+        "chat_id": "…7890",
+        "message_id": "4202",
+        "spoiler": True,
+    }
+    [pre] = plugin.PRE_CALLS
+    assert pre["args"]["media_options"] == {"spoiler": True}
+    assert pre["args"]["target"] == f"telegram:{CHAT}:{TOPIC}"
+    [post] = plugin.POST_CALLS
+    assert post["status"] == "ok"
+    assert_private(json.dumps({**result.as_dict(), "path": ""}))
+    assert_private(caplog.text, files.image)
+    assert "file=cat picture.png" in caplog.text
+
+
+def test_spoiler_to_the_home_channel_uses_its_topic(
+    telegram_network: FakeTelegramNetwork, files: SimpleNamespace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TELEGRAM_HOME_CHANNEL", HOME_CHAT)
+    monkeypatch.setenv("TELEGRAM_HOME_CHANNEL_THREAD_ID", "99")
+    result = deliver_media(MediaPayload(files.image, spoiler=True), "telegram")
+    assert result.success is True, result.reason
+    assert telegram_network.only("send_photo").kwargs == {
+        "chat_id": int(HOME_CHAT),
+        "photo": files.image,
+        "has_spoiler": True,
+        "message_thread_id": 99,
+    }
+
+
+def test_spoiler_to_a_forums_general_topic_omits_the_thread(
+    telegram_network: FakeTelegramNetwork, files: SimpleNamespace
+) -> None:
+    result = deliver_media(MediaPayload(files.image, spoiler=True), f"telegram:{CHAT}:1")
+    assert result.success is True, result.reason
+    assert "message_thread_id" not in telegram_network.only("send_photo").kwargs
+
+
+def test_a_blocked_spoiler_never_builds_a_client(
+    plugin: ModuleType,
+    telegram_network: FakeTelegramNetwork,
+    in_chat: Callable[..., Any],
+    files: SimpleNamespace,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(plugin, "BLOCK_SEND_MESSAGE", BLOCK)
+    result = in_chat(
+        lambda: deliver_media(MediaPayload(files.image, spoiler=True), session_id=SESSION)
+    )
+    assert result.success is False
+    assert result.reason == BLOCK
+    assert telegram_network.calls == []
+    [post] = plugin.POST_CALLS
+    assert post["status"] == "blocked"
+
+
+def test_a_spoiler_outside_telegram_is_refused_not_sent_plainly(
+    plugin: ModuleType,
+    telegram_network: FakeTelegramNetwork,
+    in_chat: Callable[..., Any],
+    files: SimpleNamespace,
+) -> None:
+    payload = MediaPayload(files.image, spoiler=True)
+    result = in_chat(
+        lambda: deliver_media(payload, session_id=SESSION), platform="discord", chat_id="123456789"
+    )
+    assert result.success is False
+    assert result.reason is not None
+    assert "Telegram-only" in result.reason
+    assert telegram_network.calls == []
+    assert plugin.PRE_CALLS == []  # refused before the guard: nothing was attempted
+
+
+def test_a_failed_spoiler_send_still_closes_the_client_and_hides_the_token(
+    telegram_network: FakeTelegramNetwork, in_chat: Callable[..., Any], files: SimpleNamespace
+) -> None:
+    telegram_network.failures["send_photo"] = RuntimeError(
+        f"POST https://api.telegram.org/bot{TOKEN}/sendPhoto failed"
+    )
+    result = in_chat(
+        lambda: deliver_media(MediaPayload(files.image, spoiler=True), session_id=SESSION)
+    )
+    assert result.success is False
+    assert telegram_network.methods == ["initialize", "send_photo", "shutdown"]
+    assert result.reason is not None
+    assert "Telegram spoiler delivery failed: RuntimeError" in result.reason
+    assert_private(json.dumps({**result.as_dict(), "path": ""}))
+    assert transform_media_delivery_output(response_text="x", session_id=SESSION) is None
+
+
+# -- final-response suppression through the host's hooks ----------------------------------
+
+
+def finalize(hermes_host: HermesHost, response_text: str, session_id: str = SESSION) -> str:
+    """What ``agent/turn_finalizer.py`` does with ``transform_llm_output``: first str wins."""
+    results = hermes_host.plugins.invoke_hook(
+        "transform_llm_output",
+        response_text=response_text,
+        session_id=session_id,
+        model="test-model",
+        platform="telegram",
+    )
+    return next((r for r in results if isinstance(r, str) and r), response_text)
+
+
+def test_the_hooks_are_registered_through_the_host(hermes_host: HermesHost) -> None:
+    hooks = hermes_host.manager._hooks
+    assert transform_media_delivery_output in hooks["transform_llm_output"]
+    assert clear_media_delivery_state in hooks["on_session_end"]
+    assert {hook.hook_name for hook in MEDIA_DELIVERY_HOOKS} == {
+        "transform_llm_output",
+        "on_session_end",
+    }
+
+
+def test_one_final_reply_is_suppressed_after_a_delivery_from_a_real_tool_call(
+    hermes_host: HermesHost,
+    telegram_network: FakeTelegramNetwork,
+    in_chat: Callable[..., Any],
+    files: SimpleNamespace,
+) -> None:
+    from gateway.response_filters import SILENT_REPLY_TOKEN, is_intentional_silence_response
+
+    reply = in_chat(
+        lambda: hermes_host.call(
+            "kitm_deliver", {"path": str(files.image)}, task_id="task-9", session_id=SESSION
+        )
+    )
+    outcome = json.loads(reply)
+    assert outcome["success"] is True, outcome
+    assert outcome["data"]["success"] is True
+    assert telegram_network.methods == ["send_photo"]
+
+    final = finalize(hermes_host, f"Here is your cat! MEDIA:{files.image}")
+    assert final == SILENT_REPLY_TOKEN == "NO_REPLY"
+    assert is_intentional_silence_response(final)
+    # exactly one: the next turn of the same session is delivered as written
+    assert finalize(hermes_host, "Anything else?") == "Anything else?"
+
+
+def test_other_sessions_replies_are_left_alone(
+    hermes_host: HermesHost,
+    telegram_network: FakeTelegramNetwork,
+    in_chat: Callable[..., Any],
+    files: SimpleNamespace,
+) -> None:
+    assert in_chat(lambda: deliver_media(MediaPayload(files.image), session_id=SESSION)).success
+    assert finalize(hermes_host, "hello", session_id="another-session") == "hello"
+    assert finalize(hermes_host, "done") == "NO_REPLY"
+
+
+def test_session_end_clears_an_unconsumed_marker(
+    hermes_host: HermesHost,
+    telegram_network: FakeTelegramNetwork,
+    in_chat: Callable[..., Any],
+    files: SimpleNamespace,
+) -> None:
+    assert in_chat(lambda: deliver_media(MediaPayload(files.image), session_id=SESSION)).success
+    hermes_host.plugins.invoke_hook(
+        "on_session_end",
+        session_id=SESSION,
+        task_id="task-9",
+        turn_id="turn-1",
+        completed=False,
+        interrupted=True,
+        model="test-model",
+        platform="telegram",
+    )
+    assert finalize(hermes_host, "next turn") == "next turn"
+
+
+def test_without_a_session_id_in_the_context_the_task_local_one_is_used(
+    hermes_host: HermesHost,
+    telegram_network: FakeTelegramNetwork,
+    in_chat: Callable[..., Any],
+    files: SimpleNamespace,
+) -> None:
+    # set_session_vars(session_id=...) binds HERMES_SESSION_ID for the task, as
+    # agent_init's set_current_session_id does for agent.session_id
+    assert in_chat(lambda: deliver_media(MediaPayload(files.image))).success
+    assert finalize(hermes_host, "done") == "NO_REPLY"
