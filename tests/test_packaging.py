@@ -80,3 +80,31 @@ def test_the_facade_installs_from_the_built_wheels_alone(wheels: Path, tmp_path:
     )
     assert run.returncode == 0, run.stderr
     assert "site-packages" in run.stdout
+
+
+KIT_PACKAGES = {"kit-core", "kit-lifecycle", "kit-media", "hermes-plugin-kit"}
+
+
+@pytest.mark.parametrize(
+    ("requirement", "expected"),
+    [("hermes-plugin-kit", KIT_PACKAGES), ("kit-core", {"kit-core"})],
+)
+def test_the_readme_install_lines_resolve_every_kit_package_from_one_commit(
+    requirement: str, expected: set[str], tmp_path: Path
+) -> None:
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
+    sha = subprocess.run(
+        ["git", "-C", str(clone), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    consumer = tmp_path / "consumer"
+    consumer.mkdir()
+    uv("init", "--quiet", "--bare", "--name", "consumer", "--python", sys.executable, cwd=consumer)
+    line = f"{requirement} @ git+file://{clone}@{sha}#subdirectory=packages/{requirement}"
+    uv("add", "--quiet", "--python", sys.executable, line, cwd=consumer)
+    lock = tomllib.loads((consumer / "uv.lock").read_text())
+    sources = {p["name"]: p["source"] for p in lock["package"] if p["name"] in KIT_PACKAGES}
+    assert set(sources) == expected
+    for name, source in sources.items():
+        assert source["git"].endswith(f"#{sha}"), (name, source)
+        assert f"subdirectory=packages%2F{name}" in source["git"]

@@ -1,48 +1,25 @@
-"""The README's main-job command prints the tools as the model sees them and one envelope."""
+"""The README's main-job command, run as a plugin author would run it."""
 
 from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_show_plugin_prints_definitions_and_an_envelope() -> None:
+def test_the_example_command_checks_and_calls_the_bundled_plugin() -> None:
     run = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "scripts" / "show_plugin.py"),
-            str(ROOT / "examples" / "unit-convert"),
-            "units_convert_temperature",
-            '{"value": 100, "from_scale": "celsius", "to_scale": "kelvin"}',
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=ROOT,
+        ["bash", str(ROOT / "scripts" / "example")], capture_output=True, text=True, cwd=ROOT
     )
-    head, _, tail = run.stdout.partition("\n# units_convert_temperature(")
-    definitions = json.loads(head.split("\n", 1)[1])
-    assert [d["function"]["name"] for d in definitions] == [
-        "units_convert_length",
-        "units_convert_temperature",
-    ]
-    assert all(d["type"] == "function" and "parameters" in d["function"] for d in definitions)
-    assert json.loads(tail.split("\n", 1)[1]) == {
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith("plugin unit-convert (directory: ")
+    assert lines[0].endswith("): enabled")
+    assert "0 error(s), 0 warning(s)" in lines
+    assert '"name": "units_convert_temperature",' in run.stdout
+    assert json.loads(lines[-1]) == {
         "success": True,
-        "data": {"value": 373.15, "scale": "kelvin"},
+        "data": {"value": 70.7, "scale": "fahrenheit"},
     }
-
-
-def test_show_plugin_explains_its_usage() -> None:
-    run = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "show_plugin.py")],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-    )
-    assert run.returncode == 2
-    assert "Usage:" in run.stderr

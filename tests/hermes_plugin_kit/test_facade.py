@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -11,7 +13,7 @@ import hermes_plugin_kit
 import kit_core
 import kit_lifecycle
 import kit_media
-from hermes_plugin_kit.testing import RecordingContext, load_plugin
+from hermes_plugin_kit.testing import InMemoryHost, load_plugin
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -38,22 +40,22 @@ def test_public_names_are_sorted_and_importable() -> None:
 
 
 def test_the_example_plugin_registers_and_answers() -> None:
-    plugin = load_plugin(ROOT / "examples" / "unit-convert")
-    ctx = RecordingContext("unit-convert")
-    plugin.register(ctx)
-    assert sorted(ctx.tools) == ["units_convert_length", "units_convert_temperature"]
-    assert ctx.tools["units_convert_length"].is_async
-    [length, temperature] = ctx.definitions()
+    host = InMemoryHost()
+    plugin = host.load(ROOT / "examples" / "unit-convert")
+    assert plugin.enabled, plugin.error
+    assert sorted(host.tools) == ["units_convert_length", "units_convert_temperature"]
+    assert host.tools["units_convert_length"].is_async
+    [length, temperature] = host.definitions()
     assert temperature["function"]["parameters"]["required"] == ["value", "from_scale", "to_scale"]
     assert length["function"]["name"] == "units_convert_length"
-    out = ctx.call(
+    out = host.call_tool(
         "units_convert_temperature",
         {"value": 21.5, "from_scale": "celsius", "to_scale": "fahrenheit"},
     )
     assert json.loads(out) == {"success": True, "data": {"value": 70.7, "scale": "fahrenheit"}}
-    out = ctx.call("units_convert_length", {"value": 3, "from_unit": "mi", "to_unit": "km"})
+    out = host.call_tool("units_convert_length", {"value": 3, "from_unit": "mi", "to_unit": "km"})
     assert json.loads(out) == {"success": True, "data": {"value": 4.828032, "unit": "km"}}
-    below = ctx.call(
+    below = host.call_tool(
         "units_convert_temperature", {"value": -300, "from_scale": "celsius", "to_scale": "kelvin"}
     )
     assert (
@@ -67,14 +69,15 @@ def test_load_plugin_refuses_a_directory_without_init(tmp_path: Path) -> None:
         load_plugin(tmp_path)
 
 
-def test_recording_context_hides_tools_whose_check_fails() -> None:
-    ctx = RecordingContext()
-    ctx.register_tool(
-        "a_b",
-        "t",
-        {"name": "x", "description": "d", "parameters": {}},
-        print,
-        check_fn=lambda: False,
-    )
-    ctx.register_tool("a_c", "t", {"name": "x", "description": "d", "parameters": {}}, print)
-    assert [d["function"]["name"] for d in ctx.definitions()] == ["a_c"]
+def test_the_in_memory_host_hides_tools_whose_check_fails() -> None:
+    host = InMemoryHost()
+
+    def register(ctx: Any) -> None:
+        schema = {"name": "x", "description": "d", "parameters": {}}
+        ctx.register_tool("a_b", "t", schema, print, check_fn=lambda: False)
+        ctx.register_tool("a_c", "t", schema, print)
+
+    module = ModuleType("hidden_tools_plugin")
+    module.register = register  # type: ignore[attr-defined]
+    assert host.load(module).enabled
+    assert [d["function"]["name"] for d in host.definitions()] == ["a_c"]

@@ -409,3 +409,17 @@ def test_argspec_is_frozen() -> None:
     spec = str_arg("x")
     with pytest.raises(AttributeError):
         spec.required = True  # pyright: ignore[reportAttributeAccessIssue]
+
+
+@pytest.mark.parametrize(
+    ("keyword", "spelled"),
+    [("max_length", "maxLength"), ("min_items", "minItems"), ("multiple_of", "multipleOf")],
+)
+def test_python_spellings_of_schema_keywords_are_refused_with_the_right_one(
+    keyword: str, spelled: str
+) -> None:
+    extra: dict[str, Any] = {keyword: 3}
+    with pytest.raises(
+        ToolDefinitionError, match=f"{keyword}= is not a JSON Schema keyword.*write {spelled}="
+    ):
+        str_arg("Text", **extra)

@@ -92,6 +92,21 @@ def _type_keywords(types: list[str]) -> dict[str, Any]:
     return {"type": non_null[0] if non_null else "null", **nullable}
 
 
+_SNAKE_KEYWORDS: Final = {
+    "max_length": "maxLength",
+    "min_items": "minItems",
+    "max_items": "maxItems",
+    "unique_items": "uniqueItems",
+    "multiple_of": "multipleOf",
+    "exclusive_minimum": "exclusiveMinimum",
+    "exclusive_maximum": "exclusiveMaximum",
+    "additional_properties": "additionalProperties",
+    "min_properties": "minProperties",
+    "max_properties": "maxProperties",
+}
+"""Python spellings of JSON Schema keywords: passed through verbatim they would mean nothing."""
+
+
 def _spec(
     type_: str | Sequence[str],
     description: str,
@@ -103,6 +118,13 @@ def _spec(
     if not isinstance(required, bool):
         msg = f"required must be True or False, got {required!r}"
         raise ToolDefinitionError(msg)
+    for key in extra:
+        if key in _SNAKE_KEYWORDS:
+            msg = (
+                f"{key}= is not a JSON Schema keyword and would reach the model as is;"
+                f" write {_SNAKE_KEYWORDS[key]}= instead"
+            )
+            raise ToolDefinitionError(msg)
     enum = named.get("enum", extra.get("enum"))
     if enum is not None and (
         isinstance(enum, str | bytes) or not isinstance(enum, Sequence) or not enum

@@ -5,10 +5,16 @@ Declare each surface with a decorator (:func:`command`, :func:`middleware`,
 included, with one :func:`register_plugin` call.
 """
 
-from kit_lifecycle.commands import CommandSpec, CommandType, command, get_command_spec
+from kit_lifecycle.commands import (
+    CommandSpec,
+    CommandType,
+    command,
+    get_command_spec,
+    is_builtin_command,
+)
 from kit_lifecycle.config import configure_stderr_logging, load_plugin_config
 from kit_lifecycle.errors import DeclarationError
-from kit_lifecycle.hooks import HookSpec, get_hook_spec, hook
+from kit_lifecycle.hooks import HookSpec, get_hook_spec, hook, host_hook_names
 from kit_lifecycle.middleware import MiddlewareKind, MiddlewareSpec, get_middleware_spec, middleware
 from kit_lifecycle.registration import register_plugin
 from kit_lifecycle.skills import PluginSkill, plugin_skill
@@ -30,6 +36,8 @@ __all__ = [
     "get_hook_spec",
     "get_middleware_spec",
     "hook",
+    "host_hook_names",
+    "is_builtin_command",
     "load_plugin_config",
     "log_registration_summary",
     "middleware",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import enum
 import functools
 import inspect
@@ -12,13 +11,16 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from time import perf_counter
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from kit_lifecycle._callbacks import is_async
 from kit_lifecycle._host import reserved_cli_command, reserved_slash_command
 from kit_lifecycle.errors import DeclarationError
 
-__all__ = ["CommandSpec", "CommandType", "command", "get_command_spec"]
+if TYPE_CHECKING:  # annotations only: argparse costs every plugin that imports the kit
+    import argparse
+
+__all__ = ["CommandSpec", "CommandType", "command", "get_command_spec", "is_builtin_command"]
 
 _KEBAB: Final = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 
@@ -144,7 +146,10 @@ def _check_handler(label: str, kind: CommandType, fn: object) -> None:
 def _as_reply(result: Any) -> str | None:
     if result is None or isinstance(result, str):
         return result
-    return json.dumps(result, ensure_ascii=False, default=str)
+    try:
+        return json.dumps(result, ensure_ascii=False, default=str)
+    except Exception:  # a reference cycle, non-str keys, an int too long, a broken __str__
+        return f"<{type(result).__name__} that cannot be written as JSON text>"
 
 
 def command(
@@ -269,3 +274,14 @@ def _cli_wrapper(fn: Callable[..., Any], name: str, logger: logging.Logger) -> A
         return result
 
     return cli
+
+
+def is_builtin_command(name: str, type: CommandType | str = CommandType.SLASH) -> bool:
+    """Whether hermes already has a built-in command of this name (or alias).
+
+    Uses the running host's own tables when hermes is loaded, else the kit's copy of
+    hermes-agent 0.19.0's.
+    """
+    if _type(type) is CommandType.SLASH:
+        return reserved_slash_command(name)
+    return reserved_cli_command(name)

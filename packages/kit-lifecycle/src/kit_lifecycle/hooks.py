@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import functools
 import logging
 import re
@@ -15,7 +14,7 @@ from kit_lifecycle._host import host_awaits_hooks, known_hooks
 from kit_lifecycle._observe import call_observed
 from kit_lifecycle.errors import DeclarationError
 
-__all__ = ["HookSpec", "get_hook_spec", "hook"]
+__all__ = ["HookSpec", "get_hook_spec", "hook", "host_hook_names"]
 
 _NAME: Final = re.compile(r"[a-z][a-z0-9_]*")
 
@@ -54,6 +53,8 @@ def _check_name(name: object, allow_unknown: bool) -> str:
         raise DeclarationError(msg)
     known = known_hooks()
     if name not in known and not allow_unknown:
+        import difflib  # here, not at import: only a misspelt hook name needs it
+
         close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.6)
         hint = f"; did you mean {close[0]!r}?" if close else "."
         msg = (
@@ -98,3 +99,9 @@ def hook(name: str, *, allow_unknown: bool = False) -> Callable[[Callable[..., A
         return wrapper
 
     return decorate
+
+
+def host_hook_names() -> frozenset[str]:
+    """The hook names hermes calls: the running host's ``VALID_HOOKS`` when hermes is
+    loaded, else those of hermes-agent 0.19.0 and the hooks newer releases added."""
+    return known_hooks()

@@ -25,8 +25,6 @@ Anything else is refused with the reason, never sent without the spoiler.
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import contextvars
 import json
 import logging
@@ -246,6 +244,9 @@ def run_coroutine(factory: Callable[[], Coroutine[Any, Any, _T]]) -> _T:
     thread). Inside a running loop the private loop runs on a worker thread that
     inherits the caller's context variables.
     """
+    import asyncio  # here, not at import: asyncio costs every plugin that imports the kit
+    import concurrent.futures
+
     try:
         asyncio.get_running_loop()
     except RuntimeError:
@@ -259,6 +260,8 @@ def run_coroutine(factory: Callable[[], Coroutine[Any, Any, _T]]) -> _T:
 
 
 def _run_on_private_loop(factory: Callable[[], Coroutine[Any, Any, _T]]) -> _T:
+    import asyncio
+
     loop = asyncio.new_event_loop()
     try:
         return loop.run_until_complete(factory())

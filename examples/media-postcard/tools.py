@@ -1,0 +1,35 @@
+"""The media-postcard tool."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from hermes_plugin_kit import MediaPayload, bool_arg, deliver_media, str_arg, tool, tool_name
+
+ALBUM = Path(__file__).parent / "album"
+
+
+@tool(
+    toolset="media-postcard",
+    namespace="postcard",
+    name=tool_name("postcard", "send", "picture"),
+    params={
+        "picture": str_arg(
+            "File name of a picture in the album", required=True, example="harbour.png"
+        ),
+        "caption": str_arg("A short caption", maxLength=200),
+        "spoiler": bool_arg("Hide the picture behind a spoiler (Telegram only)"),
+    },
+)
+def send_picture(args: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """Send a picture from the album to the chat the user is talking from."""
+    path = (ALBUM / args["picture"]).resolve()
+    if path.parent != ALBUM.resolve() or not path.is_file():
+        available = ", ".join(sorted(p.name for p in ALBUM.iterdir()))
+        msg = f"no picture {args['picture']!r} in the album; available: {available}"
+        raise ValueError(msg)
+    payload = MediaPayload(
+        path, caption=args.get("caption", ""), spoiler=args.get("spoiler", False)
+    )
+    return deliver_media(payload, target="origin", **kwargs).as_dict()

@@ -1,0 +1,61 @@
+"""The media-postcard example: a delivery through the recorded send_message, then silence."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from hermes_plugin_kit.testing import InMemoryHost
+
+PLUGIN = Path(__file__).resolve().parents[2] / "examples" / "media-postcard"
+
+
+@pytest.fixture
+def host(plugin_host: InMemoryHost) -> InMemoryHost:
+    plugin = plugin_host.load(PLUGIN)
+    assert plugin.enabled, plugin.error
+    plugin_host.session_env.update(
+        {
+            "HERMES_SESSION_PLATFORM": "telegram",
+            "HERMES_SESSION_CHAT_ID": "-1001234567890",
+            "HERMES_SESSION_THREAD_ID": "17585",
+        }
+    )
+    return plugin_host
+
+
+def test_a_picture_goes_to_the_current_chat_and_the_reply_is_silenced(host: InMemoryHost) -> None:
+    out = json.loads(
+        host.call_tool(
+            "postcard_send_picture", {"picture": "harbour.png", "caption": "Hi"}, session_id="s1"
+        )
+    )
+    assert out["success"] is True
+    data = out["data"]
+    assert data["success"] is True
+    assert data["requested_target"] == "origin"
+    assert "1234567890" not in json.dumps(data)
+    (sent,) = host.sent_messages
+    assert sent["target"] == "telegram:-1001234567890:17585"
+    album = PLUGIN / "album" / "harbour.png"
+    assert sent["message"] == f"Hi\nMEDIA:{album.resolve()}"
+    # the model's final text for this turn is replaced by hermes' silence token, once
+    assert host.invoke_hook(
+        "transform_llm_output", response_text="Here it is!", session_id="s1"
+    ) == ["NO_REPLY"]
+    assert (
+        host.invoke_hook("transform_llm_output", response_text="Next turn", session_id="s1") == []
+    )
+
+
+def test_an_unknown_picture_is_an_error_listing_the_album(host: InMemoryHost) -> None:
+    out = json.loads(
+        host.call_tool("postcard_send_picture", {"picture": "../plugin.yaml"}, session_id="s2")
+    )
+    assert out["error"] == (
+        "postcard_send_picture failed: no picture '../plugin.yaml' in the album;"
+        " available: harbour.png, sunset.png"
+    )
+    assert host.sent_messages == []

@@ -1,0 +1,3 @@
+"""Imports something that does not exist."""
+
+import no_such_module_anywhere  # noqa: F401  # pyright: ignore[reportMissingImports, reportUnusedImport]

@@ -1,0 +1,1 @@
+"""Forgot register()."""

@@ -1,0 +1,5 @@
+"""register() fails half-way."""
+
+
+def register(ctx):
+    raise RuntimeError("config is missing")

@@ -1,0 +1,467 @@
+"""The in-memory host answers exactly like the real hermes-agent 0.19.0 (marked ``host``).
+
+The same plugins the ``hermes_host`` fixture loads (``tests/host/plugins/*`` and
+``examples/unit-convert``), read from their source directories into a fresh
+:class:`~hermes_plugin_kit.testing.InMemoryHost`, must give identical tool definitions,
+identical ``handle_function_call`` answers, identical hook and middleware results,
+identical command answers and identical registration credits; and the host's built-in
+name lists must be the real ones. The real host is shared with the other host test
+files: the plugin state a test touches is saved and put back.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextvars
+import copy
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import asdict
+from pathlib import Path
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+import kit_media
+from hermes_plugin_kit.testing import (
+    AGENT_LOOP_TOOLS,
+    BUILTIN_COMMANDS,
+    BUILTIN_TOOLS,
+    TOOL_SEARCH_TOOLS,
+    VALID_HOOKS,
+    VALID_MIDDLEWARE,
+    InMemoryHost,
+)
+
+if TYPE_CHECKING:
+    from tests.host.conftest import HermesHost
+
+HERE = Path(__file__).resolve().parent
+SOURCES = {
+    "kit_contract": HERE / "plugins" / "kit_contract",
+    "kit_lifecycle_contract": HERE / "plugins" / "kit_lifecycle_contract",
+    "kit_media_contract": HERE / "plugins" / "kit_media_contract",
+    "unit-convert": HERE.parents[1] / "examples" / "unit-convert",
+}
+TOOLSETS = ("kit_contract", "kit_lifecycle_contract", "kit_media_contract", "unit-convert")
+CONTEXT = {"task_id": "task-p", "session_id": "session-p"}
+
+
+@pytest.fixture
+def memory() -> InMemoryHost:
+    """A fresh in-memory host with the plugins, in the order hermes discovered them."""
+    host = InMemoryHost()
+    for source in SOURCES.values():
+        loaded = host.load(source)
+        assert loaded.enabled, loaded.error
+    return host
+
+
+def submodule(memory: InMemoryHost, key: str, name: str) -> Any:
+    """A submodule of the in-memory host's copy of plugin ``key``."""
+    return getattr(memory.plugins[key].module, name)
+
+
+def calls_of(memory: InMemoryHost, key: str, name: str) -> list[Any]:
+    return submodule(memory, key, name).CALLS
+
+
+@pytest.fixture
+def fresh_calls(hermes_host: HermesHost, memory: InMemoryHost) -> Iterator[None]:
+    """Empty CALLS lists in both hosts' copies of the plugins; the real ones put back."""
+    modules = [
+        hermes_host.plugin_module("kit_contract", "tools"),
+        hermes_host.plugin_module("kit_lifecycle_contract", "surfaces"),
+        submodule(memory, "kit_contract", "tools"),
+        submodule(memory, "kit_lifecycle_contract", "surfaces"),
+    ]
+    saved = [list(m.CALLS) for m in modules]
+    for module in modules:
+        module.CALLS.clear()
+    yield
+    for module, calls in zip(modules, saved, strict=True):
+        module.CALLS[:] = calls
+
+
+def _ours(callback: Any) -> bool:
+    """Whether a callback comes from one of the plugins under test (or the kit itself)."""
+    module = str(getattr(callback, "__module__", ""))
+    slugs = tuple(f"hermes_plugins.{key.replace('-', '_')}" for key in SOURCES)
+    return module.startswith((*slugs, "kit_"))
+
+
+# -- what hermes knows by name --------------------------------------------------------------
+
+
+def real_builtin_tools(hermes_host: HermesHost) -> dict[str, str]:
+    """The registry's tools that no test plugin put there (a refused name stays built-in)."""
+    ours: set[str] = set()
+    for loaded in hermes_host.manager._plugins.values():
+        if loaded.manifest.source != "bundled":
+            ours.update(loaded.tools_registered)
+    found = {}
+    for name, entry in hermes_host.registry._tools.items():
+        defined_in = getattr(entry.handler, "__module__", "") or ""
+        if name not in ours or defined_in.startswith(("tools.", "plugins.")):
+            found[name] = entry.toolset
+    return found
+
+
+def test_the_builtin_tool_list_is_the_real_registrys(hermes_host: HermesHost) -> None:
+    assert dict(BUILTIN_TOOLS) == real_builtin_tools(hermes_host)
+
+
+def test_the_builtin_names_are_the_hosts(hermes_host: HermesHost) -> None:
+    from hermes_cli import commands, middleware, plugins
+    from tools import tool_search
+
+    assert set(commands._COMMAND_LOOKUP) == BUILTIN_COMMANDS
+    assert set(plugins.VALID_HOOKS) == VALID_HOOKS
+    assert set(middleware.VALID_MIDDLEWARE) == VALID_MIDDLEWARE
+    assert set(hermes_host.model_tools._AGENT_LOOP_TOOLS) == AGENT_LOOP_TOOLS
+    assert set(tool_search.BRIDGE_TOOL_NAMES) == TOOL_SEARCH_TOOLS
+
+
+# -- registration ---------------------------------------------------------------------------
+
+
+def test_plugins_are_credited_alike(hermes_host: HermesHost, memory: InMemoryHost) -> None:
+    manager = hermes_host.manager
+    for key in SOURCES:
+        real, mine = manager._plugins[key], memory.plugins[key]
+        assert (mine.enabled, mine.error) == (real.enabled, real.error), key
+        assert sorted(mine.tools) == sorted(real.tools_registered), key
+        assert list(mine.hooks) == real.hooks_registered, key
+        assert list(mine.middleware) == real.middleware_registered, key
+        assert list(mine.commands) == real.commands_registered, key
+        name = real.manifest.name
+        assert list(mine.cli_commands) == [
+            c for c, e in manager._cli_commands.items() if e["plugin"] == name
+        ], key
+        assert list(mine.skills) == [
+            s for s, e in manager._plugin_skills.items() if e["plugin"] == name
+        ], key
+
+
+def test_registrations_store_the_same_fields(hermes_host: HermesHost, memory: InMemoryHost) -> None:
+    manager, registry = hermes_host.manager, hermes_host.registry
+    for name, mine in memory.tools.items():
+        real = registry._tools[name]
+        assert (mine.toolset, mine.schema, mine.is_async, mine.emoji) == (
+            real.toolset,
+            real.schema,
+            real.is_async,
+            real.emoji,
+        )
+        assert (mine.requires_env, mine.description) == (real.requires_env, real.description)
+    for name, mine in memory.commands.items():
+        real = manager._plugin_commands[name]
+        assert (mine.description, mine.args_hint, mine.plugin) == (
+            real["description"],
+            real["args_hint"],
+            real["plugin"],
+        )
+    for name, mine in memory.skills.items():
+        real = manager._plugin_skills[name]
+        assert (mine.name, mine.description, mine.path.name) == (
+            real["bare_name"],
+            real["description"],
+            real["path"].name,
+        )
+    # the real host's tables also hold what bundled plugins it loads on demand registered
+    # (a platform adapter loaded by a send, in another test): compare the kit plugins' part
+    for table, mine_table in (
+        (manager._middleware, memory.middleware),
+        (manager._hooks, memory.hooks),
+    ):
+        real_part = {k: [c for c in cbs if _ours(c)] for k, cbs in table.items()}
+        real_part = {k: cbs for k, cbs in real_part.items() if cbs}
+        assert {k: [e.callback.__qualname__ for e in v] for k, v in mine_table.items()} == {
+            k: [c.__qualname__ for c in cbs] for k, cbs in real_part.items()
+        }
+
+
+def test_tool_definitions_are_identical(hermes_host: HermesHost, memory: InMemoryHost) -> None:
+    real = hermes_host.definitions(*TOOLSETS)
+    mine = {d["function"]["name"]: d for d in memory.definitions(TOOLSETS)}
+    assert sorted(mine) == sorted(real)
+    assert "kitc_gated" not in mine  # its check_fn fails in both
+    for name, definition in mine.items():
+        assert definition == real[name], name
+        assert json.dumps(definition) == json.dumps(real[name]), f"{name}: key order differs"
+
+
+# -- the tool-call pipeline -----------------------------------------------------------------
+
+CALLS: list[tuple[str, Any, dict[str, Any]]] = [
+    ("kitc_echo", {"text": "hello", "times": 2}, CONTEXT),  # success, with the host's kwargs
+    ("kitc_echo", {"text": "hi", "times": "3"}, CONTEXT),  # "3" coerced to 3
+    ("kitc_echo", {}, CONTEXT),  # a missing argument
+    ("kitc_echo", {"text": "x", "times": 9}, {}),  # out of range, no context
+    ("kitc_echo_async", {"text": "later"}, CONTEXT),  # an async handler
+    ("kitc_explode", {"reason": "boom"}, CONTEXT),  # the handler raises
+    ("kitc_gated", {}, CONTEXT),  # hidden from the model, still callable
+    ("kitc_annotate", {"label": "a", "note": "null", "weight": "2"}, CONTEXT),  # unions
+    ("kitc_annotate", {"label": "a", "metadata": '{"k": [1]}'}, CONTEXT),  # JSON string
+    ("klc_echo", {"text": "hi"}, {**CONTEXT, "tool_call_id": "c1", "turn_id": "u1"}),
+    ("klc_echo", {"text": "forbidden"}, CONTEXT),  # rewritten, then blocked
+    ("units_convert_temperature", {"value": "100", "from_scale": "celsius", "to_scale": "kelvin"}, {}),  # noqa: E501
+    ("units_convert_length", {"value": 3, "from_unit": "mi", "to_unit": "km"}, CONTEXT),
+    ("units_convert_length", "not a dict", CONTEXT),  # non-dict arguments
+    ("no_such_tool", {}, CONTEXT),
+    ("memory", {"action": "add"}, CONTEXT),  # handled by the agent loop
+    ("send_message", {"action": "list"}, CONTEXT),  # not a registered tool
+]  # fmt: skip
+
+
+@pytest.mark.usefixtures("fresh_calls")
+@pytest.mark.parametrize(("name", "args", "context"), CALLS, ids=[c[0] for c in CALLS])
+def test_tool_calls_answer_identically(
+    hermes_host: HermesHost,
+    memory: InMemoryHost,
+    name: str,
+    args: Any,
+    context: dict[str, Any],
+) -> None:
+    real = hermes_host.call(name, copy.deepcopy(args), **context)
+    mine = memory.call_tool(name, copy.deepcopy(args), **context)
+    assert mine == real
+    real_tools = hermes_host.plugin_module("kit_contract", "tools").CALLS
+    real_surfaces = hermes_host.plugin_module("kit_lifecycle_contract", "surfaces").CALLS
+    assert real_tools == calls_of(memory, "kit_contract", "tools")
+    assert real_surfaces == calls_of(memory, "kit_lifecycle_contract", "surfaces")
+
+
+def test_dispatch_alone_answers_identically(hermes_host: HermesHost, memory: InMemoryHost) -> None:
+    for name, args in [("kitc_echo", {"text": "a", "times": "2"}), ("nope", {})]:
+        real = hermes_host.registry.dispatch(name, dict(args), task_id="t", anything=1)
+        assert memory.dispatch(name, dict(args), task_id="t", anything=1) == real
+
+
+# -- hooks, middleware, commands ------------------------------------------------------------
+
+
+HOOK_CALLS: list[tuple[str, dict[str, Any]]] = [
+    ("pre_llm_call", {"session_id": "s", "user_message": "klc please", "is_first_turn": True}),
+    ("pre_llm_call", {"session_id": "s", "user_message": "hello"}),
+    ("pre_tool_call", {"tool_name": "klc_echo", "args": {"text": "FORBIDDEN"}, "task_id": "t"}),
+    ("transform_llm_output", {"response_text": "hi", "session_id": "never-armed"}),
+    ("on_session_end", {"session_id": "never-armed", "completed": True}),
+    ("not_a_hook", {"x": 1}),
+]
+
+
+@pytest.mark.parametrize(("hook", "kwargs"), HOOK_CALLS, ids=[h[0] for h in HOOK_CALLS])
+def test_hooks_answer_identically(
+    hermes_host: HermesHost, memory: InMemoryHost, hook: str, kwargs: dict[str, Any]
+) -> None:
+    real = hermes_host.plugins.invoke_hook(hook, **copy.deepcopy(kwargs))
+    assert memory.invoke_hook(hook, **copy.deepcopy(kwargs)) == real
+
+
+def test_llm_middleware_answers_identically(hermes_host: HermesHost, memory: InMemoryHost) -> None:
+    from hermes_cli import middleware
+
+    context = {"task_id": "t", "session_id": "s", "turn_id": "u", "api_request_id": "a"}
+    for request in ({"model": "m", "klc": True, "max_tokens": 100}, {"model": "m"}):
+        real = middleware.apply_llm_request_middleware(copy.deepcopy(request), **context)
+        mine = memory.apply_llm_request_middleware(copy.deepcopy(request), **context)
+        assert asdict(mine) == {
+            "payload": real.payload,
+            "original_payload": real.original_payload,
+            "changed": real.changed,
+            "trace": real.trace,
+        }
+
+    def provider(request: Any = None) -> dict[str, Any]:
+        return {"response_for": request["model"]}
+
+    for request in ({"model": "m", "klc": True}, {"model": "n"}):
+        real = middleware.run_llm_execution_middleware(dict(request), provider, **context)
+        assert memory.run_llm_execution_middleware(dict(request), provider, **context) == real
+
+
+@pytest.mark.usefixtures("fresh_calls")
+@pytest.mark.parametrize(("command", "raw"), [("klc-status", "boards"), ("klc-later", "soon")])
+def test_slash_commands_answer_identically(
+    hermes_host: HermesHost, memory: InMemoryHost, command: str, raw: str
+) -> None:
+    plugins = hermes_host.plugins
+    real = plugins.resolve_plugin_command_result(plugins.get_plugin_command_handler(command)(raw))
+    assert memory.run_command(command, raw) == real
+
+
+@pytest.mark.usefixtures("fresh_calls")
+def test_terminal_commands_answer_identically(
+    hermes_host: HermesHost, memory: InMemoryHost
+) -> None:
+    # the plugin part of hermes_cli/main.py 13748-13779, then main()'s args.func(args)
+    parser = argparse.ArgumentParser(prog="hermes")
+    subparsers = parser.add_subparsers(dest="command")
+    for info in hermes_host.manager._cli_commands.values():
+        sub = subparsers.add_parser(
+            info["name"], help=info["help"], description=info.get("description", "")
+        )
+        info["setup_fn"](sub)
+        if info.get("handler_fn") is not None:
+            sub.set_defaults(func=info["handler_fn"])
+    args = parser.parse_args(["klc-admin", "--scope", "boards"])
+    real = args.func(args)
+    assert memory.run_cli(["klc-admin", "--scope", "boards"]) == real
+    real_calls = hermes_host.plugin_module("kit_lifecycle_contract", "surfaces").CALLS
+    assert real_calls == calls_of(memory, "kit_lifecycle_contract", "surfaces")
+
+
+# -- send_message through kit-media -------------------------------------------------------
+
+TOKEN = "7012345678:AAHf3kQx9V2mZP1wLrT8sYbN4cJd6eGuK0o"
+CHAT, TOPIC, SESSION = "-1001234567890", "17585", "20260101_120000_parity"
+SESSION_ENV = {
+    "HERMES_SESSION_PLATFORM": "telegram",
+    "HERMES_SESSION_CHAT_ID": CHAT,
+    "HERMES_SESSION_THREAD_ID": TOPIC,
+    "HERMES_SESSION_ID": SESSION,
+}
+TELEGRAM_METHODS = (
+    "initialize",
+    "shutdown",
+    "get_me",
+    "send_message",
+    "send_photo",
+    "send_voice",
+    "send_audio",
+    "send_video",
+    "send_document",
+    "send_media_group",
+)
+MEDIA_ENV = (
+    "TELEGRAM_HOME_CHANNEL",
+    "TELEGRAM_PROXY",
+    "HTTPS_PROXY",
+    "HTTP_PROXY",
+    "ALL_PROXY",
+    "https_proxy",
+    "http_proxy",
+    "all_proxy",
+    "HERMES_MEDIA_DELIVERY_STRICT",
+    "HERMES_MEDIA_ALLOW_DIRS",
+    *SESSION_ENV,
+)
+
+
+@pytest.fixture
+def real_send(
+    hermes_host: HermesHost, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[SimpleNamespace]:
+    """The real host set up to send to Telegram: a bot token, Bot's network methods faked,
+    ``send_message_tool`` wrapped to record its arguments, the contract plugin's records
+    empty; ``run(fn)`` runs ``fn`` in a gateway turn's session context."""
+    import telegram
+    from gateway import session_context
+    from tools import send_message_tool
+
+    for name in MEDIA_ENV:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", TOKEN)
+
+    async def network(bot: Any, *args: Any, **kwargs: Any) -> Any:
+        return SimpleNamespace(message_id=4201)
+
+    for method in TELEGRAM_METHODS:
+        monkeypatch.setattr(telegram.Bot, method, network)
+    sent: list[dict[str, Any]] = []
+    original = send_message_tool.send_message_tool
+
+    def recording(args: Any, **kwargs: Any) -> Any:
+        sent.append(copy.deepcopy(args))
+        return original(args, **kwargs)
+
+    monkeypatch.setattr(send_message_tool, "send_message_tool", recording)
+    monkeypatch.setattr(
+        session_context, "_session_context_engaged", session_context.session_context_engaged()
+    )
+    plugin = hermes_host.plugin_module("kit_media_contract")
+    monkeypatch.setattr(plugin, "BLOCK_SEND_MESSAGE", None)
+
+    def run(fn: Callable[[], Any]) -> Any:
+        def bound() -> Any:
+            session_context.set_session_vars(
+                platform="telegram",
+                chat_id=CHAT,
+                thread_id=TOPIC,
+                session_key=f"agent:main:telegram:group:{CHAT}:{TOPIC}",
+                session_id=SESSION,
+            )
+            return fn()
+
+        return contextvars.copy_context().run(bound)
+
+    saved = (list(plugin.PRE_CALLS), list(plugin.POST_CALLS))
+    plugin.PRE_CALLS.clear()
+    plugin.POST_CALLS.clear()
+    kit_media.clear_media_delivery_state(session_id=SESSION)
+    yield SimpleNamespace(sent=sent, run=run, plugin=plugin)
+    kit_media.clear_media_delivery_state(session_id=SESSION)
+    plugin.PRE_CALLS[:] = saved[0]
+    plugin.POST_CALLS[:] = saved[1]
+
+
+def _comparable(calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``post_tool_call`` records without the timing and the platform's message id."""
+    out = []
+    for call in calls:
+        kept = {k: v for k, v in call.items() if k != "duration_ms"}
+        reply = json.loads(kept["result"])
+        reply.pop("message_id", None)
+        out.append({**kept, "result": reply})
+    return out
+
+
+@pytest.mark.parametrize("block", [None, "parity: sending is paused"])
+def test_a_media_send_goes_through_the_same_guard_and_send_message(
+    hermes_host: HermesHost,
+    memory: InMemoryHost,
+    real_send: SimpleNamespace,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    block: str | None,
+) -> None:
+    image = tmp_path / "parity.png"
+    image.write_bytes(b"\x89PNG\r\n\x1a\n" + b"\x00" * 32)
+    args = {"path": str(image), "media_type": "document"}
+    context = {"task_id": "task-m", "session_id": SESSION, "tool_call_id": "call-m"}
+    mine_plugin: Any = memory.plugins["kit_media_contract"].module
+    monkeypatch.setattr(real_send.plugin, "BLOCK_SEND_MESSAGE", block)
+    mine_plugin.BLOCK_SEND_MESSAGE = block
+
+    real = json.loads(
+        real_send.run(lambda: hermes_host.call("kitm_deliver", dict(args), **context))
+    )
+    real_hook = hermes_host.plugins.invoke_hook(
+        "transform_llm_output", response_text="done", session_id=SESSION
+    )
+    kit_media.clear_media_delivery_state(session_id=SESSION)
+    memory.session_env.update(SESSION_ENV)
+    mine = json.loads(memory.call_tool("kitm_deliver", dict(args), **context))
+    mine_hook = memory.invoke_hook("transform_llm_output", response_text="done", session_id=SESSION)
+
+    assert memory.sent_messages == real_send.sent
+    # the one field a recorded send cannot know: the platform's message id
+    ids = [r["data"]["host_result"].pop("message_id", None) for r in (mine, real)]
+    assert (None in ids) is bool(block)
+    assert mine == real
+    assert mine_hook == real_hook
+    assert mine_plugin.PRE_CALLS == real_send.plugin.PRE_CALLS
+    assert _comparable(mine_plugin.POST_CALLS) == _comparable(real_send.plugin.POST_CALLS)
+    if block is None:
+        assert real["data"]["success"] is True
+        assert real_send.sent == [
+            {
+                "action": "send",
+                "target": f"telegram:{CHAT}:{TOPIC}",
+                "message": f"[[as_document]]\nMEDIA:{image}",
+            }
+        ]
+    else:
+        assert real_send.sent == []
