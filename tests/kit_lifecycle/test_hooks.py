@@ -18,7 +18,7 @@ EXC_SECRET = "exception-message-90fb-never-logged"
 ELAPSED = r"elapsed_ms=\d+\.\d{2}"
 
 # VALID_HOOKS of hermes-agent 0.19.0, from the host contract (section 2)
-HOOKS_0_19 = (
+HERMES_HOOKS = (
     "pre_tool_call",
     "post_tool_call",
     "transform_terminal_output",
@@ -77,7 +77,7 @@ def plant_host_hooks(monkeypatch: pytest.MonkeyPatch, hooks: set[str]) -> None:
 # --- names ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", HOOKS_0_19)
+@pytest.mark.parametrize("name", HERMES_HOOKS)
 def test_every_hook_of_0_19_is_accepted(name: str) -> None:
     assert spec_of(hook(name)(observer)).name == name
 
@@ -147,10 +147,10 @@ def test_non_snake_case_names_are_refused(bad: str, allow_unknown: bool) -> None
 def test_the_running_hosts_hook_list_wins_when_hermes_is_imported(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    plant_host_hooks(monkeypatch, {*HOOKS_0_19})
+    plant_host_hooks(monkeypatch, {*HERMES_HOOKS})
     with pytest.raises(DeclarationError, match="not a hook of hermes-agent"):
         hook("on_stream_delta")
-    plant_host_hooks(monkeypatch, {*HOOKS_0_19, "lc_host_only_hook"})
+    plant_host_hooks(monkeypatch, {*HERMES_HOOKS, "lc_host_only_hook"})
     assert spec_of(hook("lc_host_only_hook")(observer)).name == "lc_host_only_hook"
 
 

@@ -5,6 +5,13 @@ Declare each surface with a decorator (:func:`command`, :func:`middleware`,
 included, with one :func:`register_plugin` call.
 """
 
+from kit_lifecycle._host import (
+    HERMES_CLI_COMMANDS,
+    HERMES_HOOKS,
+    HERMES_MIDDLEWARE_KINDS,
+    HERMES_NEWER_HOOKS,
+    HERMES_SLASH_COMMANDS,
+)
 from kit_lifecycle.commands import (
     CommandSpec,
     CommandType,
@@ -21,6 +28,11 @@ from kit_lifecycle.skills import PluginSkill, plugin_skill
 from kit_lifecycle.summary import RECEIPT_PREFIX, RegistrationSummary, log_registration_summary
 
 __all__ = [
+    "HERMES_CLI_COMMANDS",
+    "HERMES_HOOKS",
+    "HERMES_MIDDLEWARE_KINDS",
+    "HERMES_NEWER_HOOKS",
+    "HERMES_SLASH_COMMANDS",
     "RECEIPT_PREFIX",
     "CommandSpec",
     "CommandType",

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Iterable
 from typing import Any, Final, cast
 
-HOOKS_0_19: Final = frozenset(
+HERMES_HOOKS: Final = frozenset(
     {
         "pre_tool_call", "post_tool_call", "transform_terminal_output", "transform_tool_result",
         "transform_llm_output", "pre_llm_call", "post_llm_call", "pre_verify",
@@ -25,7 +25,7 @@ HOOKS_0_19: Final = frozenset(
 )  # fmt: skip
 """``VALID_HOOKS`` of hermes-agent 0.19.0 (``hermes_cli/plugins.py``)."""
 
-HOOKS_NEWER: Final = frozenset(
+HERMES_NEWER_HOOKS: Final = frozenset(
     {
         "on_stream_start", "on_stream_delta", "on_stream_end", "on_interim_message",
         "transform_api_error_classification", "on_skill_lifecycle", "agent_loop_stopped",
@@ -36,10 +36,12 @@ HOOKS_NEWER: Final = frozenset(
 )  # fmt: skip
 """Hooks added by hermes releases after 0.19.0."""
 
-MIDDLEWARE_KINDS: Final = ("tool_request", "tool_execution", "llm_request", "llm_execution")
+HERMES_MIDDLEWARE_KINDS: Final = frozenset(
+    {"tool_request", "tool_execution", "llm_request", "llm_execution"}
+)
 """``VALID_MIDDLEWARE`` of hermes-agent 0.19.0 (``hermes_cli/middleware.py``)."""
 
-SLASH_COMMANDS_0_19: Final = frozenset(
+HERMES_SLASH_COMMANDS: Final = frozenset(
     {
         "agents", "approve", "background", "bg", "blueprint", "bp", "branch", "browser", "btw",
         "bundles", "busy", "clear", "codex-runtime", "codex_runtime", "commands", "compact",
@@ -59,7 +61,7 @@ SLASH_COMMANDS_0_19: Final = frozenset(
 )  # fmt: skip
 """Built-in slash commands and aliases of hermes-agent 0.19.0 (``hermes_cli/commands.py``)."""
 
-CLI_COMMANDS_0_19: Final = frozenset(
+HERMES_CLI_COMMANDS: Final = frozenset(
     {
         "acp", "auth", "backup", "bundles", "chat", "checkpoints", "claw", "completion",
         "computer-use", "config", "console", "cron", "curator", "dashboard", "debug", "desktop",
@@ -84,7 +86,7 @@ def known_hooks() -> frozenset[str]:
     valid = _loaded("hermes_cli.plugins", "VALID_HOOKS")
     if isinstance(valid, Iterable) and not isinstance(valid, str):
         return frozenset(str(h) for h in cast("Iterable[object]", valid))
-    return HOOKS_0_19 | HOOKS_NEWER
+    return HERMES_HOOKS | HERMES_NEWER_HOOKS
 
 
 def host_awaits_hooks() -> bool:
@@ -100,7 +102,7 @@ def reserved_slash_command(name: str) -> bool:
             return resolve(name) is not None
         except Exception:  # the host's lookup failing must not hide the kit's own list
             pass
-    return name in SLASH_COMMANDS_0_19
+    return name in HERMES_SLASH_COMMANDS
 
 
 def reserved_cli_command(name: str) -> bool:
@@ -108,4 +110,4 @@ def reserved_cli_command(name: str) -> bool:
     builtin = _loaded("hermes_cli.main", "_BUILTIN_SUBCOMMANDS")
     if isinstance(builtin, Iterable) and not isinstance(builtin, str) and name in builtin:
         return True
-    return name in CLI_COMMANDS_0_19
+    return name in HERMES_CLI_COMMANDS

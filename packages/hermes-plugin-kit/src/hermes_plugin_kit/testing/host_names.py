@@ -1,7 +1,8 @@
 """The names hermes-agent 0.19.0 has built in, kept as data so the host needs no hermes.
 
-``BUILTIN_TOOLS`` and ``BUILTIN_COMMANDS`` were read from a booted hermes-agent 0.19.0
-(its tool registry with no user plugin installed, and ``hermes_cli.commands``); the
+``BUILTIN_TOOLS`` was read from a booted hermes-agent 0.19.0 (its tool registry with no
+user plugin installed); the hook, middleware and command names are kit-lifecycle's copies
+(which its decorators check against), so each list lives in one place; the
 parity test (``tests/host/test_parity.py``) checks every constant here against the
 real host, so a new hermes release that changes them fails CI instead of drifting.
 """
@@ -11,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Final
+
+from kit_lifecycle import HERMES_HOOKS, HERMES_MIDDLEWARE_KINDS, HERMES_SLASH_COMMANDS
 
 __all__ = [
     "AGENT_LOOP_TOOLS",
@@ -33,22 +36,10 @@ OBSERVER_SCHEMA_VERSION: Final = "hermes.observer.v1"
 MIDDLEWARE_SCHEMA_VERSION: Final = "hermes.middleware.v1"
 """Added to every middleware call as ``middleware_schema_version``."""
 
-VALID_HOOKS: Final = frozenset(
-    {
-        "pre_tool_call", "post_tool_call", "transform_terminal_output", "transform_tool_result",
-        "transform_llm_output", "pre_llm_call", "post_llm_call", "pre_verify",
-        "pre_api_request", "post_api_request", "api_request_error", "on_session_start",
-        "on_session_end", "on_session_finalize", "on_session_reset", "subagent_start",
-        "subagent_stop", "pre_gateway_dispatch", "pre_approval_request",
-        "post_approval_response", "kanban_task_claimed", "kanban_task_completed",
-        "kanban_task_blocked",
-    }
-)  # fmt: skip
+VALID_HOOKS: Final = HERMES_HOOKS
 """``hermes_cli.plugins.VALID_HOOKS``: other names are stored with a warning."""
 
-VALID_MIDDLEWARE: Final = frozenset(
-    {"tool_request", "tool_execution", "llm_request", "llm_execution"}
-)
+VALID_MIDDLEWARE: Final = HERMES_MIDDLEWARE_KINDS
 """``hermes_cli.middleware.VALID_MIDDLEWARE``: other kinds are stored with a warning."""
 
 AGENT_LOOP_TOOLS: Final = frozenset({"todo", "memory", "session_search", "delegate_task"})
@@ -143,22 +134,6 @@ BUILTIN_TOOLS: Final[Mapping[str, str]] = MappingProxyType(
 """Every tool of a booted 0.19.0 registry -> its toolset (built-in modules and the bundled
 plugins that always load). A plugin tool of the same name in another toolset is refused."""
 
-BUILTIN_COMMANDS: Final = frozenset(
-    {
-        "agents", "approve", "background", "bg", "blueprint", "bp", "branch", "browser", "btw",
-        "bundles", "busy", "clear", "codex-runtime", "codex_runtime", "commands", "compact",
-        "compose", "compress", "config", "copy", "cron", "curator", "debug", "deny", "exit",
-        "fast", "footer", "fork", "gateway", "generate-pet", "goal", "handoff", "hatch", "help",
-        "history", "image", "indicator", "insights", "journey", "kanban", "learn", "learning",
-        "memory", "memory-graph", "moa", "model", "new", "paste", "personality", "pet", "platform",
-        "platforms", "plugins", "profile", "prompt", "q", "queue", "quit", "reasoning", "redraw",
-        "reload", "reload-mcp", "reload-skills", "reload_mcp", "reload_skills", "reset", "restart",
-        "resume", "retry", "rollback", "save", "sb", "sessions", "set-home", "sethome", "skills",
-        "skin", "snap", "snapshot", "start", "status", "statusbar", "steer", "stop", "subgoal",
-        "subscription", "suggest", "suggestions", "tasks", "timestamps", "title", "tools",
-        "toolsets", "topic", "topup", "ts", "undo", "update", "upgrade", "usage", "v", "verbose",
-        "version", "voice", "whoami", "yolo",
-    }
-)  # fmt: skip
+BUILTIN_COMMANDS: Final = HERMES_SLASH_COMMANDS
 """Built-in slash commands and aliases (``hermes_cli.commands._COMMAND_LOOKUP``): a plugin
 command of one of these names is skipped with a warning."""
