@@ -21,6 +21,7 @@ from hermes_plugin_kit.cli._scaffold import scaffold
 from hermes_plugin_kit.cli._target import Target, resolve_target
 from hermes_plugin_kit.cli.findings import Finding, Severity
 from hermes_plugin_kit.cli.lint import lint_plugin, probe_tools
+from hermes_plugin_kit.testing import InMemoryHost, LoadedPlugin
 
 __all__ = ["Finding", "Severity", "main"]
 
@@ -62,12 +63,13 @@ def _quiet_logs() -> Generator[None, None, None]:
         root.removeHandler(handler)
 
 
-def _load(target: Target) -> tuple[Any, Any, list[str]]:
-    from hermes_plugin_kit.testing import InMemoryHost
-
+def _load(target: Target) -> tuple[InMemoryHost, LoadedPlugin, list[str]]:
+    if target.load is None:
+        msg = "nothing to load"
+        raise ValueError(msg)
     host = InMemoryHost()
     with _capture_receipts() as receipts:
-        plugin = host.load(target.load)  # pyright: ignore[reportArgumentType]
+        plugin = host.load(target.load)
     return host, plugin, receipts
 
 

@@ -7,9 +7,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from hermes_plugin_kit.cli.findings import Finding, Severity
+from hermes_plugin_kit.testing import InMemoryHost, LoadedPlugin
 
 
-def inventory(host: Any, plugin: Any) -> dict[str, Any]:
+def inventory(host: InMemoryHost, plugin: LoadedPlugin) -> dict[str, Any]:
     """Everything the plugin registered, as JSON-ready data."""
     mine = set(plugin.tools)
     return {

@@ -18,7 +18,7 @@ from hermes_plugin_kit.cli._tool_rules import (
 )
 from hermes_plugin_kit.cli.findings import Finding
 from hermes_plugin_kit.cli.rules import finding
-from hermes_plugin_kit.testing import VALID_HOOKS, VALID_MIDDLEWARE
+from hermes_plugin_kit.testing import VALID_HOOKS, VALID_MIDDLEWARE, InMemoryHost, LoadedPlugin
 from kit_lifecycle import CommandType, is_builtin_command
 
 __all__ = ["MANIFEST_KEYS", "lint_plugin", "probe_tools"]
@@ -34,7 +34,7 @@ _HOST_ERRORS: Final = ("[TOOL_ERROR]", "Tool execution failed:", "Error executin
 """How hermes words a tool whose handler raised (``tools/registry.py`` dispatch)."""
 
 
-def _events(host: Any, plugin: str, surface: str) -> list[Any]:
+def _events(host: InMemoryHost, plugin: str, surface: str) -> list[Any]:
     return [e for e in host.events if e.plugin == plugin and e.surface == surface]
 
 
@@ -42,7 +42,7 @@ def _raised_in(exc: BaseException, function: str) -> bool:
     return any(frame.name == function for frame in traceback.extract_tb(exc.__traceback__))
 
 
-def _load_findings(plugin: Any) -> list[Finding]:
+def _load_findings(plugin: LoadedPlugin) -> list[Finding]:
     where = f"plugin {plugin.key}"
     if plugin.error is None:
         return []
@@ -58,7 +58,7 @@ def _load_findings(plugin: Any) -> list[Finding]:
     return [finding("HPK001", where, error=error)]
 
 
-def _manifest_findings(plugin: Any) -> list[Finding]:
+def _manifest_findings(plugin: LoadedPlugin) -> list[Finding]:
     if plugin.source != "directory":
         return []
     where = f"plugin {plugin.key} plugin.yaml"
@@ -72,7 +72,7 @@ def _manifest_findings(plugin: Any) -> list[Finding]:
     return found
 
 
-def _tool_findings(host: Any, plugin: Any) -> list[Finding]:
+def _tool_findings(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]:
     found: list[Finding] = []
     refused = {e.name: e for e in _events(host, plugin.name, "tool")}
     for name in plugin.tools:
@@ -87,7 +87,7 @@ def _tool_findings(host: Any, plugin: Any) -> list[Finding]:
     return found
 
 
-def _command_findings(host: Any, plugin: Any) -> list[Finding]:
+def _command_findings(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]:
     found = [
         finding("HPK202", f"command {e.name}", message=e.message)
         for e in _events(host, plugin.name, "command")
@@ -117,7 +117,7 @@ def _unknown_name_hint(name: str, known: Iterable[str]) -> str:
     return f"did you mean {close[0]!r}?" if close else f"one of {', '.join(names)}"
 
 
-def _callback_findings(host: Any, plugin: Any) -> list[Finding]:
+def _callback_findings(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]:
     found: list[Finding] = []
     known = {"hook": VALID_HOOKS, "middleware": VALID_MIDDLEWARE}
     for surface, table, names in (
@@ -147,7 +147,7 @@ def _callback_shape(surface: str, name: str, callback: object) -> list[Finding]:
     return found
 
 
-def _skill_findings(host: Any, plugin: Any) -> list[Finding]:
+def _skill_findings(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]:
     found: list[Finding] = []
     for qualified in plugin.skills:
         entry = host.skills.get(qualified)
@@ -166,7 +166,7 @@ def _skill_findings(host: Any, plugin: Any) -> list[Finding]:
     return found
 
 
-def lint_plugin(host: Any, plugin: Any) -> list[Finding]:
+def lint_plugin(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]:
     """Every finding for ``plugin`` as the in-memory ``host`` loaded it."""
     found = _load_findings(plugin) + _manifest_findings(plugin) + _skill_findings(host, plugin)
     found += _tool_findings(host, plugin)
@@ -175,7 +175,7 @@ def lint_plugin(host: Any, plugin: Any) -> list[Finding]:
     return found
 
 
-def probe_tools(host: Any, plugin: Any) -> list[Finding]:
+def probe_tools(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]:
     """Call each of the plugin's tools with empty arguments through the host pipeline."""
     found: list[Finding] = []
     for name in plugin.tools:
