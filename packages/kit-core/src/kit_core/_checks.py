@@ -7,16 +7,15 @@ message names the argument, what was expected and what arrived.
 
 from __future__ import annotations
 
-import difflib
 import json
 import math
 import operator
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any, Final, cast
 
-from kit_core.redaction import is_secret_key
+from kit_core._quick import FastPath, compile_quick_check
+from kit_core.redaction import is_secret_key, redact_text
 
 # A value check returns None when the value is fine, else "<what was expected>; got <what arrived>".
 ValueCheck = Callable[[Any, str], "str | None"]
@@ -25,13 +24,20 @@ MISSING: Final = "missing_argument"
 INVALID: Final = "invalid_argument"
 
 
-@dataclass(frozen=True, slots=True)
 class Rejection:
     """Why a call was refused before its handler ran."""
 
-    code: str
-    argument: str
-    message: str
+    __slots__ = ("argument", "code", "message")
+
+    def __init__(self, code: str, argument: str, message: str) -> None:
+        self.code = code
+        self.argument = argument
+        self.message = message
+
+    def __repr__(self) -> str:
+        return (
+            f"Rejection(code={self.code!r}, argument={self.argument!r}, message={self.message!r})"
+        )
 
     @property
     def reason(self) -> str:
@@ -62,6 +68,8 @@ def describe_value(value: Any, secret: bool = False) -> str:
             preview = repr(value)
         except ValueError:  # an int too long to print (sys.get_int_max_str_digits)
             return f"{kind} of {value.bit_length()} bits" if isinstance(value, int) else kind
+        if isinstance(value, str):
+            preview = redact_text(preview)  # before the cut: a cut secret no longer matches
         if len(preview) > 40:
             preview = preview[:37] + "…"
         return f"{kind} {preview}"
@@ -145,65 +153,6 @@ def compile_value_check(schema: Mapping[str, Any], secret: bool = False) -> Valu
         return None
 
     return check_all
-
-
-_CONSTRAINING = frozenset(
-    {
-        "type", "anyOf", "nullable", "enum", "minimum", "maximum", "exclusiveMinimum",
-        "exclusiveMaximum", "minLength", "maxLength", "minItems", "maxItems", "pattern",
-        "items", "properties", "required", "additionalProperties",
-    }
-)  # fmt: skip
-_QUICK = frozenset({"type", "enum", "minimum", "maximum", "minLength", "maxLength"})
-
-
-def compile_quick_check(schema: Mapping[str, Any]) -> Callable[[Any], bool] | None:
-    """A one-call test that accepts the common valid values of a simple property.
-
-    True means valid; False means "ask the full check", which names the problem (or
-    accepts a rarer valid value, such as a str subclass). None when the property is not
-    simple enough (only one of string, integer, number or boolean, with enum, bounds or
-    lengths).
-    """
-    kind = schema.get("type")
-    if kind not in ("string", "integer", "number", "boolean") or not _QUICK.issuperset(
-        _CONSTRAINING.intersection(schema)
-    ):
-        return None
-    enum: Any = schema.get("enum")
-    low: Any = schema.get("minimum") if _is_number(schema.get("minimum")) else None
-    high: Any = schema.get("maximum") if _is_number(schema.get("maximum")) else None
-    shortest: Any = schema.get("minLength") if _is_integer(schema.get("minLength")) else None
-    longest: Any = schema.get("maxLength") if _is_integer(schema.get("maxLength")) else None
-    if kind == "boolean":
-        return None if enum is not None else (lambda v: v is True or v is False)
-    if kind == "string":
-        if enum is not None and not all(isinstance(e, str) for e in cast("list[Any]", enum)):
-            return None
-        allowed = frozenset(cast("list[str]", enum)) if enum is not None else None
-
-        def quick_str(v: Any) -> bool:
-            return (
-                v.__class__ is str
-                and (allowed is None or v in allowed)
-                and (shortest is None or len(v) >= shortest)
-                and (longest is None or len(v) <= longest)
-            )
-
-        return quick_str
-    if enum is not None:
-        return None
-    integer = kind == "integer"
-
-    def quick_number(v: Any) -> bool:
-        cls = v.__class__
-        return (
-            (cls is int or (not integer and cls is float and math.isfinite(v)))
-            and (low is None or v >= low)
-            and (high is None or v <= high)
-        )
-
-    return quick_number
 
 
 def _constraint_steps(schema: Mapping[str, Any], secret: bool) -> list[ValueCheck]:
@@ -299,6 +248,8 @@ def _items(each: ValueCheck) -> ValueCheck:
 
 def suggest(name: str, known: list[str]) -> str:
     """A did-you-mean phrase for an unknown key, plus the accepted names."""
+    import difflib  # here, not at import: only a refused call needs it
+
     close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
     hint = f"; did you mean {close[0]!r}?" if close else "."
     accepted = f"accepts: {', '.join(known)}" if known else "accepts no arguments"
@@ -352,8 +303,9 @@ def compile_arguments(parameters: Mapping[str, Any], examples: Mapping[str, Any]
     known = list(props)
     known_set = frozenset(known)
     checks = {key: compile_value_check(sub, is_secret_key(key)) for key, sub in props.items()}
+    fast = FastPath(props)
     quick: dict[str, Callable[[Any], bool]] = {
-        key: compile_quick_check(sub) or _ask_full_check for key, sub in props.items()
+        key: fast.tests.get(key, _ask_full_check) for key in props
     }
     missing_text = {
         key: f"{key} is required (e.g. {render_example(examples[key])})"
@@ -387,7 +339,7 @@ def compile_arguments(parameters: Mapping[str, Any], examples: Mapping[str, Any]
             args = {k: v for k, v in args.items() if k not in nulls}
         return args, None
 
-    return check
+    return fast.check(required, closed, checks, check)
 
 
 def parse_arguments(raw: Any) -> tuple[dict[str, Any], Rejection | None]:
@@ -423,6 +375,7 @@ __all__ = [
     "ArgumentCheck",
     "Rejection",
     "compile_arguments",
+    "compile_quick_check",
     "compile_value_check",
     "declared_types",
     "describe_value",

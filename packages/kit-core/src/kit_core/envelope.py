@@ -23,14 +23,11 @@ their fields. NaN and infinities are refused: JSON has no spelling for them.
 
 from __future__ import annotations
 
-import base64
 import dataclasses
-import datetime as dt
-import decimal
 import enum
+import functools
 import json
-import uuid
-from pathlib import PurePath
+from collections.abc import Callable, Iterable
 from typing import Any, Final, cast
 
 __all__ = [
@@ -50,15 +47,31 @@ class ErrorCode(enum.StrEnum):
     RESULT_NOT_SERIALIZABLE = "result_not_serializable"
 
 
+@functools.cache
+def _encodable_types() -> tuple[tuple[type, ...], tuple[type, ...]]:
+    """The types the encoder's ``default`` turns into ISO strings and into plain strings.
+
+    Imported on first use, not with the kit: only a result holding a value JSON has no
+    type for needs them (and a host has usually imported them long before).
+    """
+    import datetime as dt
+    import decimal
+    import uuid
+    from pathlib import PurePath
+
+    return (dt.datetime, dt.date, dt.time), (uuid.UUID, decimal.Decimal, PurePath)
+
+
 def to_json_value(value: Any) -> Any:
     """Convert one value JSON cannot encode into one it can (the encoder's ``default``).
 
     Raises:
         TypeError: for a type the kit does not know how to encode.
     """
-    if isinstance(value, dt.datetime | dt.date | dt.time):
+    iso, textual = _encodable_types()
+    if isinstance(value, iso):
         return value.isoformat()
-    if isinstance(value, uuid.UUID | decimal.Decimal | PurePath):
+    if isinstance(value, textual):
         return str(value)
     if isinstance(value, enum.Enum):
         return value.value
@@ -73,6 +86,8 @@ def to_json_value(value: Any) -> Any:
         try:
             return raw.decode("utf-8")
         except UnicodeDecodeError:
+            import base64
+
             return "base64:" + base64.b64encode(raw).decode("ascii")
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
@@ -82,6 +97,13 @@ def to_json_value(value: Any) -> Any:
 
 _ENCODER: Final = json.JSONEncoder(ensure_ascii=False, allow_nan=False, default=to_json_value)
 _PLAIN_ENCODER: Final = json.JSONEncoder(ensure_ascii=False)
+# What _ENCODER.encode runs underneath, called directly: the same C encoder and the same
+# arguments, without re-creating the helper closures of JSONEncoder.iterencode on every
+# call. A fresh circular-reference memo per call keeps it thread-safe.
+_make_encoder: Final[Callable[..., Callable[[Any, int], Iterable[str]]] | None] = getattr(
+    json.encoder, "c_make_encoder", None
+)
+_encode_str: Final = json.encoder.encode_basestring
 
 
 def encode_success(data: Any) -> str:
@@ -91,9 +113,16 @@ def encode_success(data: Any) -> str:
         TypeError: ``data`` holds a value of a type the kit cannot encode.
         ValueError: ``data`` holds NaN, an infinity, or a reference cycle.
     """
-    return _ENCODER.encode({"success": True, "data": data})
+    if _make_encoder is None:  # an interpreter without the C accelerator
+        return _ENCODER.encode({"success": True, "data": data})
+    encoder = _make_encoder({}, to_json_value, _encode_str, None, ": ", ", ", False, False, False)
+    return "".join(encoder({"success": True, "data": data}, 0))
 
 
 def error_envelope(message: str, code: ErrorCode | str) -> str:
     """``{"success": false, "error": message, "error_code": code}`` as a JSON string."""
-    return _PLAIN_ENCODER.encode({"success": False, "error": message, "error_code": str(code)})
+    text = str(code)
+    if message.__class__ is str and text.__class__ is str:
+        error, error_code = _encode_str(message), _encode_str(text)
+        return f'{{"success": false, "error": {error}, "error_code": {error_code}}}'
+    return _PLAIN_ENCODER.encode({"success": False, "error": message, "error_code": text})

@@ -19,7 +19,7 @@ from types import FunctionType
 from typing import Any, Protocol, cast, overload
 
 from kit_core._checks import compile_arguments, compile_value_check
-from kit_core._runtime import ToolRunner
+from kit_core._runtime import ToolRunner, sync_call
 from kit_core.args import ArgSpec
 from kit_core.errors import ToolDefinitionError
 from kit_core.names import validate_tool_name
@@ -287,10 +287,8 @@ def _decorate(fn: Callable[..., Any], **opts: Any) -> Any:
         params: Mapping[str, ArgSpec] = opts["params"] or {}
         schema = build_schema(name, description, params)
         examples = {k: s.example for k, s in params.items() if s.example is not None}
-    _check_examples(label, schema["parameters"], examples)
-
+    check = _compile_checks(label, schema["parameters"], examples, opts["validate_required"])
     is_async = inspect.iscoroutinefunction(fn)
-    check = compile_arguments(schema["parameters"], examples) if opts["validate_required"] else None
     module = getattr(fn, "__module__", None) or "hermes_plugin_kit"
     runner = ToolRunner(name, fn, check, env_names, logging.getLogger(module))
     spec = ToolSpec(
@@ -313,11 +311,7 @@ def _decorate(fn: Callable[..., Any], **opts: Any) -> Any:
 
         wrapper: Any = _defined_beside(async_wrapper, fn)
     else:
-
-        def sync_wrapper(args: Any = None, /, **kwargs: Any) -> str:
-            return runner.call(args, kwargs)
-
-        wrapper = _defined_beside(sync_wrapper, fn)
+        wrapper = _defined_beside(sync_call(runner), fn)
     wrapper.tool_spec = spec
     return wrapper
 
@@ -341,6 +335,28 @@ def _defined_beside(wrapper: FunctionType, fn: Callable[..., Any]) -> FunctionTy
         )
     functools.update_wrapper(wrapper, fn)
     return wrapper
+
+
+def _compile_checks(
+    label: str, parameters: Mapping[str, Any], examples: Mapping[str, Any], validate: bool
+) -> Any:
+    """The call check (None without validation), after checking the examples against it.
+
+    A supplied schema can hold property schemas no check can be made of (``"type": true``,
+    ``"enum": null``, a broken ``pattern``): that is a declaration error too.
+    """
+    try:
+        _check_examples(label, parameters, examples)
+        return compile_arguments(parameters, examples) if validate else None
+    except ToolDefinitionError:
+        raise
+    except Exception as exc:
+        msg = (
+            f"{label}: the schema's properties cannot be turned into argument checks"
+            f" ({type(exc).__name__}: {exc}); give each property a JSON Schema 'type' (a name"
+            " or a list of names), 'enum' as a list, and 'pattern' as a valid regular expression"
+        )
+        raise ToolDefinitionError(msg) from exc
 
 
 def _check_examples(label: str, parameters: Mapping[str, Any], examples: Mapping[str, Any]) -> None:

@@ -7,7 +7,6 @@ import logging
 import re
 import sys
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Final, cast
 
@@ -23,20 +22,29 @@ __all__ = ["register_plugin"]
 _NAMESPACE: Final = re.compile(r"[A-Za-z0-9_-]+")
 
 
-@dataclass
 class _Plan:
     """What will be registered, by surface and name, after every check passed."""
 
-    tools: dict[str, tuple[ToolSpec, Callable[..., Any]]] = field(
-        default_factory=dict[str, tuple[ToolSpec, Callable[..., Any]]]
+    __slots__ = (
+        "cli_commands",
+        "commands",
+        "hooks",
+        "middlewares",
+        "seen",
+        "skills",
+        "skipped",
+        "tools",
     )
-    commands: dict[str, CommandSpec] = field(default_factory=dict[str, CommandSpec])
-    cli_commands: dict[str, CommandSpec] = field(default_factory=dict[str, CommandSpec])
-    middlewares: dict[str, MiddlewareSpec] = field(default_factory=dict[str, MiddlewareSpec])
-    hooks: dict[str, HookSpec] = field(default_factory=dict[str, HookSpec])
-    skills: dict[str, PluginSkill] = field(default_factory=dict[str, PluginSkill])
-    skipped: list[PluginSkill] = field(default_factory=list[PluginSkill])
-    seen: set[int] = field(default_factory=set[int])
+
+    def __init__(self) -> None:
+        self.tools: dict[str, tuple[ToolSpec, Callable[..., Any]]] = {}
+        self.commands: dict[str, CommandSpec] = {}
+        self.cli_commands: dict[str, CommandSpec] = {}
+        self.middlewares: dict[str, MiddlewareSpec] = {}
+        self.hooks: dict[str, HookSpec] = {}
+        self.skills: dict[str, PluginSkill] = {}
+        self.skipped: list[PluginSkill] = []
+        self.seen: set[int] = set()
 
     def add(self, obj: object) -> bool:
         """File one declaration; False when ``obj`` is not one."""
@@ -121,6 +129,12 @@ def _collect(declarations: object) -> tuple[_Plan, str | None]:
 def _plan_skills(plan: _Plan, skills: Iterable[PluginSkill], logger: logging.Logger) -> None:
     if isinstance(skills, PluginSkill):
         skills = (skills,)
+    if not isinstance(skills, Iterable) or isinstance(skills, bytes | Mapping):
+        msg = (
+            "skills must be a list of plugin_skill() declarations (or left out), got"
+            f" {type(cast(object, skills)).__name__}"
+        )
+        raise RegistrationError(msg)
     for skill in skills:
         if not isinstance(skill, PluginSkill):
             msg = f"skills must contain plugin_skill() declarations, got {skill!r}"

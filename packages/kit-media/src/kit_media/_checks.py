@@ -33,7 +33,12 @@ def coerce_path(value: object) -> Path:
     if not isinstance(value, str | os.PathLike):
         msg = f"media path must be a str or a path, got {type(value).__name__}"
         raise MediaError(msg)
-    text: str | bytes = os.fspath(cast("str | os.PathLike[str] | os.PathLike[bytes]", value))
+    try:
+        text: str | bytes = os.fspath(cast("str | os.PathLike[str] | os.PathLike[bytes]", value))
+    except Exception as exc:  # a path-like object whose __fspath__ fails or returns no path
+        given = type(cast(object, value)).__name__
+        msg = f"media path {given} gave no path ({type(exc).__name__}): pass a str"
+        raise MediaError(msg) from exc
     if not isinstance(text, str) or not text.strip():
         msg = "media path is empty: pass the absolute path of the file to send"
         raise MediaError(msg)
@@ -87,9 +92,14 @@ def check_caption(value: object) -> str:
             " each file with its own payload"
         )
         raise MediaError(msg)
-    if utf16_len(caption) > CAPTION_LIMIT:
+    try:
+        units = utf16_len(caption)
+    except UnicodeEncodeError:
+        msg = "caption holds an unpaired surrogate, which is not text: remove it"
+        raise MediaError(msg) from None
+    if units > CAPTION_LIMIT:
         msg = (
-            f"caption is {utf16_len(caption)} UTF-16 units long; Telegram allows"
+            f"caption is {units} UTF-16 units long; Telegram allows"
             f" {CAPTION_LIMIT}: shorten it, or send the text as a message of its own"
         )
         raise MediaError(msg)

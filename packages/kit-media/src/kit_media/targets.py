@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
+from kit_core import redact_text
 from kit_media._host import HostRefusal, session_env
 from kit_media._privacy import mask_route
 from kit_media.errors import MediaError
@@ -80,10 +81,10 @@ def parse_delivery_target(target: object) -> ResolvedDeliveryTarget | None:
         return None
     head, sep, ref = text.partition(":")
     platform = head.strip().lower()
-    if not _PLATFORM.fullmatch(platform):
+    if not _PLATFORM.fullmatch(platform) or redact_text(platform) != platform:
         msg = (
             f"delivery target must start with a platform name such as 'telegram', got"
-            f" {mask_route(text)!r}: use {_FORMS}"
+            f" {_shown(text)!r}: use {_FORMS}"
         )
         raise MediaError(msg)
     if not sep:
@@ -97,7 +98,7 @@ def parse_delivery_target(target: object) -> ResolvedDeliveryTarget | None:
     ref = ref.strip()
     if not ref or any(not part.strip() for part in ref.split(":")) or _has_control(ref):
         msg = (
-            f"delivery target {mask_route(text)!r} has an empty or malformed chat part:"
+            f"delivery target {_shown(text)!r} has an empty or malformed chat part:"
             f" use {_FORMS}, or just '{platform}' for its home channel"
         )
         raise MediaError(msg)
@@ -156,6 +157,11 @@ def resolve_delivery_target(target: str) -> ResolvedDeliveryTarget:
     """
     parsed = parse_delivery_target(target)
     return resolve_origin() if parsed is None else parsed
+
+
+def _shown(text: str) -> str:
+    """A target as an error message may quote it: ids masked, secret-shaped parts redacted."""
+    return redact_text(mask_route(text))
 
 
 def _has_control(text: str) -> bool:

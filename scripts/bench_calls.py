@@ -1,0 +1,257 @@
+"""Per-call cost of one realistic tool: the floor, the kit and the peer SDKs' validation layers.
+
+The tool takes two strings and one bounded integer, one of them required. Each layer
+answers the host with a JSON string and calls the same underlying function. Figures are
+the median over interleaved rounds of one batch of calls each, all from this one run.
+
+Usage: python scripts/bench_calls.py [--rounds N] [--batch-ms MS]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib
+import io
+import json
+import logging
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from time import perf_counter
+from types import FunctionType
+from typing import Annotated, Any
+
+from _bench import batch_ns, machine, median, table
+from kit_core import int_arg, str_arg, tool
+
+SUCCESS: dict[str, Any] = {"query": "coffee", "region": "eu", "limit": 3}
+REJECTED: dict[str, Any] = {"region": "eu", "limit": 3}  # the required "query" is missing
+CONTEXT: dict[str, Any] = {"task_id": "bench-task"}  # hermes passes runtime keys as keywords
+
+
+def find_places(query: str, region: str = "eu", limit: int = 3) -> dict[str, Any]:
+    """The work every layer wraps: a small result to encode."""
+    return {"query": query, "region": region, "places": [f"{query} #{i}" for i in range(limit)]}
+
+
+# -- 1. the floor: checks nothing ------------------------------------------------------
+
+
+def floor_handler(args: dict[str, Any], **kwargs: Any) -> str:
+    return json.dumps(
+        find_places(args.get("query"), args.get("region", "eu"), args.get("limit", 3))  # pyright: ignore[reportArgumentType]
+    )
+
+
+FLOOR_LOGGER = logging.getLogger("bench.floor")
+
+
+def floor_logging_handler(args: dict[str, Any], **kwargs: Any) -> str:
+    """The floor plus one INFO line like the kit's: what a log line costs by itself."""
+    started = perf_counter()
+    encoded = floor_handler(args, **kwargs)
+    FLOOR_LOGGER.info(
+        "%s: ok; elapsed_ms=%.2f; result=%s",
+        "places_find",
+        (perf_counter() - started) * 1000,
+        "dict",
+    )
+    return encoded
+
+
+# -- 2. the kit ------------------------------------------------------------------------
+
+
+@tool(
+    toolset="bench",
+    params={
+        "query": str_arg("What to look for", required=True, example="coffee"),
+        "region": str_arg("Region code", example="eu"),
+        "limit": int_arg("How many places to return", minimum=1, maximum=20),
+    },
+)
+def places_find(args: dict[str, Any], **kwargs: Any) -> object:
+    """Find places matching a query."""
+    return find_places(**args)
+
+
+# -- 3. the peers' validation layers ---------------------------------------------------
+
+
+def pydantic_handler() -> Callable[..., str] | str:
+    """``validate_call`` (FastMCP, pydantic-ai, the Anthropic tool helpers) over the same
+    function body, with the bound as pydantic spells it."""
+    try:
+        from pydantic import Field, ValidationError, validate_call
+    except ImportError:
+        return "not installed (./scripts/bench syncs the bench group)"
+    same = FunctionType(
+        find_places.__code__, find_places.__globals__, "find_places", find_places.__defaults__
+    )
+    same.__annotations__ = {
+        "query": str,
+        "region": str,
+        "limit": Annotated[int, Field(ge=1, le=20)],
+        "return": dict[str, Any],
+    }
+    validated = validate_call(same)
+
+    def handler(args: dict[str, Any], **kwargs: Any) -> str:
+        try:
+            return json.dumps(validated(**args))
+        except ValidationError as exc:
+            return json.dumps({"success": False, "error": str(exc)})
+
+    return handler
+
+
+def langchain_handler() -> Callable[..., str] | str:
+    """langchain-core's ``StructuredTool`` with a pydantic ``args_schema``, invoked the way
+    an agent executor invokes it."""
+    try:
+        pydantic = importlib.import_module("pydantic")
+        tools = importlib.import_module("langchain_core.tools")
+    except ImportError:
+        return "not installed (./scripts/bench syncs the bench group)"
+    field = pydantic.Field
+    schema = pydantic.create_model(
+        "PlacesFindArgs",
+        query=(str, field(description="What to look for")),
+        region=(str, field("eu", description="Region code")),
+        limit=(int, field(3, ge=1, le=20, description="How many places to return")),
+    )
+    structured = tools.StructuredTool.from_function(
+        func=find_places,
+        name="places_find",
+        description="Find places matching a query.",
+        args_schema=schema,
+        handle_validation_error=True,
+    )
+
+    def handler(args: dict[str, Any], **kwargs: Any) -> str:
+        result = structured.invoke(args)
+        if isinstance(result, str):  # the validation error text
+            return json.dumps({"success": False, "error": result})
+        return json.dumps(result)
+
+    return handler
+
+
+# -- the run ---------------------------------------------------------------------------
+
+
+@dataclass
+class Layer:
+    label: str
+    handler: Callable[..., str] | None
+    level: int | None = None  # the plugin logger's level while this layer runs
+    missing: str = ""
+
+
+def layers(stream: io.StringIO) -> list[Layer]:
+    attached = logging.StreamHandler(stream)
+    attached.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    for name in (places_find.tool_spec.module, FLOOR_LOGGER.name):
+        logger = logging.getLogger(name)
+        logger.addHandler(attached)
+        logger.propagate = False
+    FLOOR_LOGGER.setLevel(logging.INFO)
+    found: list[Layer] = [
+        Layer("floor: hand-written, no checks, json.dumps", floor_handler),
+        Layer("kit, plugin logger at WARNING", places_find, logging.WARNING),
+        Layer("kit, plugin logger at ERROR (no rejection line)", places_find, logging.ERROR),
+        Layer("kit, INFO on, StreamHandler formatting", places_find, logging.INFO),
+        Layer("floor + one logger.info line, same handler", floor_logging_handler),
+    ]
+    for label, make in (
+        ("pydantic validate_call", pydantic_handler),
+        ("langchain-core StructuredTool.invoke", langchain_handler),
+    ):
+        made = make()
+        found.append(
+            Layer(label, None, missing=made) if isinstance(made, str) else Layer(label, made)
+        )
+    return found
+
+
+CASES: dict[str, dict[str, Any]] = {"success": SUCCESS, "rejected": REJECTED}
+
+
+def run(rounds: int, batch_ms: float) -> None:
+    stream = io.StringIO()
+    found = layers(stream)
+    plugin_logger = logging.getLogger(places_find.tool_spec.module)
+    timed = [layer for layer in found if layer.handler is not None]
+
+    def prepared(layer: Layer) -> Callable[[object], object]:
+        handler = layer.handler
+        assert handler is not None
+        if layer.level is not None:
+            plugin_logger.setLevel(layer.level)
+
+        def call(args: object) -> object:
+            return handler(args, **CONTEXT)
+
+        return call
+
+    calls: dict[tuple[str, str], int] = {}
+    samples: dict[tuple[str, str], list[float]] = {}
+    for layer in timed:  # warm up, and size each batch to about batch_ms
+        for case, args in CASES.items():
+            per_call = batch_ns(prepared(layer), args, 300)
+            calls[layer.label, case] = max(100, int(batch_ms * 1e6 / per_call))
+            samples[layer.label, case] = []
+    for _ in range(rounds):  # interleaved: drift of the machine spreads over every layer
+        for layer in timed:
+            for case, args in CASES.items():
+                gc.collect()
+                ns = batch_ns(prepared(layer), args, calls[layer.label, case])
+                samples[layer.label, case].append(ns)
+                stream.seek(0)
+                stream.truncate()
+
+    floor = {case: median(samples[found[0].label, case]) for case in CASES}
+    rows: list[list[str]] = []
+    for layer in timed:
+        cells = [layer.label]
+        for case in CASES:
+            ns = median(samples[layer.label, case])
+            cells += [f"{ns:,.0f}", f"{ns / floor[case]:.2f}x"]
+        cells.append(f"{median(samples[layer.label, 'success']) - floor['success']:+,.0f}")
+        rows.append(cells)
+    print(f"# per-call cost ({machine()})")
+    print(
+        f"# median of {rounds} interleaved rounds of one batch (about {batch_ms:g} ms) per layer"
+        " and case; ns per call and ratio to the floor"
+    )
+    headers = ["layer", "success ns", "× floor", "rejected ns", "× floor", "success, added ns"]
+    print(table(headers, rows))
+    for layer in found:
+        if layer.handler is None:
+            print(f"# {layer.label}: {layer.missing}")
+    print(
+        "# rejected = the required 'query' missing; the floor checks nothing, so its"
+        " 'rejected' call runs the function with query=None"
+    )
+    print("\n# what each layer answered (first 100 characters)")
+    plugin_logger.setLevel(logging.WARNING)
+    for layer in timed:
+        assert layer.handler is not None
+        for case, args in CASES.items():
+            answer = layer.handler(dict(args), **CONTEXT)
+            assert isinstance(answer, str)
+            print(f"{layer.label[:36]:<36} {case:<8} {answer[:100]}")
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=21)
+    parser.add_argument("--batch-ms", type=float, default=20.0)
+    options = parser.parse_args(argv)
+    run(options.rounds, options.batch_ms)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

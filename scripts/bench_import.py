@@ -1,0 +1,103 @@
+"""Import cost: each import in a fresh interpreter, as milliseconds added over a bare one.
+
+Every statement runs in its own ``python -c`` process, round-robin so drift spreads
+evenly; the process times the statement itself (``time.perf_counter`` around it, the
+``time`` module being built in), which is what it adds to a bare interpreter without
+the noise of starting one. Figures are medians. Bytecode
+is cached in a private prefix (one warm-up run each), as it is once a plugin has been
+loaded once: an environment that never writes ``.pyc`` files (``PYTHONDONTWRITEBYTECODE``)
+compiles every kit module from source at every start instead, which costs more.
+
+Usage: python scripts/bench_import.py [--runs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Mapping
+
+from _bench import machine, median, table
+
+KIT = ("kit_core", "kit_lifecycle", "kit_media", "hermes_plugin_kit")
+PROBE = (
+    "import sys; before = set(sys.modules); import hermes_plugin_kit;"
+    " print(' '.join(sorted(m for m in set(sys.modules) - before"
+    " if m.split('.')[0] not in {'kit_core', 'kit_lifecycle', 'kit_media', 'hermes_plugin_kit'}"
+    " and not m.startswith('_') and '.' not in m)))"
+)
+
+
+def stdlib_needed() -> str:
+    """The top-level standard-library modules importing the façade loads."""
+    names = subprocess.run(
+        [sys.executable, "-c", PROBE], capture_output=True, text=True, check=True
+    ).stdout.split()
+    return "import " + ", ".join(names)
+
+
+def import_ms(statement: str, env: Mapping[str, str]) -> float:
+    """Milliseconds ``statement`` takes in a fresh interpreter."""
+    timed = (
+        "import time; _t = time.perf_counter()\n"
+        f"{statement}\n"
+        "print((time.perf_counter() - _t) * 1000)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", timed], env=dict(env), capture_output=True, text=True, check=True
+    )
+    return float(out.stdout.split()[-1])
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--runs", type=int, default=21)
+    options = parser.parse_args(argv)
+    try:
+        import pydantic  # noqa: F401  # pyright: ignore[reportUnusedImport]
+
+        has_pydantic = True
+    except ImportError:
+        has_pydantic = False
+
+    stdlib = stdlib_needed()
+    statements = {
+        "the standard-library modules the façade loads": stdlib,
+        "import kit_core": "import kit_core",
+        "import kit_lifecycle": "import kit_lifecycle",
+        "import kit_media": "import kit_media",
+        "import hermes_plugin_kit (the whole façade)": "import hermes_plugin_kit",
+        "façade, its stdlib modules already loaded (as in hermes)": (
+            f"{stdlib}\n_t = time.perf_counter()\nimport hermes_plugin_kit"
+        ),
+    }
+    if has_pydantic:
+        statements["import pydantic"] = "import pydantic"
+
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    with tempfile.TemporaryDirectory(prefix="hpk-bench-pyc-") as cache:
+        env["PYTHONPYCACHEPREFIX"] = cache
+        for statement in statements.values():
+            import_ms(statement, env)  # writes the bytecode the measured runs read
+        samples: dict[str, list[float]] = {label: [] for label in statements}
+        for _ in range(options.runs):
+            for label, statement in statements.items():
+                samples[label].append(import_ms(statement, env))
+
+    ms = {label: median(values) for label, values in samples.items()}
+    rows = [[label, f"{value:+.1f}"] for label, value in ms.items()]
+    print(f"# import cost ({machine()})")
+    print(
+        f"# median of {options.runs} fresh interpreters each, round-robin, .pyc cached;"
+        " ms added over a bare interpreter"
+    )
+    print(table(["import", "added ms"], rows))
+    print(f"# stdlib modules loaded: {stdlib.removeprefix('import ')}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
