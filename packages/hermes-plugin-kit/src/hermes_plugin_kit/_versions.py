@@ -14,22 +14,28 @@ from typing import Final
 KIT_DISTRIBUTIONS: Final = ("kit-core", "kit-lifecycle", "kit-media", "hermes-plugin-kit")
 
 
-def _dist_info_version(dist: str) -> str | None:
-    prefix = dist.replace("-", "_") + "-"
+def kit_versions() -> dict[str, str | None]:
+    """Each kit distribution's installed version (None when it is not installed).
+
+    One pass over ``sys.path``; the first ``<name>-<version>.dist-info`` found wins, as
+    for ``importlib.metadata``.
+    """
+    prefixes = {dist.replace("-", "_") + "-": dist for dist in KIT_DISTRIBUTIONS}
+    found: dict[str, str | None] = dict.fromkeys(KIT_DISTRIBUTIONS)
     for entry in sys.path:
         try:
             names = os.listdir(entry or ".")
         except OSError:
             continue
         for name in names:
-            if name.startswith(prefix) and name.endswith(".dist-info"):
-                return name[len(prefix) : -len(".dist-info")]
-    return None
-
-
-def kit_versions() -> dict[str, str | None]:
-    """Each kit distribution's installed version (None when it is not installed)."""
-    return {dist: _dist_info_version(dist) for dist in KIT_DISTRIBUTIONS}
+            if not name.endswith(".dist-info"):
+                continue
+            for prefix, dist in prefixes.items():
+                if found[dist] is None and name.startswith(prefix):
+                    found[dist] = name[len(prefix) : -len(".dist-info")]
+        if all(found.values()):
+            break
+    return found
 
 
 def version_problem(versions: dict[str, str | None]) -> str | None:
