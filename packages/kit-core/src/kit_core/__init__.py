@@ -19,7 +19,7 @@ from kit_core.envelope import ErrorCode, encode_success, error_envelope
 from kit_core.errors import KitError, RegistrationError, ToolDefinitionError
 from kit_core.names import RESERVED_TOOL_NAMES, tool_name, validate_tool_name
 from kit_core.redaction import is_secret_key, redact, redact_text
-from kit_core.registration import collect_tools, register_all
+from kit_core.registration import collect_tools, register_all, resolve_module
 from kit_core.schema import build_schema
 from kit_core.tools import AsyncToolFunction, ToolFunction, ToolSpec, get_tool_spec, tool
 
@@ -48,6 +48,7 @@ __all__ = [
     "redact",
     "redact_text",
     "register_all",
+    "resolve_module",
     "str_arg",
     "tool",
     "tool_name",

@@ -12,10 +12,15 @@ from typing import Any
 from kit_core.errors import RegistrationError
 from kit_core.tools import ToolSpec, get_tool_spec
 
-__all__ = ["collect_tools", "register_all"]
+__all__ = ["collect_tools", "register_all", "resolve_module"]
 
 
-def _resolve_module(module: ModuleType | str) -> ModuleType:
+def resolve_module(module: ModuleType | str, purpose: str = "register its tools") -> ModuleType:
+    """A module object as it is, or the module of that name (imported when not loaded yet).
+
+    Raises:
+        RegistrationError: the name cannot be imported, or ``module`` is neither.
+    """
     if isinstance(module, ModuleType):
         return module
     if isinstance(module, str) and module:
@@ -25,7 +30,7 @@ def _resolve_module(module: ModuleType | str) -> ModuleType:
         try:
             return importlib.import_module(module)
         except ImportError as exc:
-            msg = f"cannot import module {module!r} to register its tools: {exc}"
+            msg = f"cannot import module {module!r} to {purpose}: {exc}"
             raise RegistrationError(msg) from exc
     msg = f"expected a module or a module name, got {type(module).__name__}"
     raise RegistrationError(msg)
@@ -40,7 +45,7 @@ def collect_tools(module: ModuleType | str) -> list[tuple[ToolSpec, Callable[...
         RegistrationError: two different tools share a name.
     """
     found: dict[str, tuple[ToolSpec, Callable[..., Any], str]] = {}
-    resolved = _resolve_module(module)
+    resolved = resolve_module(module)
     for attribute, value in sorted(vars(resolved).items()):
         spec = get_tool_spec(value)
         if spec is None:
@@ -72,7 +77,7 @@ def register_all(ctx: Any, module: ModuleType | str) -> int:
         RegistrationError: two different tools share a name, or ``ctx`` cannot
             register tools.
     """
-    resolved = _resolve_module(module)
+    resolved = resolve_module(module)
     tools = collect_tools(resolved)
     register = getattr(ctx, "register_tool", None)
     if tools and not callable(register):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import logging
 import re
 import sys
@@ -10,7 +9,7 @@ from collections.abc import Callable, Iterable, Mapping
 from types import ModuleType
 from typing import Any, Final, cast
 
-from kit_core import RegistrationError, ToolSpec, get_tool_spec
+from kit_core import RegistrationError, ToolSpec, get_tool_spec, resolve_module
 from kit_lifecycle.commands import CommandSpec, CommandType, get_command_spec
 from kit_lifecycle.hooks import HookSpec, get_hook_spec
 from kit_lifecycle.middleware import MiddlewareSpec, get_middleware_spec
@@ -87,17 +86,8 @@ def _put(table: dict[str, Any], name: str, value: Any, what: str) -> None:
 
 
 def _module(declarations: object) -> ModuleType | None:
-    if isinstance(declarations, ModuleType):
-        return declarations
-    if isinstance(declarations, str):
-        loaded = sys.modules.get(declarations)
-        if loaded is not None:
-            return loaded
-        try:
-            return importlib.import_module(declarations)
-        except ImportError as exc:
-            msg = f"cannot import module {declarations!r} to register its declarations: {exc}"
-            raise RegistrationError(msg) from exc
+    if isinstance(declarations, ModuleType | str):
+        return resolve_module(declarations, "register its declarations")
     return None
 
 
