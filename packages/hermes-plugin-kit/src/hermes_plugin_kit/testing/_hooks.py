@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from hermes_plugin_kit.testing._state import HostState, discard_coroutines
@@ -18,37 +18,35 @@ def _name_of(callback: object) -> str:
     return str(getattr(callback, "__name__", repr(callback)))
 
 
-def invoke_hook(state: HostState, hook_name: str, **kwargs: Any) -> list[Any]:
-    """Every callback in registration order; non-None results; exceptions logged."""
-    kwargs.setdefault("telemetry_schema_version", OBSERVER_SCHEMA_VERSION)
+def _call_each(
+    state: HostState, entries: Sequence[Any], surface: str, name: str, kwargs: dict[str, Any]
+) -> list[Any]:
+    """Call every entry in registration order; keep non-None results; log and skip raises."""
+    label = "Hook" if surface == "hook_call" else "Middleware"
     results: list[Any] = []
-    for entry in list(state.hooks.get(hook_name, [])):
+    for entry in list(entries):
         try:
             result = entry.callback(**kwargs)
         except Exception as exc:
-            message = f"Hook '{hook_name}' callback {_name_of(entry.callback)} raised: {exc}"
-            state.record("WARNING", entry.plugin, "hook_call", hook_name, message, exc)
+            message = f"{label} '{name}' callback {_name_of(entry.callback)} raised: {exc}"
+            state.record("WARNING", entry.plugin, surface, name, message, exc)
             continue
         if result is not None:
             results.append(result)
     return results
+
+
+def invoke_hook(state: HostState, hook_name: str, **kwargs: Any) -> list[Any]:
+    """Every callback in registration order; non-None results; exceptions logged."""
+    kwargs.setdefault("telemetry_schema_version", OBSERVER_SCHEMA_VERSION)
+    return _call_each(state, state.hooks.get(hook_name, []), "hook_call", hook_name, kwargs)
 
 
 def invoke_middleware(state: HostState, kind: str, **kwargs: Any) -> list[Any]:
     """``PluginManager.invoke_middleware`` with the two schema-version keywords added."""
     kwargs.setdefault("telemetry_schema_version", OBSERVER_SCHEMA_VERSION)
     kwargs.setdefault("middleware_schema_version", MIDDLEWARE_SCHEMA_VERSION)
-    results: list[Any] = []
-    for entry in list(state.middleware.get(kind, [])):
-        try:
-            result = entry.callback(**kwargs)
-        except Exception as exc:
-            message = f"Middleware '{kind}' callback {_name_of(entry.callback)} raised: {exc}"
-            state.record("WARNING", entry.plugin, "middleware_call", kind, message, exc)
-            continue
-        if result is not None:
-            results.append(result)
-    return results
+    return _call_each(state, state.middleware.get(kind, []), "middleware_call", kind, kwargs)
 
 
 def _safe_copy(payload: Any) -> Any:
