@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kit_core import array_arg, int_arg, object_arg, str_arg, tool
-from kit_core._checks import compile_quick_check, compile_value_check
+from kit_core._checks import compile_value_check
+from kit_core._quick import compile_quick_check
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),

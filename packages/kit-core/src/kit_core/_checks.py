@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, Final, cast
 
-from kit_core._quick import FastPath, compile_quick_check
+from kit_core._quick import FastPath
 from kit_core.redaction import is_secret_key, redact_text
 
 # A value check returns None when the value is fine, else "<what was expected>; got <what arrived>".
@@ -286,10 +286,6 @@ def compile_object_check(schema: Mapping[str, Any]) -> ValueCheck:
 ArgumentCheck = Callable[[dict[str, Any]], "tuple[dict[str, Any], Rejection | None]"]
 
 
-def _ask_full_check(value: Any) -> bool:
-    return False
-
-
 def compile_arguments(parameters: Mapping[str, Any], examples: Mapping[str, Any]) -> ArgumentCheck:
     """Compile a tool's ``parameters`` into the check that runs before its handler.
 
@@ -303,10 +299,6 @@ def compile_arguments(parameters: Mapping[str, Any], examples: Mapping[str, Any]
     known = list(props)
     known_set = frozenset(known)
     checks = {key: compile_value_check(sub, is_secret_key(key)) for key, sub in props.items()}
-    fast = FastPath(props)
-    quick: dict[str, Callable[[Any], bool]] = {
-        key: fast.tests.get(key, _ask_full_check) for key in props
-    }
     missing_text = {
         key: f"{key} is required (e.g. {render_example(examples[key])})"
         if examples.get(key) is not None
@@ -326,20 +318,21 @@ def compile_arguments(parameters: Mapping[str, Any], examples: Mapping[str, Any]
                     return args, Rejection(INVALID, str(key), text)
         nulls: list[str] | None = None
         for key, value in args.items():
-            test = quick.get(key)
-            if test is None or test(value):
-                continue  # an unknown key of an open schema, or a valid value
+            sub = checks.get(key)
+            if sub is None:
+                continue  # an unknown key of an open schema
             if value is None and key not in required_set:  # pyright: ignore[reportUnnecessaryContains]
                 nulls = [*(nulls or ()), key]
                 continue
-            problem = checks[key](value, key)
+            problem = sub(value, key)
             if problem is not None:
                 return args, Rejection(INVALID, key, problem)
         if nulls:
             args = {k: v for k, v in args.items() if k not in nulls}
         return args, None
 
-    return fast.check(required, closed, checks, check)
+    # the straight-line fast path answers the common valid call; anything else is ``check``
+    return FastPath(props).check(required, closed, checks, check)
 
 
 def parse_arguments(raw: Any) -> tuple[dict[str, Any], Rejection | None]:
@@ -375,7 +368,6 @@ __all__ = [
     "ArgumentCheck",
     "Rejection",
     "compile_arguments",
-    "compile_quick_check",
     "compile_value_check",
     "declared_types",
     "describe_value",

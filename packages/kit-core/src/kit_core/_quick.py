@@ -123,22 +123,20 @@ ValueCheck = Callable[[Any, str], "str | None"]
 
 
 class FastPath:
-    """The quick tests of one tool's properties and, in front of its full check, the
-    fast check; all of them share one namespace of constants."""
+    """The quick conditions of one tool's properties and, in front of its full check, the
+    fast check built from them, with one namespace of constants."""
 
-    __slots__ = ("conditions", "namespace", "properties", "tests")
+    __slots__ = ("conditions", "namespace", "properties")
 
     def __init__(self, properties: Mapping[str, Mapping[str, Any]]) -> None:
         self.properties = properties
         self.namespace: dict[str, Any] = {"__builtins__": _BUILTINS, "ABSENT": _ABSENT}
         self.conditions: dict[str, str] = {}
-        self.tests: dict[str, Callable[[Any], bool]] = {}
         for n, (key, schema) in enumerate(properties.items()):
             found = quick_condition(schema, n)
             if found is not None:
                 self.conditions[key], constants = found
                 self.namespace.update(constants)
-                self.tests[key] = _quick_function(self.conditions[key], self.namespace)
 
     def check(
         self,
