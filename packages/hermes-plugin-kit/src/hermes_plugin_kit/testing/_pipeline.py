@@ -139,6 +139,29 @@ def dispatch(state: HostState, name: str, args: Any, **kwargs: Any) -> Any:
         return json.dumps({"error": sanitize_tool_error(raw)})
 
 
+def _observed(
+    name: str,
+    args: Any,
+    result: Any,
+    context: dict[str, Any],
+    duration_ms: int,
+    status: tuple[str, str | None, str | None] | None,
+) -> dict[str, Any]:
+    """The keywords hermes passes both result observers (``post_tool_call`` and
+    ``transform_tool_result``), in its order."""
+    status_, error_type, error_message = status or observer_fields(result)
+    return {
+        "tool_name": name,
+        "args": args,
+        "result": result,
+        **{key: value or "" for key, value in context.items()},
+        "duration_ms": duration_ms,
+        "status": status_,
+        "error_type": error_type,
+        "error_message": error_message,
+    }
+
+
 def _emit_post_tool_call(
     state: HostState,
     name: str,
@@ -152,20 +175,8 @@ def _emit_post_tool_call(
     if not state.has_hook("post_tool_call"):
         return
     try:
-        status_, error_type, error_message = status or observer_fields(result)
-        results = invoke_hook(
-            state,
-            "post_tool_call",
-            tool_name=name,
-            args=args,
-            result=result,
-            **{key: value or "" for key, value in context.items()},
-            duration_ms=duration_ms,
-            status=status_,
-            error_type=error_type,
-            error_message=error_message,
-            middleware_trace=list(trace),
-        )
+        observed = _observed(name, args, result, context, duration_ms, status)
+        results = invoke_hook(state, "post_tool_call", **observed, middleware_trace=list(trace))
     except Exception:  # hermes logs at DEBUG; an observer never breaks the call
         return
     discard_coroutines(results)
@@ -181,19 +192,8 @@ def _transform_result(
 ) -> Any:
     if not state.has_hook("transform_tool_result"):
         return result
-    status, error_type, error_message = observer_fields(result)
-    results = invoke_hook(
-        state,
-        "transform_tool_result",
-        tool_name=name,
-        args=args,
-        result=result,
-        **{key: value or "" for key, value in context.items()},
-        duration_ms=duration_ms,
-        status=status,
-        error_type=error_type,
-        error_message=error_message,
-    )
+    observed = _observed(name, args, result, context, duration_ms, None)
+    results = invoke_hook(state, "transform_tool_result", **observed)
     replacement = next((r for r in results if isinstance(r, str)), None)
     discard_coroutines(results)
     return result if replacement is None else replacement
