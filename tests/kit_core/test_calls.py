@@ -8,7 +8,17 @@ from typing import Any
 
 import pytest
 
-from kit_core import arg, array_arg, bool_arg, int_arg, number_arg, object_arg, str_arg, tool
+from kit_core import (
+    ToolDefinitionError,
+    arg,
+    array_arg,
+    bool_arg,
+    int_arg,
+    number_arg,
+    object_arg,
+    str_arg,
+    tool,
+)
 
 
 @tool(
@@ -342,3 +352,12 @@ def test_the_wrapper_belongs_to_the_handler_module_as_hermes_sees_it() -> None:
     # hermes attributes a handler to a plugin by handler.__globals__["__name__"]
     assert read_thread.__globals__["__name__"] == __name__  # type: ignore[attr-defined]
     assert read_thread.__wrapped__.__name__ == "read_thread"  # type: ignore[attr-defined]
+
+
+def test_tool_without_parentheses_says_how_to_write_it() -> None:
+    def handler(args: dict[str, Any], **kwargs: Any) -> str:
+        """Doc."""
+        return ""
+
+    with pytest.raises(ToolDefinitionError, match=r"written with parentheses: put @tool\(toolset="):
+        tool(handler)  # type: ignore[misc]  # pyright: ignore[reportArgumentType, reportCallIssue]

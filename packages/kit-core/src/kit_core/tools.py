@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import FunctionType
-from typing import Any, Protocol, cast, overload
+from typing import Any, Never, Protocol, cast, overload
 
 from kit_core._checks import compile_arguments, compile_value_check
 from kit_core._runtime import ToolRunner, sync_call
@@ -135,8 +135,8 @@ class ToolDecorator:
 
 
 def tool(
-    *,
-    toolset: str,
+    *misused: Never,
+    toolset: str = "",
     params: Mapping[str, ArgSpec] | None = None,
     schema: Mapping[str, Any] | None = None,
     name: str | None = None,
@@ -167,6 +167,13 @@ def tool(
     Raises:
         ToolDefinitionError: at decoration, naming the rule broken and the fix.
     """
+    if misused:
+        what = getattr(misused[0], "__name__", type(misused[0]).__name__)
+        msg = (
+            f"@tool takes keyword arguments only and is written with parentheses: put"
+            f" @tool(toolset='myplugin', params={{...}}) above {what}"
+        )
+        raise ToolDefinitionError(msg)
     return ToolDecorator(
         {
             "toolset": toolset,
