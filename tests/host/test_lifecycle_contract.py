@@ -4,6 +4,11 @@ The ``kit_lifecycle_contract`` plugin (tests/host/plugins) declares a tool, two 
 commands, a CLI command, all four middleware kinds, two hooks and a skill with the kit
 and registers them with one ``register_plugin`` call; these tests drive each surface
 through the host's own entry points.
+
+The rollback tests register a second plugin through the host's own ``PluginContext``
+and ``PluginManager`` (the live ones every other plugin here was loaded into), make one
+registrar call fail, and check that the manager's tables and the tool registry are
+exactly as they were.
 """
 
 from __future__ import annotations
@@ -11,10 +16,25 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import logging
+from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import pytest
+
+from kit_core import str_arg, tool
+from kit_lifecycle import (
+    CommandType,
+    MiddlewareKind,
+    PartialRegistrationError,
+    PluginSkill,
+    command,
+    hook,
+    middleware,
+    plugin_skill,
+    register_plugin,
+)
 
 if TYPE_CHECKING:
     from tests.host.conftest import HermesHost
@@ -170,3 +190,204 @@ def test_the_skill_resolves_through_the_hosts_plugin_skill_lookup(hermes_host: H
     assert viewed["success"] is True
     assert "klc guide" in viewed["content"]
     assert hermes_host.manager.find_plugin_skill(f"{PLUGIN}:klc-extra") is None
+
+
+# -- a registration that fails midway, against the live host ----------------------------------
+
+ROLLBACK_PLUGIN = "klc_rollback"
+
+
+@tool(toolset="klc_rollback", name="klc_rb_lookup", params={"q": str_arg("Query")})
+def klc_rb_lookup(args: dict[str, Any], **kwargs: Any) -> object:
+    """Look something up."""
+    return args
+
+
+@command("klc-rb-say", "Say something.")
+def klc_rb_say(raw_args: str) -> str:
+    return raw_args
+
+
+@command("klc-rb-admin", "Administer the rollback plugin.", type=CommandType.CLI)
+def klc_rb_admin(args: Any) -> int:
+    return 0
+
+
+@middleware(MiddlewareKind.TOOL_REQUEST)
+def klc_rb_request(**kwargs: Any) -> None:
+    return None
+
+
+@hook("on_session_end")
+def klc_rb_end(**kwargs: Any) -> None:
+    return None
+
+
+ROLLBACK_DECLARATIONS = (klc_rb_say, klc_rb_admin, klc_rb_lookup, klc_rb_request, klc_rb_end)
+ROLLBACK_STEPS = (
+    "command 'klc-rb-say'",
+    "CLI command 'klc-rb-admin'",
+    "tool 'klc_rb_lookup'",
+    "middleware 'tool_request'",
+    "hook 'on_session_end'",
+    "skill 'klc-rb-guide'",
+)
+"""The registrar calls register_plugin makes for these declarations, in order."""
+
+
+class Planted(RuntimeError):
+    """The failure planted at one registrar call."""
+
+
+@pytest.fixture
+def rollback_skill(tmp_path: Path) -> PluginSkill:
+    path = tmp_path / "klc-rb-guide" / "SKILL.md"
+    path.parent.mkdir()
+    path.write_text("---\nname: klc-rb-guide\n---\nA guide.\n")
+    return plugin_skill("klc-rb-guide", path, "How the rollback plugin works.")
+
+
+def host_state(hermes_host: HermesHost) -> dict[str, Any]:
+    """What the host holds, by identity (an equal copy is not the same registration)."""
+    manager, registry = hermes_host.manager, hermes_host.registry
+    return {
+        "hooks": {k: [id(cb) for cb in v] for k, v in manager._hooks.items()},
+        "middleware": {k: [id(cb) for cb in v] for k, v in manager._middleware.items()},
+        "commands": {k: id(v) for k, v in manager._plugin_commands.items()},
+        "cli_commands": {k: id(v) for k, v in manager._cli_commands.items()},
+        "skills": {k: id(v) for k, v in manager._plugin_skills.items()},
+        "tool_names": sorted(manager._plugin_tool_names),
+        "tools": {n: id(registry.get_entry(n)) for n in registry.get_all_tool_names()},
+    }
+
+
+def host_context(hermes_host: HermesHost, fail_at: str = "", after: bool = False) -> Any:
+    """The host's own PluginContext for a new plugin, raising at ``fail_at`` before (or,
+    with ``after``, right after) the host stored that registration."""
+    plugins = hermes_host.plugins
+
+    def gate(label: str, stored: bool) -> None:
+        if label == fail_at and stored == after:
+            raise Planted(f"{label} refused")
+
+    class Failing(plugins.PluginContext):
+        def register_command(self, name: str, handler: Any, **kw: Any) -> None:
+            gate(f"command {name!r}", False)
+            super().register_command(name, handler, **kw)
+            gate(f"command {name!r}", True)
+
+        def register_cli_command(self, name: str, help: str, setup_fn: Any, **kw: Any) -> None:
+            gate(f"CLI command {name!r}", False)
+            super().register_cli_command(name, help, setup_fn, **kw)
+            gate(f"CLI command {name!r}", True)
+
+        def register_tool(self, name: str, toolset: str, schema: Any, handler: Any, **kw: Any):
+            gate(f"tool {name!r}", False)
+            super().register_tool(name, toolset, schema, handler, **kw)
+            gate(f"tool {name!r}", True)
+
+        def register_middleware(self, kind: str, callback: Any) -> None:
+            gate(f"middleware {kind!r}", False)
+            super().register_middleware(kind, callback)
+            gate(f"middleware {kind!r}", True)
+
+        def register_hook(self, hook_name: str, callback: Any) -> None:
+            gate(f"hook {hook_name!r}", False)
+            super().register_hook(hook_name, callback)
+            gate(f"hook {hook_name!r}", True)
+
+        def register_skill(self, name: str, path: Path, description: str = "") -> None:
+            gate(f"skill {name!r}", False)
+            super().register_skill(name, path, description)
+            gate(f"skill {name!r}", True)
+
+    manifest = plugins.PluginManifest(name=ROLLBACK_PLUGIN, source="user", key=ROLLBACK_PLUGIN)
+    return Failing(manifest, hermes_host.manager)
+
+
+@pytest.mark.parametrize("after", [False, True], ids=["before-storing", "after-storing"])
+@pytest.mark.parametrize("step", ROLLBACK_STEPS)
+def test_a_registrar_failing_midway_leaves_the_real_host_as_it_was(
+    step: str, after: bool, hermes_host: HermesHost, rollback_skill: PluginSkill
+) -> None:
+    before = host_state(hermes_host)
+    ctx = host_context(hermes_host, fail_at=step, after=after)
+    with pytest.raises(PartialRegistrationError) as caught:
+        register_plugin(ctx, ROLLBACK_DECLARATIONS, [rollback_skill])
+    assert host_state(hermes_host) == before
+    assert hermes_host.registry.get_entry("klc_rb_lookup") is None
+    assert hermes_host.plugins.get_plugin_command_handler("klc-rb-say") is None
+    error = caught.value
+    assert error.failed == step
+    stored = ROLLBACK_STEPS[: ROLLBACK_STEPS.index(step) + (1 if after else 0)]
+    assert error.rolled_back == tuple(reversed(stored))
+    assert error.left_registered == ()
+
+
+def test_a_skill_file_gone_at_registration_rolls_the_real_host_back(
+    hermes_host: HermesHost,
+    rollback_skill: PluginSkill,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rollback_skill.path.unlink()  # removed after the kit checked it was there:
+    monkeypatch.setattr(PluginSkill, "present", property(lambda self: True))
+    before = host_state(hermes_host)
+    with pytest.raises(PartialRegistrationError) as caught:
+        register_plugin(host_context(hermes_host), ROLLBACK_DECLARATIONS, [rollback_skill])
+    assert host_state(hermes_host) == before
+    error = caught.value
+    assert error.failed == "skill 'klc-rb-guide'"
+    assert f"FileNotFoundError: SKILL.md not found at {rollback_skill.path}" in str(error)
+    assert error.rolled_back == tuple(reversed(ROLLBACK_STEPS[:-1]))
+
+
+def test_a_receipt_logger_that_raises_rolls_the_real_host_back(
+    hermes_host: HermesHost, rollback_skill: PluginSkill
+) -> None:
+    class FullDisk(logging.Logger):
+        def info(self, msg: object, *args: object, **kwargs: Any) -> None:
+            raise OSError("no space left on device")
+
+    before = host_state(hermes_host)
+    with pytest.raises(PartialRegistrationError) as caught:
+        register_plugin(
+            host_context(hermes_host),
+            ROLLBACK_DECLARATIONS,
+            [rollback_skill],
+            logger=FullDisk("klc.rollback"),
+        )
+    assert host_state(hermes_host) == before
+    assert caught.value.failed == "the registration receipt"
+    assert caught.value.rolled_back == tuple(reversed(ROLLBACK_STEPS))
+
+
+def test_the_same_plugin_registers_cleanly_after_a_rollback(
+    hermes_host: HermesHost, rollback_skill: PluginSkill
+) -> None:
+    before = host_state(hermes_host)
+    with pytest.raises(PartialRegistrationError):
+        register_plugin(
+            host_context(hermes_host, fail_at="skill 'klc-rb-guide'"),
+            ROLLBACK_DECLARATIONS,
+            [rollback_skill],
+        )
+    ctx = host_context(hermes_host)
+    try:
+        summary = register_plugin(ctx, ROLLBACK_DECLARATIONS, [rollback_skill])
+        assert summary.tools == ("klc_rb_lookup",)
+        assert hermes_host.manager._hooks["on_session_end"].count(klc_rb_end) == 1
+        assert hermes_host.registry.get_entry("klc_rb_lookup").handler is klc_rb_lookup
+    finally:  # take it out again, so the shared host is as the other tests expect it
+        manager = hermes_host.manager
+        for table, key, callback in (
+            (manager._hooks, "on_session_end", klc_rb_end),
+            (manager._middleware, "tool_request", klc_rb_request),
+        ):
+            table[key].remove(callback)
+            if not table[key]:
+                del table[key]
+        del manager._plugin_commands["klc-rb-say"], manager._cli_commands["klc-rb-admin"]
+        manager.remove_plugin_skill(f"{ROLLBACK_PLUGIN}:klc-rb-guide")
+        hermes_host.registry.deregister("klc_rb_lookup")
+        manager._plugin_tool_names.discard("klc_rb_lookup")
+    assert host_state(hermes_host) == before

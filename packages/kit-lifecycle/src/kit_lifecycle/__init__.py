@@ -2,7 +2,9 @@
 
 Declare each surface with a decorator (:func:`command`, :func:`middleware`,
 :func:`hook`; skills with :func:`plugin_skill`), then register everything, tools
-included, with one :func:`register_plugin` call.
+included, with one :func:`register_plugin` call. A registration that fails midway is
+rolled back as far as the host allows and reported in one
+:class:`PartialRegistrationError`.
 """
 
 from kit_lifecycle._host import (
@@ -20,7 +22,7 @@ from kit_lifecycle.commands import (
     is_builtin_command,
 )
 from kit_lifecycle.config import configure_stderr_logging, load_plugin_config
-from kit_lifecycle.errors import DeclarationError
+from kit_lifecycle.errors import DeclarationError, PartialRegistrationError
 from kit_lifecycle.hooks import HookSpec, get_hook_spec, hook, host_hook_names
 from kit_lifecycle.middleware import MiddlewareKind, MiddlewareSpec, get_middleware_spec, middleware
 from kit_lifecycle.registration import register_plugin
@@ -40,6 +42,7 @@ __all__ = [
     "HookSpec",
     "MiddlewareKind",
     "MiddlewareSpec",
+    "PartialRegistrationError",
     "PluginSkill",
     "RegistrationSummary",
     "command",

@@ -81,6 +81,11 @@ def _loaded(module: str, attribute: str) -> Any:
     return getattr(found, attribute, None) if found is not None else None
 
 
+def host_tool_registry() -> Any:
+    """hermes' process-wide tool registry (``tools.registry.registry``) when loaded, else None."""
+    return _loaded("tools.registry", "registry")
+
+
 def known_hooks() -> frozenset[str]:
     """The hook names of the running host, or the kit's list of 0.19.0 and newer hooks."""
     valid = _loaded("hermes_cli.plugins", "VALID_HOOKS")

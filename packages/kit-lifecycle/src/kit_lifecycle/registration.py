@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import logging
+import os
 import re
-import sys
 from collections.abc import Callable, Iterable, Mapping
 from types import ModuleType
 from typing import Any, Final, cast
 
 from kit_core import RegistrationError, ToolSpec, get_tool_spec, resolve_module
+from kit_lifecycle._host import host_tool_registry
+from kit_lifecycle._rollback import Rollback
 from kit_lifecycle.commands import CommandSpec, CommandType, get_command_spec
 from kit_lifecycle.hooks import HookSpec, get_hook_spec
 from kit_lifecycle.middleware import MiddlewareSpec, get_middleware_spec
@@ -172,8 +174,7 @@ def _check_host(ctx: Any, plan: _Plan, plugin_name: str) -> None:
             " [A-Za-z0-9_-]+; rename the plugin in plugin.yaml"
         )
         raise RegistrationError(msg)
-    registry = getattr(sys.modules.get("tools.registry"), "registry", None)
-    get_entry = getattr(registry, "get_entry", None)
+    get_entry = getattr(host_tool_registry(), "get_entry", None)
     for name, (spec, _) in plan.tools.items():
         entry = get_entry(name) if callable(get_entry) else None
         toolset = getattr(entry, "toolset", spec.toolset)
@@ -221,8 +222,16 @@ def register_plugin(
     The receipt names the plugin from ``plugin_name``, else the host manifest, else the
     module; it goes to ``logger``, else the module's logger.
 
+    When a host registrar raises midway (a SKILL.md removed after the checks, a
+    registrar refusing a value) or the receipt cannot be logged, what was registered
+    is undone, newest first, as far as the host allows (see
+    :class:`~kit_lifecycle.PartialRegistrationError`), and one error says what failed,
+    what was rolled back and what is left registered. Its text never shows the values
+    of the plugin's tools' ``requires_env`` variables.
+
     Raises:
-        RegistrationError: naming what is wrong; nothing has been registered then.
+        RegistrationError: naming what is wrong, before anything was registered.
+        PartialRegistrationError: a host registrar or the receipt failed midway.
     """
     if logger is not None and not isinstance(logger, logging.Logger):
         msg = f"logger must be a logging.Logger, got {type(logger).__name__}"
@@ -232,28 +241,7 @@ def register_plugin(
     name = _names(ctx, declared, plugin_name)
     _plan_skills(plan, skills, log)
     _check_host(ctx, plan, name)
-
-    for cmd in sorted(plan.commands.values(), key=lambda c: c.name):
-        ctx.register_command(
-            name=cmd.name, handler=cmd.handler, description=cmd.description, args_hint=cmd.args_hint
-        )
-    for cmd in sorted(plan.cli_commands.values(), key=lambda c: c.name):
-        ctx.register_cli_command(
-            name=cmd.name,
-            help=cmd.help,
-            setup_fn=cmd.setup_fn or _no_arguments,
-            handler_fn=cmd.handler,
-            description=cmd.description,
-        )
-    for spec, fn in sorted(plan.tools.values(), key=lambda t: t[0].name):
-        ctx.register_tool(**spec.register_kwargs(fn))
-    for mw in sorted(plan.middlewares.values(), key=lambda m: m.kind):
-        ctx.register_middleware(mw.kind, mw.callback)
-    for hk in sorted(plan.hooks.values(), key=lambda h: h.name):
-        ctx.register_hook(hk.name, hk.callback)
-    for skill in sorted(plan.skills.values(), key=lambda s: s.name):
-        ctx.register_skill(name=skill.name, path=skill.path, description=skill.description)
-
+    env_names = sorted({env for spec, _ in plan.tools.values() for env in spec.requires_env})
     summary = RegistrationSummary(
         tools=tuple(plan.tools),
         hooks=tuple(plan.hooks),
@@ -263,8 +251,69 @@ def register_plugin(
         middlewares=tuple(plan.middlewares),
         cli_commands=tuple(plan.cli_commands),
     )
-    log_registration_summary(log, name, summary)
+    rollback = Rollback(ctx)
+    try:
+        _register(ctx, plan, rollback)
+        rollback.run("receipt", name, lambda: log_registration_summary(log, name, summary))
+    except BaseException as exc:
+        secrets = tuple(v for n in env_names if (v := os.environ.get(n)))
+        error = rollback.failure(exc, name, secrets)
+        if not isinstance(exc, Exception):  # an interrupt stays one, with the report noted
+            exc.add_note(str(error))
+            raise
+        raise error from exc
     return summary
+
+
+def _register(ctx: Any, plan: _Plan, rollback: Rollback) -> None:
+    """Hand every planned surface to the host, one registrar call at a time."""
+    for cmd in sorted(plan.commands.values(), key=lambda c: c.name):
+        rollback.run(
+            "command",
+            cmd.name,
+            lambda cmd=cmd: ctx.register_command(
+                name=cmd.name,
+                handler=cmd.handler,
+                description=cmd.description,
+                args_hint=cmd.args_hint,
+            ),
+        )
+    for cmd in sorted(plan.cli_commands.values(), key=lambda c: c.name):
+        rollback.run(
+            "CLI command",
+            cmd.name,
+            lambda cmd=cmd: ctx.register_cli_command(
+                name=cmd.name,
+                help=cmd.help,
+                setup_fn=cmd.setup_fn or _no_arguments,
+                handler_fn=cmd.handler,
+                description=cmd.description,
+            ),
+        )
+    for spec, fn in sorted(plan.tools.values(), key=lambda t: t[0].name):
+        kwargs = spec.register_kwargs(fn)
+        rollback.run(
+            "tool", spec.name, lambda kwargs=kwargs: ctx.register_tool(**kwargs), kwargs["handler"]
+        )
+    for mw in sorted(plan.middlewares.values(), key=lambda m: m.kind):
+        rollback.run(
+            "middleware",
+            mw.kind,
+            lambda mw=mw: ctx.register_middleware(mw.kind, mw.callback),
+            mw.callback,
+        )
+    for hk in sorted(plan.hooks.values(), key=lambda h: h.name):
+        rollback.run(
+            "hook", hk.name, lambda hk=hk: ctx.register_hook(hk.name, hk.callback), hk.callback
+        )
+    for skill in sorted(plan.skills.values(), key=lambda s: s.name):
+        rollback.run(
+            "skill",
+            skill.name,
+            lambda skill=skill: ctx.register_skill(
+                name=skill.name, path=skill.path, description=skill.description
+            ),
+        )
 
 
 def _no_arguments(parser: Any) -> None:

@@ -1,0 +1,320 @@
+"""Taking back a registration that failed midway, as far as the host allows.
+
+``register_plugin`` hands a plugin to the host one registrar call at a time. When a call
+raises, or the receipt cannot be logged, :class:`Rollback` undoes every earlier call,
+newest first, and the failing call too when it stored something before raising:
+
+* a host whose registrars return a handle with ``dispose()`` (hermes releases after
+  0.19.0, which also unwind a failed ``register()`` themselves) is asked to dispose
+  each registration;
+* hermes-agent 0.19.0 returns nothing. Its public APIs take back a tool
+  (``tools.registry.registry.deregister``) and a skill
+  (``PluginManager.remove_plugin_skill``). Hooks, middleware, slash and CLI commands
+  exist only in the plugin manager's private tables (``_hooks``, ``_middleware``,
+  ``_plugin_commands``, ``_cli_commands``; a tool's name also goes into
+  ``_plugin_tool_names``): the kit takes out of them exactly the object its own call put
+  there, as newer hermes' registration ledger does, and touches nothing else;
+* any other context (a test double, an unknown host) cannot be asked to undo anything:
+  what it holds is reported as left registered.
+
+Every undo depends on identity: what the host refused is not touched, an entry replaced
+since by another registration is left alone, and an entry that replaced an earlier one of
+the same name puts the earlier one back. A tool that replaced an earlier tool stays: hermes
+0.19.0 keeps no copy of the one it replaced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final, Literal, Protocol
+
+from kit_core import redact_text
+from kit_lifecycle._host import host_tool_registry
+from kit_lifecycle.errors import PartialRegistrationError
+
+Surface = Literal["command", "CLI command", "tool", "middleware", "hook", "skill", "receipt"]
+
+_MISSING: Final = object()
+_ERROR_CHARS: Final = 300
+_NO_UNDO: Final = "this host offers no way to remove a registration"
+_RECEIPT: Final = "the registration receipt"
+
+
+@dataclass(frozen=True, slots=True)
+class _Outcome:
+    removed: bool = False
+    kept: str = ""
+    """Why the registration stays, when it does."""
+
+
+_REMOVED: Final = _Outcome(removed=True)
+_NOTHING: Final = _Outcome()
+"""The host holds nothing of this call (it refused it, or raised before storing it)."""
+
+
+class _Undo(Protocol):
+    def settle(self, result: object) -> None:
+        """Note what the host holds right after the call returned ``result``."""
+        ...
+
+    def undo(self) -> _Outcome: ...
+
+
+class _NoUndo:
+    """A registration this host cannot be asked to take back."""
+
+    __slots__ = ("settled", "why")
+
+    def __init__(self, why: str) -> None:
+        self.why = why
+        self.settled = False
+
+    def settle(self, result: object) -> None:
+        self.settled = True
+
+    def undo(self) -> _Outcome:
+        # a call that raised most likely stored nothing; only a completed one is reported
+        return _Outcome(kept=self.why) if self.settled and self.why else _NOTHING
+
+
+class _Handle:
+    """A registration the host returned a handle for (``handle.dispose()`` undoes it)."""
+
+    __slots__ = ("handle",)
+
+    def __init__(self, handle: Any) -> None:
+        self.handle = handle
+
+    def settle(self, result: object) -> None:
+        pass
+
+    def undo(self) -> _Outcome:
+        self.handle.dispose()
+        return _REMOVED
+
+
+class _Entry:
+    """One key of a host table of ``name -> entry`` (commands, CLI commands, skills)."""
+
+    __slots__ = ("after", "before", "key", "remove", "settled", "table")
+
+    def __init__(
+        self, table: dict[Any, Any], key: str, remove: Callable[[str], object] | None = None
+    ) -> None:
+        self.table = table
+        self.key = key
+        self.remove = remove
+        self.before: object = table.get(key, _MISSING)
+        self.after: object = _MISSING
+        self.settled = False
+
+    def settle(self, result: object) -> None:
+        self.after = self.table.get(self.key, _MISSING)
+        self.settled = True
+
+    def undo(self) -> _Outcome:
+        now = self.table.get(self.key, _MISSING)
+        if now is self.before or (self.settled and self.after is self.before):
+            return _NOTHING
+        if self.settled and now is not self.after:
+            return _Outcome(kept="replaced since by another registration of that name")
+        if self.before is not _MISSING:
+            self.table[self.key] = self.before  # the earlier registration it replaced
+        elif self.remove is not None:
+            self.remove(self.key)
+        else:
+            del self.table[self.key]
+        return _REMOVED
+
+
+def _count(callbacks: object, callback: object) -> int:
+    if not isinstance(callbacks, list):
+        return 0
+    return sum(1 for cb in callbacks if cb is callback)  # pyright: ignore[reportUnknownVariableType]
+
+
+class _Callback:
+    """One callback appended to a host table of ``name -> [callbacks]`` (hooks, middleware)."""
+
+    __slots__ = ("callback", "count", "existed", "key", "table")
+
+    def __init__(self, table: dict[Any, Any], key: str, callback: object) -> None:
+        self.table = table
+        self.key = key
+        self.callback = callback
+        self.existed = key in table
+        self.count = _count(table.get(key), callback)
+
+    def settle(self, result: object) -> None:
+        pass
+
+    def undo(self) -> _Outcome:
+        callbacks: Any = self.table.get(self.key)
+        if _count(callbacks, self.callback) <= self.count:
+            return _NOTHING
+        last = max(i for i, cb in enumerate(callbacks) if cb is self.callback)
+        del callbacks[last]
+        if not callbacks and not self.existed:
+            del self.table[self.key]
+        return _REMOVED
+
+
+class _Tool:
+    """One tool in hermes' tool registry, and its name in the manager's plugin tool names."""
+
+    __slots__ = ("before", "handler", "listed", "name", "names", "registry")
+
+    def __init__(self, registry: Any, names: object, name: str, handler: object) -> None:
+        self.registry = registry
+        self.names: set[Any] | None = names if isinstance(names, set) else None
+        self.name = name
+        self.handler = handler
+        self.before: Any = registry.get_entry(name)
+        self.listed = self.names is not None and name in self.names
+
+    def settle(self, result: object) -> None:
+        pass
+
+    def undo(self) -> _Outcome:
+        now: Any = self.registry.get_entry(self.name)
+        if now is not self.before and getattr(now, "handler", None) is not self.handler:
+            return _Outcome(kept="replaced since by another tool of that name")
+        if now is not self.before and self.before is not None:
+            toolset = getattr(self.before, "toolset", "?")
+            return _Outcome(
+                kept=(
+                    f"it replaced the tool of that name registered earlier in toolset"
+                    f" {toolset!r}, and hermes keeps no copy of that one to put back"
+                )
+            )
+        outcome = _NOTHING
+        if now is not self.before:
+            self.registry.deregister(self.name)
+            outcome = _REMOVED
+        if self.names is not None and not self.listed:
+            self.names.discard(self.name)  # the host lists even a tool its registry refused
+        return outcome
+
+
+@dataclass(slots=True)
+class _Step:
+    label: str
+    """``"hook 'pre_tool_call'"``, or ``"the registration receipt"``."""
+    undo: _Undo
+    done: bool = False
+
+
+class Rollback:
+    """The registrar calls of one ``register_plugin``, each with how to take it back."""
+
+    __slots__ = ("_ctx", "_ledger", "_manager", "_steps")
+
+    def __init__(self, ctx: Any) -> None:
+        self._ctx = ctx
+        self._manager: Any = getattr(ctx, "_manager", None)  # a hermes 0.19.0 PluginContext's
+        # a host with a registration ledger returns a handle for what it registered (and
+        # nothing for what it refused) and unwinds a failed register() itself: its private
+        # tables are never the kit's to edit
+        self._ledger = hasattr(self._manager, "_ownership_ledger")
+        self._steps: list[_Step] = []
+
+    def run(
+        self, surface: Surface, name: str, call: Callable[[], object], obj: object = None
+    ) -> None:
+        """``call()``, the registrar call for ``surface`` ``name`` (``obj``: the callback or
+        tool handler it hands over), remembered with how to take it back."""
+        label = _RECEIPT if surface == "receipt" else f"{surface} {name!r}"
+        try:
+            undo = self._undo_for(surface, name, obj)
+        except Exception:  # a host table that cannot even be read is not the kit's to edit
+            undo = _NoUndo("the host's tables could not be read to undo it")
+        step = _Step(label, undo)
+        self._steps.append(step)  # first: a call that raises may have stored something
+        result = call()
+        if callable(getattr(result, "dispose", None)):
+            step.undo = _Handle(result)
+        step.undo.settle(result)
+        step.done = True
+
+    def _table(self, attribute: str) -> dict[Any, Any] | None:
+        table = getattr(self._manager, attribute, None)
+        return table if isinstance(table, dict) else None  # pyright: ignore[reportUnknownVariableType]
+
+    def _undo_for(self, surface: Surface, name: str, obj: object) -> _Undo:
+        if surface == "receipt" or self._ledger:
+            return _NoUndo("")  # nothing registered, or a handle will say how to undo it
+        if self._manager is None:
+            return _NoUndo(_NO_UNDO)
+        if surface == "tool":
+            registry = host_tool_registry()
+            if not callable(getattr(registry, "get_entry", None)) or not callable(
+                getattr(registry, "deregister", None)
+            ):
+                return _NoUndo("hermes' tool registry is not loaded, so it cannot be asked")
+            return _Tool(registry, getattr(self._manager, "_plugin_tool_names", None), name, obj)
+        if surface in ("middleware", "hook"):
+            table = self._table("_middleware" if surface == "middleware" else "_hooks")
+            return _NoUndo(_NO_UNDO) if table is None else _Callback(table, name, obj)
+        if surface == "skill":
+            table = self._table("_plugin_skills")
+            manifest_name = getattr(getattr(self._ctx, "manifest", None), "name", "")
+            remove = getattr(self._manager, "remove_plugin_skill", None)  # public in 0.19.0
+            key = f"{manifest_name}:{name}"  # hermes 0.19.0 namespaces skills by manifest name
+            return (
+                _NoUndo(_NO_UNDO)
+                if table is None
+                else _Entry(table, key, remove if callable(remove) else None)
+            )
+        table = self._table("_plugin_commands" if surface == "command" else "_cli_commands")
+        return _NoUndo(_NO_UNDO) if table is None else _Entry(table, name)
+
+    def failure(
+        self, exc: BaseException, plugin: str, secrets: tuple[str, ...]
+    ) -> PartialRegistrationError:
+        """Undo every step, newest first, and describe the failure in one error."""
+        failed = next((s.label for s in reversed(self._steps) if not s.done), "the registration")
+        rolled_back: list[str] = []
+        left: list[str] = []
+        for step in reversed(self._steps):
+            try:
+                outcome = step.undo.undo()
+            except Exception as undo_exc:  # the host refused; keep undoing the rest
+                outcome = _Outcome(kept=f"undoing it raised {type(undo_exc).__name__}")
+            if outcome.removed:
+                rolled_back.append(step.label)
+            elif outcome.kept:
+                left.append(f"{step.label} ({outcome.kept})")
+
+        def clean(text: str) -> str:
+            return redact_text(text, secrets)
+
+        message = (
+            f"plugin {plugin!r}: {'logging' if failed == _RECEIPT else 'registering'} {failed}"
+            f" failed with {type(exc).__name__}:"
+            f" {_error_text(exc, secrets)}. "
+            + (f"Rolled back: {', '.join(rolled_back)}. " if rolled_back else "")
+            + (
+                f"Left registered: {'; '.join(left)}. Fix the cause and restart hermes (what is"
+                " left registered stays until then)."
+                if left
+                else "Nothing is left registered: fix the cause and load the plugin again."
+            )
+        )
+        return PartialRegistrationError(
+            clean(message),
+            failed=clean(failed),
+            rolled_back=tuple(map(clean, rolled_back)),
+            left_registered=tuple(map(clean, left)),
+        )
+
+
+def _error_text(exc: BaseException, secrets: tuple[str, ...]) -> str:
+    """The exception's message on one line, redacted before it is cut (a cut secret
+    could no longer be recognised)."""
+    try:
+        text = str(exc)
+    except Exception:  # a broken __str__ must not hide the failure
+        text = ""
+    text = " ".join(redact_text(text, secrets).split()) or "(no message)"
+    return text if len(text) <= _ERROR_CHARS else text[: _ERROR_CHARS - 1] + "…"
