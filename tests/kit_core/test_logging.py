@@ -152,8 +152,8 @@ def test_nothing_is_redacted_or_serialised_when_debug_is_off(
     def forbidden(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("redaction work on the success path with DEBUG off")
 
-    monkeypatch.setattr(runtime, "redact", forbidden)
-    monkeypatch.setattr(runtime, "_preview", forbidden)
+    for name in ("preview", "redact_text", "redact_preview"):
+        monkeypatch.setattr(runtime, name, forbidden)
     caplog.set_level(logging.INFO, logger=LOGGER)
     assert json.loads(fetch({"q": "x"}))["success"] is True
     assert [level for level, _ in messages(caplog)] == [logging.INFO]

@@ -10,18 +10,20 @@ from __future__ import annotations
 import json
 import math
 import operator
-import re
 from collections.abc import Callable, Mapping
 from typing import Any, Final, cast
 
+from kit_core._ecma import compile_ecma
 from kit_core._quick import FastPath
-from kit_core.redaction import is_secret_key, redact_text
+from kit_core.redaction import is_secret_key, redact_preview
 
 # A value check returns None when the value is fine, else "<what was expected>; got <what arrived>".
 ValueCheck = Callable[[Any, str], "str | None"]
 
 MISSING: Final = "missing_argument"
 INVALID: Final = "invalid_argument"
+ECHO_CHARS: Final = 40
+"""The most of anything the caller sent (a value, an unknown key) that an error quotes."""
 
 
 class Rejection:
@@ -64,18 +66,24 @@ def describe_value(value: Any, secret: bool = False) -> str:
     if secret:
         return f"{kind} (value hidden)"
     if isinstance(value, str | int | float) and not isinstance(value, bool):
+        if isinstance(value, str):
+            # cut before repr: the work and the quote are bounded whatever the size
+            return f"{kind} {redact_preview(repr(value[: 2 * ECHO_CHARS]), ECHO_CHARS)}"
         try:
             preview = repr(value)
         except ValueError:  # an int too long to print (sys.get_int_max_str_digits)
             return f"{kind} of {value.bit_length()} bits" if isinstance(value, int) else kind
-        if isinstance(value, str):
-            preview = redact_text(preview)  # before the cut: a cut secret no longer matches
-        if len(preview) > 40:
-            preview = preview[:37] + "…"
-        return f"{kind} {preview}"
+        return f"{kind} {redact_preview(preview, ECHO_CHARS)}"
     if isinstance(value, bool) or value is None:
         return json.dumps(value)
     return kind
+
+
+def short_name(key: object) -> str:
+    """An argument name the caller sent, as an error or log line may show it: cut short
+    and redacted."""
+    name = key if isinstance(key, str) else str(key)
+    return redact_preview(name[: 2 * ECHO_CHARS], ECHO_CHARS)
 
 
 def render_example(value: Any) -> str:
@@ -223,7 +231,7 @@ def _length(
 
 
 def _pattern(pattern: str, shown: Callable[[Any], str]) -> ValueCheck:
-    compiled = re.compile(pattern)
+    compiled = compile_ecma(pattern)
 
     def check(v: Any, path: str) -> str | None:
         if not isinstance(v, str) or compiled.search(v):
@@ -250,7 +258,7 @@ def suggest(name: str, known: list[str]) -> str:
     """A did-you-mean phrase for an unknown key, plus the accepted names."""
     import difflib  # here, not at import: only a refused call needs it
 
-    close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+    close = difflib.get_close_matches(name[: 2 * ECHO_CHARS], known, n=1, cutoff=0.6)
     hint = f"; did you mean {close[0]!r}?" if close else "."
     accepted = f"accepts: {', '.join(known)}" if known else "accepts no arguments"
     return f"{hint} This tool {accepted}"
@@ -277,7 +285,7 @@ def compile_object_check(schema: Mapping[str, Any]) -> ValueCheck:
                 if problem is not None:
                     return problem
             elif closed:
-                return f"{path} has an unknown key {key!r}{suggest(str(key), known)}"  # pyright: ignore[reportUnknownArgumentType]
+                return f"{path} has an unknown key {short_name(key)!r}{suggest(str(key), known)}"  # pyright: ignore[reportUnknownArgumentType]
         return None
 
     return check
@@ -314,8 +322,8 @@ def compile_arguments(parameters: Mapping[str, Any], examples: Mapping[str, Any]
         if closed and not known_set.issuperset(args):
             for key in args:
                 if key not in known_set:
-                    text = f"unknown argument {key!r}{suggest(str(key), known)}"
-                    return args, Rejection(INVALID, str(key), text)
+                    text = f"unknown argument {short_name(key)!r}{suggest(str(key), known)}"
+                    return args, Rejection(INVALID, short_name(key), text)
         nulls: list[str] | None = None
         for key, value in args.items():
             sub = checks.get(key)
@@ -363,6 +371,7 @@ def parse_arguments(raw: Any) -> tuple[dict[str, Any], Rejection | None]:
 
 
 __all__ = [
+    "ECHO_CHARS",
     "INVALID",
     "MISSING",
     "ArgumentCheck",
@@ -373,4 +382,5 @@ __all__ = [
     "describe_value",
     "parse_arguments",
     "render_example",
+    "short_name",
 ]

@@ -7,21 +7,33 @@ This is the hot path of every tool call, so work that only a log line needs
 from __future__ import annotations
 
 import inspect
-import json
 import logging
 import os
 import traceback
+from asyncio import CancelledError
 from collections.abc import Callable
 from time import perf_counter
 from typing import Any, Final
 
-from kit_core._checks import ArgumentCheck, Rejection, parse_arguments
+from kit_core._checks import ECHO_CHARS, ArgumentCheck, Rejection, parse_arguments
+from kit_core._preview import preview
 from kit_core.envelope import ErrorCode, encode_success, error_envelope
-from kit_core.redaction import MIN_SECRET_LENGTH, REDACTED, redact, redact_text
+from kit_core.redaction import (
+    MIN_SECRET_LENGTH,
+    REDACTED,
+    named_forms,
+    redact_preview,
+    redact_text,
+)
 
 PREVIEW_CHARS: Final = 200
-PREVIEW_CUT: Final = 40
-"""Longer than any value preview of an error message (cut to 37 characters)."""
+ERROR_CHARS: Final = 2_000
+"""The most of an exception's text an error envelope or log line shows."""
+TRACE_CHARS: Final = 32_000
+"""The most of a traceback a log line shows."""
+PROPAGATING: Final = (KeyboardInterrupt, CancelledError)
+"""What a tool call lets through: the user stopping the process, and the cancellation of
+the task that awaits the call. Everything else becomes an error envelope."""
 CONTEXT_KEYS: Final = ("session_id", "task_id")
 _DEBUG: Final = logging.DEBUG
 _INFO: Final = logging.INFO
@@ -29,36 +41,43 @@ _WARNING: Final = logging.WARNING
 _AWAITABLE_HINT: Final = "it is awaitable; declare the handler with async def so the kit awaits it"
 
 
-_PREVIEW_ENCODER: Final = json.JSONEncoder(ensure_ascii=False, default=str)
-
-
 def _safe_str(exc: BaseException) -> str:
     try:
         text = str(exc)
-    except Exception:  # a broken __str__ must not break the envelope
+    except PROPAGATING:
+        raise
+    except BaseException:  # a broken __str__ must not break the envelope
         text = ""
-    return text or type(exc).__name__
-
-
-def _preview(value: Any, secrets: tuple[str, ...]) -> str:
-    """Redacted JSON of ``value``, cut to 200 characters, for a log line."""
-    try:
-        text = _PREVIEW_ENCODER.encode(redact(value, secrets))
-    except Exception:
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= PREVIEW_CHARS else text[:PREVIEW_CHARS] + "…"
+    return text if text.__class__ is str and text else type(exc).__name__
 
 
 def _without_cut_secrets(text: str, secrets: tuple[str, ...]) -> str:
-    """``text`` without the start of a named secret cut short by a value preview
-    (``got string 'abcd…'``), which the exact-value redaction cannot find."""
-    for secret in secrets:
-        for size in range(min(len(secret) - 1, PREVIEW_CUT), MIN_SECRET_LENGTH - 1, -1):
-            cut = secret[:size] + "…"
+    """``text`` without the start of a named secret cut short by a quote of what the
+    caller sent (``got string 'abcd…'``), which the exact-value redaction cannot find."""
+    for form in named_forms(secrets):
+        for size in range(min(len(form) - 1, ECHO_CHARS), MIN_SECRET_LENGTH - 1, -1):
+            cut = form[:size] + "…"
             if cut in text:
                 text = text.replace(cut, REDACTED + "…")
                 break
     return text
+
+
+def _log(logger: logging.Logger, level: int, message: str, *args: object) -> None:
+    """Log a line; a logging filter or handler that raises loses the line, not the call."""
+    try:
+        logger.log(level, message, *args)
+    except PROPAGATING:
+        raise
+    except BaseException:
+        pass
+
+
+def _fallback(name: str) -> str:
+    """The envelope when even the error path fails: fixed text, nothing of the call."""
+    return error_envelope(
+        f"{name} failed, and the kit could not describe the error", ErrorCode.HANDLER_ERROR
+    )
 
 
 class ToolRunner:
@@ -93,8 +112,8 @@ class ToolRunner:
     ) -> tuple[dict[str, Any], str | None, bool]:
         """Parse and check the arguments; return them, or the rejection envelope, and
         whether INFO is on for this call (the logger's level is read once per call)."""
-        if raw.__class__ is dict:
-            args: dict[str, Any] = raw
+        if type(raw) is dict:
+            args: dict[str, Any] = raw  # pyright: ignore[reportUnknownVariableType]
             rejection = None
         else:
             args, rejection = parse_arguments(raw)
@@ -116,79 +135,122 @@ class ToolRunner:
         if logger.isEnabledFor(_DEBUG):
             secrets = self.secrets()
             context = {k: kwargs[k] for k in CONTEXT_KEYS if kwargs.get(k) is not None}
-            logger.debug(
+            _log(
+                logger,
+                _DEBUG,
                 "%s: invoked; args=%s; context=%s",
                 self.name,
-                _preview(raw if rejection else args, secrets),
-                _preview(context, secrets),
+                preview(raw if rejection else args, secrets, PREVIEW_CHARS),
+                preview(context, secrets, PREVIEW_CHARS),
             )
 
     def reject(self, rejection: Rejection, raw: Any, started: float) -> str:
-        secrets = self.secrets()
-        message = _without_cut_secrets(redact_text(rejection.message, secrets), secrets)
-        if self.logger.isEnabledFor(_WARNING):
-            self.logger.warning(
-                "%s: rejected call, %s; elapsed_ms=%.2f; error=%s; args=%s",
-                self.name,
-                redact_text(rejection.reason, secrets),  # it names the argument, maybe a key
-                (perf_counter() - started) * 1000,
-                message,
-                _preview(raw, secrets),
-            )
-        return error_envelope(message, rejection.code)
+        try:
+            secrets = self.secrets()
+            message = _without_cut_secrets(redact_text(rejection.message, secrets), secrets)
+            if self.logger.isEnabledFor(_WARNING):
+                _log(
+                    self.logger,
+                    _WARNING,
+                    "%s: rejected call, %s; elapsed_ms=%.2f; error=%s; args=%s",
+                    self.name,
+                    _without_cut_secrets(redact_text(rejection.reason, secrets), secrets),
+                    (perf_counter() - started) * 1000,
+                    message,
+                    preview(raw, secrets, PREVIEW_CHARS),
+                )
+            return error_envelope(message, rejection.code)
+        except PROPAGATING:
+            raise
+        except BaseException:
+            return _fallback(self.name)
 
     def finish(self, result: Any, started: float, info: bool) -> str:
         """Encode what the handler returned; log the outcome when INFO is on."""
-        if result.__class__ is str:
+        kind = type(result)  # pyright: ignore[reportUnknownVariableType] (not __class__: it can lie)
+        if kind is str:
             encoded: str = result
-        elif isinstance(result, str):
+        elif issubclass(kind, str):
             encoded = str.__str__(result)
         else:
             try:
                 encoded = encode_success(result)
-            except (TypeError, ValueError, RecursionError) as exc:
+            except PROPAGATING:
+                raise
+            except BaseException as exc:
                 return self.not_encodable(result, started, exc)
         if info:
-            self.logger.info(
+            _log(
+                self.logger,
+                _INFO,
                 "%s: ok; elapsed_ms=%.2f; result=%s",
                 self.name,
                 (perf_counter() - started) * 1000,
-                "encoded_string" if isinstance(result, str) else type(result).__name__,
+                "encoded_string" if issubclass(kind, str) else kind.__name__,
             )
         return encoded
 
     def not_encodable(self, result: Any, started: float, exc: BaseException) -> str:
-        why = _AWAITABLE_HINT if inspect.isawaitable(result) else _safe_str(exc)
-        if inspect.iscoroutine(result):
-            result.close()  # never awaited: close it so Python does not warn later
-        message = (
-            f"{self.name} returned a {type(result).__name__} the kit cannot encode as JSON:"
-            f" {why}. Return a dict, list, str or another JSON value"
-        )
-        if self.logger.isEnabledFor(_WARNING):
-            self.logger.warning(
-                "%s: result not serializable; elapsed_ms=%.2f; result=%s",
-                self.name,
-                (perf_counter() - started) * 1000,
-                type(result).__name__,
+        try:
+            kind = type(result).__name__
+            try:
+                awaitable = inspect.isawaitable(result)
+            except Exception:
+                awaitable = False
+            secrets = self.secrets()
+            why = (
+                _AWAITABLE_HINT
+                if awaitable
+                else redact_preview(_safe_str(exc), ERROR_CHARS, secrets)
             )
-        return error_envelope(message, ErrorCode.RESULT_NOT_SERIALIZABLE)
+            if inspect.iscoroutine(result):
+                result.close()  # never awaited: close it so Python does not warn later
+            message = (
+                f"{self.name} returned a {kind} the kit cannot encode as JSON:"
+                f" {why}. Return a dict, list, str or another JSON value"
+            )
+            if self.logger.isEnabledFor(_WARNING):
+                _log(
+                    self.logger,
+                    _WARNING,
+                    "%s: result not serializable; elapsed_ms=%.2f; result=%s",
+                    self.name,
+                    (perf_counter() - started) * 1000,
+                    kind,
+                )
+            return error_envelope(message, ErrorCode.RESULT_NOT_SERIALIZABLE)
+        except PROPAGATING:
+            raise
+        except BaseException:
+            return _fallback(self.name)
 
     def fail(self, exc: BaseException, started: float) -> str:
         """The envelope for a handler that raised; logs the redacted traceback."""
-        secrets = self.secrets()
-        text = redact_text(_safe_str(exc), secrets)
-        if self.logger.isEnabledFor(_WARNING):
-            trace = redact_text("".join(traceback.format_exception(exc)), secrets)
-            self.logger.warning(
-                "%s: handler raised; elapsed_ms=%.2f; error_type=%s; error=%s\n%s",
-                self.name,
-                (perf_counter() - started) * 1000,
-                type(exc).__name__,
-                text,
-                trace.rstrip(),
-            )
-        return error_envelope(f"{self.name} failed: {text}", ErrorCode.HANDLER_ERROR)
+        try:
+            secrets = self.secrets()
+            text = redact_preview(_safe_str(exc), ERROR_CHARS, secrets)
+            if self.logger.isEnabledFor(_WARNING):
+                try:
+                    trace = "".join(traceback.format_exception(exc))
+                except PROPAGATING:
+                    raise
+                except BaseException:
+                    trace = f"{type(exc).__name__} (its traceback could not be formatted)"
+                _log(
+                    self.logger,
+                    _WARNING,
+                    "%s: handler raised; elapsed_ms=%.2f; error_type=%s; error=%s\n%s",
+                    self.name,
+                    (perf_counter() - started) * 1000,
+                    type(exc).__name__,
+                    text,
+                    redact_preview(trace, TRACE_CHARS, secrets).rstrip(),
+                )
+            return error_envelope(f"{self.name} failed: {text}", ErrorCode.HANDLER_ERROR)
+        except PROPAGATING:
+            raise
+        except BaseException:
+            return _fallback(self.name)
 
     # -- the two call paths ------------------------------------------------------
 
@@ -199,11 +261,15 @@ class ToolRunner:
             if refused is not None:
                 return refused
             result = await self.handler(args, **kwargs)
-        except (Exception, SystemExit) as exc:
+        except PROPAGATING:
+            raise
+        except BaseException as exc:
             return self.fail(exc, started)
         try:
             return self.finish(result, started, info)
-        except Exception as exc:
+        except PROPAGATING:
+            raise
+        except BaseException as exc:
             return self.fail(exc, started)
 
 
@@ -214,10 +280,9 @@ def sync_call(runner: ToolRunner) -> Callable[..., str]:
     The body names only its closure (the kit re-creates it with the handler's globals),
     so everything it uses is bound here.
     """
-    plain_dict, text, is_instance = dict, str, isinstance
-    caught = (Exception, SystemExit)
-    misbehaving = Exception
-    unencodable = (TypeError, ValueError, RecursionError)
+    plain_dict, text, kind_of, subclass = dict, str, type, issubclass
+    propagating = PROPAGATING
+    everything = BaseException
     clock = perf_counter
     parse = parse_arguments
     encode = encode_success
@@ -229,8 +294,8 @@ def sync_call(runner: ToolRunner) -> Callable[..., str]:
     def sync_wrapper(raw: Any = None, /, **kwargs: Any) -> str:
         started = clock()
         try:
-            if raw.__class__ is plain_dict:
-                args: dict[str, Any] = raw
+            if kind_of(raw) is plain_dict:
+                args: dict[str, Any] = raw  # pyright: ignore[reportUnknownVariableType]
                 rejection = None
             else:
                 args, rejection = parse(raw)
@@ -242,19 +307,26 @@ def sync_call(runner: ToolRunner) -> Callable[..., str]:
             if rejection is not None:
                 return runner.reject(rejection, raw, started)
             result = handler(args, **kwargs)
-        except caught as exc:
+        except propagating:
+            raise
+        except everything as exc:
             return runner.fail(exc, started)
         try:
             if not info:
-                if result.__class__ is text:
+                kind = kind_of(result)  # pyright: ignore[reportUnknownVariableType] (a mock can claim str)
+                if kind is text:
                     return result
-                if not is_instance(result, text):
+                if not subclass(kind, text):
                     try:
                         return encode(result)
-                    except unencodable as exc:
+                    except propagating:
+                        raise
+                    except everything as exc:
                         return runner.not_encodable(result, started, exc)
             return runner.finish(result, started, info)
-        except misbehaving as exc:  # a str subclass or logging handler misbehaving
+        except propagating:
+            raise
+        except everything as exc:  # a str subclass or the logging set-up misbehaving
             return runner.fail(exc, started)
 
     return sync_wrapper

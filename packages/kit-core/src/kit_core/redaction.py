@@ -1,110 +1,151 @@
 """Redaction: what keeps secrets out of log lines and error envelopes.
 
-Two rules, applied together:
+Three rules, applied together:
 
-* a dict key that looks secret (it contains ``token``, ``secret``, ``password``,
-  ``passwd``, ``api_key``, ``apikey`` or ``auth``, also ``credential``,
-  ``private_key``, ``bearer`` or ``cookie``; ``author`` and ``authority`` are not
-  secret) has its value replaced by ``***``, at any depth of dicts, lists and tuples;
-* a value shaped like a secret (a bearer token, a JWT, a provider key such as
-  ``sk-…``, ``ghp_…``, ``xoxb-…``, ``AKIA…``, ``AIza…``, a Telegram bot token, a
-  PEM private key, or ``password=…`` written into text) is replaced by ``***``
-  wherever it stands, and so is every exact value the caller names as secret
-  (the kit names the values of a tool's ``requires_env`` variables).
+* a dict key that holds one of the secret key words (``token``, ``secret``,
+  ``password``, ``passwd``, ``passphrase``, ``pwd``, ``api key``, ``auth``,
+  ``credential``, ``private key``, ``bearer``, ``cookie``; compared in any case and
+  with ``-``, ``_``, ``.`` and spaces ignored, so ``X-API-Key`` and ``apiKey`` count;
+  ``author`` and ``authority`` do not) has its value replaced by ``***``, at any depth
+  of dicts, lists and tuples;
+* in text, the value after such a key (``password=…``, ``"api_key": "…"``,
+  ``Authorization: Bearer …``) and every secret shape of the catalogue in
+  :mod:`kit_core._shapes` (provider keys, JWTs, bearer and Basic credentials, URL
+  credentials, secret query parameters, private key blocks, bot tokens) is replaced,
+  the whole value, by ``***``;
+* every value the caller names as secret (the kit names the values of a tool's
+  ``requires_env`` variables) is replaced wherever it stands, also as ``repr``, JSON
+  and percent-encoding write it.
+
+Finding them is linear in the text (see :mod:`kit_core._shapes`), and
+:func:`redact_preview` bounds the work of one call by cutting first, safely.
 """
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any, Final, cast
 
-__all__ = ["REDACTED", "is_secret_key", "redact", "redact_text"]
+from kit_core._shapes import AUTH_NOT_AUTHOR, KEY_WORDS, merge_spans, secret_spans
+
+__all__ = ["REDACTED", "is_secret_key", "redact", "redact_preview", "redact_text"]
 
 REDACTED: Final = "***"
+ELLIPSIS: Final = "…"
 
 MIN_SECRET_LENGTH: Final = 4
 """Named secret values shorter than this are not searched for (they would match everywhere)."""
 
-_SECRET_KEY = re.compile(
-    r"token|secret|passw(?:or)?d|api_?key|auth(?!or(?!i[sz]))|credential|private_?key|bearer|cookie"
+CUT_MARGIN: Final = 256
+"""How far past a preview's cut :func:`redact_preview` reads, so a secret cut by it is
+still recognised."""
+
+_SECRET_KEY: Final = re.compile(
+    "|".join(AUTH_NOT_AUTHOR if w == "auth" else w.replace(" ", "") for w in KEY_WORDS)
 )
-
-_SECRET_VALUE_PATTERN: Final = "|".join(
-    (
-        r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|\Z)",
-        r"(?i:\bbearer\s+)[A-Za-z0-9\-._~+/]{8,}=*",
-        r"\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*",
-        r"\bsk-(?:ant-|proj-|live-|test-)?[A-Za-z0-9_-]{16,}",
-        r"\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{10,}",
-        r"\bgh[pousr]_[A-Za-z0-9]{20,}",
-        r"\bgithub_pat_[A-Za-z0-9_]{20,}",
-        r"\bglpat-[A-Za-z0-9_-]{16,}",
-        r"\bxox[abposr]-[A-Za-z0-9-]{10,}",
-        r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b",
-        r"\bAIza[0-9A-Za-z_-]{30,}",
-        r"\bhf_[A-Za-z0-9]{20,}",
-        r"(?<![0-9])\d{6,12}:AA[A-Za-z0-9_-]{30,}",
-        r"(?i:(?<![A-Za-z0-9])(?:api[_-]?key|access[_-]?token|auth[_-]?token|token|secret"
-        r"|password|passwd|pwd)[\"']?\s*[:=]\s*[\"']?)[^\s\"',;&]{3,}",
-    )
-)
-# Every branch above starts with one of these characters ("\u017f", the long s, matches
-# "s" under (?i)). Testing for it first lets the engine skip most positions of a text
-# instead of trying every branch at each: about three times faster, same matches.
-_FIRST_CHARACTERS: Final = r"(?=[-\dABPSTabeghprstx\u017f])"
-
-
-def _may_hold_secret_value(text: str) -> bool:
-    """Whether ``text`` holds something every secret-shaped value has: a text without any
-    of these is returned as it is, without running the pattern over it."""
-    return (
-        "-" in text
-        or "_" in text
-        or ":" in text
-        or "=" in text
-        or "eyJ" in text
-        or "AKIA" in text
-        or "ASIA" in text
-        or "AIza" in text
-        or "bearer" in text.lower()
-    )
-
-
-@functools.cache
-def _secret_values() -> re.Pattern[str]:
-    """The secret-value pattern, compiled on first use: only log lines and error
-    envelopes need it, so importing the kit does not pay for it."""
-    return re.compile(f"{_FIRST_CHARACTERS}(?:{_SECRET_VALUE_PATTERN})")
-
-
+_KEY_NOISE: Final = str.maketrans("", "", "-_. ")
+_HINTS: Final = ("-", "_", ":", "=", "%", "eyJ", "AKIA", "ASIA", "AIza", "ya29")
 _MAX_DEPTH: Final = 32
 
 
 def is_secret_key(key: object) -> bool:
     """Whether a mapping key names something secret (its value is never shown)."""
-    return isinstance(key, str) and _SECRET_KEY.search(key.lower()) is not None
+    if not isinstance(key, str):
+        return False
+    return _SECRET_KEY.search(key.lower().translate(_KEY_NOISE)) is not None
 
 
-def _mask(match: re.Match[str]) -> str:
-    text = match.group(0)
-    # keep the "password=" / "Bearer " part so a reader still sees what was hidden
-    for sep in ("=", ":", " "):
-        head, found, _ = text.partition(sep)
-        if found and not text.startswith("-----") and len(head) < 24 and "." not in head:
-            return head + found + REDACTED
-    return REDACTED
+def _may_hold_secret_shape(text: str) -> bool:
+    """Whether ``text`` holds something every secret shape has; a text without any of
+    these is returned as it is, without scanning it."""
+    for hint in _HINTS:
+        if hint in text:
+            return True
+    lowered = text.lower()
+    return "bearer" in lowered or "basic" in lowered
+
+
+@functools.lru_cache(maxsize=256)
+def _written_forms(secret: str) -> tuple[str, ...]:
+    """``secret`` as text may hold it: as it is, as ``repr`` and ``json.dumps`` escape
+    it (inside the quotes), and percent-encoded; longest first."""
+    import json
+    from urllib.parse import quote, quote_plus
+
+    forms = {
+        secret,
+        repr(secret)[1:-1],
+        repr(secret + '"')[1:-2],  # repr's other quoting: ' escaped
+        json.dumps(secret)[1:-1],
+        json.dumps(secret, ensure_ascii=False)[1:-1],
+        quote(secret, safe=""),
+        quote(secret),
+        quote_plus(secret),
+    }
+    return tuple(sorted(forms, key=len, reverse=True))
+
+
+def named_forms(secrets: Iterable[str]) -> list[str]:
+    """Every written form of every named secret long enough to look for."""
+    forms: list[str] = []
+    for secret in secrets:
+        if isinstance(secret, str) and len(secret) >= MIN_SECRET_LENGTH:  # pyright: ignore[reportUnnecessaryIsInstance]
+            forms.extend(_written_forms(secret))
+    return forms
+
+
+def _spans(text: str, forms: list[str]) -> list[tuple[int, int]]:
+    """Sorted, merged spans of ``text`` to mask: named secrets and secret shapes."""
+    spans = secret_spans(text) if _may_hold_secret_shape(text) else []
+    named: list[tuple[int, int]] = []
+    for form in forms:
+        at = text.find(form)
+        while at >= 0:
+            named.append((at, at + len(form)))
+            at = text.find(form, at + len(form))
+    if not named:
+        return spans
+    return merge_spans([*spans, *named])
+
+
+def _render(text: str, spans: list[tuple[int, int]], stop: int) -> str:
+    """``text`` up to position ``stop`` with every span replaced by ``***`` (a span that
+    reaches past ``stop`` is shown as ``***`` and ends the text)."""
+    if spans and spans[-1][0] >= stop:
+        spans = spans[: bisect.bisect_left(spans, (stop, 0))]
+    if not spans:
+        return text[:stop]
+    starts = [start for start, _ in spans]
+    ends = [end for _, end in spans]
+    starts.append(stop)
+    ends.insert(0, 0)
+    return REDACTED.join([text[a:b] for a, b in zip(ends, starts, strict=True)])
 
 
 def redact_text(text: str, secrets: Iterable[str] = ()) -> str:
-    """Replace secret-shaped substrings and every named secret value with ``***``."""
-    for secret in secrets:
-        if len(secret) >= MIN_SECRET_LENGTH and secret in text:
-            text = text.replace(secret, REDACTED)
-    if not _may_hold_secret_value(text):
+    """Replace every named secret value and every secret-shaped substring with ``***``."""
+    forms = named_forms(secrets)
+    if not forms and not _may_hold_secret_shape(text):
         return text
-    return _secret_values().sub(_mask, text)
+    return _render(text, _spans(text, forms), len(text))
+
+
+def redact_preview(text: str, limit: int, secrets: Iterable[str] = ()) -> str:
+    """``text`` redacted and cut to at most ``limit`` characters of it (``…`` marks a cut).
+
+    Only the first ``limit`` + :data:`CUT_MARGIN` characters (plus the length of the
+    longest named secret) are read, so the work is bounded whatever the size of
+    ``text``. A secret that the cut goes through is recognised in the characters past
+    the cut and shown as ``***``, never in part.
+    """
+    forms = named_forms(secrets)
+    if len(text) <= limit:
+        return redact_text(text, secrets)
+    window = text[: limit + CUT_MARGIN + max((len(f) for f in forms), default=0)]
+    return _render(window, _spans(window, forms), limit) + ELLIPSIS
 
 
 def redact(value: Any, secrets: Iterable[str] = ()) -> Any:

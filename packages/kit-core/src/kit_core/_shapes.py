@@ -1,0 +1,249 @@
+"""The catalogue of secret shapes redaction looks for in text, and the scanner that finds them.
+
+Every shape is a regular expression that **starts with a literal** (the engine then
+skips to each occurrence of it at C speed) and uses only possessive quantifiers,
+bounded repeats and atomic tests, so a failed attempt never rescans what an earlier
+attempt covered: finding every shape is linear in the text, whatever the text. The part
+of a match that is replaced is its ``secret`` group (the whole match when it has none).
+
+Shapes marked ``folded`` run over an ASCII-lower-cased copy of the text, of the same
+length, so ``Authorization``, ``X-API-KEY`` and ``apiKey`` are all found by one
+lower-case pattern; the others run over the text as it is.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from typing import Final
+
+__all__ = ["KEY_WORDS", "SHAPES", "Shape", "merge_spans", "secret_spans"]
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """One kind of secret text: what it is, how it is found, and texts it must mask."""
+
+    name: str
+    pattern: str
+    examples: tuple[str, ...]
+    folded: bool = False
+
+
+KEY_WORDS: Final = (
+    "token",
+    "secret",
+    "password",
+    "passwd",
+    "pass phrase",
+    "pwd",
+    "api key",
+    "auth",
+    "credential",
+    "private key",
+    "bearer",
+    "cookie",
+)
+"""The words that make a key secret, in dict keys and in ``key=value`` text alike. A
+space marks where a separator (``-``, ``_``, ``.`` or a space) may stand; ``auth`` does
+not count inside ``author`` or ``authority`` (it does inside ``authorization``)."""
+
+QUERY_KEYS: Final = ("key", "sig", "signature")
+"""Query parameters whose value is a secret though their name holds no key word."""
+
+AUTH_NOT_AUTHOR: Final = "auth(?!or(?!i[sz]))"
+
+_VALUE: Final = r"""(?P<q>["'])?+(?P<secret>(?(q)(?:(?!(?P=q))[^\r\n])++|[^\s"',;&]++))"""
+"""A value after ``key=`` or ``key:``: quoted (to the closing quote or the end of the
+line) or bare (to whitespace, a quote, ``,``, ``;`` or ``&``). The quotes stay."""
+
+_SEPARATOR: Final = (
+    r"""[a-z0-9_.-]{0,64}+["']?+[ \t]{0,16}+[:=][ \t]{0,16}+"""
+    r"(?:(?:bearer|basic|token|digest)[ \t]{1,16}+)?+"
+)
+"""From the key word to the value: the rest of the key, a closing quote, ``:`` or ``=``,
+and an HTTP auth scheme word when one stands before the value."""
+
+
+def _key_word_pattern(word: str) -> str:
+    literal = AUTH_NOT_AUTHOR if word == "auth" else word.replace(" ", "[-_. ]?")
+    value = r"(?P<secret>[^\r\n]++)" if word == "cookie" else _VALUE  # a cookie: the line
+    return literal + _SEPARATOR + value
+
+
+def _cases(word: str) -> tuple[str, ...]:
+    return (word.lower(), word.capitalize(), word.upper())
+
+
+_TOKEN_BODY: Final = "[A-Za-z0-9_-]"
+
+SHAPES: Final[tuple[Shape, ...]] = (
+    *(
+        Shape(
+            f"a value after a key holding {word!r}",
+            _key_word_pattern(word),
+            (f"{word.replace(' ', '_')}=swordfish42", f'"X-{word.title()}": "two words"'),
+            folded=True,
+        )
+        for word in KEY_WORDS
+    ),
+    *(
+        Shape(
+            f"a secret query parameter ({name}=)",
+            rf"{name}=(?<=[?&;]{name}=)(?P<secret>[^\s&#\"']++)",
+            (f"https://api.example/v1?{name}=AbC123xyz&x=1",),
+            folded=True,
+        )
+        for name in QUERY_KEYS
+    ),
+    Shape(
+        "a bearer token",
+        r"bearer(?<![a-z0-9]bearer)[ \t]{1,16}+"
+        r"(?P<secret>[^\s\"',;<>]{8,}+|[a-z]*+[^\sa-z\"',;<>][^\s\"',;<>]*+)",
+        ("Authorization: Bearer abc=xyz", "bearer eyJhbGciOi"),
+        folded=True,
+    ),
+    *(
+        Shape(
+            "HTTP Basic credentials",
+            rf"{case}(?<![A-Za-z0-9]{case})[ \t]{{1,16}}+"
+            r"(?![A-Z]?[a-z]*+(?![A-Za-z0-9+/=])|[A-Z]++(?![A-Za-z0-9+/=]))"
+            r"(?P<secret>[A-Za-z0-9+/]{4,}+={0,2}+)",
+            (f"{case} dXNlcjpwYXNz",),
+        )
+        for case in _cases("basic")
+    ),
+    Shape(
+        "credentials in a URL (scheme://user:password@host)",
+        r"://(?<=[A-Za-z0-9+.-]://)(?P<secret>[^\s/?#@:\"'<>]*+:[^\s/?#\"'<>]*)@",
+        ("postgres://app:hunter2@db.internal/app",),
+    ),
+    Shape(
+        "a PEM or PGP private key block",
+        r"-----BEGIN[ A-Z0-9]{0,40}?PRIVATE KEY(?: BLOCK)?-----"
+        r"(?s:.*?-----END[ A-Z0-9]{0,40}?PRIVATE KEY(?: BLOCK)?-----|.*+)",
+        ("-----BEGIN PGP PRIVATE KEY BLOCK-----\nxcLYBF\n-----END PGP PRIVATE KEY BLOCK-----",),
+    ),
+    *(
+        Shape(
+            "a Telegram bot token (its secret part, after the bot id; also with %3A)",
+            rf"{colon}AA(?<=[0-9]{colon}AA){_TOKEN_BODY}{{30,}}+",
+            (f"123456789{colon}AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw",),
+        )
+        for colon in (":", "%3A", "%3a")
+    ),
+    Shape(
+        "a JSON Web Token (or other base64url JSON starting eyJ)",
+        r"eyJ" + _TOKEN_BODY + r"{5,}+(?:\." + _TOKEN_BODY + r"{5,}+(?:\."
+        r"" + _TOKEN_BODY + r"*+)?+)?+",
+        ("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl",),
+    ),
+    Shape(
+        "an OpenAI or Anthropic key (sk-…)",
+        r"sk-(?<![A-Za-z0-9_]sk-)" + _TOKEN_BODY + "{16,}+",
+        ("sk-proj-AbCdEfGhIjKlMnOpQrSt",),
+    ),
+    Shape(
+        "an sk-… key glued to a word (with a digit and a capital in it)",
+        r"sk-(?<=[A-Za-z0-9_]sk-)(?=[A-Za-z_-]{0,40}+[0-9])(?=[a-z0-9_-]{0,40}+[A-Z])"
+        + _TOKEN_BODY
+        + "{16,}+",
+        ("tokensk-AbC123defGHI456jkl",),
+    ),
+    *(
+        Shape(
+            "a Stripe secret or restricted key",
+            rf"{kind}_(?:live|test)_[A-Za-z0-9]{{10,}}+",
+            (f"{kind}_live_4eC39HqLyjWDarjtT1zdp7dc",),
+        )
+        for kind in ("sk", "rk")
+    ),
+    Shape(
+        "a GitHub token", r"gh[pousr]_[A-Za-z0-9]{20,}+", ("ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ012345",)
+    ),
+    Shape(
+        "a GitHub fine-grained token",
+        r"github_pat_[A-Za-z0-9_]{20,}+",
+        ("github_pat_11AAAAAAA0aBcDeFgHiJkL_mn",),
+    ),
+    Shape("a GitLab token", r"glpat-" + _TOKEN_BODY + "{16,}+", ("glpat-aBcDeFgHiJkLmNoPqRsT",)),
+    Shape(
+        "a Slack token (xoxb-, xoxp-, xapp- …)",
+        r"x(?:ox[abposrce]|app)-[A-Za-z0-9-]{10,}+",
+        ("xoxb-123456789012-abcdefABCDEF", "xapp-1-A012345-6789-abcdef"),
+    ),
+    Shape(
+        "an AWS access key id",
+        r"(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Z])",
+        ("AKIAIOSFODNN7EXAMPLE",),
+    ),
+    Shape(
+        "a Google API key",
+        r"AIza" + _TOKEN_BODY + "{30,}+",
+        ("AIzaSyA1bC2dE3fG4hI5jK6lM7nO8pQ9rS0tU",),
+    ),
+    Shape(
+        "a Google OAuth access token",
+        r"ya29\." + _TOKEN_BODY + "{20,}+",
+        ("ya29.a0AfH6SMBx1234567890abcdef",),
+    ),
+    Shape("a Hugging Face token", r"hf_[A-Za-z0-9]{20,}+", ("hf_aBcDeFgHiJkLmNoPqRsTuVwXyZ",)),
+    Shape("an npm token", r"npm_[A-Za-z0-9]{30,}+", ("npm_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789",)),
+    Shape(
+        "a PyPI token",
+        r"pypi-AgE" + _TOKEN_BODY + "{40,}+",
+        ("pypi-AgEIcHlwaS5vcmcCJGFiY2RlZmdoLWlqa2wtbW5vcC1xcnN0",),
+    ),
+)
+"""Every shape found in text; ``README`` publishes this catalogue."""
+
+
+@functools.cache
+def _compiled() -> tuple[tuple[tuple[re.Pattern[str], int], ...], ...]:
+    """The shapes compiled on first use (only log lines and errors need them), each with
+    the number of its ``secret`` group (0: the whole match): those run over the text as
+    it is, and those run over its folded copy."""
+
+    def compiled(folded: bool) -> tuple[tuple[re.Pattern[str], int], ...]:
+        patterns = [re.compile(s.pattern, re.ASCII) for s in SHAPES if s.folded is folded]
+        return tuple((p, p.groupindex.get("secret", 0)) for p in patterns)
+
+    return compiled(False), compiled(True)
+
+
+def _fold(text: str) -> str:
+    """``text`` lower-cased in ASCII only, every other character replaced by ``?``: one
+    character for one, so positions in the copy are positions in ``text``."""
+    if text.isascii():
+        return text.lower()
+    return text.encode("ascii", "replace").decode("ascii").lower()
+
+
+def secret_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` holds a secret shape: sorted, merged ``(start, end)`` spans."""
+    plain, folded = _compiled()
+    spans: list[tuple[int, int]] = []
+    found_by = 0
+    for patterns, subject in ((plain, text), (folded, _fold(text))):
+        for pattern, group in patterns:
+            before = len(spans)
+            spans.extend(m.span(group) for m in pattern.finditer(subject))
+            found_by += len(spans) > before
+    # one shape's matches are already sorted and apart
+    return spans if found_by < 2 else merge_spans(spans)
+
+
+def merge_spans(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``spans`` sorted, with overlapping and touching spans made one."""
+    if len(spans) < 2:
+        return spans
+    spans.sort()
+    merged = [spans[0]]
+    for start, end in spans[1:]:
+        last_start, last_end = merged[-1]
+        if start <= last_end:
+            merged[-1] = (last_start, max(last_end, end))
+        else:
+            merged.append((start, end))
+    return merged
