@@ -47,6 +47,7 @@ TOKEN = "7012345678:AAHf3kQx9V2mZP1wLrT8sYbN4cJd6eGuK0o"
 CHAT = "-1001234567890"
 TOPIC = "17585"
 HOME_CHAT = "-1009876543210"
+NEW_CHAT = "-1005550001112"
 SESSION = "20260101_120000_kitm01"
 BLOCK = "kit_media_contract: sending is paused"
 NETWORK_METHODS = (
@@ -332,6 +333,34 @@ def test_explicit_route_and_home_channel_go_through_the_hosts_target_parser(
     # the host's reply names the home chat in a note: the kit masks it there too
     assert home.host_result["note"] == "Sent to telegram home channel (chat_id: …3210)"
     assert_private(json.dumps(explicit.as_dict()) + json.dumps(home.as_dict()))
+
+
+def test_ids_in_what_hermes_and_telegram_say_are_masked_home_channel_and_migrated_chat(
+    telegram_network: FakeTelegramNetwork,
+    files: SimpleNamespace,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # a group that became a supergroup: python-telegram-bot's ChatMigrated names the new
+    # chat, and hermes' send_message copies that text into its reply
+    import telegram.error
+
+    caplog.set_level(logging.DEBUG, logger="kit_media")
+    monkeypatch.setenv("TELEGRAM_HOME_CHANNEL", HOME_CHAT)
+    telegram_network.failures["send_photo"] = telegram.error.ChatMigrated(int(NEW_CHAT))
+    migrated = deliver_media(MediaPayload(files.image), "telegram", session_id=SESSION)
+
+    assert migrated.success is False
+    assert migrated.reason is not None
+    assert "Group migrated to supergroup. New chat id: …1112" in migrated.reason
+    telegram_network.failures.clear()
+    home = deliver_media(MediaPayload(files.image), "telegram", session_id=SESSION)
+    assert home.success is True, home.reason
+    assert home.host_result["note"] == "Sent to telegram home channel (chat_id: …3210)"
+    kit_logs = [r.getMessage() for r in caplog.records if r.name.startswith("kit_media")]
+    shown = json.dumps([migrated.as_dict(), home.as_dict(), kit_logs], ensure_ascii=False)
+    assert NEW_CHAT.lstrip("-") not in shown
+    assert_private(shown.replace(str(files.image), "<file>"))
 
 
 def test_a_host_refusal_is_a_failure_not_a_success(

@@ -1,10 +1,34 @@
-"""Privacy-safe forms of routes and host results.
+"""Privacy-safe forms of routes and of whatever the host says.
 
-A display form keeps the platform and at most the last four characters of every id
-segment (numeric or not): ``telegram:-1001234567890:17585`` becomes
-``telegram:…7890:…7585``. At least one character of every segment is always hidden.
-Host results are scrubbed of the raw ids they echo (``chat_id``, the home-channel
-``note``) and passed through kit-core's secret redaction.
+**One masking.** A masked id keeps at most the last four characters of every ``:``
+segment and always hides at least one: ``telegram:-1001234567890:17585`` is shown as
+``telegram:…7890:…7585``. Routes, values under id keys and ids found in text all get
+exactly this masking (:func:`mask_id`, :func:`mask_route`).
+
+**Host text.** Everything the host (or Telegram, or a ``pre_tool_call`` policy) says is
+treated as if it named chats the caller never gave: a home channel's id in
+``send_message``'s ``note``, the new chat id in a Telegram "Group migrated to
+supergroup. New chat id: …" error, a user in a Matrix error. So, besides the raw ids the
+kit itself knows (the route's, and those the reply reports under its id keys), every
+*id-shaped* token in host text is masked:
+
+=================  ==========================================================  ============
+shape              examples                                                    becomes
+=================  ==========================================================  ============
+number             ``-1001234567890``, ``+15551234567``, a Discord snowflake   ``…7890``
+(5+ digits)
+address            ``alice@example.org``, ``15551234567@s.whatsapp.net``       ``….org``
+sigil id           ``!room:matrix.org``, ``@bot:matrix.org``, ``#a:b.org``     ``…room:….org``
+handle             ``@my_channel``                                             ``…nnel``
+opaque id          ``C024BE91L`` (Slack), ``oc_5ad5…`` (Feishu), a UUID:        ``…E91L``
+                   9+ letters, digits, ``_`` or ``-`` with 2+ digits and a letter
+=================  ==========================================================  ============
+
+Values under id keys (``chat_id``, ``target``, any ``*_id`` key) are masked whole, and so
+is an integer of five or more digits anywhere. ``message_id`` is kept: it names a message,
+not a chat, and ``send_message``'s ``react`` action needs it. Secrets are redacted
+*before* ids are masked, so masking never breaks a secret's shape (a bot token's numeric
+part) and lets the rest through.
 """
 
 from __future__ import annotations
@@ -19,15 +43,30 @@ REDACTED: Final = "***"
 ELLIPSIS: Final = "…"
 KEEP: Final = 4
 MIN_SCRUBBED_ID: Final = 4
-"""Raw ids at least this long are replaced wherever they appear in host result text;
-shorter ones (a thread ``7``) are only masked under their own keys, since replacing
-them in free text would garble unrelated numbers."""
+"""Raw ids the kit knows are replaced wherever they appear in text when at least this long;
+shorter ones (a thread ``7``) are only masked under their own keys, since replacing them
+in free text would garble unrelated numbers."""
 
 _BOT_TOKEN: Final = re.compile(r"(?<![0-9])[0-9]{6,12}:[A-Za-z0-9_-]{30,}")
 """A Telegram bot token, also where kit-core's word-bounded pattern misses it: inside a
 Bot API URL (``https://api.telegram.org/bot<token>/sendPhoto``), as client errors print it."""
 
 _ID_KEYS: Final = frozenset({"chat_id", "thread_id", "channel_id", "target", "chat", "to"})
+_KEPT_KEYS: Final = frozenset({"message_id", "message_ids"})
+_MIN_ID_INT: Final = 10_000
+"""Integers at least this large (five digits) are id-shaped wherever they stand."""
+
+_ID_SHAPES: Final = re.compile(
+    "|".join(
+        (
+            r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+",  # address: e-mail, XMPP or WhatsApp JID
+            r"(?<![\w@])[!@#$+][\w.=/+-]+:[\w-]+(?:\.[\w-]+)+(?::\d+)?",  # sigil id
+            r"(?<![\w@])@\w{4,32}(?![\w@])",  # handle
+            r"(?<![\w.+-])[-+]?\d{5,}(?!\w)",  # number
+            r"(?<![\w-])(?=[\w-]*[^\W\d])(?=[\w-]*\d[\w-]*\d)[\w-]{9,}(?![\w-])",  # opaque
+        )
+    )
+)
 
 
 def mask_segment(segment: str) -> str:
@@ -55,36 +94,44 @@ def route_ids(ref: str) -> list[str]:
     return [ref, *ref.split(":")] if ref else []
 
 
+def mask_ids_in_text(text: str) -> str:
+    """``text`` with every id-shaped token masked (see the module docstring)."""
+    return _ID_SHAPES.sub(lambda m: mask_id(m.group(0)), text)
+
+
 def scrub_host_result(
     result: Mapping[str, Any], raw_ids: Iterable[str], secrets: Iterable[str] = ()
 ) -> dict[str, Any]:
     """A copy of a host result fit for the model and for logs.
 
-    Values under id keys (``chat_id``, ``thread_id``, ``target``, ...) are masked; every
-    raw id (from the route, and those the result itself reports) is masked wherever it
-    appears in text; secret keys and secret-shaped values are redacted by kit-core.
+    Secret keys and secret-shaped values are redacted (kit-core); then values under id
+    keys are masked whole, and in every string (keys included) the raw ids the kit knows
+    (from the route, and those the result itself reports under id keys) and every
+    id-shaped token are masked.
     """
     ids = {i.strip() for i in raw_ids if i and i.strip()}
-    for key in _ID_KEYS:
-        value = result.get(key)
-        if isinstance(value, str | int) and not isinstance(value, bool):
+    for key, value in result.items():
+        if _is_id_key(key) and isinstance(value, str | int) and not isinstance(value, bool):
             ids |= set(route_ids(str(value)))
-    pattern = _id_pattern(ids)
-    secret_values = tuple(secrets)
-    scrubbed = _scrub(dict(result), pattern, 0)
-    return cast("dict[str, Any]", redact(scrubbed, secret_values))
+    redacted = cast("dict[str, Any]", redact(dict(result), tuple(secrets)))
+    return cast("dict[str, Any]", _scrub(redacted, _id_pattern(ids), 0))
 
 
-def scrub_text(text: str, raw_ids: Iterable[str], secrets: Iterable[str] = ()) -> str:
-    """``text`` with raw ids masked and secrets redacted (for reasons and log lines)."""
+def scrub_text(text: str, raw_ids: Iterable[str] = (), secrets: Iterable[str] = ()) -> str:
+    """``text`` with secrets redacted, then known raw ids and id-shaped tokens masked."""
     pattern = _id_pattern({i.strip() for i in raw_ids if i and i.strip()})
-    masked = pattern.sub(lambda m: mask_segment(m.group(0)), text) if pattern else text
-    return redact_secrets(masked, secrets)
+    return _mask_text(redact_secrets(text, secrets), pattern)
 
 
 def redact_secrets(text: str, secrets: Iterable[str] = ()) -> str:
     """kit-core's :func:`redact_text`, plus bot tokens embedded in Bot API URLs."""
     return redact_text(_BOT_TOKEN.sub(REDACTED, text), tuple(secrets))
+
+
+def _is_id_key(key: object) -> bool:
+    if not isinstance(key, str) or key in _KEPT_KEYS:
+        return False
+    return key in _ID_KEYS or key.endswith(("_id", "_ids"))
 
 
 def _id_pattern(ids: set[str]) -> re.Pattern[str] | None:
@@ -97,20 +144,31 @@ def _id_pattern(ids: set[str]) -> re.Pattern[str] | None:
     return re.compile(rf"(?<![\w@-])(?:{alternation})(?![\w])")
 
 
-def _scrub(value: Any, pattern: re.Pattern[str] | None, depth: int) -> Any:
+def _mask_text(text: str, known: re.Pattern[str] | None) -> str:
+    """Known raw ids first, then id shapes; a masked id (``…7890``) matches no shape."""
+    if known is not None:
+        text = known.sub(lambda m: mask_segment(m.group(0)), text)
+    return mask_ids_in_text(text)
+
+
+def _scrub(value: Any, known: re.Pattern[str] | None, depth: int) -> Any:
     if isinstance(value, str):
-        value = _BOT_TOKEN.sub(REDACTED, value)
-        return pattern.sub(lambda m: mask_segment(m.group(0)), value) if pattern else value
+        return _mask_text(_BOT_TOKEN.sub(REDACTED, value), known)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return mask_id(str(value)) if abs(value) >= _MIN_ID_INT else value
     if depth > 16:
         return "<max depth>"
     if isinstance(value, Mapping):
         out: dict[Any, Any] = {}
         for key, item in cast("Mapping[Any, Any]", value).items():
-            if key in _ID_KEYS and isinstance(item, str | int) and not isinstance(item, bool):
-                out[key] = mask_route(str(item)) if key == "target" else mask_id(str(item))
+            shown = _mask_text(key, known) if isinstance(key, str) else key
+            if key in _KEPT_KEYS and isinstance(item, str | int):
+                out[shown] = item
+            elif _is_id_key(key) and isinstance(item, str | int) and not isinstance(item, bool):
+                out[shown] = mask_route(str(item)) if key == "target" else mask_id(str(item))
             else:
-                out[key] = _scrub(item, pattern, depth + 1)
+                out[shown] = _scrub(item, known, depth + 1)
         return out
     if isinstance(value, list | tuple):
-        return [_scrub(item, pattern, depth + 1) for item in cast("list[Any]", value)]
+        return [_scrub(item, known, depth + 1) for item in cast("list[Any]", value)]
     return value

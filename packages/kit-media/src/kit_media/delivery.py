@@ -10,9 +10,12 @@ hermes' media policy refuses, a spoiler to a route that cannot carry one, and ev
 failed send. A host reply counts as a success only when it is a JSON object with
 ``"success": true`` and no ``error``, ``warnings`` (media dropped) or ``skipped``.
 
-**Privacy.** Results and logs never hold a raw chat or thread id, nor the bot token: ids
-are masked to their last four characters (``telegram:…7890:…7585``) and secrets are
-redacted. INFO logs name the file, never its folder.
+**Privacy.** Results and logs never hold a raw chat or thread id, nor the bot token.
+Every reason and host reply goes through one exit that redacts secrets and then masks
+ids to their last four characters (``telegram:…7890:…7585``): the ids of the route,
+and every id-shaped token in host text, such as a home channel's id or the new chat id
+of a Telegram "chat migrated" error (see :mod:`kit_media._privacy`). INFO logs name the
+file, never its folder.
 """
 
 from __future__ import annotations
@@ -112,7 +115,7 @@ def deliver_media(
     try:
         resolved = resolve_origin() if parsed is None else parsed
     except HostRefusal as exc:
-        return _finish(payload, requested, requested, False, {}, str(exc))
+        return _finish(payload, requested, requested, _Outcome(reason=str(exc)))
     logger.info(
         "event=media_delivery_started target=%s media_type=%s file=%s spoiler=%s",
         resolved.display,
@@ -120,26 +123,35 @@ def deliver_media(
         payload.file_name,
         payload.spoiler,
     )
+    ids = route_ids(resolved.chat_ref)
     try:
         reply, raw_ids = _send(payload, resolved, runtime_context)
     except HostRefusal as exc:
-        return _finish(payload, requested, resolved.display, False, {}, str(exc))
+        return _finish(payload, requested, resolved.display, _Outcome(reason=str(exc), ids=ids))
     except Exception as exc:  # a host that changed shape must not break the caller
         logger.error("event=media_delivery_error error_type=%s", type(exc).__name__)
         reason = f"kit-media could not complete the delivery: {type(exc).__name__}"
-        return _finish(payload, requested, resolved.display, False, {}, reason)
-    ids = [*route_ids(resolved.chat_ref), *raw_ids]
-    success, reason, host_result = _interpret(reply)
-    host_result = scrub_host_result(host_result, ids)
-    reason = None if reason is None else scrub_text(reason, ids)
-    result = _finish(payload, requested, resolved.display, success, host_result, reason)
-    if success:
+        return _finish(payload, requested, resolved.display, _Outcome(reason=reason, ids=ids))
+    outcome = _interpret(reply, [*ids, *raw_ids])
+    result = _finish(payload, requested, resolved.display, outcome)
+    if outcome.success:
         session_id = _session_id(runtime_context)
         if not arm_final_response_suppression(session_id):
             logger.warning(
                 "event=media_final_response_suppression_unavailable reason=no_session_id"
             )
     return result
+
+
+@dataclass(frozen=True, slots=True)
+class _Outcome:
+    """What the host said, raw: :func:`_finish` makes it safe to show."""
+
+    success: bool = False
+    reason: str | None = None
+    host_result: dict[str, Any] = field(default_factory=dict[str, Any])
+    ids: list[str] = field(default_factory=list[str])
+    """Raw ids the kit knows the host may echo (the route's, the spoiler chat's)."""
 
 
 def _send(
@@ -176,28 +188,32 @@ def _host_accepts(path: Path, *, required: bool) -> Path:
     return Path(accepted)
 
 
-def _interpret(reply: str) -> tuple[bool, str | None, dict[str, Any]]:
-    """``(success, reason, reply as a dict)``: only an explicit, clean success counts."""
+def _interpret(reply: str, ids: list[str]) -> _Outcome:
+    """Only an explicit, clean success counts."""
     try:
         parsed = json.loads(reply)
     except (TypeError, ValueError):
-        return False, "the host's reply was not valid JSON", {"reply": str(reply)[:200]}
+        reason = "the host's reply was not valid JSON"
+        return _Outcome(False, reason, {"reply": str(reply)[:200]}, ids)
     if not isinstance(parsed, dict):
         kind = type(parsed).__name__
-        return False, f"the host's reply was a JSON {kind}, not an object", {"reply": parsed}
+        reason = f"the host's reply was a JSON {kind}, not an object"
+        return _Outcome(False, reason, {"reply": parsed}, ids)
     data: dict[str, Any] = parsed  # pyright: ignore[reportUnknownVariableType]
     warnings = _warnings(data)
     if data.get("error"):
         detail = f" ({warnings})" if warnings else ""
-        return False, f"{data['error']}{detail}", data
+        return _Outcome(False, f"{data['error']}{detail}", data, ids)
     if data.get("success") is not True:
-        return False, "the host's reply did not report success", data
+        return _Outcome(False, "the host's reply did not report success", data, ids)
     if data.get("skipped"):
         why = data.get("reason") or "skipped"
-        return False, f"the host skipped the send ({why}): nothing was delivered now", data
+        reason = f"the host skipped the send ({why}): nothing was delivered now"
+        return _Outcome(False, reason, data, ids)
     if warnings:
-        return False, f"the host sent the message but not all media: {warnings}", data
-    return True, None, data
+        reason = f"the host sent the message but not all media: {warnings}"
+        return _Outcome(False, reason, data, ids)
+    return _Outcome(True, None, data, ids)
 
 
 def _warnings(data: dict[str, Any]) -> str:
@@ -220,24 +236,22 @@ def _session_id(context: Mapping[str, Any]) -> str:
 
 
 def _finish(
-    payload: MediaPayload,
-    requested: str,
-    display: str,
-    success: bool,
-    host_result: dict[str, Any],
-    reason: str | None,
+    payload: MediaPayload, requested: str, display: str, outcome: _Outcome
 ) -> MediaDeliveryResult:
+    """The one exit: every reason and host reply is scrubbed here (secrets redacted, then
+    known raw ids and every id-shaped token masked), for the result and for the log."""
+    raw_reason = outcome.reason
     result = MediaDeliveryResult(
-        success=success,
+        success=outcome.success,
         media_type=payload.media_type,
         path=payload.path,
         requested_target=requested,
         display_target=display,
         spoiler=payload.spoiler,
-        host_result=MappingProxyType(host_result),
-        reason=reason,
+        host_result=MappingProxyType(scrub_host_result(outcome.host_result, outcome.ids)),
+        reason=None if raw_reason is None else scrub_text(raw_reason, outcome.ids),
     )
-    if success:
+    if outcome.success:
         logger.info(
             "event=media_delivery_completed target=%s media_type=%s file=%s success=True",
             display,
@@ -251,7 +265,7 @@ def _finish(
             display,
             payload.media_type.value,
             payload.file_name,
-            _without_folders(reason or "", payload.path),
+            scrub_text(_without_folders(raw_reason or "", payload.path), outcome.ids),
         )
     return result
 

@@ -67,8 +67,12 @@ class ResolvedDeliveryTarget:
 def parse_delivery_target(target: object) -> ResolvedDeliveryTarget | None:
     """Check a target's form; ``None`` stands for ``origin`` (resolved later).
 
+    A target that looks like it holds a secret (checked on the text as given, before
+    the platform name is lower-cased) is refused without being echoed.
+
     Raises:
-        MediaError: ``target`` is not a str, is blank, or is not one of the three forms.
+        MediaError: ``target`` is not a str, is blank, holds something secret-shaped, or
+            is not one of the three forms.
     """
     if not isinstance(target, str):
         msg = f"delivery target must be a str such as {_FORMS}, got {type(target).__name__}"
@@ -79,9 +83,15 @@ def parse_delivery_target(target: object) -> ResolvedDeliveryTarget | None:
         raise MediaError(msg)
     if text.lower() == ORIGIN:
         return None
+    if redact_text(text) != text:  # the text as given: lower-casing hides some shapes (AKIA…)
+        msg = (
+            f"delivery target {_shown(text)!r} looks like it holds a secret (a key or"
+            f" token, shown as ***), so it was refused and nothing was sent: use {_FORMS}"
+        )
+        raise MediaError(msg)
     head, sep, ref = text.partition(":")
     platform = head.strip().lower()
-    if not _PLATFORM.fullmatch(platform) or redact_text(platform) != platform:
+    if not _PLATFORM.fullmatch(platform):
         msg = (
             f"delivery target must start with a platform name such as 'telegram', got"
             f" {_shown(text)!r}: use {_FORMS}"
@@ -160,8 +170,9 @@ def resolve_delivery_target(target: str) -> ResolvedDeliveryTarget:
 
 
 def _shown(text: str) -> str:
-    """A target as an error message may quote it: ids masked, secret-shaped parts redacted."""
-    return redact_text(mask_route(text))
+    """A target as an error message may quote it: secret-shaped parts redacted (in the text
+    as given, before anything else changes it), then ids masked."""
+    return mask_route(redact_text(text))
 
 
 def _has_control(text: str) -> bool:

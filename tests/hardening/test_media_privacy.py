@@ -1,0 +1,141 @@
+"""Media privacy and suppression, fuzzed: what the host says, which session a delivery
+silences, and which paths hermes would read back as another file.
+
+* An id the host names (a home channel, a migrated chat, a user in an error) never
+  reaches a result or a log line unmasked, whatever its shape and wherever it stands.
+* A secret-shaped target is refused on the text as given and never echoed.
+"""
+
+from __future__ import annotations
+
+import json
+import string
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kit_media import MediaError, MediaPayload, deliver_media, resolve_delivery_target
+
+HARDENING = settings(parent=settings.get_profile("hpk-hardening"))
+
+# -- ids the host may name ------------------------------------------------------------------
+
+_ALNUM = string.ascii_letters + string.digits
+_words = st.text(alphabet=string.ascii_letters + " ", max_size=30)
+_separators = st.sampled_from([" ", ": ", " (", "=", " #"])
+_closers = st.sampled_from(["", " ", ")", ".", ", ", "; done"])
+
+
+def _opaque(chars: str) -> str:
+    return chars[:3] + "7" + chars[3:6] + "42" + chars[6:]
+
+
+numeric_ids = st.builds(
+    lambda sign, digits: sign + digits,
+    st.sampled_from(["", "-", "-100", "+"]),
+    st.text(alphabet=string.digits, min_size=5, max_size=19).filter(lambda d: d[0] != "0"),
+)
+handles = st.text(alphabet=_ALNUM + "_", min_size=4, max_size=32).map(lambda s: "@" + s)
+servers = st.lists(
+    st.text(alphabet=string.ascii_lowercase, min_size=2, max_size=8), min_size=2, max_size=3
+)
+sigil_ids = st.builds(
+    lambda sigil, local, server: f"{sigil}{local}:{'.'.join(server)}",
+    st.sampled_from(["!", "@", "#", "$"]),
+    st.text(alphabet=_ALNUM + "_.=-", min_size=1, max_size=16),
+    servers,
+)
+addresses = st.builds(
+    lambda local, server: f"{local}@{'.'.join(server)}",
+    st.text(alphabet=_ALNUM + "._+", min_size=1, max_size=16),
+    servers,
+)
+opaque_ids = st.text(alphabet=_ALNUM + "_-", min_size=6, max_size=30).map(_opaque)
+host_ids = st.one_of(numeric_ids, handles, sigil_ids, addresses, opaque_ids)
+
+
+def _placed(text: str, where: str) -> dict[str, Any]:
+    """A host reply with ``text`` in one of the places hermes puts host text."""
+    if where == "error":
+        return {"error": text}
+    if where == "warnings":
+        return {"success": True, "warnings": [text]}
+    if where == "note":
+        return {"success": True, "note": text}
+    if where == "nested":
+        return {"success": False, "details": {"attempts": [{"detail": text}]}}
+    return {"error": "send failed", "extra": {text: "keyed by it"}}
+
+
+@HARDENING
+@given(
+    raw=host_ids,
+    before=_words,
+    sep=_separators,
+    after=_closers,
+    where=st.sampled_from(["error", "warnings", "note", "nested", "key"]),
+    target=st.sampled_from(["telegram", "origin", "telegram:-100123456:77"]),
+)
+def test_an_id_the_host_names_never_reaches_a_result_or_a_log_unmasked(
+    raw: str,
+    before: str,
+    sep: str,
+    after: str,
+    where: str,
+    target: str,
+    media_host: Any,
+    media_file: Path,
+    capture: Callable[..., Any],
+    tally: Any,
+) -> None:
+    text = f"{before}{sep}{raw}{after}"
+    media_host.reply = lambda args: json.dumps(_placed(text, where))
+    media_host.block = None
+    with media_host.installed(), capture() as logs:
+        media_host.in_chat("-100999888", "5")
+        result = deliver_media(MediaPayload(media_file), target, session_id="s-ids")
+    shown_result = json.dumps({**result.as_dict(), "path": ""}, ensure_ascii=False)
+    seen = [shown_result, repr(result), *logs.texts()]
+    seen = [s.replace(str(media_file), "<file>") for s in seen]
+    for shown in seen:
+        assert raw not in shown, (raw, shown)
+    tally.fuzz("media host ids")
+
+
+# -- secret-shaped targets --------------------------------------------------------------------
+
+
+def _target_forms(core: str) -> list[str]:
+    return [core, f"telegram:{core}", f"{core}:12345", f" {core} "]
+
+
+@pytest.mark.parametrize("form", range(4))
+def test_a_secret_shaped_target_is_refused_and_never_echoed(
+    form: int,
+    corpus: list[Any],
+    media_host: Any,
+    media_file: Path,
+    capture: Callable[..., Any],
+    no_leaks: Callable[..., None],
+    tally: Any,
+) -> None:
+    texts: list[str] = []
+    media_host.sends.clear()
+    with media_host.installed(), capture() as logs:
+        for secret in corpus:
+            if secret.where != "anywhere":
+                continue
+            target = _target_forms(secret.text)[form]
+            with pytest.raises(MediaError) as refused:
+                resolve_delivery_target(target)
+            texts.append(str(refused.value))
+            with pytest.raises(MediaError) as refused:
+                deliver_media(MediaPayload(media_file), target, session_id="s-1")
+            texts.append(str(refused.value))
+            tally.fuzz("media secret targets")
+    assert media_host.sends == []
+    no_leaks(logs, texts, path="media targets")
