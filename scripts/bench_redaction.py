@@ -32,10 +32,11 @@ RUNS = 7
 
 def prose(size: int) -> str:
     rng = random.Random(7)
-    words = (
-        "the a tool call returned an error while the agent read its config file for the"
-        " author of this note about basic usage of keys tokens and secrets in logs"
-    ).split()
+    words = [
+        *("the", "a", "tool", "call", "returned", "an", "error", "while", "the", "agent"),
+        *("read", "its", "config", "file", "for", "the", "author", "of", "this", "note"),
+        *("about", "basic", "usage", "of", "keys", "tokens", "and", "secrets", "in", "logs"),
+    ]
     out: list[str] = []
     length = 0
     while length < size:
