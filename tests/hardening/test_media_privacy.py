@@ -4,6 +4,9 @@ silences, and which paths hermes would read back as another file.
 * An id the host names (a home channel, a migrated chat, a user in an error) never
   reaches a result or a log line unmasked, whatever its shape and wherever it stands.
 * A secret-shaped target is refused on the text as given and never echoed.
+* A suppression marker is armed, consumed and cleared under one key: whatever spelling
+  of a session id arms it, every spelling that names the same session finds it, and no
+  other session does.
 """
 
 from __future__ import annotations
@@ -18,7 +21,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kit_media import MediaError, MediaPayload, deliver_media, resolve_delivery_target
+from kit_media import (
+    MediaError,
+    MediaPayload,
+    clear_media_delivery_state,
+    deliver_media,
+    resolve_delivery_target,
+    transform_media_delivery_output,
+)
+from kit_media._markers import MARKERS
 
 HARDENING = settings(parent=settings.get_profile("hpk-hardening"))
 
@@ -139,3 +150,49 @@ def test_a_secret_shaped_target_is_refused_and_never_echoed(
             tally.fuzz("media secret targets")
     assert media_host.sends == []
     no_leaks(logs, texts, path="media targets")
+
+
+# -- one key for the markers ------------------------------------------------------------------
+
+_padding = st.text(alphabet=" \t\n\r\x0b\x0c\u00a0\u2003", max_size=3)
+_session_ids = st.text(st.characters(exclude_categories=("Cs",)), max_size=24)
+
+
+@HARDENING
+@given(
+    session=_session_ids,
+    other=_session_ids,
+    pads=st.tuples(_padding, _padding, _padding, _padding),
+    end_with=st.sampled_from(["reply", "session end"]),
+)
+def test_a_marker_is_found_by_every_spelling_of_its_session_and_by_no_other(
+    session: str,
+    other: str,
+    pads: tuple[str, str, str, str],
+    end_with: str,
+    media_host: Any,
+    media_file: Path,
+    tally: Any,
+) -> None:
+    MARKERS.clear_all()
+    armed_as = f"{pads[0]}{session}{pads[1]}"
+    found_as = f"{pads[2]}{session}{pads[3]}"
+    named = bool(session.strip())
+    media_host.reply = lambda args: json.dumps({"success": True})
+    media_host.block = None
+    with media_host.installed():
+        media_host.in_chat("-100123456")
+        result = deliver_media(MediaPayload(media_file), "origin", session_id=armed_as)
+    assert result.success
+    assert len(MARKERS) == (1 if named else 0)
+    if other.strip() != session.strip():
+        assert transform_media_delivery_output(response_text="x", session_id=other) is None
+        clear_media_delivery_state(session_id=other)
+    if end_with == "reply":
+        expected = "NO_REPLY" if named else None
+        assert transform_media_delivery_output(response_text="x", session_id=found_as) == expected
+    else:
+        clear_media_delivery_state(session_id=found_as)
+    assert transform_media_delivery_output(response_text="x", session_id=found_as) is None
+    assert len(MARKERS) == 0
+    tally.fuzz("media marker keys")

@@ -18,7 +18,13 @@ from kit_media import (
     deliver_media,
     transform_media_delivery_output,
 )
-from kit_media._markers import DEFAULT_MAX_MARKERS, DEFAULT_TTL_SECONDS, MARKERS, MarkerStore
+from kit_media._markers import (
+    DEFAULT_MAX_MARKERS,
+    DEFAULT_TTL_SECONDS,
+    MARKERS,
+    MarkerStore,
+    marker_key,
+)
 
 if TYPE_CHECKING:
     from tests.kit_media.conftest import FakeHost
@@ -118,6 +124,48 @@ def test_racing_finalizers_of_one_session_suppress_once() -> None:
         results = list(pool.map(finalize, range(32)))
     assert results.count("NO_REPLY") == 1
     assert results.count(None) == 31
+
+
+# -- one key for arming, consuming and clearing ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("armed_as", "consumed_as"),
+    [(" s-1 ", "s-1"), ("s-1", " s-1\n"), ("\ts-1", "s-1\t"), ("s-1", "s-1")],
+)
+def test_a_delivery_marker_is_consumed_by_any_spelling_of_its_session(
+    host: FakeHost, image: Path, armed_as: str, consumed_as: str
+) -> None:
+    assert deliver_media(MediaPayload(image), "telegram", session_id=armed_as).success
+    assert transform_media_delivery_output(response_text="x", session_id=consumed_as) == (
+        "NO_REPLY"
+    )
+    assert len(MARKERS) == 0
+
+
+@pytest.mark.parametrize(("armed_as", "cleared_as"), [(" s-1 ", "s-1"), ("s-1", " s-1 ")])
+def test_session_end_clears_the_marker_under_any_spelling_of_its_session(
+    host: FakeHost, image: Path, armed_as: str, cleared_as: str
+) -> None:
+    assert deliver_media(MediaPayload(image), "telegram", session_id=armed_as).success
+    clear_media_delivery_state(session_id=cleared_as)
+    assert len(MARKERS) == 0
+    assert transform_media_delivery_output(response_text="x", session_id="s-1") is None
+
+
+def test_every_store_operation_keys_by_the_one_normalisation() -> None:
+    store = MarkerStore()
+    assert marker_key(" a ") == marker_key("a") == "a"
+    assert [marker_key(v) for v in ("", "  ", None, 7, b"a")] == [None] * 5
+    assert store.arm(" a ") is True
+    assert store.is_armed("a")
+    assert store.is_armed("a\n")
+    assert store.consume("\ta") is True
+    assert store.arm("b") is True
+    assert store.clear(" b ") is True
+    assert [store.arm(v) for v in ("", " ", None, 7)] == [False] * 4
+    assert [store.consume(v) for v in ("", None)] == [False, False]
+    assert len(store) == 0
 
 
 # -- the store: bounded in size and age ---------------------------------------------------

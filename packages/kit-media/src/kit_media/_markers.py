@@ -4,6 +4,11 @@ This is the only global mutable state in the kit, and the host contract is why i
 exists: a plugin tool delivers media in the middle of a turn, and hermes asks plugins
 to transform the final reply at the end of that turn (``transform_llm_output``), in a
 different call with nothing but the session id to connect the two.
+
+**One key.** Every operation of :class:`MarkerStore` (arm, consume, clear, is_armed)
+turns the session id it is given into the store's key with :func:`marker_key`, the only
+normalisation there is, so a marker armed for ``" s-1 "`` is the marker consumed for
+``"s-1"``, and no caller can arm under one form and look up under another.
 """
 
 from __future__ import annotations
@@ -21,11 +26,22 @@ DEFAULT_TTL_SECONDS: Final = 600.0
 """A marker not consumed within this many seconds lapses (the final reply is sent)."""
 
 
+def marker_key(session_id: object) -> str | None:
+    """The store key of a session id: the id without surrounding whitespace; ``None``
+    for anything that identifies no session (not a str, or blank)."""
+    if not isinstance(session_id, str):
+        return None
+    key = session_id.strip()
+    return key or None
+
+
 class MarkerStore:
     """Session ids armed for one suppression each, oldest first.
 
     Every operation takes the lock and first drops expired markers, so the store never
-    holds more than ``max_markers`` entries nor any older than ``ttl_seconds``.
+    holds more than ``max_markers`` entries nor any older than ``ttl_seconds``. Every
+    operation keys by :func:`marker_key`; one given something that is no session id
+    does nothing (and reports ``False``).
     """
 
     def __init__(
@@ -47,8 +63,11 @@ class MarkerStore:
         self._lock = threading.Lock()
         self._armed: OrderedDict[str, float] = OrderedDict()  # key -> armed at (clock)
 
-    def arm(self, key: str) -> None:
-        """Arm (or re-arm, refreshing its age) the marker for ``key``."""
+    def arm(self, session_id: object) -> bool:
+        """Arm (or re-arm, refreshing its age) the session's marker; whether one was armed."""
+        key = marker_key(session_id)
+        if key is None:
+            return False
         with self._lock:
             now = self._clock()
             self._prune(now)
@@ -56,16 +75,20 @@ class MarkerStore:
             self._armed[key] = now
             while len(self._armed) > self.max_markers:
                 self._armed.popitem(last=False)
+        return True
 
-    def consume(self, key: str) -> bool:
-        """Remove ``key``'s marker; whether one was armed (and fresh)."""
+    def consume(self, session_id: object) -> bool:
+        """Remove the session's marker; whether one was armed (and fresh)."""
+        key = marker_key(session_id)
+        if key is None:
+            return False
         with self._lock:
             self._prune(self._clock())
             return self._armed.pop(key, None) is not None
 
-    def clear(self, key: str) -> bool:
-        """Drop ``key``'s marker without consuming a reply; whether one was armed."""
-        return self.consume(key)
+    def clear(self, session_id: object) -> bool:
+        """Drop the session's marker without consuming a reply; whether one was armed."""
+        return self.consume(session_id)
 
     def clear_all(self) -> int:
         """Drop every marker; how many there were."""
@@ -74,8 +97,11 @@ class MarkerStore:
             self._armed.clear()
             return count
 
-    def is_armed(self, key: str) -> bool:
-        """Whether ``key`` has a fresh marker (does not consume it)."""
+    def is_armed(self, session_id: object) -> bool:
+        """Whether the session has a fresh marker (does not consume it)."""
+        key = marker_key(session_id)
+        if key is None:
+            return False
         with self._lock:
             self._prune(self._clock())
             return key in self._armed

@@ -32,6 +32,7 @@ from typing import Any, cast
 from kit_media._checks import check_deliverable_file
 from kit_media._guard import load_guard
 from kit_media._host import HostRefusal, import_host, session_env
+from kit_media._markers import marker_key
 from kit_media._privacy import route_ids, scrub_host_result, scrub_text
 from kit_media._telegram import send_spoiler_photo
 from kit_media.errors import MediaError
@@ -224,11 +225,11 @@ def _warnings(data: dict[str, Any]) -> str:
     return "; ".join(map(str, items))
 
 
-def _session_id(context: Mapping[str, Any]) -> str:
+def _session_id(context: Mapping[str, Any]) -> object:
     """The id ``transform_llm_output`` will receive (see :mod:`kit_media.suppression`)."""
     given = context.get("session_id")
-    if isinstance(given, str) and given.strip():
-        return given.strip()
+    if marker_key(given) is not None:
+        return given
     try:
         return session_env("HERMES_SESSION_ID")
     except HostRefusal:

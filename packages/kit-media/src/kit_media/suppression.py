@@ -23,6 +23,9 @@ arms with the ``session_id`` in its runtime context, falling back to the task-lo
 the gateway may leave it empty). ``HERMES_SESSION_KEY`` is *not* used: it is the gateway's
 chat key (``agent:main:telegram:...``), never the id the hook receives, so a marker armed
 by it would never be consumed. ``task_id`` is not used either, for the same reason.
+Arming, consuming and clearing all key the marker by the same normalisation of the
+session id (``kit_media._markers.marker_key``: surrounding whitespace dropped, a blank or
+non-text id names no session), applied inside the marker store, never by its callers.
 
 The markers live in this process, at most 4096 of them, each for at most 600 seconds
 (then the final reply goes out as usual); they are lock-protected, so concurrent sessions
@@ -86,7 +89,7 @@ def transform_media_delivery_output(
     response_text: str = "", session_id: str = "", **kwargs: Any
 ) -> str | None:
     """``transform_llm_output`` hook: ``"NO_REPLY"`` once after a delivery, else ``None``."""
-    if not isinstance(session_id, str) or not session_id or not MARKERS.consume(session_id):
+    if not MARKERS.consume(session_id):
         return None
     chars = len(response_text) if isinstance(response_text, str) else 0
     logger.info("event=media_final_response_suppressed original_chars=%d", chars)
@@ -99,7 +102,7 @@ def clear_media_delivery_state(session_id: str = "", task_id: str = "", **kwargs
 
     ``task_id`` is accepted for compatibility and ignored: markers are never keyed by it.
     """
-    if isinstance(session_id, str) and session_id and MARKERS.clear(session_id):
+    if MARKERS.clear(session_id):
         logger.info("event=media_final_response_suppression_cleared")
 
 
@@ -110,10 +113,9 @@ MEDIA_DELIVERY_HOOKS: Final[tuple[HookCallback[..., Any], ...]] = (
 """Both hook declarations, ready for ``register_plugin`` or ``ctx.register_hook``."""
 
 
-def arm_final_response_suppression(session_id: str) -> bool:
-    """Arm the one-turn marker for ``session_id``; ``False`` when there is no id."""
-    if not session_id:
+def arm_final_response_suppression(session_id: object) -> bool:
+    """Arm the one-turn marker for ``session_id``; ``False`` when it names no session."""
+    if not MARKERS.arm(session_id):
         return False
-    MARKERS.arm(session_id)
     logger.info("event=media_final_response_suppression_armed")
     return True
