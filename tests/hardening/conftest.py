@@ -234,6 +234,24 @@ def secret_corpus(seed: int = 7) -> list[Secret]:
     pem_body = chars(64)
     pem = f"-----BEGIN RSA PRIVATE KEY-----\n{pem_body}\n-----END RSA PRIVATE KEY-----"
     corpus.append(Secret("pem", pem, pem_body))
+    pgp_body = chars(64)
+    pgp = f"-----BEGIN PGP PRIVATE KEY BLOCK-----\n{pgp_body}\n-----END PGP PRIVATE KEY BLOCK-----"
+    corpus.append(Secret("pgp", pgp, pgp_body))
+    slack_app = f"xapp-1-A{chars(10, upper)}-{chars(13, string.digits)}-{chars(40)}"
+    corpus.append(Secret("slack_app", slack_app, slack_app))
+    url_password = chars(20)
+    corpus.append(Secret("url", f"https://deploy:{url_password}@git.example", url_password))
+    basic = chars(28)
+    corpus.append(Secret("basic", f"Basic {basic}Zz0=", basic))
+    query = chars(30)
+    corpus.append(Secret("query", f"https://maps.example/api?key={query}&z=3", query))
+    glued = chars(36)
+    corpus.append(Secret("glued", f"DEPLOY_KEY_ghp_{glued}", glued))
+    encoded_core = f"AA{chars(33)}"
+    encoded = f"{rng.randint(10**8, 10**9)}%3A{encoded_core}"
+    corpus.append(Secret("telegram_url", encoded, encoded_core))
+    header = chars(26)
+    corpus.append(Secret("api_key_header", f"X-API-Key: {header}", header))
     keyed = chars(24, string.ascii_lowercase)
     corpus.append(Secret("keyed", keyed, keyed, where="keyed"))
     env = chars(48, string.ascii_lowercase)
