@@ -101,12 +101,31 @@ def test_a_failing_api_warns_without_its_message_and_falls_through(
     assert SECRET not in caplog.text
 
 
-@pytest.mark.parametrize("api_result", [None, {}, "text", ["a"]])
-def test_an_api_without_a_mapping_falls_through(
-    api_result: Any, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("api_result", [None, {}])
+def test_an_api_without_settings_falls_through_quietly(
+    api_result: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.DEBUG)
     plant_host_config(monkeypatch, lambda: host_config({"demo": {"from": "host"}}))
     assert load_plugin_config(Ctx(get_config=lambda: api_result), "demo") == {"from": "host"}
+    assert caplog.records == []
+
+
+@pytest.mark.parametrize("api_result", ["text", ["a"], 3, object()])
+def test_an_api_answer_that_is_not_a_mapping_is_warned_about_then_passed_over(
+    api_result: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    plant_host_config(monkeypatch, lambda: host_config({"demo": {"from": "host"}}))
+    assert load_plugin_config(Ctx(get_config=lambda: api_result), "demo") == {"from": "host"}
+    assert [(r.levelno, r.getMessage()) for r in caplog.records] == [
+        (
+            logging.WARNING,
+            "hermes_plugin_kit: plugin config for demo: ctx.get_config() is a"
+            f" {type(api_result).__name__}, not a mapping of settings; it was ignored (write"
+            " the settings as a mapping of names to values)",
+        )
+    ]
 
 
 @pytest.mark.parametrize("bad", ["", "   ", None, 3])
@@ -234,6 +253,236 @@ def test_the_host_config_module_is_imported_when_not_loaded(
     monkeypatch.setattr(importlib, "import_module", import_module)
     assert load_plugin_config(Ctx(), "demo") == {"from": "imported"}
     assert imported == ["hermes_cli.config"]
+
+
+# --- load_plugin_config: values it cannot copy, and values it must not drop -
+
+
+class Uncopyable:
+    """An object whose copy fails, with a message that must not be logged."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
+        raise RuntimeError(SECRET)
+
+
+def deep_dict(depth: int, leaf: Any) -> dict[str, Any]:
+    top: dict[str, Any] = {}
+    node = top
+    for _ in range(depth - 1):
+        node["k"] = {}
+        node = node["k"]
+    node["k"] = leaf
+    return top
+
+
+def walk(value: Any, depth: int) -> Any:
+    for _ in range(depth):
+        value = value["k"]
+    return value
+
+
+SOURCES = ("manifest", "api", "entries", "legacy")
+
+
+def plant(source: str, settings: Any, monkeypatch: pytest.MonkeyPatch) -> tuple[Ctx, str]:
+    """``settings`` where ``source`` keeps them; returns the context and the key path root."""
+    if source == "manifest":
+        return Ctx(config=settings), "ctx.manifest.config"
+    if source == "api":
+        return Ctx(get_config=lambda: settings), "ctx.get_config()"
+    if source == "entries":
+        plant_host_config(
+            monkeypatch, lambda: host_config({"entries": {"demo": {"settings": settings}}})
+        )
+        return Ctx(), "plugins.entries.demo.settings"
+    plant_host_config(monkeypatch, lambda: host_config({"demo": settings}))
+    return Ctx(), "plugins.demo"
+
+
+def warnings_of(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+
+
+@pytest.mark.parametrize("source", SOURCES)
+def test_a_lock_is_returned_as_it_is_and_its_key_path_warned_about(
+    source: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    lock, other = threading.Lock(), Uncopyable()
+    settings = {"db": {"pool": [1, {"guard": lock}]}, "plain": [1, 2], "odd key": other}
+    ctx, root = plant(source, settings, monkeypatch)
+    result = load_plugin_config(ctx, "demo")
+    assert result["db"]["pool"][1]["guard"] is lock  # kept, never dropped
+    assert result["odd key"] is other
+    assert result["plain"] == [1, 2]
+    assert result["plain"] is not settings["plain"]  # everything else is still a copy
+    assert warnings_of(caplog) == [
+        "hermes_plugin_kit: plugin config for demo: 2 value(s) could not be copied and are"
+        " returned as the host's own objects (do not change them):"
+        f" {root}['odd key']: cannot be copied (RuntimeError);"
+        f" {root}.db.pool[1].guard: cannot be copied (TypeError)"
+    ]
+    assert SECRET not in caplog.text
+
+
+@pytest.mark.parametrize("source", SOURCES)
+def test_ten_thousand_levels_are_copied_without_a_warning(
+    source: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    depth = 10_000
+    settings = deep_dict(depth, [{"leaf": True}])
+    ctx, _ = plant(source, settings, monkeypatch)
+    result = load_plugin_config(ctx, "demo")
+    assert walk(result, depth) == [{"leaf": True}]
+    walk(result, depth)[0]["leaf"] = False
+    assert walk(settings, depth) == [{"leaf": True}]
+    assert caplog.records == []
+
+
+def test_a_lock_ten_thousand_levels_down_is_kept_and_its_path_shortened(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    lock = threading.Lock()
+    result = load_plugin_config(Ctx(config=deep_dict(10_000, lock)), "demo")
+    assert walk(result, 10_000) is lock
+    (message,) = warnings_of(caplog)
+    assert message.endswith(
+        "ctx.manifest.config.k.k.k.k.k.k…(9988 levels)….k.k.k.k.k.k: cannot be copied (TypeError)"
+    )
+
+
+def test_a_tuple_nested_past_the_recursion_limit_is_kept(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+    nested: tuple[Any, ...] = ()
+    for _ in range(sys.getrecursionlimit() * 2):
+        nested = (nested,)
+    result = load_plugin_config(Ctx(config={"chain": nested, "n": 1}), "demo")
+    assert result == {"chain": nested, "n": 1}
+    assert result["chain"] is nested
+    assert warnings_of(caplog)[0].endswith(
+        "ctx.manifest.config.chain: nested too deeply to copy (RecursionError)"
+    )
+
+
+def test_shared_and_cyclic_values_stay_shared_and_cyclic() -> None:
+    shared = {"x": [1]}
+    cyclic: dict[str, Any] = {"a": shared, "b": shared}
+    cyclic["self"] = cyclic
+    result = load_plugin_config(Ctx(config=cyclic), "demo")
+    assert result["self"] is result
+    assert result["a"] is result["b"]
+    assert result["a"] is not shared
+
+
+def test_settings_that_cannot_be_read_at_all_are_passed_over_with_a_warning(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+
+    class Broken(dict[str, Any]):
+        def items(self) -> Any:
+            raise RuntimeError(SECRET)
+
+    plant_host_config(monkeypatch, lambda: host_config({"demo": {"from": "host"}}))
+    assert load_plugin_config(Ctx(config=Broken(a=1)), "demo") == {"from": "host"}
+    assert warnings_of(caplog) == [
+        "hermes_plugin_kit: plugin config for demo: ctx.manifest.config could not be read"
+        " (RuntimeError); it was passed over"
+    ]
+    assert SECRET not in caplog.text
+
+
+def test_at_most_ten_key_paths_are_listed(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+    locks = {f"lock{i:02}": threading.Lock() for i in range(25)}
+    assert load_plugin_config(Ctx(config=locks), "demo") == locks
+    (message,) = warnings_of(caplog)
+    assert "25 value(s) could not be copied" in message
+    assert message.count("cannot be copied (TypeError)") == 10
+    assert message.endswith("; and 15 more")
+
+
+def test_a_key_that_looks_like_a_secret_is_not_shown(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+    token = "sk-" + "a1b2c3d4" * 4
+    load_plugin_config(Ctx(config={"keys": {token: threading.Lock()}}), "demo")
+    assert token not in caplog.text
+    assert "ctx.manifest.config.keys['***']: cannot be copied (TypeError)" in caplog.text
+
+
+@pytest.mark.parametrize("manifest_config", ["text", ["a"], 3])
+def test_a_manifest_config_that_is_not_a_mapping_is_warned_about(
+    manifest_config: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    assert load_plugin_config(Ctx(config=manifest_config), "demo") == {}
+    assert warnings_of(caplog) == [
+        "hermes_plugin_kit: plugin config for demo: ctx.manifest.config is a"
+        f" {type(manifest_config).__name__}, not a mapping of settings; it was ignored (write"
+        " the settings as a mapping of names to values)"
+    ]
+
+
+def test_a_manifest_that_cannot_be_read_is_warned_about(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+
+    class Exploding:
+        @property
+        def manifest(self) -> Any:
+            raise RuntimeError(SECRET)
+
+    assert load_plugin_config(Exploding(), "demo") == {}
+    assert warnings_of(caplog) == ["hermes_plugin_kit: manifest read failed for demo: RuntimeError"]
+
+
+@pytest.mark.parametrize(
+    ("plugins", "expected", "warned"),
+    [
+        (
+            {"entries": {"demo": {"settings": "on"}}, "demo": {"from": "legacy"}},
+            {"from": "legacy"},
+            "plugins.entries.demo.settings is a str, not a mapping",
+        ),
+        (
+            {"entries": {"demo": ["x"]}, "demo": {"from": "legacy"}},
+            {"from": "legacy"},
+            "plugins.entries.demo is a list, not a mapping",
+        ),
+        ({"demo": "not a table"}, {}, "plugins.demo is a str, not a mapping"),
+        (
+            {"entries": {"demo": {"settings": {"from": "entries"}}}, "demo": {"from": "legacy"}},
+            {"from": "entries"},
+            "plugins.demo was ignored because plugins.entries.demo.settings is set and takes"
+            " precedence; keep the settings in one place",
+        ),
+    ],
+)
+def test_host_config_that_is_passed_over_is_warned_about(
+    plugins: Any,
+    expected: dict[str, Any],
+    warned: str,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    plant_host_config(monkeypatch, lambda: host_config(plugins))
+    assert load_plugin_config(Ctx(), "demo") == expected
+    (message,) = warnings_of(caplog)
+    assert message.startswith("hermes_plugin_kit: plugin config for demo: ")
+    assert warned in message
+
+
+@pytest.mark.parametrize("name", ["enabled", "disabled", "entries"])
+def test_hermes_own_plugin_keys_are_never_a_plugins_settings(
+    name: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    plugins = {"enabled": [name], "disabled": [], "entries": {"other": {"settings": {"x": 1}}}}
+    plant_host_config(monkeypatch, lambda: host_config(plugins))
+    assert load_plugin_config(Ctx(), name) == {}
+    assert caplog.records == []
 
 
 # --- configure_stderr_logging -

@@ -2,25 +2,81 @@
 
 from __future__ import annotations
 
-import copy
 import logging
 import os
 import sys
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Final, cast
+
+from kit_lifecycle._settings_copy import copy_settings
 
 __all__ = ["configure_stderr_logging", "load_plugin_config"]
 
 _log = logging.getLogger("hermes_plugin_kit")
 _TRUE: Final = frozenset({"1", "true", "yes", "on"})
 _HANDLER_TAG: Final = "_hermes_plugin_kit_env_var"
+_HOST_KEYS: Final = frozenset({"enabled", "disabled", "entries"})
+"""hermes' own keys under ``plugins:``, never a plugin's settings table."""
+_SHOWN_PROBLEMS: Final = 10
 _lock = threading.Lock()
 
 
-def _mapping(value: object) -> dict[str, Any] | None:
-    if isinstance(value, Mapping) and value:
-        return copy.deepcopy(dict(cast("Mapping[str, Any]", value)))
+def _settings(value: object, where: str, plugin: str) -> dict[str, Any] | None:
+    """A copy of the settings found at ``where``; None when there are none. A value that
+    is not a mapping, and values that cannot be copied, are warned about, never dropped
+    silently and never raised on."""
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        _not_a_mapping(value, where, plugin)
+        return None
+    copied, problems = copy_settings(cast("Mapping[Any, Any]", value), where)
+    if copied is None:
+        _log.warning(
+            "hermes_plugin_kit: plugin config for %s: %s could not be read (%s); it was"
+            " passed over",
+            plugin,
+            where,
+            problems[0],
+        )
+        return None
+    if problems:
+        shown = "; ".join(problems[:_SHOWN_PROBLEMS])
+        more = len(problems) - _SHOWN_PROBLEMS
+        _log.warning(
+            "hermes_plugin_kit: plugin config for %s: %d value(s) could not be copied and are"
+            " returned as the host's own objects (do not change them): %s%s",
+            plugin,
+            len(problems),
+            shown,
+            f"; and {more} more" if more > 0 else "",
+        )
+    return copied or None
+
+
+def _not_a_mapping(value: object, where: str, plugin: str) -> None:
+    _log.warning(
+        "hermes_plugin_kit: plugin config for %s: %s is a %s, not a mapping of settings;"
+        " it was ignored (write the settings as a mapping of names to values)",
+        plugin,
+        where,
+        type(value).__name__,
+    )
+
+
+def _read(read: Callable[[], object], what: str, plugin: str) -> object:
+    """``read()``, or None with a warning naming the exception type (never its message)."""
+    try:
+        return read()
+    except Exception as exc:
+        _log.warning("hermes_plugin_kit: %s failed for %s: %s", what, plugin, type(exc).__name__)
+        return None
+
+
+def _field(table: object, key: str) -> object:
+    if isinstance(table, Mapping):
+        return cast("Mapping[str, object]", table).get(key)
     return None
 
 
@@ -34,31 +90,27 @@ def _host_config(plugin_name: str) -> dict[str, Any]:
             config_module = importlib.import_module("hermes_cli.config")
     except ImportError:
         return {}
-    try:
-        config: Any = config_module.load_config_readonly()
-    except Exception as exc:
+    config = _read(
+        lambda: config_module.load_config_readonly(), "effective config read", plugin_name
+    )
+    plugins = _field(config, "plugins")
+    entry = _field(_field(plugins, "entries"), plugin_name)
+    where = f"plugins.entries.{plugin_name}"
+    settings = _settings(_field(entry, "settings"), f"{where}.settings", plugin_name)
+    if entry is not None and not isinstance(entry, Mapping):
+        _not_a_mapping(entry, where, plugin_name)
+    legacy = None if plugin_name in _HOST_KEYS else _field(plugins, plugin_name)
+    if settings is None:
+        return _settings(legacy, f"plugins.{plugin_name}", plugin_name) or {}
+    if legacy is not None:
         _log.warning(
-            "hermes_plugin_kit: effective config read failed for %s: %s",
+            "hermes_plugin_kit: plugin config for %s: plugins.%s was ignored because"
+            " %s.settings is set and takes precedence; keep the settings in one place",
             plugin_name,
-            type(exc).__name__,
+            plugin_name,
+            where,
         )
-        return {}
-    plugins: Any = (
-        cast("Mapping[str, Any]", config).get("plugins") if isinstance(config, Mapping) else None
-    )
-    if not isinstance(plugins, Mapping):
-        return {}
-    table = cast("Mapping[str, Any]", plugins)
-    entries: Any = table.get("entries")
-    entry: Any = (
-        cast("Mapping[str, Any]", entries).get(plugin_name)
-        if isinstance(entries, Mapping)
-        else None
-    )
-    settings = _mapping(
-        cast("Mapping[str, Any]", entry).get("settings") if isinstance(entry, Mapping) else None
-    )
-    return settings or _mapping(table.get(plugin_name)) or {}
+    return settings
 
 
 def load_plugin_config(ctx: Any, plugin_name: str) -> dict[str, Any]:
@@ -67,20 +119,30 @@ def load_plugin_config(ctx: Any, plugin_name: str) -> dict[str, Any]:
     In order: a non-empty ``ctx.manifest.config`` (tests and older hosts); the host's
     per-plugin config API, ``ctx.get_config()``, on hosts that have one; then the
     host's read-only config: ``plugins.entries.<name>.settings`` (newer hermes) or
-    ``plugins.<name>`` (the convention of hermes-agent 0.19.0). When the host's config
-    cannot be read, a warning is logged and ``{}`` returned.
+    ``plugins.<name>`` (the convention of hermes-agent 0.19.0).
+
+    It never raises on what it reads. A WARNING (naming the source or key path and why,
+    never a value) is logged when the host's config or API cannot be read (``{}`` or
+    the next source is used), when a source holds something other than a mapping
+    (ignored), when ``plugins.<name>`` is shadowed by ``plugins.entries.<name>.settings``,
+    and for every value that cannot be copied (a lock, an object whose copy fails, a
+    tuple nested past the recursion limit): such a value is returned as the host's own
+    object rather than dropped. Mappings and lists are copied at any depth.
     """
     if not isinstance(plugin_name, str) or not plugin_name.strip():
         msg = "plugin_name must be a non-empty string"
         raise ValueError(msg)
     name = plugin_name.strip()
-    manifest = _mapping(getattr(getattr(ctx, "manifest", None), "config", None))
-    if manifest is not None:
-        return manifest
+    manifest_config = _read(
+        lambda: getattr(getattr(ctx, "manifest", None), "config", None), "manifest read", name
+    )
+    from_manifest = _settings(manifest_config, "ctx.manifest.config", name)
+    if from_manifest is not None:
+        return from_manifest
     get_config = getattr(ctx, "get_config", None)
     if callable(get_config):
         try:
-            from_api = _mapping(get_config())
+            from_api = get_config()
         except TypeError:  # an API that needs a key: fall through to the config file
             from_api = None
         except Exception as exc:
@@ -88,8 +150,9 @@ def load_plugin_config(ctx: Any, plugin_name: str) -> dict[str, Any]:
                 "hermes_plugin_kit: plugin config API failed for %s: %s", name, type(exc).__name__
             )
             from_api = None
-        if from_api is not None:
-            return from_api
+        settings = _settings(from_api, "ctx.get_config()", name)
+        if settings is not None:
+            return settings
     return _host_config(name)
 
 
