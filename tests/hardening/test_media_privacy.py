@@ -4,6 +4,9 @@ silences, and which paths hermes would read back as another file.
 * An id the host names (a home channel, a migrated chat, a user in an error) never
   reaches a result or a log line unmasked, whatever its shape and wherever it stands.
 * A secret-shaped target is refused on the text as given and never echoed.
+* A delivery arms the suppression of only the session its call names (its
+  ``session_id``, or the ``HERMES_SESSION_ID`` bound in its context), never the
+  process-wide value, and says when it armed nothing.
 * A suppression marker is armed, consumed and cleared under one key: whatever spelling
   of a session id arms it, every spelling that names the same session finds it, and no
   other session does.
@@ -11,9 +14,11 @@ silences, and which paths hermes would read back as another file.
 
 from __future__ import annotations
 
+import contextvars
 import json
 import string
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +35,10 @@ from kit_media import (
     transform_media_delivery_output,
 )
 from kit_media._markers import MARKERS
+from kit_media._session import NO_SESSION_NOTE
+
+HERMES_SESSION_ID = contextvars.ContextVar[str]("HERMES_SESSION_ID")
+"""Plays hermes' ``gateway.session_context._SESSION_ID`` (the kit finds it by its name)."""
 
 HARDENING = settings(parent=settings.get_profile("hpk-hardening"))
 
@@ -196,3 +205,50 @@ def test_a_marker_is_found_by_every_spelling_of_its_session_and_by_no_other(
     assert transform_media_delivery_output(response_text="x", session_id=found_as) is None
     assert len(MARKERS) == 0
     tally.fuzz("media marker keys")
+
+
+# -- which session a delivery silences --------------------------------------------------------
+
+
+@HARDENING
+@given(
+    turns=st.lists(
+        st.sampled_from(["keyword", "bound", "keyword and bound", "neither"]), max_size=12
+    ),
+    environment=st.text(alphabet=string.ascii_letters, min_size=1, max_size=12),
+)
+def test_a_delivery_silences_only_the_session_its_call_names(
+    turns: list[str], environment: str, media_host: Any, media_file: Path, tally: Any
+) -> None:
+    MARKERS.clear_all()
+    media_host.reply = lambda args: json.dumps({"success": True})
+    media_host.block = None
+
+    def turn(index: int, how: str) -> tuple[str, Any]:
+        own = f"turn-{index}"
+        # get_session_env answers the process-wide value, as hermes' os.environ fallback
+        # does for whichever agent was set up last
+        media_host.in_chat(f"-100{index:06d}", "", session_id=environment)
+        if "bound" in how:
+            HERMES_SESSION_ID.set(own if how == "bound" else f"{own}-context")
+        kwargs = {"session_id": own} if "keyword" in how else {}
+        return own, deliver_media(MediaPayload(media_file), "origin", **kwargs)
+
+    with media_host.installed(), ThreadPoolExecutor(max_workers=4) as pool:
+        futures = [
+            pool.submit(contextvars.copy_context().run, turn, index, how)
+            for index, how in enumerate(turns)
+        ]
+        outcomes = [future.result() for future in futures]
+
+    named = {own for (own, _), how in zip(outcomes, turns, strict=True) if how != "neither"}
+    for (_, result), how in zip(outcomes, turns, strict=True):
+        assert result.success
+        assert result.suppression_armed is (how != "neither")
+        assert result.suppression_note == (NO_SESSION_NOTE if how == "neither" else None)
+    assert len(MARKERS) == len(named)
+    assert transform_media_delivery_output(response_text="x", session_id=environment) is None
+    for own in named:
+        assert transform_media_delivery_output(response_text="x", session_id=own) == "NO_REPLY"
+    assert len(MARKERS) == 0
+    tally.fuzz("media sessions", len(turns))

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextvars
 import json
 import logging
+import os
 import struct
 import zlib
 from collections.abc import Callable, Iterator
@@ -707,4 +708,97 @@ def test_without_a_session_id_in_the_context_the_task_local_one_is_used(
     # set_session_vars(session_id=...) binds HERMES_SESSION_ID for the task, as
     # agent_init's set_current_session_id does for agent.session_id
     assert in_chat(lambda: deliver_media(MediaPayload(files.image))).success
+    assert finalize(hermes_host, "done") == "NO_REPLY"
+
+
+def test_the_session_another_agent_wrote_to_the_environment_is_never_silenced(
+    hermes_host: HermesHost,
+    telegram_network: FakeTelegramNetwork,
+    files: SimpleNamespace,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from gateway import session_context
+
+    # agent_init's set_current_session_id writes os.environ for every agent it sets up:
+    # the environment holds whichever session started last in the process
+    monkeypatch.setenv("HERMES_SESSION_ID", "placeholder")
+    contextvars.copy_context().run(session_context.set_current_session_id, "other-session")
+    assert session_context.get_session_env("HERMES_SESSION_ID") == "other-session"
+
+    def fresh_turn() -> kit_media.MediaDeliveryResult:
+        # what the gateway does at the top of every message, before it binds the turn
+        session_context.reset_session_vars()
+        assert session_context.get_session_env("HERMES_SESSION_ID") == "other-session"
+        return deliver_media(MediaPayload(files.image), f"telegram:{CHAT}")
+
+    result = contextvars.copy_context().run(fresh_turn)
+    assert result.success is True, result.reason
+    assert result.suppression_armed is False
+    assert result.suppression_note is not None
+    assert "named no session" in result.suppression_note
+    assert finalize(hermes_host, "their reply", session_id="other-session") == "their reply"
+
+
+def test_a_plain_thread_started_in_a_turn_arms_nothing(
+    hermes_host: HermesHost,
+    telegram_network: FakeTelegramNetwork,
+    in_chat: Callable[..., Any],
+    files: SimpleNamespace,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import threading
+
+    from gateway import session_context
+
+    monkeypatch.setenv("HERMES_SESSION_ID", "other-session")  # the last agent set up
+    results: list[kit_media.MediaDeliveryResult] = []
+
+    def worker() -> None:  # a plain thread does not inherit the turn's context variables
+        try:
+            assert session_context.get_session_env("HERMES_SESSION_ID") == "other-session"
+            results.append(deliver_media(MediaPayload(files.image), f"telegram:{CHAT}"))
+        finally:  # hermes keeps an event loop per worker thread; close it as the thread ends
+            loop = getattr(hermes_host.model_tools._worker_thread_local, "loop", None)
+            if loop is not None:
+                loop.close()
+
+    def turn() -> None:
+        thread = threading.Thread(target=worker)
+        thread.start()
+        thread.join()
+
+    in_chat(turn)
+    [result] = results
+    assert (result.success, result.suppression_armed) == (True, False)
+    assert finalize(hermes_host, "their reply", session_id="other-session") == "their reply"
+    assert finalize(hermes_host, "my reply") == "my reply"
+
+
+def test_the_session_hermes_binds_for_the_turn_is_armed_and_the_gateways_blank_is_not(
+    hermes_host: HermesHost,
+    telegram_network: FakeTelegramNetwork,
+    files: SimpleNamespace,
+) -> None:
+    from gateway import session_context
+
+    def gateway_turn(agent_session: str | None) -> kit_media.MediaDeliveryResult:
+        # GatewayRunner._set_session_env binds the chat and no session id ("")
+        session_context.set_session_vars(platform="telegram", chat_id=CHAT, thread_id=TOPIC)
+        if agent_session is not None:  # agent_init in this turn: set_current_session_id
+            session_context.set_current_session_id(agent_session)
+        return deliver_media(MediaPayload(files.image))
+
+    blank = contextvars.copy_context().run(gateway_turn, None)
+    assert (blank.success, blank.suppression_armed) == (True, False)
+    assert blank.suppression_note is not None
+
+    saved = os.environ.get("HERMES_SESSION_ID")
+    try:
+        bound = contextvars.copy_context().run(gateway_turn, SESSION)
+    finally:  # set_current_session_id also writes os.environ
+        if saved is None:
+            os.environ.pop("HERMES_SESSION_ID", None)
+        else:
+            os.environ["HERMES_SESSION_ID"] = saved
+    assert (bound.success, bound.suppression_armed, bound.suppression_note) == (True, True, None)
     assert finalize(hermes_host, "done") == "NO_REPLY"

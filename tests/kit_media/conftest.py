@@ -9,6 +9,7 @@ before its fixture sets ``HERMES_HOME``). Tests that need a host install
 
 from __future__ import annotations
 
+import contextvars
 import enum
 import json
 import sys
@@ -16,7 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
-from typing import Any
+from typing import Any, ParamSpec, Protocol, TypeVar
 
 import pytest
 
@@ -36,6 +37,34 @@ TOKEN = "7012345678:AAHf3kQx9V2mZP1wLrT8sYbN4cJd6eGuK0o"
 CHAT = "-1001234567890"
 TOPIC = "17585"
 HOME_CHAT = "-1009876543210"
+
+HERMES_SESSION_ID = contextvars.ContextVar[str]("HERMES_SESSION_ID")
+"""Plays hermes' ``gateway.session_context._SESSION_ID``: the kit finds it by its name."""
+
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+
+
+class InTurn(Protocol):
+    def __call__(
+        self, bound_id: str, fn: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwargs
+    ) -> _T: ...
+
+
+def _in_turn(bound_id: str, fn: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
+    def bound() -> _T:
+        HERMES_SESSION_ID.set(bound_id)
+        return fn(*args, **kwargs)
+
+    return contextvars.copy_context().run(bound)
+
+
+@pytest.fixture
+def in_turn() -> InTurn:
+    """``in_turn(session_id, fn, *args, **kwargs)`` runs ``fn`` in a copied context with
+    ``HERMES_SESSION_ID`` bound, as hermes binds it for a turn (``set_current_session_id``);
+    nothing leaks into the test's own context."""
+    return _in_turn
 
 
 @pytest.fixture(autouse=True)

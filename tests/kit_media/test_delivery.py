@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextvars
 import json
 import logging
 from pathlib import Path
@@ -18,9 +19,10 @@ from kit_media import (
     transform_media_delivery_output,
 )
 from kit_media._markers import MARKERS
+from kit_media._session import NO_SESSION_NOTE
 
 if TYPE_CHECKING:
-    from tests.kit_media.conftest import FakeHost
+    from tests.kit_media.conftest import FakeHost, InTurn
 
 CHAT = "-1001234567890"
 TOPIC = "17585"
@@ -51,6 +53,8 @@ def test_a_delivery_sends_the_payloads_message_to_the_current_chat(
         spoiler=False,
         host_result=result.host_result,
         reason=None,
+        suppression_armed=True,
+        suppression_note=None,
     )
     assert dict(result.host_result) == {
         "success": True,
@@ -78,6 +82,8 @@ def test_as_dict_is_json_ready_with_the_upstream_keys(host: FakeHost, voice: Pat
         },
         "spoiler": False,
         "reason": None,
+        "suppression_armed": False,
+        "suppression_note": NO_SESSION_NOTE,
     }
     data["host_result"]["chat_id"] = "changed"
     assert result.host_result["chat_id"] == "…7890"
@@ -132,25 +138,80 @@ def test_a_failed_delivery_arms_nothing_and_a_success_arms_its_session(
     assert transform_media_delivery_output(response_text="text", session_id="s-1") is None
 
 
-def test_arming_falls_back_to_the_task_local_session_id_never_the_session_key(
-    host: FakeHost, image: Path, caplog: pytest.LogCaptureFixture
+def test_arming_uses_the_session_hermes_bound_for_this_turn_never_the_session_key(
+    host: FakeHost, image: Path, caplog: pytest.LogCaptureFixture, in_turn: InTurn
 ) -> None:
     host.session["HERMES_SESSION_KEY"] = "agent:main:telegram:group:-100"
-    deliver_media(MediaPayload(image), "telegram")
+    unnamed = deliver_media(MediaPayload(image), "telegram")
     assert len(MARKERS) == 0
+    assert (unnamed.suppression_armed, unnamed.suppression_note) == (False, NO_SESSION_NOTE)
     assert "event=media_final_response_suppression_unavailable reason=no_session_id" in caplog.text
 
-    host.session["HERMES_SESSION_ID"] = "20260101_120000_abc123"
-    deliver_media(MediaPayload(image), "telegram")
+    bound = in_turn("20260101_120000_abc123", deliver_media, MediaPayload(image), "telegram")
+    assert (bound.suppression_armed, bound.suppression_note) == (True, None)
     assert MARKERS.is_armed("20260101_120000_abc123")
     assert not MARKERS.is_armed("agent:main:telegram:group:-100")
 
 
-def test_the_runtime_session_id_wins_over_the_task_local_one(host: FakeHost, image: Path) -> None:
-    host.session["HERMES_SESSION_ID"] = "task-local"
-    deliver_media(MediaPayload(image), "telegram", session_id="from-handler")
+def test_the_process_wide_session_id_is_never_armed(
+    host: FakeHost, image: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # get_session_env falls back to os.environ when this context bound nothing, and
+    # hermes writes os.environ for whichever agent it set up last: another session's id
+    monkeypatch.setenv("HERMES_SESSION_ID", "another-session")
+    host.session["HERMES_SESSION_ID"] = "another-session"  # what get_session_env answers
+    result = deliver_media(MediaPayload(image), "telegram")
+    assert result.success is True
+    assert result.suppression_armed is False
+    assert result.suppression_note == NO_SESSION_NOTE
+    assert "session_id" in NO_SESSION_NOTE
+    assert "**kwargs" in NO_SESSION_NOTE
+    assert len(MARKERS) == 0
+    assert transform_media_delivery_output(response_text="hi", session_id="another-session") is None
+
+
+@pytest.mark.parametrize("given", ["", "   ", None, 42])
+def test_a_blank_or_non_text_session_id_falls_back_to_the_bound_one_only(
+    host: FakeHost, image: Path, given: object, in_turn: InTurn
+) -> None:
+    unbound = deliver_media(MediaPayload(image), "telegram", session_id=given)
+    assert unbound.suppression_armed is False
+    bound = in_turn(
+        "turn-session", deliver_media, MediaPayload(image), "telegram", session_id=given
+    )
+    assert bound.suppression_armed is True
+    assert MARKERS.is_armed("turn-session")
+
+
+def test_the_runtime_session_id_wins_over_the_bound_one(
+    host: FakeHost, image: Path, in_turn: InTurn
+) -> None:
+    result = in_turn(
+        "task-local", deliver_media, MediaPayload(image), "telegram", session_id="from-handler"
+    )
+    assert result.suppression_armed is True
     assert MARKERS.is_armed("from-handler")
     assert not MARKERS.is_armed("task-local")
+
+
+def test_two_variables_of_that_name_that_disagree_name_no_session(
+    host: FakeHost, image: Path, in_turn: InTurn
+) -> None:
+    other = contextvars.ContextVar[str]("HERMES_SESSION_ID")
+
+    def both() -> MediaDeliveryResult:
+        other.set("second")
+        return deliver_media(MediaPayload(image), "telegram")
+
+    result = in_turn("first", both)
+    assert result.suppression_armed is False
+    assert len(MARKERS) == 0
+
+
+def test_a_failed_delivery_neither_arms_nor_adds_a_note(host: FakeHost, image: Path) -> None:
+    host.reply = '{"error": "nope"}'
+    result = deliver_media(MediaPayload(image), "telegram", session_id="s-1")
+    assert (result.suppression_armed, result.suppression_note) == (False, None)
 
 
 def test_a_blocked_delivery_is_a_failure_with_the_block_message(

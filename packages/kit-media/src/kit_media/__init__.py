@@ -6,10 +6,12 @@
   ``origin`` (the current chat), a home channel or an explicit chat, and return a
   privacy-safe :class:`MediaDeliveryResult`. ``spoiler=True`` sends a Telegram spoiler
   photo through the kit's narrow extension, under the same guard.
-* After a successful delivery the turn's final reply is suppressed once:
+* After a successful delivery the final reply of the session the call names (its
+  ``session_id``, or the one hermes bound for this turn) is suppressed once:
   :func:`transform_media_delivery_output` (hook ``transform_llm_output``) returns
   hermes' ``NO_REPLY``, and :func:`clear_media_delivery_state` (hook ``on_session_end``)
-  drops what was not consumed.
+  drops what was not consumed. A delivery that names no session arms nothing, and its
+  result says so (``suppression_armed``, ``suppression_note``).
 
 **Hook declaration protocol.** A hook declaration is a plain synchronous callable with a
 ``str`` attribute ``hook_name`` naming the hermes hook it is for. Both suppression

@@ -24,16 +24,16 @@ import copy
 import json
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, cast
 
 from kit_media._checks import check_deliverable_file
 from kit_media._guard import load_guard
-from kit_media._host import HostRefusal, import_host, session_env
-from kit_media._markers import marker_key
+from kit_media._host import HostRefusal, import_host
 from kit_media._privacy import route_ids, scrub_host_result, scrub_text
+from kit_media._session import NO_SESSION_NOTE, delivery_session
 from kit_media._telegram import send_spoiler_photo
 from kit_media.errors import MediaError
 from kit_media.host import invoke_host_tool
@@ -68,10 +68,16 @@ class MediaDeliveryResult:
     """The host's reply with ids masked and secrets redacted; empty if it was never asked."""
     reason: str | None = None
     """Why the delivery failed (redacted); ``None`` on success."""
+    suppression_armed: bool = False
+    """Whether this delivery armed the one-time suppression of its session's final reply
+    (only a successful delivery that names its session does; see :mod:`kit_media._session`)."""
+    suppression_note: str | None = None
+    """Why a successful delivery armed nothing, so that the final reply is sent as usual;
+    ``None`` when it armed, and for a failed delivery (which never arms)."""
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready copy: ``success, requested_target, display_target, media_type,
-        path, host_result, spoiler, reason``."""
+        path, host_result, spoiler, reason, suppression_armed, suppression_note``."""
         return {
             "success": self.success,
             "requested_target": self.requested_target,
@@ -81,6 +87,8 @@ class MediaDeliveryResult:
             "host_result": copy.deepcopy(dict(self.host_result)),
             "spoiler": self.spoiler,
             "reason": self.reason,
+            "suppression_armed": self.suppression_armed,
+            "suppression_note": self.suppression_note,
         }
 
 
@@ -94,12 +102,16 @@ def deliver_media(
         target: ``"origin"`` (the current chat), ``"<platform>"`` (its home channel) or
             ``"<platform>:<chat>[:<thread>]"``.
         **runtime_context: the keyword arguments hermes passed to your tool handler
-            (``session_id``, ``task_id``, ...). ``session_id`` keys the final-reply
-            suppression; all five call-identity keys go to the guard hooks.
+            (``session_id``, ``task_id``, ...). ``session_id`` names the session whose
+            final reply is suppressed; all five call-identity keys go to the guard hooks.
 
     Returns:
-        The typed result. On success, the current session's final reply is suppressed
-        once (register :data:`~kit_media.MEDIA_DELIVERY_HOOKS`).
+        The typed result. On success, the final reply of the session this call names is
+        suppressed once (register :data:`~kit_media.MEDIA_DELIVERY_HOOKS`): the
+        ``session_id`` keyword, else the ``HERMES_SESSION_ID`` hermes bound for this turn
+        in the current context, never a process-wide value. When neither names one,
+        nothing is armed and ``suppression_note`` says so (``suppression_armed`` is
+        ``False``); the final reply is then sent as usual.
 
     Raises:
         MediaError: only for invalid input (see the module docstring).
@@ -134,14 +146,16 @@ def deliver_media(
         reason = f"kit-media could not complete the delivery: {type(exc).__name__}"
         return _finish(payload, requested, resolved.display, _Outcome(reason=reason, ids=ids))
     outcome = _interpret(reply, [*ids, *raw_ids])
-    result = _finish(payload, requested, resolved.display, outcome)
     if outcome.success:
-        session_id = _session_id(runtime_context)
-        if not arm_final_response_suppression(session_id):
+        session = delivery_session(runtime_context)
+        if arm_final_response_suppression(session.session_id):
+            outcome = replace(outcome, suppression_armed=True)
+        else:
             logger.warning(
                 "event=media_final_response_suppression_unavailable reason=no_session_id"
             )
-    return result
+            outcome = replace(outcome, suppression_note=NO_SESSION_NOTE)
+    return _finish(payload, requested, resolved.display, outcome)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +167,8 @@ class _Outcome:
     host_result: dict[str, Any] = field(default_factory=dict[str, Any])
     ids: list[str] = field(default_factory=list[str])
     """Raw ids the kit knows the host may echo (the route's, the spoiler chat's)."""
+    suppression_armed: bool = False
+    suppression_note: str | None = None
 
 
 def _send(
@@ -225,17 +241,6 @@ def _warnings(data: dict[str, Any]) -> str:
     return "; ".join(map(str, items))
 
 
-def _session_id(context: Mapping[str, Any]) -> object:
-    """The id ``transform_llm_output`` will receive (see :mod:`kit_media.suppression`)."""
-    given = context.get("session_id")
-    if marker_key(given) is not None:
-        return given
-    try:
-        return session_env("HERMES_SESSION_ID")
-    except HostRefusal:
-        return ""
-
-
 def _finish(
     payload: MediaPayload, requested: str, display: str, outcome: _Outcome
 ) -> MediaDeliveryResult:
@@ -251,6 +256,8 @@ def _finish(
         spoiler=payload.spoiler,
         host_result=MappingProxyType(scrub_host_result(outcome.host_result, outcome.ids)),
         reason=None if raw_reason is None else scrub_text(raw_reason, outcome.ids),
+        suppression_armed=outcome.suppression_armed,
+        suppression_note=outcome.suppression_note,
     )
     if outcome.success:
         logger.info(

@@ -18,9 +18,14 @@ the ``MEDIA:`` tag, which the gateway would deliver a second time). A successful
 receive in hermes 0.19.0: a tool handler gets ``session_id=agent.session_id`` from
 ``handle_function_call`` (``model_tools.py:1264-1279``), and ``transform_llm_output`` gets
 ``session_id=agent.session_id`` (``agent/turn_finalizer.py:461-467``). ``deliver_media``
-arms with the ``session_id`` in its runtime context, falling back to the task-local
-``HERMES_SESSION_ID`` (set to ``agent.session_id`` by ``agent/agent_init.py:1288-1292``;
-the gateway may leave it empty). ``HERMES_SESSION_KEY`` is *not* used: it is the gateway's
+arms only under a session the call itself names: the ``session_id`` in its runtime
+context, else the ``HERMES_SESSION_ID`` context variable if hermes bound it in the
+current context (to ``agent.session_id``, ``agent/agent_init.py:1288-1292``). It never
+uses the process-wide ``os.environ`` value ``get_session_env`` falls back to, which
+belongs to whichever session started last, so one session's delivery can never silence
+another's reply; with no session named it arms nothing and its result says so
+(``suppression_armed=False`` and a ``suppression_note``; see :mod:`kit_media._session`).
+``HERMES_SESSION_KEY`` is *not* used: it is the gateway's
 chat key (``agent:main:telegram:...``), never the id the hook receives, so a marker armed
 by it would never be consumed. ``task_id`` is not used either, for the same reason.
 Arming, consuming and clearing all key the marker by the same normalisation of the

@@ -1,0 +1,77 @@
+"""Which session a delivery may silence: one the call itself identifies, never a guess.
+
+A successful delivery arms the one-turn suppression of a session's final reply (see
+:mod:`kit_media.suppression`). Arming the wrong session silences someone else's reply,
+so the kit arms only under a session id that belongs to *this* call:
+
+1. the ``session_id`` keyword hermes passes to every tool handler (``registry.dispatch``
+   in ``model_tools.handle_function_call``, hermes 0.19.0 ``model_tools.py:1264-1279``),
+   which the author forwards with ``deliver_media(payload, target, **kwargs)``;
+2. otherwise the ``HERMES_SESSION_ID`` context variable, if the host bound it in the
+   current context: ``gateway.session_context`` keeps it in a ``ContextVar`` named
+   ``HERMES_SESSION_ID`` (``gateway/session_context.py:81``), which
+   ``set_current_session_id`` binds to ``agent.session_id`` for the turn
+   (``session_context.py:142-154``, called from ``agent/agent_init.py:1288-1292``),
+   and tool threads inherit (``tools/thread_context``).
+
+Never ``get_session_env("HERMES_SESSION_ID")`` as such: when the context variable was
+never bound in this context it falls back to ``os.environ`` (``session_context.py:
+321-327``), and ``set_current_session_id`` writes ``os.environ`` for every agent it
+sets up, so that value is whichever session started last in the process. The gateway
+also binds the variable to ``""`` for every message (``gateway/run.py:16375-16386`` passes
+no ``session_id`` to ``set_session_vars``), which identifies no session either.
+
+The context is read from the standard library (``contextvars.copy_context()``): only a
+variable actually set in this context counts, and when two variables of that name hold
+different sessions, none does.
+"""
+
+from __future__ import annotations
+
+import contextvars
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+from kit_media._markers import marker_key
+
+SESSION_ID_VARIABLE: Final = "HERMES_SESSION_ID"
+"""The name of the context variable hermes binds to the turn's session id."""
+
+SessionSource = Literal["runtime_context", "session_context", "none"]
+
+NO_SESSION_NOTE: Final = (
+    "the final reply of this turn was not suppressed: the call named no session (no"
+    " session_id keyword, and no HERMES_SESSION_ID bound by hermes for this turn), so"
+    " nothing was armed; pass the keyword arguments hermes gave your tool handler, as in"
+    " deliver_media(payload, target, **kwargs)"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class DeliverySession:
+    """The session a delivery belongs to, and where the kit found it."""
+
+    session_id: str | None
+    source: SessionSource
+
+
+def delivery_session(runtime_context: Mapping[str, Any]) -> DeliverySession:
+    """The session this call identifies (see the module docstring), or none."""
+    given = marker_key(runtime_context.get("session_id"))
+    if given is not None:
+        return DeliverySession(given, "runtime_context")
+    bound = bound_session_id()
+    if bound is not None:
+        return DeliverySession(bound, "session_context")
+    return DeliverySession(None, "none")
+
+
+def bound_session_id() -> str | None:
+    """The ``HERMES_SESSION_ID`` context variable's value, only if set in this context."""
+    found = {
+        key
+        for variable, value in contextvars.copy_context().items()
+        if variable.name == SESSION_ID_VARIABLE and (key := marker_key(value)) is not None
+    }
+    return found.pop() if len(found) == 1 else None
