@@ -391,3 +391,51 @@ def test_the_same_plugin_registers_cleanly_after_a_rollback(
         hermes_host.registry.deregister("klc_rb_lookup")
         manager._plugin_tool_names.discard("klc_rb_lookup")
     assert host_state(hermes_host) == before
+
+
+# -- what hermes logs of a failing hook never shows the plugin's requires_env values ----------
+
+SECRET_ENV = "KLC_SECRET_SERVICE_KEY"
+
+
+@tool(toolset="klc_secret", name="klc_secret_fetch", requires_env=[SECRET_ENV], params={})
+def klc_secret_fetch(args: dict[str, Any], **kwargs: Any) -> object:
+    """Fetch with the service key."""
+    return args
+
+
+@hook("on_session_end")
+def klc_secret_end(**kwargs: Any) -> None:
+    raise PermissionError(f"session {kwargs.get('session_id')} refused")
+
+
+@middleware(MiddlewareKind.TOOL_REQUEST)
+def klc_secret_request(**kwargs: Any) -> None:
+    raise PermissionError(f"task {kwargs.get('task_id')} refused")
+
+
+def test_hermes_warning_for_a_failing_hook_hides_the_plugins_key(
+    hermes_host: HermesHost, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    value = "klc0secret0service0value0abcdef"
+    monkeypatch.setenv(SECRET_ENV, value)
+    plugins = hermes_host.plugins
+    manager = plugins.PluginManager()  # its own tables; the tool registry is shared
+    manifest = plugins.PluginManifest(name="klc_secret", source="user", key="klc_secret")
+    caplog.set_level(logging.DEBUG)
+    try:
+        register_plugin(
+            plugins.PluginContext(manifest, manager),
+            (klc_secret_fetch, klc_secret_end, klc_secret_request),
+        )
+        assert manager.invoke_hook("on_session_end", session_id=value, task_id=value) == []
+        assert manager.invoke_middleware("tool_request", args={}, task_id=value) == []
+    finally:
+        hermes_host.registry.deregister("klc_secret_fetch")
+    host_lines = [r.getMessage() for r in caplog.records if r.name == "hermes_cli.plugins"]
+    assert "Hook 'on_session_end' callback klc_secret_end raised: session *** refused" in host_lines
+    assert (
+        "Middleware 'tool_request' callback klc_secret_request raised: task *** refused"
+        in host_lines
+    )
+    assert all(value not in r.getMessage() for r in caplog.records)

@@ -1,8 +1,12 @@
-"""Timing and logging shared by hook, middleware and command wrappers.
+"""Timing, logging and redaction shared by hook, middleware and command wrappers.
 
 What is logged: the surface's label, the elapsed time, the type of the result or of
-the exception, and the ``session_id``/``task_id`` the host passed. Never payloads,
-raw command text, parsed arguments or exception messages.
+the exception, and (hooks and middleware) the ``session_id``/``task_id`` the host passed.
+Never payloads, raw command text, parsed arguments or exception messages.
+
+Every line, and the message of every exception leaving the callback, has secret-shaped
+values and the current values of the callback's secret environment variables (see
+:mod:`kit_lifecycle._secrets`) replaced by ``***``.
 """
 
 from __future__ import annotations
@@ -13,56 +17,72 @@ from collections.abc import Callable, Mapping
 from time import perf_counter
 from typing import Any, Final
 
-from kit_core import redact
+from kit_core import redact, redact_text
+from kit_lifecycle._secrets import SecretEnv, scrub
 
 CONTEXT_KEYS: Final = ("session_id", "task_id")
 
 
-def context_of(kwargs: Mapping[str, Any]) -> str:
+def context_of(kwargs: Mapping[str, Any], secrets: tuple[str, ...]) -> str:
     """The safe correlation ids of a call, as compact JSON."""
     ids = {k: kwargs[k] for k in CONTEXT_KEYS if kwargs.get(k) is not None}
     try:
-        return json.dumps(redact(ids), ensure_ascii=False, default=str)
+        return json.dumps(redact(ids, secrets), ensure_ascii=False, default=str)
     except Exception:
         return "{}"
 
 
-def log_ok(logger: logging.Logger, label: str, elapsed: float, result: Any, context: str) -> None:
-    if logger.isEnabledFor(logging.INFO):
-        logger.info(
-            "%s: ok; elapsed_ms=%.2f; result=%s; context=%s",
-            label,
-            elapsed * 1000,
-            type(result).__name__,
-            context,
-        )
-
-
-def log_raised(
-    logger: logging.Logger, label: str, elapsed: float, exc: BaseException, context: str
+def log_outcome(
+    logger: logging.Logger,
+    label: str,
+    started: float,
+    result: Any,
+    exc: BaseException | None,
+    secrets: tuple[str, ...],
+    *,
+    what: str = "callback",
+    context: str | None = None,
 ) -> None:
-    if logger.isEnabledFor(logging.WARNING):
-        logger.warning(
-            "%s: callback raised; elapsed_ms=%.2f; error_type=%s; context=%s",
-            label,
-            elapsed * 1000,
-            type(exc).__name__,
-            context,
-        )
+    """The ``ok`` line at INFO, or the ``<what> raised`` line at WARNING (with the type of
+    the exception, never its message); ``context`` is appended when given."""
+    level = logging.INFO if exc is None else logging.WARNING
+    if not logger.isEnabledFor(level):
+        return
+    elapsed = (perf_counter() - started) * 1000
+    tail, extra = ("; context=%s", (context,)) if context is not None else ("", ())
+    if exc is None:
+        outcome = ("%s: ok; elapsed_ms=%.2f; result=%s" + tail, type(result).__name__)
+    else:
+        outcome = (f"%s: {what} raised; elapsed_ms=%.2f; error_type=%s" + tail, type(exc).__name__)
+    logger.log(level, outcome[0], redact_text(label, secrets), elapsed, outcome[1], *extra)
 
 
 def call_observed(
-    fn: Callable[..., Any], kwargs: dict[str, Any], label: str, logger: logging.Logger
+    fn: Callable[..., Any],
+    kwargs: dict[str, Any],
+    label: str,
+    logger: logging.Logger,
+    env: SecretEnv,
 ) -> Any:
-    """``fn(**kwargs)`` with the safe invocation, outcome and failure logs; re-raises."""
-    context = context_of(kwargs)
+    """``fn(**kwargs)`` with the safe invocation, outcome and failure logs; re-raises the
+    callback's exception, its message cleaned of secrets."""
     if logger.isEnabledFor(logging.DEBUG):
-        logger.debug("%s: invoked; context=%s", label, context)
+        secrets = env.values()
+        logger.debug(
+            "%s: invoked; context=%s", redact_text(label, secrets), context_of(kwargs, secrets)
+        )
     started = perf_counter()
     try:
         result = fn(**kwargs)
     except BaseException as exc:
-        log_raised(logger, label, perf_counter() - started, exc, context)
+        secrets = env.values()
+        scrub(exc, secrets)
+        context = context_of(kwargs, secrets) if logger.isEnabledFor(logging.WARNING) else ""
+        log_outcome(logger, label, started, None, exc, secrets, context=context)
         raise
-    log_ok(logger, label, perf_counter() - started, result, context)
+    if logger.isEnabledFor(logging.INFO):
+        secrets = env.values()
+        log_outcome(
+            logger, label, started, result, None, secrets, context=context_of(kwargs, secrets)
+        )
     return result

@@ -8,13 +8,16 @@ import inspect
 import json
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from time import perf_counter
 from typing import TYPE_CHECKING, Any, Final
 
+from kit_core import redact_text
 from kit_lifecycle._callbacks import is_async
 from kit_lifecycle._host import reserved_cli_command, reserved_slash_command
+from kit_lifecycle._observe import log_outcome
+from kit_lifecycle._secrets import SecretEnv, attach, check_env_names, scrub
 from kit_lifecycle.errors import DeclarationError
 
 if TYPE_CHECKING:  # annotations only: argparse costs every plugin that imports the kit
@@ -160,6 +163,7 @@ def command(
     type: CommandType | str = CommandType.SLASH,  # the spec's keyword
     help: str | None = None,  # argparse's word
     setup_fn: Callable[[argparse.ArgumentParser], Any] | None = None,
+    requires_env: Sequence[str] | None = None,
 ) -> Callable[[Callable[..., Any]], Any]:
     """Declare a slash command (default) or a terminal command (``type=CommandType.CLI``).
 
@@ -170,7 +174,11 @@ def command(
     from ``description`` or the docstring.
 
     Logs: the name, elapsed time, result type and, for slash commands, the length of
-    the argument text; never the text or the parsed values.
+    the argument text; never the text or the parsed values. An exception the handler
+    raises propagates (the same object). Secret values never show in those lines nor in
+    the message of that exception: secret-shaped text, and the current values of the
+    environment variables named in ``requires_env`` and, once :func:`register_plugin`
+    registered the command, in the ``requires_env`` of the plugin's tools.
 
     Raises:
         DeclarationError: naming the rule broken and the fix.
@@ -181,6 +189,7 @@ def command(
     hint = _text(label, "args_hint", args_hint)
     help_text = None if help is None else _text(label, "help", help)
     _check_options(label, kind, hint, help_text, setup_fn)
+    env_names = check_env_names(label, requires_env)
 
     def decorate(fn: Callable[..., Any]) -> Any:
         _check_handler(label, kind, fn)
@@ -191,9 +200,11 @@ def command(
             raise DeclarationError(msg)
         first_line = next(line.strip() for line in text.splitlines() if line.strip())
         logger = logging.getLogger(getattr(fn, "__module__", None) or "hermes_plugin_kit")
+        env = SecretEnv(env_names)
         wrapper = (_slash_wrapper if kind is CommandType.SLASH else _cli_wrapper)(
-            fn, checked, logger
+            fn, checked, logger, env
         )
+        attach(wrapper, env)
         wrapper.command_spec = CommandSpec(  # type: ignore[attr-defined]
             name=checked,
             type=kind,
@@ -208,27 +219,29 @@ def command(
     return decorate
 
 
-def _log_outcome(
-    logger: logging.Logger, name: str, started: float, result: Any, exc: BaseException | None
+def _finish(
+    logger: logging.Logger,
+    name: str,
+    started: float,
+    env: SecretEnv,
+    result: Any = None,
+    exc: BaseException | None = None,
 ) -> None:
-    elapsed = (perf_counter() - started) * 1000
+    """The outcome line of a command; an exception is cleaned of secrets before it goes on."""
+    secrets = env.values()
     if exc is not None:
-        if logger.isEnabledFor(logging.WARNING):
-            logger.warning(
-                "%s: handler raised; elapsed_ms=%.2f; error_type=%s",
-                name,
-                elapsed,
-                type(exc).__name__,
-            )
-    elif logger.isEnabledFor(logging.INFO):
-        logger.info("%s: ok; elapsed_ms=%.2f; result=%s", name, elapsed, type(result).__name__)
+        scrub(exc, secrets)
+    log_outcome(logger, name, started, result, exc, secrets, what="handler")
 
 
-def _slash_wrapper(fn: Callable[..., Any], name: str, logger: logging.Logger) -> Any:
+def _slash_wrapper(
+    fn: Callable[..., Any], name: str, logger: logging.Logger, env: SecretEnv
+) -> Any:
     def invoked(raw_args: Any) -> float:
         if logger.isEnabledFor(logging.DEBUG):
             chars = len(raw_args) if isinstance(raw_args, str) else 0
-            logger.debug("%s: invoked; args_chars=%d", name, chars)
+            label = redact_text(name, env.values())
+            logger.debug("%s: invoked; args_chars=%d", label, chars)
         return perf_counter()
 
     if is_async(fn):
@@ -239,9 +252,9 @@ def _slash_wrapper(fn: Callable[..., Any], name: str, logger: logging.Logger) ->
             try:
                 result = await fn(raw_args)
             except BaseException as exc:
-                _log_outcome(logger, name, started, None, exc)
+                _finish(logger, name, started, env, exc=exc)
                 raise
-            _log_outcome(logger, name, started, result, None)
+            _finish(logger, name, started, env, result)
             return _as_reply(result)
 
         return async_slash
@@ -252,25 +265,26 @@ def _slash_wrapper(fn: Callable[..., Any], name: str, logger: logging.Logger) ->
         try:
             result = fn(raw_args)
         except BaseException as exc:
-            _log_outcome(logger, name, started, None, exc)
+            _finish(logger, name, started, env, exc=exc)
             raise
-        _log_outcome(logger, name, started, result, None)
+        _finish(logger, name, started, env, result)
         return _as_reply(result)
 
     return slash
 
 
-def _cli_wrapper(fn: Callable[..., Any], name: str, logger: logging.Logger) -> Any:
+def _cli_wrapper(fn: Callable[..., Any], name: str, logger: logging.Logger, env: SecretEnv) -> Any:
     @functools.wraps(fn)
     def cli(args: argparse.Namespace) -> Any:
-        logger.info("%s: invoked; type=cli", name)
+        if logger.isEnabledFor(logging.INFO):
+            logger.info("%s: invoked; type=cli", redact_text(name, env.values()))
         started = perf_counter()
         try:
             result = fn(args)
         except BaseException as exc:
-            _log_outcome(logger, name, started, None, exc)
+            _finish(logger, name, started, env, exc=exc)
             raise
-        _log_outcome(logger, name, started, result, None)
+        _finish(logger, name, started, env, result)
         return result
 
     return cli

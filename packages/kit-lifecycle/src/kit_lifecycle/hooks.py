@@ -5,13 +5,14 @@ from __future__ import annotations
 import functools
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from kit_lifecycle._callbacks import is_async, require_kwargs_callback
 from kit_lifecycle._host import host_awaits_hooks, known_hooks
 from kit_lifecycle._observe import call_observed
+from kit_lifecycle._secrets import SecretEnv, attach, check_env_names
 from kit_lifecycle.errors import DeclarationError
 
 __all__ = ["HookSpec", "get_hook_spec", "hook", "host_hook_names"]
@@ -65,20 +66,29 @@ def _check_name(name: object, allow_unknown: bool) -> str:
     return name
 
 
-def hook(name: str, *, allow_unknown: bool = False) -> Callable[[Callable[..., Any]], Any]:
+def hook(
+    name: str, *, allow_unknown: bool = False, requires_env: Sequence[str] | None = None
+) -> Callable[[Callable[..., Any]], Any]:
     """Declare a callback for the host hook ``name``.
 
     The callback receives the host's keyword arguments unchanged and its return value
-    goes back unchanged; an exception propagates so the host keeps its per-plugin
-    isolation. Logs: the hook name, elapsed time, result type and the ``session_id``
-    / ``task_id`` the host passed, never payloads or exception messages.
+    goes back unchanged; an exception propagates (the same object) so the host keeps
+    its per-plugin isolation. Logs: the hook name, elapsed time, result type and the
+    ``session_id`` / ``task_id`` the host passed, never payloads or exception messages.
+
+    Secret values never show in those lines nor in the message of an exception leaving
+    the callback: secret-shaped text, and the current values of the environment
+    variables named in ``requires_env`` and, once :func:`register_plugin` registered
+    the hook, in the ``requires_env`` of the plugin's tools.
 
     Raises:
         DeclarationError: an unknown hook name (with a did-you-mean) unless
             ``allow_unknown``; a callback without ``**kwargs``; an ``async def``
-            callback on a host that never awaits hooks.
+            callback on a host that never awaits hooks; ``requires_env`` that is not a
+            list of variable names.
     """
     hook_name = _check_name(name, allow_unknown)
+    env_names = check_env_names(f"@hook({hook_name!r})", requires_env)
 
     def decorate(fn: Callable[..., Any]) -> Any:
         label = f"@hook({hook_name!r})"
@@ -90,11 +100,13 @@ def hook(name: str, *, allow_unknown: bool = False) -> Callable[[Callable[..., A
             )
             raise DeclarationError(msg)
         logger = logging.getLogger(getattr(fn, "__module__", None) or "hermes_plugin_kit")
+        env = SecretEnv(env_names)
 
         @functools.wraps(fn)
         def wrapper(**kwargs: Any) -> Any:
-            return call_observed(fn, kwargs, hook_name, logger)
+            return call_observed(fn, kwargs, hook_name, logger, env)
 
+        attach(wrapper, env)
         wrapper.hook_spec = HookSpec(hook_name, wrapper)  # type: ignore[attr-defined]
         return wrapper
 

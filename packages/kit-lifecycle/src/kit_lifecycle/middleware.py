@@ -7,12 +7,13 @@ import functools
 import logging
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from kit_lifecycle._callbacks import is_async, require_kwargs_callback
 from kit_lifecycle._observe import call_observed
+from kit_lifecycle._secrets import SecretEnv, attach, check_env_names
 from kit_lifecycle.errors import DeclarationError
 
 __all__ = ["MiddlewareKind", "MiddlewareSpec", "get_middleware_spec", "middleware"]
@@ -80,21 +81,30 @@ def _single_use(next_call: Callable[..., Any], label: str) -> Callable[..., Any]
     return once
 
 
-def middleware(kind: MiddlewareKind | str) -> Callable[[Callable[..., Any]], Any]:
+def middleware(
+    kind: MiddlewareKind | str, *, requires_env: Sequence[str] | None = None
+) -> Callable[[Callable[..., Any]], Any]:
     """Declare a middleware callback for ``kind`` (a :class:`MiddlewareKind`, or the
     string of a newer host's phase).
 
-    Keyword arguments and the return value pass through; exceptions propagate. An
-    execution callback gets a single-use ``next_call``: a second call raises a clear
-    ``RuntimeError`` instead of running the tool or model twice. Logs: the kind,
+    Keyword arguments and the return value pass through; exceptions propagate (the same
+    object). An execution callback gets a single-use ``next_call``: a second call raises
+    a clear ``RuntimeError`` instead of running the tool or model twice. Logs: the kind,
     elapsed time, result type and ``session_id``/``task_id``, never payloads or
     exception messages.
 
+    Secret values never show in those lines nor in the message of an exception leaving
+    the callback: secret-shaped text, and the current values of the environment
+    variables named in ``requires_env`` and, once :func:`register_plugin` registered
+    the middleware, in the ``requires_env`` of the plugin's tools.
+
     Raises:
         DeclarationError: a blank kind, an ``async def`` callback (hermes never awaits
-            middleware), or a callback without ``**kwargs``.
+            middleware), a callback without ``**kwargs``, or ``requires_env`` that is
+            not a list of variable names.
     """
     value = _kind(kind)
+    env_names = check_env_names(f"@middleware({value!r})", requires_env)
 
     def decorate(fn: Callable[..., Any]) -> Any:
         label = f"@middleware({value!r})"
@@ -108,14 +118,16 @@ def middleware(kind: MiddlewareKind | str) -> Callable[[Callable[..., Any]], Any
             raise DeclarationError(msg)
         logger = logging.getLogger(getattr(fn, "__module__", None) or "hermes_plugin_kit")
         prefix = f"{value} middleware"
+        env = SecretEnv(env_names)
 
         @functools.wraps(fn)
         def wrapper(**kwargs: Any) -> Any:
             next_call = kwargs.get("next_call")
             if callable(next_call):
                 kwargs["next_call"] = _single_use(next_call, f"{prefix} {fn.__name__}")
-            return call_observed(fn, kwargs, prefix, logger)
+            return call_observed(fn, kwargs, prefix, logger, env)
 
+        attach(wrapper, env)
         wrapper.middleware_spec = MiddlewareSpec(value, wrapper)  # type: ignore[attr-defined]
         return wrapper
 

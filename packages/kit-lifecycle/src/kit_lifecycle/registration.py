@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import os
 import re
 from collections.abc import Callable, Iterable, Mapping
 from types import ModuleType
@@ -12,6 +11,7 @@ from typing import Any, Final, cast
 from kit_core import RegistrationError, ToolSpec, get_tool_spec, resolve_module
 from kit_lifecycle._host import host_tool_registry
 from kit_lifecycle._rollback import Rollback
+from kit_lifecycle._secrets import SecretEnv, secret_env_of
 from kit_lifecycle.commands import CommandSpec, CommandType, get_command_spec
 from kit_lifecycle.hooks import HookSpec, get_hook_spec
 from kit_lifecycle.middleware import MiddlewareSpec, get_middleware_spec
@@ -226,8 +226,11 @@ def register_plugin(
     registrar refusing a value) or the receipt cannot be logged, what was registered
     is undone, newest first, as far as the host allows (see
     :class:`~kit_lifecycle.PartialRegistrationError`), and one error says what failed,
-    what was rolled back and what is left registered. Its text never shows the values
-    of the plugin's tools' ``requires_env`` variables.
+    what was rolled back and what is left registered.
+
+    The ``requires_env`` names of the plugin's tools are bound to every command,
+    middleware and hook it registers: their log lines and the exceptions leaving them
+    never show those variables' current values, and neither does the error above.
 
     Raises:
         RegistrationError: naming what is wrong, before anything was registered.
@@ -241,7 +244,7 @@ def register_plugin(
     name = _names(ctx, declared, plugin_name)
     _plan_skills(plan, skills, log)
     _check_host(ctx, plan, name)
-    env_names = sorted({env for spec, _ in plan.tools.values() for env in spec.requires_env})
+    secrets = _bind_secrets(plan)
     summary = RegistrationSummary(
         tools=tuple(plan.tools),
         hooks=tuple(plan.hooks),
@@ -256,13 +259,30 @@ def register_plugin(
         _register(ctx, plan, rollback)
         rollback.run("receipt", name, lambda: log_registration_summary(log, name, summary))
     except BaseException as exc:
-        secrets = tuple(v for n in env_names if (v := os.environ.get(n)))
-        error = rollback.failure(exc, name, secrets)
+        error = rollback.failure(exc, name, secrets.values())
         if not isinstance(exc, Exception):  # an interrupt stays one, with the report noted
             exc.add_note(str(error))
             raise
         raise error from exc
     return summary
+
+
+def _bind_secrets(plan: _Plan) -> SecretEnv:
+    """Bind the ``requires_env`` names of the plan's tools to every kit-built command,
+    middleware and hook callback in it; return every secret name of the plugin."""
+    tool_names = {env for spec, _ in plan.tools.values() for env in spec.requires_env}
+    plugin = SecretEnv(tool_names)
+    callbacks = [
+        *(cmd.handler for cmd in (*plan.commands.values(), *plan.cli_commands.values())),
+        *(mw.callback for mw in plan.middlewares.values()),
+        *(hk.callback for hk in plan.hooks.values()),
+    ]
+    for callback in callbacks:
+        env = secret_env_of(callback)
+        if env is not None:
+            env.add(tool_names)
+            plugin.add(env.names)
+    return plugin
 
 
 def _register(ctx: Any, plan: _Plan, rollback: Rollback) -> None:
