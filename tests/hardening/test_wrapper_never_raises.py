@@ -182,7 +182,8 @@ def test_any_outcome_is_answered_with_a_str(
     CURRENT["outcome"] = ("raise", exc) if raised else ("return", result)
     for answer in both({"q": "x"}):
         assert type(answer) is str
-        json.loads(answer)
+        if raised or not isinstance(result, str):  # a str result is handed over as it is
+            json.loads(answer)
     tally.fuzz("handler outcomes")
 
 
