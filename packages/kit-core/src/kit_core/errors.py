@@ -27,5 +27,7 @@ class ToolDefinitionError(KitError, ValueError):
 class RegistrationError(KitError, ValueError):
     """Declarations cannot be registered as they are (for example two tools share a name).
 
-    Raised before anything is handed to the host, so nothing is half-registered.
+    Raised before anything is handed to the host, so nothing is half-registered, when
+    a declaration is at fault. When the host itself fails midway, kit-lifecycle's
+    ``PartialRegistrationError`` (a subclass) says what it undid and what is left.
     """
