@@ -10,12 +10,17 @@ silences, and which paths hermes would read back as another file.
 * A suppression marker is armed, consumed and cleared under one key: whatever spelling
   of a session id arms it, every spelling that names the same session finds it, and no
   other session does.
+* A media path is refused with a ``MediaError`` that says how to fix it, or its
+  ``MEDIA:`` line is one hermes 0.19.0 reads back whole (``tests/host`` checks that
+  against the real parser): no directive in it, no trailing character hermes strips, no
+  backtick, and spaces or quotes only in a name ending in a deliverable extension.
 """
 
 from __future__ import annotations
 
 import contextvars
 import json
+import re
 import string
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -29,6 +34,7 @@ from hypothesis import strategies as st
 from kit_media import (
     MediaError,
     MediaPayload,
+    MediaType,
     clear_media_delivery_state,
     deliver_media,
     resolve_delivery_target,
@@ -252,3 +258,67 @@ def test_a_delivery_silences_only_the_session_its_call_names(
         assert transform_media_delivery_output(response_text="x", session_id=own) == "NO_REPLY"
     assert len(MARKERS) == 0
     tally.fuzz("media sessions", len(turns))
+
+
+# -- paths hermes reads back as another file ---------------------------------------------------
+
+_DELIVERABLE = re.compile(r"(?<=[^\s/])\.(?:png|jpe?g|ogg|pdf|txt|gz)\Z", re.IGNORECASE)
+"""A few of hermes' deliverable extensions, after a name (gateway/platforms/base.py:1499)."""
+
+_name_parts = st.sampled_from(
+    [
+        *"abXY09 _-.,;:)]}([{'\"`~!@#$%^&+=",
+        *("\u00a0", "\u2003", "\t", "\u2028", "ſ", ".png", ".pdf", ".bin"),
+        *("MEDIA:", "media:", "[[as_document]]", "[[AUDIO_AS_VOICE]]"),
+    ]
+)
+_endings = st.sampled_from([".png", ".jpg", ".ogg", ".pdf", ".txt", ".bin", "", ".tar.gz"])
+
+
+@HARDENING
+@given(
+    parts=st.lists(_name_parts, min_size=1, max_size=8),
+    ending=_endings,
+    kind=st.sampled_from(list(MediaType)),
+    other_file=st.booleans(),
+)
+def test_a_media_path_is_refused_or_hermes_reads_its_media_line_whole(
+    parts: list[str],
+    ending: str,
+    kind: MediaType,
+    other_file: bool,
+    tmp_path_factory: pytest.TempPathFactory,
+    tally: Any,
+) -> None:
+    name = "".join(parts) + ending
+    if "/" in name or name in (".", ".."):
+        return
+    folder = tmp_path_factory.mktemp("media-names")
+    path = folder / name
+    path.write_bytes(b"media")
+    head = re.split(r"[\s\"']", name, maxsplit=1)[0].rstrip("`\"',.;:)}]")
+    if other_file and head and head != name:
+        (folder / head).write_bytes(b"another file")
+    tally.fuzz("media path names")
+    payload = _built(path, kind)
+    if isinstance(payload, str):
+        refused = payload
+        assert "rename" in refused or "voice media" in refused
+        return
+    text = str(payload.path)
+    assert payload.to_message().split("\n")[-1] == f"MEDIA:{text}"
+    assert not any(d in text.lower() for d in ("media:", "[[as_document]]", "[[audio_as_voice]]"))
+    assert not text[-1].isspace()
+    assert text[-1] not in "`\"',.;:)}]"
+    assert "`" not in text
+    if re.search(r"[\s\"']", name):
+        assert _DELIVERABLE.search(name), f"hermes ends {name!r} at its first space or quote"
+        assert not (folder / head).is_file() or head.lower().endswith((".png", ".pdf"))
+
+
+def _built(*args: Any, **kwargs: Any) -> MediaPayload | str:
+    """The payload, or the message of the MediaError that refused it."""
+    try:
+        return MediaPayload(*args, **kwargs)
+    except MediaError as refused:
+        return str(refused)

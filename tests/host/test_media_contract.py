@@ -28,10 +28,13 @@ from types import ModuleType, SimpleNamespace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 import kit_media
 from kit_media import (
     MEDIA_DELIVERY_HOOKS,
+    MediaError,
     MediaPayload,
     MediaType,
     clear_media_delivery_state,
@@ -802,3 +805,188 @@ def test_the_session_hermes_binds_for_the_turn_is_armed_and_the_gateways_blank_i
             os.environ["HERMES_SESSION_ID"] = saved
     assert (bound.success, bound.suppression_armed, bound.suppression_note) == (True, True, None)
     assert finalize(hermes_host, "done") == "NO_REPLY"
+
+
+# -- paths hermes would read back from the MEDIA: line as another file --------------------
+
+_NAME_PARTS = [
+    *"abcXYZ019 _-.,;:)]}([{'\"`~!@#$%^&+=",
+    *("\u00a0", "\u2003", "\t", "ſ", "K", ".png", ".pdf", ".bin", ".PNG"),
+    *("MEDIA:", "[[as_document]]", "[[audio_as_voice]]"),
+]
+_ENDINGS = [".png", ".jpg", ".ogg", ".pdf", ".txt", ".bin", "", ".PNG", ".ſvg", ".tar.gz"]
+_STRICT_RULES = (
+    "which hermes strips",
+    "would end media path",
+    "no extension hermes delivers",
+    "whitespace right before its extension",
+    "names another file",
+)
+"""Refusals that are about the path hermes reads (the others are about how it sends)."""
+
+
+def _break_before(text: str) -> str:
+    """The part of ``text`` before its first space or quote, as hermes trims it."""
+    cut = min((i for i, ch in enumerate(text) if ch.isspace() or ch in "\"'"), default=-1)
+    return "" if cut < 0 else text[:cut].rstrip("`\"',.;:)}]")
+
+
+@settings(
+    max_examples=400,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    parts=st.lists(st.sampled_from(_NAME_PARTS), min_size=1, max_size=8),
+    ending=st.sampled_from(_ENDINGS),
+    kind=st.sampled_from(list(MediaType)),
+    caption=st.sampled_from(["", "Your file", "`code` and > quote", 'x: "y", [z]']),
+    other_file=st.booleans(),
+)
+def test_every_path_the_kit_accepts_is_the_one_file_hermes_reads_back(
+    hermes_host: HermesHost,
+    tmp_path_factory: pytest.TempPathFactory,
+    parts: list[str],
+    ending: str,
+    kind: MediaType,
+    caption: str,
+    other_file: bool,
+) -> None:
+    from gateway.platforms.base import BasePlatformAdapter
+
+    name = "".join(parts) + ending
+    assume("/" not in name and name not in (".", ".."))
+    folder = tmp_path_factory.mktemp("names")
+    path = folder / name
+    path.write_bytes(b"media bytes")
+    head = _break_before(str(path))
+    if other_file and head.startswith(f"{folder}/") and not Path(head).exists():
+        Path(head).write_bytes(b"another file")
+    payload = _built(path, kind, caption=caption)
+    if isinstance(payload, str):
+        refused = payload
+        if any(rule in refused for rule in _STRICT_RULES):
+            media, _ = BasePlatformAdapter.extract_media(f"MEDIA:{path}")
+            assert media != [(str(path), False)], f"refused, yet hermes reads it: {refused}"
+        return
+    message = payload.to_message()
+    media, _ = BasePlatformAdapter.extract_media(message)
+    assert media == [(str(path), kind is MediaType.VOICE)]
+    assert ("[[as_document]]" in message) is (kind is MediaType.DOCUMENT)
+
+
+def test_the_kits_model_of_the_media_line_is_this_hosts(hermes_host: HermesHost) -> None:
+    from gateway.platforms import base
+
+    from kit_media import _media_tag
+
+    assert set(base.MEDIA_DELIVERY_EXTS) == _media_tag.MEDIA_DELIVERY_EXTS
+    printable = (chr(code) for code in range(33, 127))  # whitespace is stripped too
+    trimmed = {ch for ch in printable if base._normalize_media_tag_path(f"/a{ch}") == "/a"}
+    assert trimmed == set(_media_tag.STRIPPED_END)
+    assert {_media_tag.VOICE_DIRECTIVE, _media_tag.DOCUMENT_DIRECTIVE} == {
+        d
+        for d in ("[[audio_as_voice]]", "[[as_document]]", "[[x]]")
+        if base._strip_media_tag_directives(f"a{d}b") == "ab"
+    }
+
+
+def _send_through_hermes(message: str) -> dict[str, Any]:
+    args = {"action": "send", "target": f"telegram:{CHAT}", "message": message}
+    return json.loads(invoke_host_tool("send_message", args))
+
+
+def test_a_path_ending_in_a_stripped_character_makes_hermes_send_another_file(
+    telegram_network: FakeTelegramNetwork, tmp_path: Path
+) -> None:
+    other = tmp_path / "cat.png"
+    other.write_bytes(png_bytes())
+    checked = tmp_path / "cat.png)"
+    checked.write_bytes(png_bytes())
+
+    assert _send_through_hermes(f"MEDIA:{checked}")["success"] is True
+    assert telegram_network.only("send_photo").kwargs["photo"] == other  # not `checked`
+    with pytest.raises(MediaError, match=r"ends in '\)', which hermes strips"):
+        MediaPayload(checked)
+
+
+def test_a_directive_in_a_path_changes_how_hermes_sends_the_file(
+    telegram_network: FakeTelegramNetwork, tmp_path: Path
+) -> None:
+    checked = tmp_path / "plan[[as_document]].png"
+    checked.write_bytes(png_bytes())
+
+    assert _send_through_hermes(f"MEDIA:{checked}")["success"] is True
+    assert telegram_network.methods == ["send_document"]  # an image sent as a file
+    with pytest.raises(MediaError, match=r"holds '\[\[as_document\]\]', which hermes acts on"):
+        MediaPayload(checked)
+
+
+def test_a_space_after_another_files_name_makes_hermes_send_that_file_too(
+    telegram_network: FakeTelegramNetwork, tmp_path: Path
+) -> None:
+    checked = tmp_path / "photo album.png"
+    checked.write_bytes(png_bytes())
+    other = tmp_path / "photo"
+    other.write_bytes(b"private notes")
+
+    assert _send_through_hermes(f"MEDIA:{checked}")["success"] is True
+    sent = [
+        call.kwargs.get("photo") or call.kwargs.get("document") for call in telegram_network.calls
+    ]
+    assert sorted(map(str, sent)) == sorted([str(checked), str(other)])
+    with pytest.raises(MediaError, match=r"names another file \('photo'\)"):
+        MediaPayload(checked)
+
+
+@pytest.fixture
+def model_missing_a_rule(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kit model of the MEDIA: line that knows no rule: only the host's answers remain."""
+    from kit_media import _media_tag
+
+    monkeypatch.setattr(_media_tag, "tag_problem", lambda text: None)
+
+
+@pytest.mark.usefixtures("model_missing_a_rule")
+def test_the_hosts_own_parser_is_asked_before_sending(
+    telegram_network: FakeTelegramNetwork, tmp_path: Path
+) -> None:
+    (tmp_path / "photo").write_bytes(b"private notes")
+    checked = tmp_path / "photo album.png"
+    checked.write_bytes(png_bytes())
+
+    result = deliver_media(MediaPayload(checked), f"telegram:{CHAT}", session_id=SESSION)
+    assert result.success is False
+    assert result.reason is not None
+    assert result.reason.startswith(
+        "hermes would read this MEDIA: line as 'photo album.png', 'photo', not"
+        " 'photo album.png' alone, so nothing was sent: rename the file"
+    )
+    assert telegram_network.calls == []
+    assert transform_media_delivery_output(response_text="x", session_id=SESSION) is None
+
+
+@pytest.mark.usefixtures("model_missing_a_rule")
+def test_a_media_policy_answer_for_another_file_is_a_refusal(
+    telegram_network: FakeTelegramNetwork, tmp_path: Path
+) -> None:
+    # hermes' validate_media_delivery_path trims a path as its MEDIA: parser does
+    (tmp_path / "cat.png").write_bytes(png_bytes())
+    checked = tmp_path / "cat.png)"
+    checked.write_bytes(png_bytes())
+
+    result = deliver_media(MediaPayload(checked), f"telegram:{CHAT}", session_id=SESSION)
+    assert result.success is False
+    assert result.reason == (
+        "hermes' media policy answered for 'cat.png', not 'cat.png)', so nothing was sent:"
+        " rename the file so that its name ends in its extension"
+    )
+    assert telegram_network.calls == []
+
+
+def _built(*args: Any, **kwargs: Any) -> MediaPayload | str:
+    """The payload, or the message of the MediaError that refused it."""
+    try:
+        return MediaPayload(*args, **kwargs)
+    except MediaError as refused:
+        return str(refused)

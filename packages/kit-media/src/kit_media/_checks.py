@@ -1,4 +1,9 @@
-"""Rules a media payload must meet, shared by payload construction and delivery."""
+"""Rules a media payload must meet, shared by payload construction and delivery.
+
+The rules about what hermes does with the ``MEDIA:`` line itself (directives, the
+characters it strips, the paths it would read as another file) are in
+:mod:`kit_media._media_tag`; :func:`check_deliverable_file` applies them too.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,7 @@ import os
 from pathlib import Path
 from typing import Final, cast
 
+from kit_media._media_tag import check_tag_path, held_directive
 from kit_media.errors import MediaError
 
 VOICE_SUFFIXES: Final = frozenset({".ogg", ".opus"})
@@ -17,10 +23,6 @@ IMAGE_SUFFIXES: Final = frozenset({".jpg", ".jpeg", ".png", ".webp"})
 CAPTION_LIMIT: Final = 1024
 """Telegram's caption limit in UTF-16 code units; a longer text would go out as a separate
 message (``send_message_tool.py`` ``_TELEGRAM_CAPTION_LIMIT`` and ``_media_caption_split``)."""
-
-VOICE_DIRECTIVE: Final = "[[audio_as_voice]]"
-DOCUMENT_DIRECTIVE: Final = "[[as_document]]"
-_DIRECTIVE_MARKERS: Final = ("media:", VOICE_DIRECTIVE, DOCUMENT_DIRECTIVE)
 
 
 def utf16_len(text: str) -> int:
@@ -59,7 +61,8 @@ def coerce_path(value: object) -> Path:
 
 
 def check_deliverable_file(path: Path) -> None:
-    """Raise :class:`MediaError` unless ``path`` is an existing, non-empty regular file."""
+    """Raise :class:`MediaError` unless ``path`` is an existing, non-empty regular file
+    that hermes reads back from ``MEDIA:<path>`` as itself (:mod:`kit_media._media_tag`)."""
     try:
         if not path.exists():
             msg = f"media file {path.name!r} does not exist ({path}): create it before delivery"
@@ -76,6 +79,7 @@ def check_deliverable_file(path: Path) -> None:
     if empty:
         msg = f"media file {path.name!r} is empty: messaging platforms refuse empty files"
         raise MediaError(msg)
+    check_tag_path(path)
 
 
 def check_caption(value: object) -> str:
@@ -84,8 +88,7 @@ def check_caption(value: object) -> str:
         msg = f"caption must be a str, got {type(value).__name__}"
         raise MediaError(msg)
     caption = value.strip()
-    lowered = caption.lower()
-    if any(marker in lowered for marker in _DIRECTIVE_MARKERS):
+    if held_directive(caption) is not None:
         msg = (
             "caption must not contain MEDIA: tags or [[audio_as_voice]]/[[as_document]]"
             " directives (hermes would act on them): set media_type instead, and deliver"

@@ -2,12 +2,14 @@
 
 **The one error rule.** ``deliver_media`` raises :class:`~kit_media.MediaError` only for
 what the caller passed: a ``payload`` that is not a :class:`~kit_media.MediaPayload`, a
-payload whose file has since disappeared or emptied, or a ``target`` that is not a
-well-formed target string. Everything that depends on the host at delivery time comes
-back as ``MediaDeliveryResult(success=False, reason=...)``: no current chat for
+payload whose file has since disappeared or emptied (or whose path hermes would now read
+as another file), or a ``target`` that is not a well-formed target string. Everything
+that depends on the host at delivery time comes back as
+``MediaDeliveryResult(success=False, reason=...)``: no current chat for
 ``origin``, hermes not importable, no guard API, a blocking ``pre_tool_call`` hook, a path
-hermes' media policy refuses, a spoiler to a route that cannot carry one, and every
-failed send. A host reply counts as a success only when it is a JSON object with
+hermes' media policy refuses, a ``MEDIA:`` line the running hermes would read as another
+file (asked of its own ``extract_media``), a spoiler to a route that cannot carry one, and
+every failed send. A host reply counts as a success only when it is a JSON object with
 ``"success": true`` and no ``error``, ``warnings`` (media dropped) or ``skipped``.
 
 **Privacy.** Results and logs never hold a raw chat or thread id, nor the bot token.
@@ -32,6 +34,7 @@ from typing import Any, cast
 from kit_media._checks import check_deliverable_file
 from kit_media._guard import load_guard
 from kit_media._host import HostRefusal, import_host
+from kit_media._media_tag import check_host_reads_back, same_file
 from kit_media._privacy import route_ids, scrub_host_result, scrub_text
 from kit_media._session import NO_SESSION_NOTE, delivery_session
 from kit_media._telegram import send_spoiler_photo
@@ -181,7 +184,9 @@ def _send(
         if refused is not None:
             return refused, ()
         return send_spoiler_photo(payload, accepted, target, context, plugins)
-    args = {"action": "send", "target": target.host_target, "message": payload.to_message()}
+    message = payload.to_message()
+    check_host_reads_back(message, payload.path, voice=payload.media_type is MediaType.VOICE)
+    args = {"action": "send", "target": target.host_target, "message": message}
     return invoke_host_tool("send_message", args, **context), ()
 
 
@@ -190,7 +195,8 @@ def _host_accepts(path: Path, *, required: bool) -> Path:
 
     ``send_message`` would drop a refused path silently and still send any caption, so
     the kit asks first. ``required``: refuse when the policy check itself is missing
-    (the spoiler path bypasses ``send_message``'s own filter).
+    (the spoiler path bypasses ``send_message``'s own filter). An answer naming another
+    file is a refusal too: the spoiler path uploads the file the policy answered for.
     """
     base = import_host("gateway.platforms.base")
     validate = getattr(base, "validate_media_delivery_path", None)
@@ -202,6 +208,12 @@ def _host_accepts(path: Path, *, required: bool) -> Path:
     accepted = validate(str(path))
     if not isinstance(accepted, str) or not accepted:
         raise HostRefusal(_POLICY_REFUSED)
+    if not same_file(accepted, path):  # hermes trims what it validates, as in MEDIA: tags
+        msg = (
+            f"hermes' media policy answered for {Path(accepted).name!r}, not {path.name!r},"
+            " so nothing was sent: rename the file so that its name ends in its extension"
+        )
+        raise HostRefusal(msg)
     return Path(accepted)
 
 

@@ -22,14 +22,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kit_media._checks import (
-    DOCUMENT_DIRECTIVE,
     IMAGE_SUFFIXES,
-    VOICE_DIRECTIVE,
     VOICE_SUFFIXES,
     check_caption,
     check_deliverable_file,
     coerce_path,
 )
+from kit_media._media_tag import DOCUMENT_DIRECTIVE, VOICE_DIRECTIVE, media_line
 from kit_media.errors import MediaError
 
 __all__ = ["MediaPayload", "MediaType"]
@@ -61,7 +60,12 @@ class MediaPayload:
     """A local file to deliver, validated when built.
 
     Args:
-        path: absolute path (``~`` is expanded) of an existing, non-empty regular file.
+        path: absolute path (``~`` is expanded) of an existing, non-empty regular file
+            that hermes reads back from the ``MEDIA:`` line as itself: no ``MEDIA:`` or
+            ``[[…]]`` directive in it, no trailing character hermes strips (whitespace,
+            quotes, a backtick, ``,.;:)}]``), no backtick, and spaces or quotes only
+            in a name ending in one of hermes' deliverable extensions, where the part
+            before them names no other file (see :mod:`kit_media._media_tag`).
         media_type: a :class:`MediaType` or its value; ``VOICE`` needs ``.ogg``/``.opus``.
         caption: optional text sent with the file (as its caption; hermes sends it as a
             message of its own before a voice note): at most 1024 UTF-16 units, and no
@@ -123,5 +127,5 @@ class MediaPayload:
             lines.append(VOICE_DIRECTIVE)
         elif self.media_type is MediaType.DOCUMENT:
             lines.append(DOCUMENT_DIRECTIVE)
-        lines.append(f"MEDIA:{self.path}")
+        lines.append(media_line(self.path))
         return "\n".join(lines)
