@@ -30,41 +30,26 @@ from __future__ import annotations
 
 import contextvars
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 from kit_media._markers import marker_key
 
 SESSION_ID_VARIABLE: Final = "HERMES_SESSION_ID"
 """The name of the context variable hermes binds to the turn's session id."""
 
-SessionSource = Literal["runtime_context", "session_context", "none"]
-
 NO_SESSION_NOTE: Final = (
-    "the final reply of this turn was not suppressed: the call named no session (no"
-    " session_id keyword, and no HERMES_SESSION_ID bound by hermes for this turn), so"
-    " nothing was armed; pass the keyword arguments hermes gave your tool handler, as in"
-    " deliver_media(payload, target, **kwargs)"
+    "the final reply of this turn will be sent as usual: the call named no session (no"
+    " session_id keyword, and no HERMES_SESSION_ID bound by hermes for this turn), so no"
+    " suppression was armed; pass the keyword arguments hermes gave your tool handler, as"
+    " in deliver_media(payload, target, **kwargs)"
 )
+"""``MediaDeliveryResult.suppression_note`` of a successful delivery that armed nothing."""
 
 
-@dataclass(frozen=True, slots=True)
-class DeliverySession:
-    """The session a delivery belongs to, and where the kit found it."""
-
-    session_id: str | None
-    source: SessionSource
-
-
-def delivery_session(runtime_context: Mapping[str, Any]) -> DeliverySession:
-    """The session this call identifies (see the module docstring), or none."""
+def delivery_session(runtime_context: Mapping[str, Any]) -> str | None:
+    """The session this call names (see the module docstring), or ``None``."""
     given = marker_key(runtime_context.get("session_id"))
-    if given is not None:
-        return DeliverySession(given, "runtime_context")
-    bound = bound_session_id()
-    if bound is not None:
-        return DeliverySession(bound, "session_context")
-    return DeliverySession(None, "none")
+    return given if given is not None else bound_session_id()
 
 
 def bound_session_id() -> str | None:

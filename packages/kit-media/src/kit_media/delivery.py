@@ -150,8 +150,7 @@ def deliver_media(
         return _finish(payload, requested, resolved.display, _Outcome(reason=reason, ids=ids))
     outcome = _interpret(reply, [*ids, *raw_ids])
     if outcome.success:
-        session = delivery_session(runtime_context)
-        if arm_final_response_suppression(session.session_id):
+        if arm_final_response_suppression(delivery_session(runtime_context)):
             outcome = replace(outcome, suppression_armed=True)
         else:
             logger.warning(

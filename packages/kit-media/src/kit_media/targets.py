@@ -14,7 +14,9 @@ hermes 0.19.0 has no ``origin`` target of its own: the current chat lives in
 ContextVars the gateway binds per message (``gateway/session_context.py``), which the
 kit reads through ``get_session_env`` so a plugin never imports gateway internals and
 the model never sees a raw chat id. Every resolved target carries a display form that
-keeps the platform and at most the last four characters of each id segment.
+keeps the platform and at most the last four characters of each id segment. A target
+that looks like it holds a secret (a key or token, checked on the text exactly as given)
+is refused, and error messages quote targets only redacted and masked.
 """
 
 from __future__ import annotations
@@ -162,8 +164,9 @@ def resolve_delivery_target(target: str) -> ResolvedDeliveryTarget:
     itself when it sends. An explicit route is passed through unchanged.
 
     Raises:
-        MediaError: the target is malformed, hermes is not importable (for ``origin``),
-            or the current turn has no chat (``origin`` under the CLI or cron).
+        MediaError: the target is malformed or looks like it holds a secret (refused
+            without echoing it), hermes is not importable (for ``origin``), or the
+            current turn has no chat (``origin`` under the CLI or cron).
     """
     parsed = parse_delivery_target(target)
     return resolve_origin() if parsed is None else parsed
