@@ -25,7 +25,7 @@ the path                                   what hermes 0.19.0 would do
 holds ``MEDIA:`` (any case),               act on it: send every file of the message as
 ``[[as_document]]`` or                     a document or a voice note, or read a second
 ``[[audio_as_voice]]``                     tag
-ends in whitespace, a quote, a backtick   strip it: ``cat.png)`` is sent as ``cat.png``
+ends in whitespace, a quote, a backtick    strip it: ``cat.png)`` is sent as ``cat.png``
 or one of ``,.;:)}]``
 holds a backtick                           blank the text between two backticks
 has no deliverable extension and holds     end the path there (or after an inner
@@ -42,7 +42,9 @@ part before it names another file
 =========================================  ==============================================
 
 :func:`check_host_reads_back` asks the running host's own ``extract_media`` at
-delivery, so a host whose parser differs from this model refuses rather than sends.
+delivery, so a host whose parser differs from this model refuses rather than sends; and
+since ``validate_media_delivery_path`` trims a path the same way (``base.py:1295-1298``),
+the delivery also refuses a media-policy answer that names another file.
 """
 
 from __future__ import annotations
