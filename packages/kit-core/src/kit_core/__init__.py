@@ -15,6 +15,7 @@ from kit_core.args import (
     object_arg,
     str_arg,
 )
+from kit_core.env import check_requires_env, requires_env_values
 from kit_core.envelope import ErrorCode, encode_success, error_envelope
 from kit_core.errors import KitError, RegistrationError, ToolDefinitionError
 from kit_core.names import RESERVED_TOOL_NAMES, tool_name, validate_tool_name
@@ -37,6 +38,7 @@ __all__ = [
     "array_arg",
     "bool_arg",
     "build_schema",
+    "check_requires_env",
     "collect_tools",
     "encode_success",
     "error_envelope",
@@ -48,6 +50,7 @@ __all__ = [
     "redact",
     "redact_text",
     "register_all",
+    "requires_env_values",
     "resolve_module",
     "str_arg",
     "tool",

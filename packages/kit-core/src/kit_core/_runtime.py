@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import inspect
 import logging
-import os
 import traceback
 from asyncio import CancelledError
 from collections.abc import Callable
@@ -17,6 +16,7 @@ from typing import Any, Final
 
 from kit_core._checks import ECHO_CHARS, ArgumentCheck, Rejection, parse_arguments
 from kit_core._preview import preview
+from kit_core.env import requires_env_values
 from kit_core.envelope import ErrorCode, encode_success, error_envelope
 from kit_core.redaction import (
     MIN_SECRET_LENGTH,
@@ -105,7 +105,7 @@ class ToolRunner:
         """The current values of the tool's ``requires_env`` variables."""
         if not self.env_names:
             return ()
-        return tuple(v for n in self.env_names if (v := os.environ.get(n)))
+        return requires_env_values(self.env_names)
 
     def begin(
         self, raw: Any, kwargs: dict[str, Any], started: float

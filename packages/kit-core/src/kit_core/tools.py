@@ -12,7 +12,6 @@ import copy
 import functools
 import inspect
 import logging
-import re
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import FunctionType
@@ -21,13 +20,12 @@ from typing import Any, Never, Protocol, cast, overload
 from kit_core._checks import compile_arguments, compile_value_check
 from kit_core._runtime import ToolRunner, sync_call
 from kit_core.args import ArgSpec
+from kit_core.env import check_requires_env
 from kit_core.errors import ToolDefinitionError
 from kit_core.names import validate_tool_name
 from kit_core.schema import build_schema, check_function_schema, describe_arguments
 
 __all__ = ["AsyncToolFunction", "ToolFunction", "ToolSpec", "get_tool_spec", "tool"]
-
-_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -239,18 +237,7 @@ def _check_options(label: str, opts: dict[str, Any]) -> tuple[str, ...]:
             raise ToolDefinitionError(msg) from None
         except ValueError:
             pass
-    env = opts["requires_env"]
-    if env is None:
-        return ()
-    if isinstance(env, str) or not isinstance(env, Sequence):
-        msg = f"{label}: requires_env must be a list of variable names, e.g. [{env!r}]"
-        raise ToolDefinitionError(msg)
-    names: tuple[object, ...] = tuple(cast("Sequence[object]", env))
-    bad = [n for n in names if not isinstance(n, str) or not _ENV_NAME.fullmatch(n)]
-    if bad:
-        msg = f"{label}: requires_env holds invalid variable names {bad!r}; use e.g. 'MY_API_TOKEN'"
-        raise ToolDefinitionError(msg)
-    return cast("tuple[str, ...]", names)
+    return check_requires_env(label, opts["requires_env"], ToolDefinitionError)
 
 
 def _resolve_description(label: str, fn: Callable[..., Any], opts: dict[str, Any]) -> str:

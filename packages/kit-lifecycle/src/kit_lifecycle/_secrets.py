@@ -9,16 +9,13 @@ leaves the callback, so a key rotated while hermes runs stays hidden too.
 
 from __future__ import annotations
 
-import os
-import re
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Final, cast
 
-from kit_core import redact_text
+from kit_core import check_requires_env, redact_text, requires_env_values
 from kit_lifecycle.errors import DeclarationError
 
-_ENV_NAME: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ATTRIBUTE: Final = "__hpk_secret_env__"
 _CHAIN: Final = 16
 """How many chained exceptions (``__cause__``/``__context__``) are cleaned, at most."""
@@ -44,7 +41,7 @@ class SecretEnv:
 
     def values(self) -> tuple[str, ...]:
         """The current values of the variables that are set."""
-        return tuple(v for n in self._names if (v := os.environ.get(n)))
+        return requires_env_values(self._names)
 
 
 def check_env_names(label: str, names: object) -> tuple[str, ...]:
@@ -53,17 +50,7 @@ def check_env_names(label: str, names: object) -> tuple[str, ...]:
     Raises:
         DeclarationError: naming what is wrong and how to write it.
     """
-    if names is None:
-        return ()
-    if isinstance(names, str) or not isinstance(names, Sequence):
-        msg = f"{label}: requires_env must be a list of variable names, e.g. [{names!r}]"
-        raise DeclarationError(msg)
-    given: tuple[object, ...] = tuple(cast("Sequence[object]", names))
-    bad = [n for n in given if not isinstance(n, str) or not _ENV_NAME.fullmatch(n)]
-    if bad:
-        msg = f"{label}: requires_env holds invalid variable names {bad!r}; use e.g. 'MY_API_TOKEN'"
-        raise DeclarationError(msg)
-    return cast("tuple[str, ...]", given)
+    return check_requires_env(label, names, DeclarationError)
 
 
 def attach(callback: object, env: SecretEnv) -> None:
