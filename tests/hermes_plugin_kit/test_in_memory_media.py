@@ -231,3 +231,28 @@ def test_nested_and_concurrent_hosts_each_answer_for_themselves() -> None:
     thread.join(5)
     assert inside == ["second"]
     assert dict(sys.modules) == before
+
+
+def test_the_session_bound_for_the_turn_arms_suppression(image: Path) -> None:
+    """hermes binds the turn's session id to a context variable; a delivery that passes no
+    session_id keyword arms under it. The in-memory host binds session_env's value so."""
+    host = InMemoryHost()
+    host.session_env.update(IN_CHAT)
+    host.session_env["HERMES_SESSION_ID"] = SESSION
+    with host.activate():
+        result = deliver_media(MediaPayload(str(image)), "origin")
+    assert result.success, result.reason
+    assert result.suppression_armed is True
+    assert kit_media.transform_media_delivery_output(response_text="x", session_id=SESSION) == (
+        "NO_REPLY"
+    )
+
+
+def test_without_a_bound_session_nothing_is_armed(image: Path) -> None:
+    host = InMemoryHost()
+    host.session_env.update(IN_CHAT)
+    with host.activate():
+        result = deliver_media(MediaPayload(str(image)), "origin")
+    assert result.success, result.reason
+    assert result.suppression_armed is False
+    assert result.suppression_note

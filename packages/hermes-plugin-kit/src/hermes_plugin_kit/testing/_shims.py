@@ -270,6 +270,8 @@ def build(host: Any) -> dict[str, ModuleType]:
 
 
 _current: ContextVar[Any] = ContextVar("hermes_plugin_kit_host", default=None)
+SESSION_ID_VARIABLE = "HERMES_SESSION_ID"
+_SESSION_ID: ContextVar[str] = ContextVar(SESSION_ID_VARIABLE)
 _active: list[Any] = []
 """Hosts active now, in activation order (any thread)."""
 _saved: dict[str, Any] = {}
@@ -329,7 +331,15 @@ def _restore() -> None:
 @contextlib.contextmanager
 def activated(host: Any) -> Generator[None, None, None]:
     """Make ``host`` the one the stand-ins answer from; install them in ``sys.modules``
-    for the first active host and put everything back when the last one finishes."""
+    for the first active host and put everything back when the last one finishes.
+
+    A ``HERMES_SESSION_ID`` in the host's ``session_env`` is also bound, for the call, to
+    a context variable of that name, as hermes binds the turn's session id
+    (``gateway/session_context.py:81`` and ``142-154``, hermes-agent 0.19.0): code that
+    reads the bound session, as kit-media does to arm suppression, finds it there.
+    """
+    session_id = host.session_env.get(SESSION_ID_VARIABLE)
+    session_token = _SESSION_ID.set(session_id) if isinstance(session_id, str) else None
     token = _current.set(host)
     with _LOCK:
         if not _active:
@@ -347,5 +357,7 @@ def activated(host: Any) -> Generator[None, None, None]:
                 _restore()
         try:
             _current.reset(token)
+            if session_token is not None:
+                _SESSION_ID.reset(session_token)
         except ValueError:  # left in another context (a generator closed elsewhere)
             _current.set(None)

@@ -109,7 +109,9 @@ class InMemoryHost:
     @property
     def session_env(self) -> dict[str, str]:
         """Session values (``HERMES_SESSION_PLATFORM``, ``_CHAT_ID``, ...) as the gateway
-        binds them for a turn; ``get_session_env`` falls back to ``os.environ``."""
+        binds them for a turn; ``get_session_env`` falls back to ``os.environ``.
+        ``HERMES_SESSION_ID`` is also bound to its context variable during each call, so
+        a media delivery that names no session arms suppression under it, as in hermes."""
         return self._state.session_env
 
     # -- loading --------------------------------------------------------------------------
