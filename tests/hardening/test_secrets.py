@@ -110,22 +110,22 @@ def test_commands(corpus: list[Any], capture: Any, no_leaks: Any) -> None:
     no_leaks(logs, replies, path="slash commands")
 
 
-@hook("pre_tool_call")
+@hook("pre_tool_call", requires_env=[ENV_NAME])
 def secret_hook(**kwargs: Any) -> None:
     raise PermissionError(f"refused {kwargs}")
 
 
-@hook("post_tool_call")
+@hook("post_tool_call", requires_env=[ENV_NAME])
 def quiet_hook(**kwargs: Any) -> dict[str, Any]:
     return {"seen": kwargs}
 
 
-@middleware(MiddlewareKind.TOOL_REQUEST)
+@middleware(MiddlewareKind.TOOL_REQUEST, requires_env=[ENV_NAME])
 def secret_middleware(**kwargs: Any) -> dict[str, Any]:
     return {"args": kwargs.get("args")}
 
 
-@middleware(MiddlewareKind.TOOL_EXECUTION)
+@middleware(MiddlewareKind.TOOL_EXECUTION, requires_env=[ENV_NAME])
 def secret_execution(**kwargs: Any) -> Any:
     return kwargs["next_call"](kwargs["args"])
 
@@ -137,8 +137,9 @@ def test_hooks_and_middleware(corpus: list[Any], capture: Any, no_leaks: Any) ->
                 "tool_name": "x",
                 "args": {"query": secret.text, "api_key": secret.text},
                 "result": secret.text,
-                "task_id": secret.text if secret.where == "anywhere" else "t-1",
-                "session_id": secret.text if secret.where == "anywhere" else "s-1",
+                # a value kept only under secret keys has no shape to find in an id
+                "task_id": secret.text if secret.where != "keyed" else "t-1",
+                "session_id": secret.text if secret.where != "keyed" else "s-1",
             }
             with pytest.raises(PermissionError):
                 secret_hook(**payload)
