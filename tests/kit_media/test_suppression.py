@@ -255,3 +255,14 @@ def test_the_bounded_store_stays_consistent_under_concurrent_arming() -> None:
     with ThreadPoolExecutor(max_workers=8) as pool:
         list(pool.map(arm_many, range(8)))
     assert len(store) <= 50
+
+
+def test_a_session_id_too_long_to_be_hermes_names_no_session() -> None:
+    """The store caps its entries and their keys: a 10 MB session id arms nothing."""
+    from kit_media._markers import MAX_KEY_CHARS, MarkerStore, marker_key
+
+    store = MarkerStore()
+    assert marker_key("s" * MAX_KEY_CHARS) == "s" * MAX_KEY_CHARS
+    for huge in ("s" * (MAX_KEY_CHARS + 1), "s" * 10_000_000):
+        assert marker_key(huge) is None
+        assert store.arm(huge) is False

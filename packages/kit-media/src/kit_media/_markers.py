@@ -26,13 +26,18 @@ DEFAULT_TTL_SECONDS: Final = 600.0
 """A marker not consumed within this many seconds lapses (the final reply is sent)."""
 
 
+MAX_KEY_CHARS: Final = 512
+"""The longest session id the store keeps (hermes' ids are a few dozen characters)."""
+
+
 def marker_key(session_id: object) -> str | None:
     """The store key of a session id: the id without surrounding whitespace; ``None``
-    for anything that identifies no session (not a str, or blank)."""
-    if not isinstance(session_id, str):
+    for anything that identifies no session (not a str, blank, or longer than
+    :data:`MAX_KEY_CHARS`, so the store's memory stays bounded)."""
+    if not isinstance(session_id, str) or len(session_id) > 4 * MAX_KEY_CHARS:
         return None
     key = session_id.strip()
-    return key or None
+    return key if key and len(key) <= MAX_KEY_CHARS else None
 
 
 class MarkerStore:
