@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import inspect
 import logging
+import sys
 import traceback
-from asyncio import CancelledError
 from collections.abc import Callable
 from time import perf_counter
 from typing import Any, Final
@@ -31,9 +31,18 @@ ERROR_CHARS: Final = 2_000
 """The most of an exception's text an error envelope or log line shows."""
 TRACE_CHARS: Final = 32_000
 """The most of a traceback a log line shows."""
-PROPAGATING: Final = (KeyboardInterrupt, CancelledError)
-"""What a tool call lets through: the user stopping the process, and the cancellation of
-the task that awaits the call. Everything else becomes an error envelope."""
+
+
+def propagates(exc: BaseException) -> bool:
+    """Whether a tool call lets ``exc`` through: the user stopping the process, and the
+    cancellation of the task that awaits the call. Everything else becomes an error
+    envelope. (asyncio is looked up, not imported: without it, nothing is cancelled.)"""
+    if isinstance(exc, KeyboardInterrupt):
+        return True
+    asyncio: Any = sys.modules.get("asyncio")
+    return asyncio is not None and isinstance(exc, asyncio.CancelledError)
+
+
 CONTEXT_KEYS: Final = ("session_id", "task_id")
 _DEBUG: Final = logging.DEBUG
 _INFO: Final = logging.INFO
@@ -44,9 +53,9 @@ _AWAITABLE_HINT: Final = "it is awaitable; declare the handler with async def so
 def _safe_str(exc: BaseException) -> str:
     try:
         text = str(exc)
-    except PROPAGATING:
-        raise
-    except BaseException:  # a broken __str__ must not break the envelope
+    except BaseException as broken:  # a broken __str__ must not break the envelope
+        if propagates(broken):
+            raise
         text = ""
     return text if text.__class__ is str and text else type(exc).__name__
 
@@ -67,10 +76,9 @@ def _log(logger: logging.Logger, level: int, message: str, *args: object) -> Non
     """Log a line; a logging filter or handler that raises loses the line, not the call."""
     try:
         logger.log(level, message, *args)
-    except PROPAGATING:
-        raise
-    except BaseException:
-        pass
+    except BaseException as broken:
+        if propagates(broken):
+            raise
 
 
 def _fallback(name: str) -> str:
@@ -160,9 +168,9 @@ class ToolRunner:
                     preview(raw, secrets, PREVIEW_CHARS),
                 )
             return error_envelope(message, rejection.code)
-        except PROPAGATING:
-            raise
-        except BaseException:
+        except BaseException as broken:
+            if propagates(broken):
+                raise
             return _fallback(self.name)
 
     def finish(self, result: Any, started: float, info: bool) -> str:
@@ -175,9 +183,9 @@ class ToolRunner:
         else:
             try:
                 encoded = encode_success(result)
-            except PROPAGATING:
-                raise
             except BaseException as exc:
+                if propagates(exc):
+                    raise
                 return self.not_encodable(result, started, exc)
         if info:
             _log(
@@ -219,9 +227,9 @@ class ToolRunner:
                     kind,
                 )
             return error_envelope(message, ErrorCode.RESULT_NOT_SERIALIZABLE)
-        except PROPAGATING:
-            raise
-        except BaseException:
+        except BaseException as broken:
+            if propagates(broken):
+                raise
             return _fallback(self.name)
 
     def fail(self, exc: BaseException, started: float) -> str:
@@ -232,9 +240,9 @@ class ToolRunner:
             if self.logger.isEnabledFor(_WARNING):
                 try:
                     trace = "".join(traceback.format_exception(exc))
-                except PROPAGATING:
-                    raise
-                except BaseException:
+                except BaseException as broken:
+                    if propagates(broken):
+                        raise
                     trace = f"{type(exc).__name__} (its traceback could not be formatted)"
                 _log(
                     self.logger,
@@ -247,9 +255,9 @@ class ToolRunner:
                     redact_preview(trace, TRACE_CHARS, secrets).rstrip(),
                 )
             return error_envelope(f"{self.name} failed: {text}", ErrorCode.HANDLER_ERROR)
-        except PROPAGATING:
-            raise
-        except BaseException:
+        except BaseException as broken:
+            if propagates(broken):
+                raise
             return _fallback(self.name)
 
     # -- the two call paths ------------------------------------------------------
@@ -261,15 +269,15 @@ class ToolRunner:
             if refused is not None:
                 return refused
             result = await self.handler(args, **kwargs)
-        except PROPAGATING:
-            raise
         except BaseException as exc:
+            if propagates(exc):
+                raise
             return self.fail(exc, started)
         try:
             return self.finish(result, started, info)
-        except PROPAGATING:
-            raise
         except BaseException as exc:
+            if propagates(exc):
+                raise
             return self.fail(exc, started)
 
 
@@ -281,8 +289,8 @@ def sync_call(runner: ToolRunner) -> Callable[..., str]:
     so everything it uses is bound here.
     """
     plain_dict, text, kind_of, subclass = dict, str, type, issubclass
-    propagating = PROPAGATING
     everything = BaseException
+    lets_through = propagates
     clock = perf_counter
     parse = parse_arguments
     encode = encode_success
@@ -307,9 +315,9 @@ def sync_call(runner: ToolRunner) -> Callable[..., str]:
             if rejection is not None:
                 return runner.reject(rejection, raw, started)
             result = handler(args, **kwargs)
-        except propagating:
-            raise
         except everything as exc:
+            if lets_through(exc):
+                raise
             return runner.fail(exc, started)
         try:
             if not info:
@@ -319,14 +327,14 @@ def sync_call(runner: ToolRunner) -> Callable[..., str]:
                 if not subclass(kind, text):
                     try:
                         return encode(result)
-                    except propagating:
-                        raise
                     except everything as exc:
+                        if lets_through(exc):
+                            raise
                         return runner.not_encodable(result, started, exc)
             return runner.finish(result, started, info)
-        except propagating:
-            raise
         except everything as exc:  # a str subclass or the logging set-up misbehaving
+            if lets_through(exc):
+                raise
             return runner.fail(exc, started)
 
     return sync_wrapper
