@@ -54,7 +54,7 @@ QUERY_KEYS: Final = ("key", "sig", "signature")
 
 AUTH_NOT_AUTHOR: Final = "auth(?!or(?!i[sz]))"
 
-_VALUE: Final = r"""(?P<q>["'])?+(?P<secret>(?(q)(?:(?!(?P=q))[^\r\n])++|[^\s"',;&]++))"""
+_VALUE: Final = r"""["']?+(?P<secret>(?<=")[^"\r\n]++|(?<=')[^'\r\n]++|[^\s"',;&]++)"""
 """A value after ``key=`` or ``key:``: quoted (to the closing quote or the end of the
 line) or bare (to whitespace, a quote, ``,``, ``;`` or ``&``). The quotes stay."""
 
