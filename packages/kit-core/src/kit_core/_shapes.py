@@ -128,8 +128,11 @@ SHAPES: Final[tuple[Shape, ...]] = (
     *(
         Shape(
             "a Telegram bot token (its secret part, after the bot id; also with %3A)",
-            rf"{colon}AA(?<=[0-9]{colon}AA){_TOKEN_BODY}{{30,}}+",
-            (f"123456789{colon}AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw",),
+            rf"{colon}(?<=[0-9]{{6}}{colon}){_TOKEN_BODY}{{30,}}+",
+            (
+                f"123456789{colon}AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw",
+                f"https://api.telegram.org/bot123456{colon}ABC-DEF1234ghIkl-zyx57W2v1u123ew11/x",
+            ),
         )
         for colon in (":", "%3A", "%3a")
     ),

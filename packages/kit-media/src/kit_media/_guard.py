@@ -28,9 +28,8 @@ import time
 from collections.abc import Callable
 from typing import Any, Final
 
-from kit_core import error_envelope
+from kit_core import error_envelope, redact_text
 from kit_media._host import HostUnavailableError, guard_context, import_host
-from kit_media._privacy import redact_secrets
 
 logger = logging.getLogger("kit_media.host")
 
@@ -99,7 +98,7 @@ def run_guarded(
         result = _as_json_text(operation(args))
         status, error_type, error_message = observe(result)
     except Exception as exc:
-        detail = redact_secrets(f"{type(exc).__name__}: {exc}", secrets)
+        detail = redact_text(f"{type(exc).__name__}: {exc}", secrets)
         error_message = f"{tool_name} host handler failed: {detail}"
         result = refusal(error_message, "host_tool_error")
         status, error_type = "error", "host_tool_error"

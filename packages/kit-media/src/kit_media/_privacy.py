@@ -47,10 +47,6 @@ MIN_SCRUBBED_ID: Final = 4
 shorter ones (a thread ``7``) are only masked under their own keys, since replacing them
 in free text would garble unrelated numbers."""
 
-_BOT_TOKEN: Final = re.compile(r"(?<![0-9])[0-9]{6,12}:[A-Za-z0-9_-]{30,}")
-"""A Telegram bot token, also where kit-core's word-bounded pattern misses it: inside a
-Bot API URL (``https://api.telegram.org/bot<token>/sendPhoto``), as client errors print it."""
-
 _ID_KEYS: Final = frozenset({"chat_id", "thread_id", "channel_id", "target", "chat", "to"})
 _KEPT_KEYS: Final = frozenset({"message_id", "message_ids"})
 _MIN_ID_INT: Final = 10_000
@@ -59,11 +55,12 @@ _MIN_ID_INT: Final = 10_000
 _ID_SHAPES: Final = re.compile(
     "|".join(
         (
-            r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+",  # address: e-mail, XMPP or WhatsApp JID
-            r"(?<![\w@])[!@#$+][\w.=/+-]+:[\w-]+(?:\.[\w-]+)+(?::\d+)?",  # sigil id
+            r"(?<![\w.+-])[\w.+-]++@[\w-]++(?:\.[\w-]++)++",  # address: e-mail, XMPP, JID
+            r"(?<![\w@])[!@#$+][\w.=/+-]++:[\w-]++(?:\.[\w-]++)++(?::\d++)?+",  # sigil id
             r"(?<![\w@])@\w{4,32}(?![\w@])",  # handle
-            r"(?<![\w.+-])[-+]?\d{5,}(?!\w)",  # number
-            r"(?<![\w-])(?=[\w-]*[^\W\d])(?=[\w-]*\d[\w-]*\d)[\w-]{9,}(?![\w-])",  # opaque
+            r"(?<![\w.+-])[-+]?\d{5,}+(?!\w)",  # number
+            r"(?<![\w-])(?=[\d-]*+[^\W\d])(?=(?:[^\W\d]|-)*+\d(?:[^\W\d]|-)*+\d)"
+            r"[\w-]{9,}+(?![\w-])",  # opaque: 9+ characters, a letter and two digits
         )
     )
 )
@@ -120,12 +117,7 @@ def scrub_host_result(
 def scrub_text(text: str, raw_ids: Iterable[str] = (), secrets: Iterable[str] = ()) -> str:
     """``text`` with secrets redacted, then known raw ids and id-shaped tokens masked."""
     pattern = _id_pattern({i.strip() for i in raw_ids if i and i.strip()})
-    return _mask_text(redact_secrets(text, secrets), pattern)
-
-
-def redact_secrets(text: str, secrets: Iterable[str] = ()) -> str:
-    """kit-core's :func:`redact_text`, plus bot tokens embedded in Bot API URLs."""
-    return redact_text(_BOT_TOKEN.sub(REDACTED, text), tuple(secrets))
+    return _mask_text(redact_text(text, tuple(secrets)), pattern)
 
 
 def _is_id_key(key: object) -> bool:
@@ -153,7 +145,7 @@ def _mask_text(text: str, known: re.Pattern[str] | None) -> str:
 
 def _scrub(value: Any, known: re.Pattern[str] | None, depth: int) -> Any:
     if isinstance(value, str):
-        return _mask_text(_BOT_TOKEN.sub(REDACTED, value), known)
+        return _mask_text(value, known)
     if isinstance(value, int) and not isinstance(value, bool):
         return mask_id(str(value)) if abs(value) >= _MIN_ID_INT else value
     if depth > 16:

@@ -34,9 +34,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
+from kit_core import redact_text
 from kit_media._guard import run_guarded
 from kit_media._host import HostRefusal, HostUnavailableError, import_host, import_telegram
-from kit_media._privacy import mask_id, redact_secrets
+from kit_media._privacy import mask_id
 from kit_media.payload import MediaPayload
 from kit_media.targets import ResolvedDeliveryTarget
 
@@ -224,7 +225,7 @@ def _send(
     try:
         message = run_coroutine(send)
     except Exception as exc:
-        detail = redact_secrets(f"{type(exc).__name__}: {exc}", (token,))
+        detail = redact_text(f"{type(exc).__name__}: {exc}", (token,))
         logger.warning("event=telegram_spoiler_failed error_type=%s", type(exc).__name__)
         return json.dumps({"error": f"Telegram spoiler delivery failed: {detail}"})
     reply = {

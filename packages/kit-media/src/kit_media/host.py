@@ -31,9 +31,9 @@ import logging
 from collections.abc import Mapping
 from typing import Any, Final, cast
 
+from kit_core import redact_text
 from kit_media._guard import load_guard, refusal, run_guarded
 from kit_media._host import HOST_MISSING, HostUnavailableError, guard_context, import_host
-from kit_media._privacy import redact_secrets
 
 __all__ = ["SUPPORTED_HOST_TOOLS", "invoke_host_tool"]
 
@@ -62,7 +62,7 @@ def invoke_host_tool(name: str, args: Mapping[str, Any] | None = None, **context
         return _invoke(name, args, context)
     except Exception as exc:  # the contract is "never raises"; this is a kit bug
         logger.error("event=host_tool_failed tool=%s error_type=%s", name, type(exc).__name__)
-        detail = redact_secrets(f"{type(exc).__name__}: {exc}")
+        detail = redact_text(f"{type(exc).__name__}: {exc}")
         return refusal(f"invoke_host_tool failed unexpectedly: {detail}", "host_tool_error")
 
 
