@@ -322,8 +322,9 @@ def compile_arguments(parameters: Mapping[str, Any], examples: Mapping[str, Any]
         if closed and not known_set.issuperset(args):
             for key in args:
                 if key not in known_set:
-                    text = f"unknown argument {short_name(key)!r}{suggest(str(key), known)}"
-                    return args, Rejection(INVALID, short_name(key), text)
+                    shown = short_name(key)
+                    text = f"unknown argument {shown!r}{suggest(str(key), known)}"
+                    return args, Rejection(INVALID, shown, text)
         nulls: list[str] | None = None
         for key, value in args.items():
             sub = checks.get(key)

@@ -6,6 +6,7 @@ This is the hot path of every tool call, so work that only a log line needs
 
 from __future__ import annotations
 
+import functools
 import inspect
 import logging
 import sys
@@ -88,6 +89,23 @@ def _fallback(name: str) -> str:
     )
 
 
+def _or_fallback(method: Callable[..., str]) -> Callable[..., str]:
+    """An error-path method of :class:`ToolRunner` that cannot raise: whatever goes wrong
+    in it (a logging set-up, an object that cannot be described) gives the fixed
+    envelope of :func:`_fallback` instead."""
+
+    @functools.wraps(method)
+    def guarded(runner: ToolRunner, *args: Any) -> str:
+        try:
+            return method(runner, *args)
+        except BaseException as broken:
+            if propagates(broken):
+                raise
+            return _fallback(runner.name)
+
+    return guarded
+
+
 class ToolRunner:
     """Everything a call of one tool needs, fixed when the tool is decorated."""
 
@@ -152,26 +170,22 @@ class ToolRunner:
                 preview(context, secrets, PREVIEW_CHARS),
             )
 
+    @_or_fallback
     def reject(self, rejection: Rejection, raw: Any, started: float) -> str:
-        try:
-            secrets = self.secrets()
-            message = _without_cut_secrets(redact_text(rejection.message, secrets), secrets)
-            if self.logger.isEnabledFor(_WARNING):
-                _log(
-                    self.logger,
-                    _WARNING,
-                    "%s: rejected call, %s; elapsed_ms=%.2f; error=%s; args=%s",
-                    self.name,
-                    _without_cut_secrets(redact_text(rejection.reason, secrets), secrets),
-                    (perf_counter() - started) * 1000,
-                    message,
-                    preview(raw, secrets, PREVIEW_CHARS),
-                )
-            return error_envelope(message, rejection.code)
-        except BaseException as broken:
-            if propagates(broken):
-                raise
-            return _fallback(self.name)
+        secrets = self.secrets()
+        message = _without_cut_secrets(redact_text(rejection.message, secrets), secrets)
+        if self.logger.isEnabledFor(_WARNING):
+            _log(
+                self.logger,
+                _WARNING,
+                "%s: rejected call, %s; elapsed_ms=%.2f; error=%s; args=%s",
+                self.name,
+                _without_cut_secrets(redact_text(rejection.reason, secrets), secrets),
+                (perf_counter() - started) * 1000,
+                message,
+                preview(raw, secrets, PREVIEW_CHARS),
+            )
+        return error_envelope(message, rejection.code)
 
     def finish(self, result: Any, started: float, info: bool) -> str:
         """Encode what the handler returned; log the outcome when INFO is on."""
@@ -198,67 +212,55 @@ class ToolRunner:
             )
         return encoded
 
+    @_or_fallback
     def not_encodable(self, result: Any, started: float, exc: BaseException) -> str:
+        kind = type(result).__name__
         try:
-            kind = type(result).__name__
-            try:
-                awaitable = inspect.isawaitable(result)
-            except Exception:
-                awaitable = False
-            secrets = self.secrets()
-            why = (
-                _AWAITABLE_HINT
-                if awaitable
-                else redact_preview(_safe_str(exc), ERROR_CHARS, secrets)
+            awaitable = inspect.isawaitable(result)
+        except Exception:
+            awaitable = False
+        secrets = self.secrets()
+        why = _AWAITABLE_HINT if awaitable else redact_preview(_safe_str(exc), ERROR_CHARS, secrets)
+        if inspect.iscoroutine(result):
+            result.close()  # never awaited: close it so Python does not warn later
+        message = (
+            f"{self.name} returned a {kind} the kit cannot encode as JSON:"
+            f" {why}. Return a dict, list, str or another JSON value"
+        )
+        if self.logger.isEnabledFor(_WARNING):
+            _log(
+                self.logger,
+                _WARNING,
+                "%s: result not serializable; elapsed_ms=%.2f; result=%s",
+                self.name,
+                (perf_counter() - started) * 1000,
+                kind,
             )
-            if inspect.iscoroutine(result):
-                result.close()  # never awaited: close it so Python does not warn later
-            message = (
-                f"{self.name} returned a {kind} the kit cannot encode as JSON:"
-                f" {why}. Return a dict, list, str or another JSON value"
-            )
-            if self.logger.isEnabledFor(_WARNING):
-                _log(
-                    self.logger,
-                    _WARNING,
-                    "%s: result not serializable; elapsed_ms=%.2f; result=%s",
-                    self.name,
-                    (perf_counter() - started) * 1000,
-                    kind,
-                )
-            return error_envelope(message, ErrorCode.RESULT_NOT_SERIALIZABLE)
-        except BaseException as broken:
-            if propagates(broken):
-                raise
-            return _fallback(self.name)
+        return error_envelope(message, ErrorCode.RESULT_NOT_SERIALIZABLE)
 
+    @_or_fallback
     def fail(self, exc: BaseException, started: float) -> str:
         """The envelope for a handler that raised; logs the redacted traceback."""
-        try:
-            secrets = self.secrets()
-            text = redact_preview(_safe_str(exc), ERROR_CHARS, secrets)
-            if self.logger.isEnabledFor(_WARNING):
-                try:
-                    trace = "".join(traceback.format_exception(exc))
-                except BaseException as broken:
-                    if propagates(broken):
-                        raise
-                    trace = f"{type(exc).__name__} (its traceback could not be formatted)"
-                _log(
-                    self.logger,
-                    _WARNING,
-                    "%s: handler raised; elapsed_ms=%.2f; error_type=%s; error=%s\n%s",
-                    self.name,
-                    (perf_counter() - started) * 1000,
-                    type(exc).__name__,
-                    text,
-                    redact_preview(trace, TRACE_CHARS, secrets).rstrip(),
-                )
-            return error_envelope(f"{self.name} failed: {text}", ErrorCode.HANDLER_ERROR)
-        except BaseException as broken:
-            if propagates(broken):
-                raise
-            return _fallback(self.name)
+        secrets = self.secrets()
+        text = redact_preview(_safe_str(exc), ERROR_CHARS, secrets)
+        if self.logger.isEnabledFor(_WARNING):
+            try:
+                trace = "".join(traceback.format_exception(exc))
+            except BaseException as broken:
+                if propagates(broken):
+                    raise
+                trace = f"{type(exc).__name__} (its traceback could not be formatted)"
+            _log(
+                self.logger,
+                _WARNING,
+                "%s: handler raised; elapsed_ms=%.2f; error_type=%s; error=%s\n%s",
+                self.name,
+                (perf_counter() - started) * 1000,
+                type(exc).__name__,
+                text,
+                redact_preview(trace, TRACE_CHARS, secrets).rstrip(),
+            )
+        return error_envelope(f"{self.name} failed: {text}", ErrorCode.HANDLER_ERROR)
 
     # -- the two call paths ------------------------------------------------------
 

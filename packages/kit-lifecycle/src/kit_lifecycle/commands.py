@@ -228,6 +228,8 @@ def _finish(
     exc: BaseException | None = None,
 ) -> None:
     """The outcome line of a command; an exception is cleaned of secrets before it goes on."""
+    if exc is None and not logger.isEnabledFor(logging.INFO):
+        return  # nothing to log, nothing to clean: no environment read on the quiet path
     secrets = env.values()
     if exc is not None:
         scrub(exc, secrets)
