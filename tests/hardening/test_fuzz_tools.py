@@ -30,7 +30,7 @@ from kit_core import (
     tool,
 )
 from kit_core._checks import compile_arguments
-from kit_core._shapes import SHAPES, merge_spans
+from kit_core._shapes import catalogue, merge_spans
 from kit_core.redaction import redact_text
 
 HARDENING = settings(parent=settings.get_profile("hpk-hardening"))
@@ -375,7 +375,8 @@ FRAGMENTS = [
     "\u0663\u0664\u0665\u0666\u0667\u0668", "\u00e9", "\u0130", "\u212a", "\ud800",
 ]  # fmt: skip
 PLAIN_PATTERNS = [
-    re.compile(shape.pattern, re.ASCII | (re.IGNORECASE if shape.folded else 0)) for shape in SHAPES
+    re.compile(shape.pattern, re.ASCII | (re.IGNORECASE if shape.folded else 0))
+    for shape in catalogue()
 ]
 
 

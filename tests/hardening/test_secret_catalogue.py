@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kit_core import is_secret_key, redact, redact_text, str_arg, tool
-from kit_core._shapes import KEY_WORDS, SHAPES
+from kit_core._shapes import KEY_WORDS, catalogue
 
 HARDENING = settings(parent=settings.get_profile("hpk-hardening"))
 ENV = "HPK_CATALOGUE_KEY"
@@ -24,7 +24,7 @@ ENV = "HPK_CATALOGUE_KEY"
 
 @pytest.mark.parametrize(
     ("shape", "example"),
-    [(s, e) for s in SHAPES for e in s.examples],
+    [(s, e) for s in catalogue() for e in s.examples],
     ids=lambda v: getattr(v, "name", None) or str(v)[:30],
 )
 def test_every_catalogued_shape_is_masked_whole(shape: Any, example: str) -> None:

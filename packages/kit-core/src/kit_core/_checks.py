@@ -13,7 +13,6 @@ import operator
 from collections.abc import Callable, Mapping
 from typing import Any, Final, cast
 
-from kit_core._ecma import compile_ecma
 from kit_core._quick import FastPath
 from kit_core.redaction import is_secret_key, redact_preview
 
@@ -231,6 +230,8 @@ def _length(
 
 
 def _pattern(pattern: str, shown: Callable[[Any], str]) -> ValueCheck:
+    from kit_core._ecma import compile_ecma  # here: only a tool with a pattern needs it
+
     compiled = compile_ecma(pattern)
 
     def check(v: Any, path: str) -> str | None:

@@ -15,20 +15,26 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
 from typing import Final
 
-__all__ = ["KEY_WORDS", "SHAPES", "Shape", "merge_spans", "secret_spans"]
+__all__ = ["KEY_WORDS", "Shape", "catalogue", "merge_spans", "secret_spans"]
 
 
-@dataclass(frozen=True, slots=True)
 class Shape:
-    """One kind of secret text: what it is, how it is found, and texts it must mask."""
+    """One kind of secret text: what it is, how it is found, and texts it must mask.
 
-    name: str
-    pattern: str
-    examples: tuple[str, ...]
-    folded: bool = False
+    ``folded``: the pattern runs over the ASCII-lower-cased copy of the text.
+    """
+
+    __slots__ = ("examples", "folded", "name", "pattern")
+
+    def __init__(
+        self, name: str, pattern: str, examples: tuple[str, ...], folded: bool = False
+    ) -> None:
+        self.name = name
+        self.pattern = pattern
+        self.examples = examples
+        self.folded = folded
 
 
 KEY_WORDS: Final = (
@@ -78,128 +84,138 @@ def _cases(word: str) -> tuple[str, ...]:
 
 _TOKEN_BODY: Final = "[A-Za-z0-9_-]"
 
-SHAPES: Final[tuple[Shape, ...]] = (
-    *(
+
+@functools.cache
+def catalogue() -> tuple[Shape, ...]:
+    """Every shape found in text (the README publishes this catalogue); built on first
+    use, since only a log line or an error needs it."""
+    return (
+        *(
+            Shape(
+                f"a value after a key holding {word!r}",
+                _key_word_pattern(word),
+                (f"{word.replace(' ', '_')}=swordfish42", f'"X-{word.title()}": "two words"'),
+                folded=True,
+            )
+            for word in KEY_WORDS
+        ),
+        *(
+            Shape(
+                f"a secret query parameter ({name}=)",
+                rf"{name}=(?<=[?&;]{name}=)(?P<secret>[^\s&#\"']++)",
+                (f"https://api.example/v1?{name}=AbC123xyz&x=1",),
+                folded=True,
+            )
+            for name in QUERY_KEYS
+        ),
         Shape(
-            f"a value after a key holding {word!r}",
-            _key_word_pattern(word),
-            (f"{word.replace(' ', '_')}=swordfish42", f'"X-{word.title()}": "two words"'),
+            "a bearer token",
+            r"bearer(?<![a-z0-9]bearer)[ \t]{1,16}+"
+            r"(?P<secret>[^\s\"',;<>]{8,}+|[a-z]*+[^\sa-z\"',;<>][^\s\"',;<>]*+)",
+            ("Authorization: Bearer abc=xyz", "bearer eyJhbGciOi"),
             folded=True,
-        )
-        for word in KEY_WORDS
-    ),
-    *(
+        ),
+        *(
+            Shape(
+                "HTTP Basic credentials",
+                rf"{case}(?<![A-Za-z0-9]{case})[ \t]{{1,16}}+"
+                r"(?![A-Z]?[a-z]*+(?![A-Za-z0-9+/=])|[A-Z]++(?![A-Za-z0-9+/=]))"
+                r"(?P<secret>[A-Za-z0-9+/]{4,}+={0,2}+)",
+                (f"{case} dXNlcjpwYXNz",),
+            )
+            for case in _cases("basic")
+        ),
         Shape(
-            f"a secret query parameter ({name}=)",
-            rf"{name}=(?<=[?&;]{name}=)(?P<secret>[^\s&#\"']++)",
-            (f"https://api.example/v1?{name}=AbC123xyz&x=1",),
-            folded=True,
-        )
-        for name in QUERY_KEYS
-    ),
-    Shape(
-        "a bearer token",
-        r"bearer(?<![a-z0-9]bearer)[ \t]{1,16}+"
-        r"(?P<secret>[^\s\"',;<>]{8,}+|[a-z]*+[^\sa-z\"',;<>][^\s\"',;<>]*+)",
-        ("Authorization: Bearer abc=xyz", "bearer eyJhbGciOi"),
-        folded=True,
-    ),
-    *(
+            "credentials in a URL (scheme://user:password@host)",
+            r"://(?<=[A-Za-z0-9+.-]://)(?P<secret>[^\s/?#@:\"'<>]*+:[^\s/?#\"'<>]*)@",
+            ("postgres://app:hunter2@db.internal/app",),
+        ),
         Shape(
-            "HTTP Basic credentials",
-            rf"{case}(?<![A-Za-z0-9]{case})[ \t]{{1,16}}+"
-            r"(?![A-Z]?[a-z]*+(?![A-Za-z0-9+/=])|[A-Z]++(?![A-Za-z0-9+/=]))"
-            r"(?P<secret>[A-Za-z0-9+/]{4,}+={0,2}+)",
-            (f"{case} dXNlcjpwYXNz",),
-        )
-        for case in _cases("basic")
-    ),
-    Shape(
-        "credentials in a URL (scheme://user:password@host)",
-        r"://(?<=[A-Za-z0-9+.-]://)(?P<secret>[^\s/?#@:\"'<>]*+:[^\s/?#\"'<>]*)@",
-        ("postgres://app:hunter2@db.internal/app",),
-    ),
-    Shape(
-        "a PEM or PGP private key block",
-        r"-----BEGIN[ A-Z0-9]{0,40}?PRIVATE KEY(?: BLOCK)?-----"
-        r"(?s:.*?-----END[ A-Z0-9]{0,40}?PRIVATE KEY(?: BLOCK)?-----|.*+)",
-        ("-----BEGIN PGP PRIVATE KEY BLOCK-----\nxcLYBF\n-----END PGP PRIVATE KEY BLOCK-----",),
-    ),
-    *(
+            "a PEM or PGP private key block",
+            r"-----BEGIN[ A-Z0-9]{0,40}?PRIVATE KEY(?: BLOCK)?-----"
+            r"(?s:.*?-----END[ A-Z0-9]{0,40}?PRIVATE KEY(?: BLOCK)?-----|.*+)",
+            ("-----BEGIN PGP PRIVATE KEY BLOCK-----\nxcLYBF\n-----END PGP PRIVATE KEY BLOCK-----",),
+        ),
+        *(
+            Shape(
+                "a Telegram bot token (its secret part, after the bot id; also with %3A)",
+                rf"{colon}(?<=[0-9]{{6}}{colon}){_TOKEN_BODY}{{30,}}+",
+                (
+                    f"123456789{colon}AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw",
+                    f"https://api.telegram.org/bot123456{colon}ABC-DEF1234ghIkl-zyx57W2v1u123ew11/x",
+                ),
+            )
+            for colon in (":", "%3A", "%3a")
+        ),
         Shape(
-            "a Telegram bot token (its secret part, after the bot id; also with %3A)",
-            rf"{colon}(?<=[0-9]{{6}}{colon}){_TOKEN_BODY}{{30,}}+",
-            (
-                f"123456789{colon}AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw",
-                f"https://api.telegram.org/bot123456{colon}ABC-DEF1234ghIkl-zyx57W2v1u123ew11/x",
-            ),
-        )
-        for colon in (":", "%3A", "%3a")
-    ),
-    Shape(
-        "a JSON Web Token (or other base64url JSON starting eyJ)",
-        r"eyJ" + _TOKEN_BODY + r"{5,}+(?:\." + _TOKEN_BODY + r"{5,}+(?:\."
-        r"" + _TOKEN_BODY + r"*+)?+)?+",
-        ("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl",),
-    ),
-    Shape(
-        "an OpenAI or Anthropic key (sk-…)",
-        r"sk-(?<![A-Za-z0-9_]sk-)" + _TOKEN_BODY + "{16,}+",
-        ("sk-proj-AbCdEfGhIjKlMnOpQrSt",),
-    ),
-    Shape(
-        "an sk-… key glued to a word (with a digit and a capital in it)",
-        r"sk-(?<=[A-Za-z0-9_]sk-)(?=[A-Za-z_-]{0,40}+[0-9])(?=[a-z0-9_-]{0,40}+[A-Z])"
-        + _TOKEN_BODY
-        + "{16,}+",
-        ("tokensk-AbC123defGHI456jkl",),
-    ),
-    *(
+            "a JSON Web Token (or other base64url JSON starting eyJ)",
+            r"eyJ" + _TOKEN_BODY + r"{5,}+(?:\." + _TOKEN_BODY + r"{5,}+(?:\."
+            r"" + _TOKEN_BODY + r"*+)?+)?+",
+            ("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl",),
+        ),
         Shape(
-            "a Stripe secret or restricted key",
-            rf"{kind}_(?:live|test)_[A-Za-z0-9]{{10,}}+",
-            (f"{kind}_live_4eC39HqLyjWDarjtT1zdp7dc",),
-        )
-        for kind in ("sk", "rk")
-    ),
-    Shape(
-        "a GitHub token", r"gh[pousr]_[A-Za-z0-9]{20,}+", ("ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ012345",)
-    ),
-    Shape(
-        "a GitHub fine-grained token",
-        r"github_pat_[A-Za-z0-9_]{20,}+",
-        ("github_pat_11AAAAAAA0aBcDeFgHiJkL_mn",),
-    ),
-    Shape("a GitLab token", r"glpat-" + _TOKEN_BODY + "{16,}+", ("glpat-aBcDeFgHiJkLmNoPqRsT",)),
-    Shape(
-        "a Slack token (xoxb-, xoxp-, xapp- …)",
-        r"x(?:ox[abposrce]|app)-[A-Za-z0-9-]{10,}+",
-        ("xoxb-123456789012-abcdefABCDEF", "xapp-1-A012345-6789-abcdef"),
-    ),
-    Shape(
-        "an AWS access key id",
-        r"(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Z])",
-        ("AKIAIOSFODNN7EXAMPLE",),
-    ),
-    Shape(
-        "a Google API key",
-        r"AIza" + _TOKEN_BODY + "{30,}+",
-        ("AIzaSyA1bC2dE3fG4hI5jK6lM7nO8pQ9rS0tU",),
-    ),
-    Shape(
-        "a Google OAuth access token",
-        r"ya29\." + _TOKEN_BODY + "{20,}+",
-        ("ya29.a0AfH6SMBx1234567890abcdef",),
-    ),
-    Shape("a Hugging Face token", r"hf_[A-Za-z0-9]{20,}+", ("hf_aBcDeFgHiJkLmNoPqRsTuVwXyZ",)),
-    Shape("an npm token", r"npm_[A-Za-z0-9]{30,}+", ("npm_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789",)),
-    Shape(
-        "a PyPI token",
-        r"pypi-AgE" + _TOKEN_BODY + "{40,}+",
-        ("pypi-AgEIcHlwaS5vcmcCJGFiY2RlZmdoLWlqa2wtbW5vcC1xcnN0",),
-    ),
-)
-"""Every shape found in text; ``README`` publishes this catalogue."""
+            "an OpenAI or Anthropic key (sk-…)",
+            r"sk-(?<![A-Za-z0-9_]sk-)" + _TOKEN_BODY + "{16,}+",
+            ("sk-proj-AbCdEfGhIjKlMnOpQrSt",),
+        ),
+        Shape(
+            "an sk-… key glued to a word (with a digit and a capital in it)",
+            r"sk-(?<=[A-Za-z0-9_]sk-)(?=[A-Za-z_-]{0,40}+[0-9])(?=[a-z0-9_-]{0,40}+[A-Z])"
+            + _TOKEN_BODY
+            + "{16,}+",
+            ("tokensk-AbC123defGHI456jkl",),
+        ),
+        *(
+            Shape(
+                "a Stripe secret or restricted key",
+                rf"{kind}_(?:live|test)_[A-Za-z0-9]{{10,}}+",
+                (f"{kind}_live_4eC39HqLyjWDarjtT1zdp7dc",),
+            )
+            for kind in ("sk", "rk")
+        ),
+        Shape(
+            "a GitHub token",
+            r"gh[pousr]_[A-Za-z0-9]{20,}+",
+            ("ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ012345",),
+        ),
+        Shape(
+            "a GitHub fine-grained token",
+            r"github_pat_[A-Za-z0-9_]{20,}+",
+            ("github_pat_11AAAAAAA0aBcDeFgHiJkL_mn",),
+        ),
+        Shape(
+            "a GitLab token", r"glpat-" + _TOKEN_BODY + "{16,}+", ("glpat-aBcDeFgHiJkLmNoPqRsT",)
+        ),
+        Shape(
+            "a Slack token (xoxb-, xoxp-, xapp- …)",
+            r"x(?:ox[abposrce]|app)-[A-Za-z0-9-]{10,}+",
+            ("xoxb-123456789012-abcdefABCDEF", "xapp-1-A012345-6789-abcdef"),
+        ),
+        Shape(
+            "an AWS access key id",
+            r"(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Z])",
+            ("AKIAIOSFODNN7EXAMPLE",),
+        ),
+        Shape(
+            "a Google API key",
+            r"AIza" + _TOKEN_BODY + "{30,}+",
+            ("AIzaSyA1bC2dE3fG4hI5jK6lM7nO8pQ9rS0tU",),
+        ),
+        Shape(
+            "a Google OAuth access token",
+            r"ya29\." + _TOKEN_BODY + "{20,}+",
+            ("ya29.a0AfH6SMBx1234567890abcdef",),
+        ),
+        Shape("a Hugging Face token", r"hf_[A-Za-z0-9]{20,}+", ("hf_aBcDeFgHiJkLmNoPqRsTuVwXyZ",)),
+        Shape(
+            "an npm token", r"npm_[A-Za-z0-9]{30,}+", ("npm_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789",)
+        ),
+        Shape(
+            "a PyPI token",
+            r"pypi-AgE" + _TOKEN_BODY + "{40,}+",
+            ("pypi-AgEIcHlwaS5vcmcCJGFiY2RlZmdoLWlqa2wtbW5vcC1xcnN0",),
+        ),
+    )
 
 
 @functools.cache
@@ -209,7 +225,7 @@ def _compiled() -> tuple[tuple[tuple[re.Pattern[str], int], ...], ...]:
     it is, and those run over its folded copy."""
 
     def compiled(folded: bool) -> tuple[tuple[re.Pattern[str], int], ...]:
-        patterns = [re.compile(s.pattern, re.ASCII) for s in SHAPES if s.folded is folded]
+        patterns = [re.compile(s.pattern, re.ASCII) for s in catalogue() if s.folded is folded]
         return tuple((p, p.groupindex.get("secret", 0)) for p in patterns)
 
     return compiled(False), compiled(True)

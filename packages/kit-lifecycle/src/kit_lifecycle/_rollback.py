@@ -26,8 +26,7 @@ the same name puts the earlier one back. A tool that replaced an earlier tool st
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, Final, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from kit_core import redact_text
 from kit_lifecycle._host import host_tool_registry
@@ -41,11 +40,15 @@ _NO_UNDO: Final = "this host offers no way to remove a registration"
 _RECEIPT: Final = "the registration receipt"
 
 
-@dataclass(frozen=True, slots=True)
 class _Outcome:
-    removed: bool = False
-    kept: str = ""
-    """Why the registration stays, when it does."""
+    """What undoing one registration did: removed it, or kept it and why (plain slots, not
+    a dataclass: the module is imported with every kit-lifecycle plugin)."""
+
+    __slots__ = ("kept", "removed")
+
+    def __init__(self, *, removed: bool = False, kept: str = "") -> None:
+        self.removed = removed
+        self.kept = kept
 
 
 _REMOVED: Final = _Outcome(removed=True)
@@ -53,12 +56,15 @@ _NOTHING: Final = _Outcome()
 """The host holds nothing of this call (it refused it, or raised before storing it)."""
 
 
-class _Undo(Protocol):
-    def settle(self, result: object) -> None:
-        """Note what the host holds right after the call returned ``result``."""
-        ...
+if TYPE_CHECKING:  # for the type checker only: a Protocol costs import time
+    from typing import Protocol
 
-    def undo(self) -> _Outcome: ...
+    class _Undo(Protocol):
+        def settle(self, result: object) -> None:
+            """Note what the host holds right after the call returned ``result``."""
+            ...
+
+        def undo(self) -> _Outcome: ...
 
 
 class _NoUndo:
@@ -197,12 +203,16 @@ class _Tool:
         return outcome
 
 
-@dataclass(slots=True)
 class _Step:
-    label: str
-    """``"hook 'pre_tool_call'"``, or ``"the registration receipt"``."""
-    undo: _Undo
-    done: bool = False
+    """One registrar call: its label (``"hook 'pre_tool_call'"``, or ``"the registration
+    receipt"``), how to undo it, and whether it returned."""
+
+    __slots__ = ("done", "label", "undo")
+
+    def __init__(self, label: str, undo: _Undo) -> None:
+        self.label = label
+        self.undo = undo
+        self.done = False
 
 
 class Rollback:

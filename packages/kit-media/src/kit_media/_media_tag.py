@@ -49,6 +49,7 @@ the delivery also refuses a media-policy answer that names another file.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from pathlib import Path, PurePosixPath
@@ -83,8 +84,18 @@ MEDIA_DELIVERY_EXTS: Final = frozenset(
 _EXTENSIONS: Final = "|".join(sorted((e[1:] for e in MEDIA_DELIVERY_EXTS), key=len, reverse=True))
 _TAG_END: Final = r"[\s`\"',;:)\]}]"
 """What may follow a deliverable extension where ``MEDIA_TAG_CLEANUP_RE`` ends a path."""
-_ENDS_DELIVERABLE: Final = re.compile(rf"\.(?:{_EXTENSIONS})\Z", re.IGNORECASE)
-_INNER_END: Final = re.compile(rf"\.(?:{_EXTENSIONS})(?={_TAG_END})", re.IGNORECASE)
+
+
+@functools.cache
+def _extension_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A path ending in a deliverable extension, and one inside a path before a character
+    that ends it; compiled on first use (only a media delivery needs them)."""
+    return (
+        re.compile(rf"\.(?:{_EXTENSIONS})\Z", re.IGNORECASE),
+        re.compile(rf"\.(?:{_EXTENSIONS})(?={_TAG_END})", re.IGNORECASE),
+    )
+
+
 _PATH_BREAK: Final = re.compile(r"[\s\"']")
 """Where ``MEDIA_EXTENSIONLESS_TAG_RE`` ends a path (``[^\\s\\n`"']+``)."""
 _FIX: Final = "rename the file (or its folder)"
@@ -131,7 +142,7 @@ def tag_problem(text: str) -> str | None:
             f"media path {text!r} holds a backtick, and hermes skips text between backticks"
             f" as inline code, so it would send another file or nothing: {_FIX} without it"
         )
-    ending = _ENDS_DELIVERABLE.search(text)
+    ending = _extension_patterns()[0].search(text)
     deliverable = ending is not None
     if deliverable != (_suffix(text) in MEDIA_DELIVERY_EXTS):
         return (
@@ -182,7 +193,7 @@ def check_host_reads_back(message: str, path: Path, *, voice: bool) -> None:
 
 
 def _unknown_extension_problem(text: str, name: str) -> str | None:
-    inner = _INNER_END.search(text)
+    inner = _extension_patterns()[1].search(text)
     if inner is not None:
         cut = PurePosixPath(text[: inner.end()]).name
         return (
