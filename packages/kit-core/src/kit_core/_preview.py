@@ -48,8 +48,10 @@ def _text(value: object, secrets: tuple[str, ...], limit: int) -> str:
     return redact_preview(shown, limit, secrets)
 
 
-def _items(items: Iterable[Any], budget: _Budget) -> tuple[list[Any], bool]:
+def _items(items: Iterable[Any], size: int, budget: _Budget) -> tuple[list[Any], bool]:
     """At most as many items as the budget allows, and whether some were left out."""
+    if size <= budget.left:
+        return list(items), False
     taken = list(itertools.islice(items, max(budget.left, 0) + 1))
     more = len(taken) > budget.left
     return taken[: max(budget.left, 0)], more
@@ -69,8 +71,9 @@ def _shown(value: Any, secrets: tuple[str, ...], limit: int, depth: int, budget:
         )
     if depth >= _MAX_DEPTH:
         return "<max depth>"
-    if isinstance(value, Mapping):
-        pairs, more = _items(cast("Mapping[Any, Any]", value).items(), budget)
+    if cls is dict or isinstance(value, Mapping):
+        mapping = cast("Mapping[Any, Any]", value)
+        pairs, more = _items(mapping.items(), len(mapping), budget)
         shown: dict[str, Any] = {}
         for key, item in pairs:
             name = key if isinstance(key, str) else _text(key, secrets, limit)
@@ -80,8 +83,9 @@ def _shown(value: Any, secrets: tuple[str, ...], limit: int, depth: int, budget:
         if more:
             shown["…"] = "…"
         return shown
-    if isinstance(value, list | tuple | set | frozenset):
-        members, more = _items(cast("Iterable[Any]", value), budget)
+    if cls is list or isinstance(value, list | tuple | set | frozenset):
+        collection = cast("list[Any] | tuple[Any, ...] | set[Any] | frozenset[Any]", value)
+        members, more = _items(collection, len(collection), budget)
         listed = [_shown(m, secrets, limit, depth + 1, budget) for m in members]
         return [*listed, "…"] if more else listed
     return _text(value, secrets, limit)

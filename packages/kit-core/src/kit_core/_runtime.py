@@ -16,6 +16,7 @@ from time import perf_counter
 from typing import Any, Final
 
 from kit_core._checks import ECHO_CHARS, ArgumentCheck, Rejection, parse_arguments
+from kit_core._preview import preview
 from kit_core.env import requires_env_values
 from kit_core.envelope import ErrorCode, encode_success, error_envelope
 from kit_core.redaction import (
@@ -70,14 +71,6 @@ def _without_cut_secrets(text: str, secrets: tuple[str, ...]) -> str:
                 text = text.replace(cut, REDACTED + "…")
                 break
     return text
-
-
-def preview(value: Any, secrets: tuple[str, ...], limit: int) -> str:
-    """Redacted JSON of ``value`` for a log line (:mod:`kit_core._preview`, loaded on first
-    use: only a DEBUG or rejection line needs it)."""
-    from kit_core._preview import preview as shown
-
-    return shown(value, secrets, limit)
 
 
 def _log(logger: logging.Logger, level: int, message: str, *args: object) -> None:

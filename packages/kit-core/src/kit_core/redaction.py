@@ -127,7 +127,7 @@ def _render(text: str, spans: list[tuple[int, int]], stop: int) -> str:
 
 def redact_text(text: str, secrets: Iterable[str] = ()) -> str:
     """Replace every named secret value and every secret-shaped substring with ``***``."""
-    forms = named_forms(secrets)
+    forms = named_forms(secrets) if secrets else []
     if not forms and not _may_hold_secret_shape(text):
         return text
     return _render(text, _spans(text, forms), len(text))
