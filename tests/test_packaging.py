@@ -1,13 +1,16 @@
-"""The wheels as plugin authors install them: exact pins resolve among the built packages,
-and a plugin environment gets only the standard library plus the kit."""
+"""The packages as plugin authors install them: exact pins resolve among the built
+packages, a plugin environment gets only the standard library plus the runtime kit, and
+the author tooling comes only with the ``[dev]`` extra."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -40,6 +43,7 @@ def test_every_member_builds_a_wheel_at_the_shared_version(wheels: Path) -> None
     assert names == [
         f"hermes_plugin_kit-{VERSION}-py3-none-any.whl",
         f"kit_core-{VERSION}-py3-none-any.whl",
+        f"kit_devtools-{VERSION}-py3-none-any.whl",
         f"kit_lifecycle-{VERSION}-py3-none-any.whl",
         f"kit_media-{VERSION}-py3-none-any.whl",
     ]
@@ -82,26 +86,98 @@ def test_the_facade_installs_from_the_built_wheels_alone(wheels: Path, tmp_path:
     assert "site-packages" in run.stdout
 
 
-KIT_PACKAGES = {"kit-core", "kit-lifecycle", "kit-media", "hermes-plugin-kit"}
+RUNTIME_PACKAGES = {"kit-core", "kit-lifecycle", "kit-media", "hermes-plugin-kit"}
+KIT_PACKAGES = {*RUNTIME_PACKAGES, "kit-devtools"}
+
+INSPECT = """
+import importlib.metadata as m, importlib.util as u, json, shutil
+print(json.dumps({
+    "pytest11": sorted(e.value for e in m.entry_points(group="pytest11")),
+    "devtools": u.find_spec("kit_devtools") is not None,
+    "command": shutil.which("hermes-plugin-kit") is not None,
+    "dists": sorted(d.metadata["Name"] for d in m.distributions()),
+}))
+"""
 
 
-@pytest.mark.parametrize(
-    ("requirement", "expected"),
-    [("hermes-plugin-kit", KIT_PACKAGES), ("kit-core", {"kit-core"})],
-)
-def test_the_readme_install_lines_resolve_every_kit_package_from_one_commit(
-    requirement: str, expected: set[str], tmp_path: Path
-) -> None:
-    clone = tmp_path / "clone"
+@pytest.fixture(scope="module")
+def clone(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """A clone of this repository's HEAD, as a consumer's git URL reaches it."""
+    clone = tmp_path_factory.mktemp("repo") / "clone"
     subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
     sha = subprocess.run(
         ["git", "-C", str(clone), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
     ).stdout.strip()
+    return clone, sha
+
+
+def consumer_project(tmp_path: Path, line: str, *, dev: bool = False) -> Path:
     consumer = tmp_path / "consumer"
     consumer.mkdir()
     uv("init", "--quiet", "--bare", "--name", "consumer", "--python", sys.executable, cwd=consumer)
-    line = f"{requirement} @ git+file://{clone}@{sha}#subdirectory=packages/{requirement}"
-    uv("add", "--quiet", "--python", sys.executable, line, cwd=consumer)
+    uv(
+        "add",
+        "--quiet",
+        *(["--dev"] if dev else []),
+        "--python",
+        sys.executable,
+        line,
+        cwd=consumer,
+    )
+    return consumer
+
+
+def inspect_environment(consumer: Path) -> dict[str, Any]:
+    run = uv("run", "--quiet", "--python", sys.executable, "python", "-c", INSPECT, cwd=consumer)
+    return json.loads(run.stdout)
+
+
+def test_the_runtime_install_brings_no_author_tooling(
+    tmp_path: Path, clone: tuple[Path, str]
+) -> None:
+    repo, sha = clone
+    line = f"hermes-plugin-kit @ git+file://{repo}@{sha}#subdirectory=packages/hermes-plugin-kit"
+    found = inspect_environment(consumer_project(tmp_path, line))
+    assert set(found["dists"]) & KIT_PACKAGES == RUNTIME_PACKAGES
+    assert found["pytest11"] == []
+    assert found["devtools"] is False
+    assert found["command"] is False
+
+
+def test_the_dev_extra_brings_the_command_and_it_checks_an_example(
+    tmp_path: Path, clone: tuple[Path, str]
+) -> None:
+    repo, sha = clone
+    line = (
+        f"hermes-plugin-kit[dev] @ git+file://{repo}@{sha}#subdirectory=packages/hermes-plugin-kit"
+    )
+    consumer = consumer_project(tmp_path, line, dev=True)
+    found = inspect_environment(consumer)
+    assert set(found["dists"]) & KIT_PACKAGES == KIT_PACKAGES
+    assert found["pytest11"] == ["kit_devtools.testing.pytest_plugin"]
+    assert (found["devtools"], found["command"]) == (True, True)
+    example = ROOT / "examples" / "unit-convert"
+    check = subprocess.run(
+        [str(consumer / ".venv" / "bin" / "hermes-plugin-kit"), "check", str(example), "--probe"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert "units_convert_temperature" in check.stdout
+    assert check.stdout.splitlines()[-1] == "0 error(s), 0 warning(s)"
+
+
+@pytest.mark.parametrize(
+    ("requirement", "expected"),
+    [("hermes-plugin-kit", RUNTIME_PACKAGES), ("kit-core", {"kit-core"})],
+)
+def test_the_readme_install_lines_resolve_every_kit_package_from_one_commit(
+    requirement: str, expected: set[str], tmp_path: Path, clone: tuple[Path, str]
+) -> None:
+    repo, sha = clone
+    line = f"{requirement} @ git+file://{repo}@{sha}#subdirectory=packages/{requirement}"
+    consumer = consumer_project(tmp_path, line)
     lock = tomllib.loads((consumer / "uv.lock").read_text())
     sources = {p["name"]: p["source"] for p in lock["package"] if p["name"] in KIT_PACKAGES}
     assert set(sources) == expected

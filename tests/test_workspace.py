@@ -13,8 +13,19 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ROOT / "packages"
 
-# design.md: hermes_plugin_kit -> (kit_lifecycle, kit_media) -> kit_core -> standard library
-LAYER = {"kit_core": 0, "kit_lifecycle": 1, "kit_media": 1, "hermes_plugin_kit": 2}
+# design.md: kit_devtools -> hermes_plugin_kit -> (kit_lifecycle, kit_media) -> kit_core ->
+# standard library. Siblings are pinned to one version, so a package may import a lower
+# sibling's private module; nothing imports kit_devtools.
+LAYER = {
+    "kit_core": 0,
+    "kit_lifecycle": 1,
+    "kit_media": 1,
+    "hermes_plugin_kit": 2,
+    "kit_devtools": 3,
+}
+RUNTIME = ("kit-core", "kit-lifecycle", "kit-media", "hermes-plugin-kit")
+DEV_ONLY_DEPENDENCIES = {"kit-devtools": {"pyyaml"}}
+"""What an author's dev environment reasonably has (design.md); never a runtime package."""
 
 
 def load(path: Path) -> dict:
@@ -72,22 +83,43 @@ def test_installed_metadata_matches_the_pyproject(dist: str) -> None:
     assert metadata.version(dist) == load(MEMBERS[dist] / "pyproject.toml")["project"]["version"]
 
 
+def test_the_layering_names_every_member() -> None:
+    assert set(LAYER) == {import_name(dist) for dist in MEMBERS}
+    assert set(MEMBERS) == {*RUNTIME, *DEV_ONLY_DEPENDENCIES}
+
+
 @pytest.mark.parametrize("dist", sorted(MEMBERS))
 def test_members_have_no_runtime_dependency_outside_the_workspace(dist: str) -> None:
     deps = load(MEMBERS[dist] / "pyproject.toml")["project"].get("dependencies", [])
-    assert len(deps) == len(declared_siblings(dist)), (
-        f"{dist} depends on {deps}: runtime is stdlib only"
+    outside = {
+        re.split(r"[\s<>=!~;\[]", dep, maxsplit=1)[0].lower()
+        for dep in deps
+        if re.split(r"[\s<>=!~;\[]", dep, maxsplit=1)[0] not in MEMBERS
+    }
+    assert outside == DEV_ONLY_DEPENDENCIES.get(dist, set()), (
+        f"{dist} depends on {sorted(outside)}: the runtime is standard library only"
     )
 
 
-def imports_of(path: Path) -> set[tuple[str, str]]:
-    """(top-level package, full module) of every absolute import in a file."""
+def test_the_facade_offers_the_author_tooling_only_as_an_extra_at_the_same_version() -> None:
+    project = load(MEMBERS["hermes-plugin-kit"] / "pyproject.toml")["project"]
+    version = project["version"]
+    assert project["optional-dependencies"] == {"dev": [f"kit-devtools=={version}"]}
+    assert "scripts" not in project
+    assert "entry-points" not in project
+    devtools = load(MEMBERS["kit-devtools"] / "pyproject.toml")["project"]
+    assert devtools["scripts"] == {"hermes-plugin-kit": "kit_devtools.cli:main"}
+    assert set(devtools["entry-points"]) == {"pytest11"}
+
+
+def imports_of(path: Path) -> set[str]:
+    """The top-level package of every absolute import in a file."""
     found = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
         if isinstance(node, ast.Import):
-            found |= {(alias.name.split(".")[0], alias.name) for alias in node.names}
+            found |= {alias.name.split(".")[0] for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            found.add((node.module.split(".")[0], node.module))
+            found.add(node.module.split(".")[0])
     return found
 
 
@@ -96,7 +128,7 @@ def layering_problems(dist: str, source: Path) -> list[str]:
     allowed = {import_name(s) for s in declared_siblings(dist)}
     problems = []
     for path in sorted(source.rglob("*.py")):
-        for top, module in imports_of(path):
+        for top in imports_of(path):
             if top == own or top not in LAYER:
                 continue
             where = path.relative_to(source.parent)
@@ -104,13 +136,11 @@ def layering_problems(dist: str, source: Path) -> list[str]:
                 problems.append(f"{where} imports {top}, which {dist} does not declare")
             if LAYER[top] >= LAYER[own]:
                 problems.append(f"{where} imports {top}, which is not a layer below {own}")
-            if any(part.startswith("_") for part in module.split(".")[1:]):
-                problems.append(f"{where} imports {module}: use {top}'s public __init__")
     return problems
 
 
 @pytest.mark.parametrize("dist", sorted(MEMBERS))
-def test_packages_import_only_declared_lower_layers_through_their_public_init(dist: str) -> None:
+def test_packages_import_only_declared_lower_layers(dist: str) -> None:
     assert layering_problems(dist, MEMBERS[dist] / "src") == []
 
 
@@ -120,8 +150,16 @@ def test_the_layering_check_catches_a_planted_violation(tmp_path: Path) -> None:
     bad.write_text("from hermes_plugin_kit import tool\nimport kit_media._x\n", encoding="utf-8")
     problems = layering_problems("kit-core", tmp_path)
     assert any("imports hermes_plugin_kit, which kit-core does not declare" in p for p in problems)
+    assert any("imports kit_media, which kit-core does not declare" in p for p in problems)
     assert any("not a layer below kit_core" in p for p in problems)
-    assert any("use kit_media's public __init__" in p for p in problems)
+    devtools = tmp_path / "kit_lifecycle" / "uses_devtools.py"
+    devtools.parent.mkdir()
+    devtools.write_text("from kit_devtools.testing import InMemoryHost\n", encoding="utf-8")
+    problems = layering_problems("kit-lifecycle", tmp_path)
+    assert any(
+        "kit_lifecycle/uses_devtools.py imports kit_devtools, which is not a layer" in p
+        for p in problems
+    )
 
 
 @pytest.mark.parametrize("dist", sorted(MEMBERS))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from hermes_plugin_kit.testing import InMemoryHost
+from kit_devtools.testing import InMemoryHost
 
 PLUGIN = Path(__file__).resolve().parents[2] / "examples" / "media-postcard"
 

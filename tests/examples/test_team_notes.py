@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from hermes_plugin_kit.testing import InMemoryHost
+from kit_devtools.testing import InMemoryHost
 
 PLUGIN = Path(__file__).resolve().parents[2] / "examples" / "team-notes"
 

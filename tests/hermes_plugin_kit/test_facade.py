@@ -13,7 +13,7 @@ import hermes_plugin_kit
 import kit_core
 import kit_lifecycle
 import kit_media
-from hermes_plugin_kit.testing import InMemoryHost, load_plugin
+from kit_devtools.testing import InMemoryHost, load_plugin
 
 ROOT = Path(__file__).resolve().parents[2]
 

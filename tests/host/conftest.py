@@ -21,7 +21,7 @@ Isolation from the rest of the test session:
   ``disabled`` flag of the root logger and of every logger that existed before) is
   restored right after the import; what had to be restored is kept on the handle;
 * the host imports each directory plugin as ``hermes_plugins.<slug>``, the name
-  ``hermes_plugin_kit.testing.load_plugin`` also uses. The host's copies of the
+  ``kit_devtools.testing.load_plugin`` also uses. The host's copies of the
   plugins loaded here are taken out of ``sys.modules`` right after discovery (the
   host keeps its own references to the handlers) and any module of the same name
   that was there before is put back, so tests that load a plugin directly never get

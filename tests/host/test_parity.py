@@ -2,7 +2,7 @@
 
 The same plugins the ``hermes_host`` fixture loads (``tests/host/plugins/*`` and
 ``examples/unit-convert``), read from their source directories into a fresh
-:class:`~hermes_plugin_kit.testing.InMemoryHost`, must give identical tool definitions,
+:class:`~kit_devtools.testing.InMemoryHost`, must give identical tool definitions,
 identical ``handle_function_call`` answers, identical hook and middleware results,
 identical command answers and identical registration credits; and the host's built-in
 name lists must be the real ones. The real host is shared with the other host test
@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 import kit_media
-from hermes_plugin_kit.testing import (
+from kit_devtools.testing import (
     AGENT_LOOP_TOOLS,
     BUILTIN_COMMANDS,
     BUILTIN_TOOLS,

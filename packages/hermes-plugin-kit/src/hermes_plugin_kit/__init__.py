@@ -1,22 +1,236 @@
 """hermes-plugin-kit: the one import a hermes-agent plugin author needs.
 
-Re-exports the public API of the kit packages, so ``from hermes_plugin_kit import
-tool, command, deliver_media, register_plugin`` works whichever package a name lives in.
+``from hermes_plugin_kit import tool, command, deliver_media, register_plugin`` works
+whichever kit package a name lives in. kit-core is loaded with the façade; kit-lifecycle
+and kit-media load on first use of one of their names (PEP 562), so a tool-only plugin
+never pays for them. ``from hermes_plugin_kit import *``, ``dir()`` and type checkers see
+every name.
+
+Author tooling (the in-memory host, the pytest plugin, the ``hermes-plugin-kit``
+command) is not here: it is ``kit-devtools``, installed with ``hermes-plugin-kit[dev]``.
 """
 
-# pyright: reportWildcardImportFromLibrary=false
+from typing import TYPE_CHECKING
+
 from hermes_plugin_kit._versions import check_versions
 
-check_versions()  # several plugins share one environment: refuse a mix of kit versions
+check_versions()  # several plugins share one environment: refuse a mix of kit revisions
 
-import kit_core  # noqa: E402
-import kit_lifecycle  # noqa: E402
-import kit_media  # noqa: E402
-from kit_core import *  # noqa: E402, F403 - the façade is exactly the packages' public names
-from kit_lifecycle import *  # noqa: E402, F403
-from kit_media import *  # noqa: E402, F403
+from kit_core import (  # noqa: E402 - after the revision check
+    RESERVED_TOOL_NAMES,
+    ArgSpec,
+    AsyncToolFunction,
+    ErrorCode,
+    KitError,
+    RegistrationError,
+    ToolDefinitionError,
+    ToolFunction,
+    ToolSpec,
+    arg,
+    array_arg,
+    bool_arg,
+    build_schema,
+    check_requires_env,
+    collect_tools,
+    encode_success,
+    error_envelope,
+    get_tool_spec,
+    int_arg,
+    is_secret_key,
+    number_arg,
+    object_arg,
+    redact,
+    redact_text,
+    register_all,
+    requires_env_values,
+    resolve_module,
+    str_arg,
+    tool,
+    tool_name,
+    validate_tool_name,
+)
 
-__all__: list[str] = []
-__all__ += kit_core.__all__
-__all__ += kit_lifecycle.__all__
-__all__ += kit_media.__all__
+if TYPE_CHECKING:
+    from kit_lifecycle import (
+        HERMES_CLI_COMMANDS,
+        HERMES_HOOKS,
+        HERMES_MIDDLEWARE_KINDS,
+        HERMES_NEWER_HOOKS,
+        HERMES_SLASH_COMMANDS,
+        RECEIPT_PREFIX,
+        CommandSpec,
+        CommandType,
+        DeclarationError,
+        HookSpec,
+        MiddlewareKind,
+        MiddlewareSpec,
+        PartialRegistrationError,
+        PluginSkill,
+        RegistrationSummary,
+        command,
+        configure_stderr_logging,
+        get_command_spec,
+        get_hook_spec,
+        get_middleware_spec,
+        hook,
+        host_hook_names,
+        is_builtin_command,
+        load_plugin_config,
+        log_registration_summary,
+        middleware,
+        plugin_skill,
+        register_plugin,
+    )
+    from kit_media import (
+        MEDIA_DELIVERY_HOOKS,
+        MediaDeliveryResult,
+        MediaError,
+        MediaPayload,
+        MediaType,
+        ResolvedDeliveryTarget,
+        clear_media_delivery_state,
+        deliver_media,
+        invoke_host_tool,
+        resolve_delivery_target,
+        transform_media_delivery_output,
+    )
+
+_LIFECYCLE_NAMES = frozenset(
+    {
+        "HERMES_CLI_COMMANDS",
+        "HERMES_HOOKS",
+        "HERMES_MIDDLEWARE_KINDS",
+        "HERMES_NEWER_HOOKS",
+        "HERMES_SLASH_COMMANDS",
+        "RECEIPT_PREFIX",
+        "CommandSpec",
+        "CommandType",
+        "DeclarationError",
+        "HookSpec",
+        "MiddlewareKind",
+        "MiddlewareSpec",
+        "PartialRegistrationError",
+        "PluginSkill",
+        "RegistrationSummary",
+        "command",
+        "configure_stderr_logging",
+        "get_command_spec",
+        "get_hook_spec",
+        "get_middleware_spec",
+        "hook",
+        "host_hook_names",
+        "is_builtin_command",
+        "load_plugin_config",
+        "log_registration_summary",
+        "middleware",
+        "plugin_skill",
+        "register_plugin",
+    }
+)
+_MEDIA_NAMES = frozenset(
+    {
+        "MEDIA_DELIVERY_HOOKS",
+        "MediaDeliveryResult",
+        "MediaError",
+        "MediaPayload",
+        "MediaType",
+        "ResolvedDeliveryTarget",
+        "clear_media_delivery_state",
+        "deliver_media",
+        "invoke_host_tool",
+        "resolve_delivery_target",
+        "transform_media_delivery_output",
+    }
+)
+
+
+def __getattr__(name: str) -> object:
+    """Load kit-lifecycle or kit-media the first time one of their names is asked for."""
+    if name in _LIFECYCLE_NAMES:
+        import kit_lifecycle as package
+    elif name in _MEDIA_NAMES:
+        import kit_media as package
+    else:
+        msg = f"module 'hermes_plugin_kit' has no attribute {name!r}"
+        raise AttributeError(msg)
+    value = getattr(package, name)
+    globals()[name] = value  # later lookups are plain module attributes
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
+
+__all__ = [
+    "HERMES_CLI_COMMANDS",
+    "HERMES_HOOKS",
+    "HERMES_MIDDLEWARE_KINDS",
+    "HERMES_NEWER_HOOKS",
+    "HERMES_SLASH_COMMANDS",
+    "MEDIA_DELIVERY_HOOKS",
+    "RECEIPT_PREFIX",
+    "RESERVED_TOOL_NAMES",
+    "ArgSpec",
+    "AsyncToolFunction",
+    "CommandSpec",
+    "CommandType",
+    "DeclarationError",
+    "ErrorCode",
+    "HookSpec",
+    "KitError",
+    "MediaDeliveryResult",
+    "MediaError",
+    "MediaPayload",
+    "MediaType",
+    "MiddlewareKind",
+    "MiddlewareSpec",
+    "PartialRegistrationError",
+    "PluginSkill",
+    "RegistrationError",
+    "RegistrationSummary",
+    "ResolvedDeliveryTarget",
+    "ToolDefinitionError",
+    "ToolFunction",
+    "ToolSpec",
+    "arg",
+    "array_arg",
+    "bool_arg",
+    "build_schema",
+    "check_requires_env",
+    "clear_media_delivery_state",
+    "collect_tools",
+    "command",
+    "configure_stderr_logging",
+    "deliver_media",
+    "encode_success",
+    "error_envelope",
+    "get_command_spec",
+    "get_hook_spec",
+    "get_middleware_spec",
+    "get_tool_spec",
+    "hook",
+    "host_hook_names",
+    "int_arg",
+    "invoke_host_tool",
+    "is_builtin_command",
+    "is_secret_key",
+    "load_plugin_config",
+    "log_registration_summary",
+    "middleware",
+    "number_arg",
+    "object_arg",
+    "plugin_skill",
+    "redact",
+    "redact_text",
+    "register_all",
+    "register_plugin",
+    "requires_env_values",
+    "resolve_delivery_target",
+    "resolve_module",
+    "str_arg",
+    "tool",
+    "tool_name",
+    "transform_media_delivery_output",
+    "validate_tool_name",
+]

@@ -1,0 +1,180 @@
+"""``hermes-plugin-kit``: check, call, new and doctor, for hermes-agent plugin authors.
+
+Also ``python -m kit_devtools``. Exit status: 0 when all is well, 1 when ``check``
+found errors (or ``doctor`` a problem), 2 when the command itself could not run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import logging
+import sys
+from collections.abc import Generator, Sequence
+from pathlib import Path
+from typing import Any
+
+from kit_devtools.cli._doctor import doctor
+from kit_devtools.cli._report import as_json, as_text, counts, inventory
+from kit_devtools.cli._scaffold import scaffold
+from kit_devtools.cli._target import Target, resolve_target
+from kit_devtools.cli.findings import Finding, Severity
+from kit_devtools.cli.lint import lint_plugin, probe_tools
+from kit_devtools.testing import InMemoryHost, LoadedPlugin
+
+__all__ = ["Finding", "Severity", "main"]
+
+RECEIPT_PREFIX = "hermes_plugin_kit: registered"
+
+
+class _Receipts(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        if message.startswith(RECEIPT_PREFIX):
+            self.lines.append(message)
+
+
+@contextlib.contextmanager
+def _capture_receipts() -> Generator[list[str], None, None]:
+    root = logging.getLogger()
+    handler, level = _Receipts(), root.level
+    root.addHandler(handler)
+    root.setLevel(min(level, logging.INFO) if level else logging.INFO)
+    try:
+        yield handler.lines
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(level)
+
+
+@contextlib.contextmanager
+def _quiet_logs() -> Generator[None, None, None]:
+    root = logging.getLogger()
+    handler = logging.NullHandler()
+    root.addHandler(handler)
+    try:
+        yield
+    finally:
+        root.removeHandler(handler)
+
+
+def _load(target: Target) -> tuple[InMemoryHost, LoadedPlugin, list[str]]:
+    if target.load is None:
+        msg = "nothing to load"
+        raise ValueError(msg)
+    host = InMemoryHost()
+    with _capture_receipts() as receipts:
+        plugin = host.load(target.load)
+    return host, plugin, receipts
+
+
+def _fail(message: str) -> int:
+    print(f"hermes-plugin-kit: {message}", file=sys.stderr)
+    return 2
+
+
+def _check(args: argparse.Namespace) -> int:
+    target = resolve_target(args.target)
+    if target.problem is not None:
+        return _fail(target.problem)
+    findings = list(target.findings)
+    data: dict[str, Any] = {"plugin": {"key": args.target, "name": args.target, "source":
+                             "entrypoint", "path": None, "enabled": False, "error": None},
+                            "tools": [], "commands": [], "cli_commands": [], "middleware": [],
+                            "hooks": [], "skills": []}  # fmt: skip
+    receipts: list[str] = []
+    if target.load is not None:
+        try:
+            host, plugin, receipts = _load(target)
+        except Exception as exc:
+            from kit_devtools.cli.rules import finding
+
+            findings.append(
+                finding("HPK003", f"plugin {args.target}", error=f"{type(exc).__name__}: {exc}")
+            )
+        else:
+            data = inventory(host, plugin)
+            findings += lint_plugin(host, plugin)
+            if args.probe:
+                with _quiet_logs():  # the kit logs each refused probe call; the findings say it
+                    findings += probe_tools(host, plugin)
+    render = as_json if args.format == "json" else as_text
+    print(render(data, receipts, findings))
+    return 1 if counts(findings)[0] else 0
+
+
+def _call(args: argparse.Namespace) -> int:
+    target = resolve_target(args.target)
+    if target.problem is not None or target.load is None:
+        problem = target.problem or "; ".join(f.line() for f in target.findings)
+        return _fail(problem)
+    try:
+        tool_args = json.loads(args.args)
+    except ValueError as exc:
+        return _fail(f"--args is not JSON ({exc}); pass an object, e.g. --args '{{\"q\": 1}}'")
+    host, plugin, _ = _load(target)
+    if args.tool not in host.tools:
+        listed = ", ".join(sorted(plugin.tools)) or "none"
+        return _fail(f"{args.tool!r} is not a tool of {plugin.key} (its tools: {listed})")
+    out = host.call_tool(args.tool, tool_args, task_id=args.task_id, session_id=args.session_id)
+    print(out if isinstance(out, str) else json.dumps(out, default=repr))
+    return 0
+
+
+def _new(args: argparse.Namespace) -> int:
+    try:
+        written = scaffold(args.name, Path(args.directory), args.kit_source)
+    except ValueError as exc:
+        return _fail(str(exc))
+    root = Path(args.directory) / args.name
+    for path in written:
+        print(path.relative_to(root.parent))
+    package = args.name.replace("-", "_")
+    print(f"\nnext: cd {root} && uv run python -m pytest")
+    print(f"      uv run hermes-plugin-kit check src/{package}")
+    return 0
+
+
+def _doctor(_: argparse.Namespace) -> int:
+    lines, ok = doctor()
+    print("\n".join(lines))
+    return 0 if ok else 1
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="hermes-plugin-kit", description="Check, call and scaffold hermes-agent plugins."
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    check = sub.add_parser("check", help="load a plugin into the in-memory host and lint it")
+    check.add_argument("target", help="plugin directory, importable module, or entry-point name")
+    check.add_argument("--probe", action="store_true", help="also call each tool with {}")
+    check.add_argument("--format", choices=("text", "json"), default="text")
+    check.set_defaults(run=_check)
+    call = sub.add_parser("call", help="run one tool through the in-memory host's pipeline")
+    call.add_argument("target")
+    call.add_argument("tool")
+    call.add_argument("--args", default="{}", help="the tool's arguments as a JSON object")
+    call.add_argument("--session-id", default="cli")
+    call.add_argument("--task-id", default="cli")
+    call.set_defaults(run=_call)
+    new = sub.add_parser("new", help="scaffold a plugin project")
+    new.add_argument("name", help="lowercase kebab-case plugin name")
+    new.add_argument("--directory", default=".", help="where to create it (default: here)")
+    new.add_argument("--kit-source", choices=("auto", "git", "path"), default="auto")
+    new.set_defaults(run=_new)
+    sub.add_parser("doctor", help="kit and host versions, and what they mean").set_defaults(
+        run=_doctor
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    args = _parser().parse_args(argv)
+    return int(args.run(args))

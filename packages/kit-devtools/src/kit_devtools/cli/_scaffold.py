@@ -1,0 +1,227 @@
+"""``hermes-plugin-kit new NAME``: a plugin project that passes ``check`` and its tests."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from importlib import metadata
+from pathlib import Path
+from string import Template
+from typing import Any, Final, cast
+
+_NAME: Final = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+SUBDIRECTORY: Final = "packages/hermes-plugin-kit"
+
+PYPROJECT: Final = Template("""\
+[build-system]
+requires = ["hatchling"]
+build-backend = "hatchling.build"
+
+[project]
+name = "$name"
+version = "0.1.0"
+description = "A hermes-agent plugin."
+requires-python = ">=3.11"
+dependencies = ["$requirement"]
+
+# pip-installed plugins are found through this entry point (hermes loads the module)
+[project.entry-points."hermes_agent.plugins"]
+$name = "$package"
+
+# the kit's author tooling (in-memory host, pytest fixtures, the hermes-plugin-kit command)
+[dependency-groups]
+dev = ["pytest>=8", "$dev_requirement"]
+
+[tool.hatch.build.targets.wheel]
+packages = ["src/$package"]
+$sources""")
+
+PLUGIN_YAML: Final = Template("""\
+name: $name
+version: 0.1.0
+description: A hermes-agent plugin built with hermes-plugin-kit
+kind: standalone
+""")
+
+INIT: Final = Template('''\
+"""$name: a hermes-agent plugin."""
+
+from hermes_plugin_kit import register_plugin
+
+from . import tools
+
+
+def register(ctx):
+    """Called by hermes with its PluginContext: registers every declaration of tools.py."""
+    return register_plugin(ctx, tools)
+''')
+
+TOOLS: Final = Template('''\
+"""The tools and commands of $name."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hermes_plugin_kit import command, int_arg, str_arg, tool, tool_name
+
+
+@tool(
+    toolset="$name",
+    namespace="$namespace",
+    name=tool_name("$namespace", "count", "words"),
+    params={
+        "text": str_arg("The text to count words in", required=True, example="one two three"),
+        "top": int_arg("How many of the most frequent words to list", minimum=0, maximum=50),
+    },
+)
+def count_words(args: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """Count the words of a text and list the most frequent ones."""
+    words = args["text"].lower().split()
+    frequency: dict[str, int] = {}
+    for word in words:
+        frequency[word] = frequency.get(word, 0) + 1
+    ranked = sorted(frequency.items(), key=lambda item: (-item[1], item[0]))
+    return {"words": len(words), "top": ranked[: args.get("top", 3)]}
+
+
+@command("$name-status")
+def status(raw_args: str) -> str:
+    """Say that $name is loaded."""
+    return "$name is loaded"
+''')
+
+TEST: Final = Template('''\
+"""Tests of $name against the kit's in-memory hermes host."""
+
+import json
+from pathlib import Path
+
+PLUGIN = Path(__file__).resolve().parents[1] / "src" / "$package"
+
+
+def test_the_tool_reaches_the_model_with_its_arguments(plugin_host):
+    plugin = plugin_host.load(PLUGIN)
+    assert plugin.enabled, plugin.error
+    (definition,) = plugin_host.definitions()
+    assert definition["function"]["name"] == "${namespace}_count_words"
+    assert definition["function"]["parameters"]["required"] == ["text"]
+
+
+def test_the_tool_answers_with_the_envelope(plugin_host):
+    plugin_host.load(PLUGIN)
+    out = json.loads(plugin_host.call_tool("${namespace}_count_words", {"text": "a b a"}))
+    assert out == {"success": True, "data": {"words": 3, "top": [["a", 2], ["b", 1]]}}
+    missing = json.loads(plugin_host.call_tool("${namespace}_count_words", {}))
+    assert missing["error"] == "text is required (e.g. 'one two three')"
+
+
+def test_the_status_command_answers(plugin_host):
+    plugin_host.load(PLUGIN)
+    assert plugin_host.run_command("$name-status") == "$name is loaded"
+''')
+
+README: Final = Template("""\
+# $name
+
+A hermes-agent plugin built with hermes-plugin-kit.
+
+    uv run python -m pytest                              # its tests, on the kit's in-memory host
+    uv run hermes-plugin-kit check src/$package          # what hermes will see, and the lint
+
+Install it into hermes by copying `src/$package` to `~/.hermes/plugins/$name/`, or with
+`pip install .` (entry point `hermes_agent.plugins`), then enable it:
+`hermes plugins enable $name`.
+""")
+
+
+def kit_source(mode: str) -> tuple[str, str]:
+    """How the new project requires the kit: (requirement, [tool.uv.sources] block).
+
+    ``git``: the commit this kit was installed from (or the HEAD of the checkout it runs
+    from); ``path``: the directory of this kit (an editable source, for kit developers);
+    ``auto``: git when a commit is known, else the installed version.
+    """
+    dist = metadata.distribution("hermes-plugin-kit")
+    raw = dist.read_text("direct_url.json")
+    direct: dict[str, Any] = json.loads(raw) if raw else {}
+    vcs = cast("dict[str, Any]", direct.get("vcs_info") or {})
+    local = _local_directory(direct)
+    if mode == "path":
+        if local is None:
+            msg = "--kit-source path needs a kit installed from a local directory"
+            raise ValueError(msg)
+        return (
+            "hermes-plugin-kit",
+            f'\n[tool.uv.sources]\nhermes-plugin-kit = {{ path = "{local}", editable = true }}\n',
+        )
+    if vcs.get("commit_id"):
+        url, rev = str(direct["url"]), str(vcs["commit_id"])
+        sub = str(direct.get("subdirectory") or SUBDIRECTORY)
+    elif local is not None and (commit := _head_commit(local)) is not None:
+        url, rev, sub = commit[0], commit[1], SUBDIRECTORY
+    elif mode == "git":
+        msg = "--kit-source git needs a kit installed from Git or from a Git checkout"
+        raise ValueError(msg)
+    else:
+        return f"hermes-plugin-kit=={dist.version}", ""
+    source = f'{{ git = "{url}", rev = "{rev}", subdirectory = "{sub}" }}'
+    return "hermes-plugin-kit", f"\n[tool.uv.sources]\nhermes-plugin-kit = {source}\n"
+
+
+def _local_directory(direct: dict[str, Any]) -> Path | None:
+    url = str(direct.get("url", ""))
+    if "dir_info" in direct and url.startswith("file://"):
+        return Path(url.removeprefix("file://"))
+    return None
+
+
+def _head_commit(directory: Path) -> tuple[str, str] | None:
+    def git(*args: str) -> str | None:
+        run = subprocess.run(
+            ["git", "-C", str(directory), *args], capture_output=True, text=True, check=False
+        )
+        return run.stdout.strip() if run.returncode == 0 else None
+
+    root, head = git("rev-parse", "--show-toplevel"), git("rev-parse", "HEAD")
+    if root is None or head is None:
+        return None
+    return f"file://{root}", head
+
+
+def scaffold(name: str, directory: Path, mode: str = "auto") -> list[Path]:
+    """Write the project ``directory/name``; return the files written.
+
+    Raises:
+        ValueError: a bad name, an existing directory, or an impossible ``mode``.
+    """
+    if not _NAME.fullmatch(name):
+        msg = f"plugin name {name!r} must be lowercase kebab-case, e.g. 'word-tools'"
+        raise ValueError(msg)
+    root = directory / name
+    if root.exists():
+        msg = f"{root} already exists; choose another name or directory"
+        raise ValueError(msg)
+    package = name.replace("-", "_")
+    requirement, sources = kit_source(mode)
+    values = {
+        "name": name,
+        "package": package,
+        "namespace": package,
+        "requirement": requirement,
+        "dev_requirement": requirement.replace("hermes-plugin-kit", "hermes-plugin-kit[dev]", 1),
+        "sources": sources,
+    }
+    files = {
+        root / "pyproject.toml": PYPROJECT,
+        root / "README.md": README,
+        root / "src" / package / "plugin.yaml": PLUGIN_YAML,
+        root / "src" / package / "__init__.py": INIT,
+        root / "src" / package / "tools.py": TOOLS,
+        root / "tests" / f"test_{package}.py": TEST,
+    }
+    for path, template in files.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(template.substitute(values), encoding="utf-8")
+    return list(files)

@@ -1,0 +1,67 @@
+"""What ``check`` and ``call`` were pointed at: a directory, a module, or an entry point."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import importlib.util
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kit_devtools.cli.findings import Finding
+from kit_devtools.cli.rules import finding
+
+ENTRY_POINT_GROUP = "hermes_agent.plugins"
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """A resolved target: what to hand the in-memory host, or why it cannot be loaded."""
+
+    load: str | Path | None
+    findings: tuple[Finding, ...] = field(default=())
+    problem: str | None = None
+
+
+def _entry_point_findings(name: str) -> Target | None:
+    groups = importlib.metadata.entry_points()
+    for ep in groups.select(group=ENTRY_POINT_GROUP, name=name):
+        if ":" in ep.value:
+            module = ep.value.split(":", 1)[0].strip()
+            found = finding(
+                "HPK007", f"entry point {name}", name=name, value=ep.value, module=module
+            )
+            return Target(None, (found,))
+        return Target(name)
+    for group in groups.groups:
+        if "hermes" in group and group != ENTRY_POINT_GROUP:
+            for ep in groups.select(group=group, name=name):
+                found = finding("HPK008", f"entry point {name}", name=ep.name, group=group)
+                return Target(None, (found,))
+    return None
+
+
+def resolve_target(target: str) -> Target:
+    """Turn ``check``'s TARGET into something the in-memory host can load."""
+    path = Path(target)
+    if path.exists():
+        if path.is_dir() and (path / "__init__.py").is_file():
+            return Target(path.resolve())
+        if path.is_dir():
+            return Target(None, problem=f"{path} is a directory without __init__.py")
+        return Target(None, problem=f"{path} is a file; point check at the plugin's directory")
+    by_entry_point = _entry_point_findings(target)
+    if by_entry_point is not None:
+        return by_entry_point
+    try:
+        spec = importlib.util.find_spec(target)
+    except (ImportError, ValueError):
+        spec = None
+    if spec is not None:
+        return Target(target)
+    return Target(
+        None,
+        problem=(
+            f"{target!r} is neither a plugin directory, an importable module, nor an installed"
+            f" plugin of the {ENTRY_POINT_GROUP!r} entry-point group"
+        ),
+    )

@@ -1,0 +1,146 @@
+"""Lint rules for tools: schema, name, toolset, handler. They read what the host
+received, so they work on plugins written without the kit too."""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any, Final, cast
+
+from kit_core import RESERVED_TOOL_NAMES
+from kit_devtools.cli.findings import Finding
+from kit_devtools.cli.rules import finding
+
+_SNAKE: Final = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*")
+_PROVIDER_NAME: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+BUILTIN_TOOLSETS_0_19: Final = frozenset(
+    {
+        "browser", "clarify", "code_execution", "coding", "computer_use", "context_engine",
+        "cronjob", "debugging", "delegation", "discord", "discord_admin", "feishu_doc",
+        "feishu_drive", "file", "homeassistant", "image_gen", "kanban", "memory", "project",
+        "safe", "search", "session_search", "skills", "spotify", "terminal", "todo", "tts",
+        "video", "video_gen", "vision", "web", "x_search", "yuanbao",
+    }
+)  # fmt: skip
+"""Static toolsets of hermes-agent 0.19.0 (``toolsets.TOOLSETS`` less the platform bundles)."""
+
+
+def _walk(node: object, path: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    if not isinstance(node, dict):
+        return
+    typed = cast("dict[str, Any]", node)
+    yield path, typed
+    for key, value in typed.items():
+        if key in ("properties", "$defs", "definitions") and isinstance(value, dict):
+            for sub, schema in cast("dict[str, Any]", value).items():
+                yield from _walk(schema, f"{path}.{sub}")
+        elif key in ("items", "additionalProperties", "not"):
+            yield from _walk(value, f"{path}[]" if key == "items" else f"{path}.{key}")
+        elif key in ("anyOf", "oneOf", "allOf") and isinstance(value, list):
+            for index, item in enumerate(cast("list[Any]", value)):
+                yield from _walk(item, f"{path}.{key}[{index}]")
+
+
+def schema_findings(name: str, schema: object) -> list[Finding]:
+    """What is wrong with a tool's function schema as the host received it."""
+    where = f"tool {name}"
+    if not isinstance(schema, Mapping):
+        return [finding("HPK101", where, kind=type(schema).__name__)]
+    fn = cast("Mapping[str, Any]", schema)
+    if fn.get("type") == "function" and isinstance(fn.get("function"), Mapping):
+        return [finding("HPK102", where)]
+    found: list[Finding] = []
+    outside = [k for k in ("properties", "required", "type") if k in fn]
+    if outside:
+        found.append(finding("HPK103", where, keys=", ".join(map(repr, outside))))
+    if not str(fn.get("description") or "").strip():
+        found.append(finding("HPK104", where))
+    params = fn.get("parameters")
+    if not isinstance(params, Mapping):
+        if not outside:
+            found.append(finding("HPK105", where, problem="missing"))
+        return found
+    parameters = cast("Mapping[str, Any]", params)
+    if parameters.get("type") != "object":
+        found.append(finding("HPK105", where, problem=f"type {parameters.get('type')!r}"))
+    props = parameters.get("properties")
+    properties: Mapping[str, Any] = (
+        cast("Mapping[str, Any]", props) if isinstance(props, Mapping) else {}
+    )
+    required: Any = parameters.get("required")
+    names = cast("list[Any]", required) if isinstance(required, list) else []
+    absent = [r for r in names if r not in properties]
+    if absent:
+        found.append(finding("HPK106", where, names=", ".join(map(repr, absent))))
+    for key, prop in properties.items():
+        described = (
+            isinstance(prop, Mapping)
+            and str(cast("Mapping[str, Any]", prop).get("description") or "").strip()
+        )
+        if not described:
+            found.append(finding("HPK107", f"{where} argument {key}"))
+    for path, node in _walk(parameters, "parameters"):
+        if "$ref" in node:
+            found.append(finding("HPK108", f"{where} {path}"))
+        types = node.get("type")
+        is_array = types == "array" or (isinstance(types, list) and "array" in types)
+        if is_array and "items" not in node:
+            found.append(finding("HPK109", f"{where} {path}"))
+    return found
+
+
+def name_findings(name: str, plugin_key: str, toolset: str) -> list[Finding]:
+    """What is wrong with a tool's name and toolset."""
+    where = f"tool {name}"
+    namespace = re.sub(r"[^a-z0-9]+", "_", plugin_key.lower()).strip("_") or "myplugin"
+    if not _PROVIDER_NAME.fullmatch(name):
+        return [finding("HPK111", where)]
+    found: list[Finding] = []
+    if name in RESERVED_TOOL_NAMES:
+        why = "the hermes agent loop handles this name itself"
+        found.append(finding("HPK112", where, why=why, suggestion=f"{namespace}_{name}"))
+    elif name.startswith("memory_"):
+        why = "the memory_ prefix belongs to hermes' built-in memory tool"
+        found.append(finding("HPK112", where, why=why, suggestion=f"{namespace}_{name[7:]}"))
+    if not _SNAKE.fullmatch(name):
+        found.append(finding("HPK113", where))
+    elif "_" not in name:
+        found.append(finding("HPK114", where, suggestion=f"{namespace}_{name}"))
+    if toolset in BUILTIN_TOOLSETS_0_19:
+        found.append(finding("HPK115", where, toolset=toolset))
+    return found
+
+
+def signature_shape(fn: object) -> tuple[bool, bool] | None:
+    """(takes a positional argument, takes **kwargs), or None when it cannot be read."""
+    try:
+        params = list(inspect.signature(cast("Any", fn)).parameters.values())
+    except (TypeError, ValueError):
+        return None
+    positional = any(
+        p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.VAR_POSITIONAL) for p in params
+    )
+    return positional, any(p.kind is p.VAR_KEYWORD for p in params)
+
+
+def is_coroutine_function(fn: object) -> bool:
+    """Whether calling ``fn`` returns a coroutine (also through ``functools.wraps``)."""
+    return inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(
+        getattr(fn, "__wrapped__", None)
+    )
+
+
+def handler_findings(name: str, handler: object, is_async: bool) -> list[Finding]:
+    """What is wrong with how hermes will call a tool's handler."""
+    where = f"tool {name}"
+    found: list[Finding] = []
+    shape = signature_shape(handler)
+    if shape is not None and not all(shape):
+        found.append(finding("HPK121", where))
+    if is_coroutine_function(handler) and not is_async:
+        found.append(finding("HPK122", where))
+    elif is_async and not is_coroutine_function(handler):
+        found.append(finding("HPK123", where))
+    return found

@@ -1,0 +1,200 @@
+"""``check``'s lint: every rule applied to one plugin loaded into the in-memory host."""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+import traceback
+from collections.abc import Iterable
+from typing import Any, Final, cast
+
+from kit_devtools.cli._tool_rules import (
+    handler_findings,
+    is_coroutine_function,
+    name_findings,
+    schema_findings,
+    signature_shape,
+)
+from kit_devtools.cli.findings import Finding
+from kit_devtools.cli.rules import finding
+from kit_devtools.testing import VALID_HOOKS, VALID_MIDDLEWARE, InMemoryHost, LoadedPlugin
+from kit_lifecycle import CommandType, is_builtin_command
+
+__all__ = ["MANIFEST_KEYS", "lint_plugin", "probe_tools"]
+
+MANIFEST_KEYS: Final = frozenset(
+    {"name", "version", "description", "author", "requires_env", "provides_tools",
+     "provides_hooks", "kind"}
+)  # fmt: skip
+"""The plugin.yaml keys hermes-agent 0.19.0 reads (``_parse_manifest``)."""
+
+_NAMESPACE: Final = re.compile(r"[A-Za-z0-9_-]+")
+_HOST_ERRORS: Final = ("[TOOL_ERROR]", "Tool execution failed:", "Error executing")
+"""How hermes words a tool whose handler raised (``tools/registry.py`` dispatch)."""
+
+
+def _events(host: InMemoryHost, plugin: str, surface: str) -> list[Any]:
+    return [e for e in host.events if e.plugin == plugin and e.surface == surface]
+
+
+def _raised_in(exc: BaseException, function: str) -> bool:
+    return any(frame.name == function for frame in traceback.extract_tb(exc.__traceback__))
+
+
+def _load_findings(plugin: LoadedPlugin) -> list[Finding]:
+    where = f"plugin {plugin.key}"
+    if plugin.error is None:
+        return []
+    exc = plugin.exception
+    if plugin.error == "no register() function" or exc is None:
+        return [finding("HPK002", where)]
+    if _raised_in(exc, "register_skill"):
+        why = f"{type(exc).__name__}: {exc}"
+        return [finding("HPK401", where, path=getattr(exc, "filename", None) or "?", why=why)]
+    error = f"{type(exc).__name__}: {exc}"
+    if not _raised_in(exc, "register"):  # it failed while the plugin was being imported
+        return [finding("HPK003", where, error=error)]
+    return [finding("HPK001", where, error=error)]
+
+
+def _manifest_findings(plugin: LoadedPlugin) -> list[Finding]:
+    if plugin.source != "directory":
+        return []
+    where = f"plugin {plugin.key} plugin.yaml"
+    manifest: dict[str, Any] = plugin.manifest or {}
+    found: list[Finding] = []
+    if "kind" not in manifest:
+        found.append(finding("HPK004", where))
+    found += [finding("HPK005", where, key=key) for key in manifest if key not in MANIFEST_KEYS]
+    if plugin.skills and not _NAMESPACE.fullmatch(str(plugin.name)):
+        found.append(finding("HPK006", where, name=plugin.name))
+    return found
+
+
+def _tool_findings(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]:
+    found: list[Finding] = []
+    refused = {e.name: e for e in _events(host, plugin.name, "tool")}
+    for name in plugin.tools:
+        entry = host.tools.get(name)
+        if entry is None or entry.plugin != plugin.name:
+            message = refused[name].message if name in refused else "not registered"
+            found.append(finding("HPK116", f"tool {name}", message=message))
+            continue
+        found += name_findings(name, plugin.key, entry.toolset)
+        found += schema_findings(name, entry.schema)
+        found += handler_findings(name, entry.handler, entry.is_async)
+    return found
+
+
+def _command_findings(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]:
+    found = [
+        finding("HPK202", f"command {e.name}", message=e.message)
+        for e in _events(host, plugin.name, "command")
+    ]
+    for name in plugin.commands:
+        entry = host.commands[name]
+        if "_" in name:
+            suggestion = "/" + name.replace("_", "-")
+            found.append(finding("HPK201", f"command {name}", name=name, suggestion=suggestion))
+        if signature_shape(entry.handler) == (False, False):
+            found.append(finding("HPK203", f"command {name}", what="raw argument text"))
+    for name in plugin.cli_commands:
+        entry = host.cli_commands[name]
+        where = f"CLI command {name}"
+        if is_builtin_command(name, CommandType.CLI):
+            found.append(finding("HPK204", where, name=name))
+        if entry.setup_fn is None:
+            found.append(finding("HPK205", where))
+        if entry.handler_fn is not None and signature_shape(entry.handler_fn) == (False, False):
+            found.append(finding("HPK203", where, what="parsed argparse.Namespace"))
+    return found
+
+
+def _unknown_name_hint(name: str, known: Iterable[str]) -> str:
+    names = sorted(known)
+    close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+    return f"did you mean {close[0]!r}?" if close else f"one of {', '.join(names)}"
+
+
+def _callback_findings(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]:
+    found: list[Finding] = []
+    known = {"hook": VALID_HOOKS, "middleware": VALID_MIDDLEWARE}
+    for surface, table, names in (
+        ("hook", host.hooks, plugin.hooks),
+        ("middleware", host.middleware, plugin.middleware),
+    ):
+        found.extend(
+            finding("HPK303", f"{surface} {e.name}", surface=surface, name=e.name,
+                    known=_unknown_name_hint(e.name, known[surface]))
+            for e in _events(host, plugin.name, surface)
+        )  # fmt: skip
+        for name in sorted(set(names)):
+            for entry in table.get(name, ()):
+                if entry.plugin == plugin.name:
+                    found += _callback_shape(surface, name, entry.callback)
+    return found
+
+
+def _callback_shape(surface: str, name: str, callback: object) -> list[Finding]:
+    where = f"{surface} {name}"
+    found: list[Finding] = []
+    shape = signature_shape(callback)
+    if shape is not None and not shape[1]:
+        found.append(finding("HPK301", where))
+    if is_coroutine_function(callback):
+        found.append(finding("HPK302", where))
+    return found
+
+
+def _skill_findings(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]:
+    found: list[Finding] = []
+    for qualified in plugin.skills:
+        entry = host.skills.get(qualified)
+        path = getattr(entry, "path", None)
+        if path is None:
+            continue
+        if path.is_dir():
+            why = "it is a directory; hermes reads the file it is given"
+        elif path.name != "SKILL.md":
+            why = f"the file is named {path.name}"
+        elif not path.is_file():
+            why = "the file is missing"
+        else:
+            continue
+        found.append(finding("HPK401", f"skill {qualified}", path=path, why=why))
+    return found
+
+
+def lint_plugin(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]:
+    """Every finding for ``plugin`` as the in-memory ``host`` loaded it."""
+    found = _load_findings(plugin) + _manifest_findings(plugin) + _skill_findings(host, plugin)
+    found += _tool_findings(host, plugin)
+    found += _command_findings(host, plugin)
+    found += _callback_findings(host, plugin)
+    return found
+
+
+def probe_tools(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]:
+    """Call each of the plugin's tools with empty arguments through the host pipeline."""
+    found: list[Finding] = []
+    for name in plugin.tools:
+        entry = host.tools.get(name)
+        if entry is None or entry.plugin != plugin.name:
+            continue
+        out = host.call_tool(name, {}, task_id="hpk-probe", session_id="hpk-probe")
+        if not isinstance(out, str):
+            found.append(finding("HPK132", f"tool {name}", kind=f"a {type(out).__name__}"))
+            continue
+        try:
+            data = json.loads(out)
+        except ValueError:
+            continue  # a plain string is a valid tool result
+        if not isinstance(data, dict):
+            continue
+        reply = cast("dict[str, Any]", data)
+        if reply.get("error_type") == "tool_result_contract":
+            found.append(finding("HPK132", f"tool {name}", kind=f"a {reply.get('result_type')}"))
+        elif str(reply.get("error", "")).startswith(_HOST_ERRORS):
+            found.append(finding("HPK131", f"tool {name}", error=reply["error"]))
+    return found

@@ -1,0 +1,106 @@
+"""The lint rules of ``hermes-plugin-kit check``: id -> severity, what is wrong, the fix.
+
+Messages are templates filled with the details of each finding.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from kit_devtools.cli.findings import Finding, Severity
+
+__all__ = ["RULES", "finding"]
+
+E, W = Severity.ERROR, Severity.WARNING
+
+RULES: Final[dict[str, tuple[Severity, str, str]]] = {
+    # plugin and manifest
+    "HPK001": (E, "register() raised {error}: hermes disables the whole plugin and keeps"
+               " whatever it registered before the error", "fix the error; run check again"),
+    "HPK002": (E, "the plugin has no register() function", "define def register(ctx): ..."),
+    "HPK003": (E, "the plugin could not be imported: {error}", "fix the import error"),
+    "HPK004": (W, "plugin.yaml has no 'kind': hermes re-kinds a plugin whose __init__.py"
+               " mentions MemoryProvider or register_provider, and then never loads it",
+               "add 'kind: standalone' to plugin.yaml"),
+    "HPK005": (W, "plugin.yaml key {key!r} is not one hermes-agent 0.19.0 reads; it is"
+               " dropped silently", "remove it (read settings with load_plugin_config)"),
+    "HPK006": (E, "the plugin name {name!r} cannot namespace skills: hermes needs"
+               " [A-Za-z0-9_-]+", "rename the plugin in plugin.yaml"),
+    "HPK007": (E, "the entry point {name!r} names {value!r}, a function: hermes loads the"
+               " entry point and expects a module exposing register",
+               "point it at the module: {module!r}"),
+    "HPK008": (E, "the entry point {name!r} is in group {group!r}, which hermes never scans",
+               "declare it under [project.entry-points.\"hermes_agent.plugins\"]"),
+    # tool schema
+    "HPK101": (E, "the schema is a {kind}, not the function object hermes sends to the model",
+               "pass {{'name', 'description', 'parameters': {{'type': 'object', ...}}}}"),
+    "HPK102": (E, "the schema is wrapped twice: hermes adds the {{'type': 'function',"
+               " 'function': ...}} envelope itself", "pass only the inner function object"),
+    "HPK103": (E, "{keys} stand outside 'parameters': the model receives a tool with no"
+               " arguments", "move them under schema['parameters']"),
+    "HPK104": (E, "the schema has no description: the model sees only schema['description']"
+               " (register_tool's description= never reaches it)", "set schema['description']"),
+    "HPK105": (E, "'parameters' is not an object schema ({problem}): hermes sends the tool"
+               " with no arguments",
+               "use 'parameters': {{'type': 'object', 'properties': {{...}}}}"),
+    "HPK106": (E, "'required' names {names}, which 'properties' does not define; hermes"
+               " drops them, so the model is never told",
+               "define those properties or drop them from 'required'"),
+    "HPK107": (W, "the argument has no description, so the model guesses what to pass",
+               "add a 'description' (str_arg('...') requires one)"),
+    "HPK108": (W, "$ref is rejected or mangled by some model providers",
+               "inline the referenced schema"),
+    "HPK109": (W, "an array without 'items' is rejected by some model providers (Gemini among"
+               " them)", "add 'items', e.g. {{'type': 'string'}}"),
+    # tool name, toolset, handler
+    "HPK111": (E, "model providers accept only letters, digits, '_' and '-' in function"
+               " names, at most 64 characters", "rename it <namespace>_<verb>_<noun>"),
+    "HPK112": (E, "{why}, so the model can never reach the plugin's tool",
+               "give it your plugin's namespace, e.g. {suggestion}"),
+    "HPK113": (W, "the name is not lowercase snake_case", "use tool_name(namespace, verb, noun)"),
+    "HPK114": (W, "the name has no namespace: one registry holds every plugin's tools and"
+               " hermes' own", "name it {suggestion}"),
+    "HPK115": (W, "toolset {toolset!r} is one of hermes' own: the tool is merged into it and"
+               " switched on and off with it", "use a toolset named after your plugin"),
+    "HPK116": (E, "hermes refused the tool: {message}", "rename it; built-in names are taken"),
+    "HPK121": (E, "the handler cannot take (args, **kwargs): hermes passes the arguments"
+               " positionally and task_id, session_id and user_task as keywords",
+               "define it as def handler(args, **kwargs)"),
+    "HPK122": (E, "an async def handler registered without is_async=True returns an"
+               " un-awaited coroutine, which hermes turns into an error",
+               "pass is_async=True to register_tool"),
+    "HPK123": (W, "is_async=True but the handler is not async def",
+               "drop is_async or make the handler async"),
+    "HPK131": (E, "called with empty arguments the handler raised {error}: the model sees"
+               " hermes' generic tool error", "validate arguments and return an error envelope"),
+    "HPK132": (E, "called with empty arguments the tool returned {kind}, not a JSON string:"
+               " hermes replaces it with a tool_result_contract error",
+               "return json.dumps(...) (kit tools do this for you)"),
+    # commands
+    "HPK201": (E, "'_' in a command name: messaging platforms look commands up with '_'"
+               " turned into '-', so /{name} is unreachable there", "use {suggestion}"),
+    "HPK202": (E, "hermes skipped the command: {message}", "choose another name"),
+    "HPK203": (E, "the handler cannot take the {what}", "give it one positional parameter"),
+    "HPK204": (E, "'hermes {name}' is a built-in subcommand: hermes never looks for a plugin"
+               " command with that name", "choose another name"),
+    "HPK205": (E, "the CLI command has no setup_fn: hermes calls setup_fn(subparser)"
+               " unconditionally and the failure hides the command",
+               "pass setup_fn=lambda parser: None"),
+    # hooks and middleware
+    "HPK301": (E, "the callback does not take **kwargs: hermes adds keywords"
+               " (telemetry_schema_version at least), the TypeError is swallowed and the"
+               " callback silently never runs", "add **kwargs to its parameters"),
+    "HPK302": (E, "hermes-agent 0.19.0 calls hooks and middleware synchronously: an async def"
+               " body never runs (or its coroutine becomes the result)", "make it a plain def"),
+    "HPK303": (E, "{surface} {name!r} is not one hermes knows: it is stored and never called",
+               "{known}"),
+    # skills
+    "HPK401": (E, "the skill path {path} is not a SKILL.md file hermes can register ({why})",
+               "point plugin_skill/register_skill at the SKILL.md file itself"),
+}  # fmt: skip
+
+
+def finding(rule: str, where: str, **details: Any) -> Finding:
+    """A finding of ``rule`` at ``where``, its texts filled with ``details``."""
+    severity, message, fix = RULES[rule]
+    return Finding(rule, severity, where, message.format(**details), fix.format(**details))

@@ -1,0 +1,63 @@
+"""Test plugins against hermes-agent 0.19.0's plugin host, in memory.
+
+:class:`InMemoryHost` loads a plugin like hermes' plugin manager, hands ``register`` a
+:class:`HostContext` with the host's methods and refusals, and then answers like hermes:
+tool definitions as the model receives them, the full tool-call pipeline, hooks,
+middleware, commands and a recorded ``send_message``. It needs nothing but the standard
+library, and a parity test keeps it identical to the real host.
+
+The pytest plugin (``kit_devtools.testing.pytest_plugin``, loaded automatically)
+adds the ``plugin_host`` and ``tool_snapshot`` fixtures.
+"""
+
+from kit_devtools.testing.context import HostContext
+from kit_devtools.testing.entries import (
+    CliCommandEntry,
+    CommandEntry,
+    HookEntry,
+    HostEvent,
+    LoadedPlugin,
+    MiddlewareEntry,
+    PluginManifest,
+    PluginToolOverrideError,
+    RequestMiddlewareResult,
+    SkillEntry,
+    ToolEntry,
+)
+from kit_devtools.testing.host import InMemoryHost
+from kit_devtools.testing.host_names import (
+    AGENT_LOOP_TOOLS,
+    BUILTIN_COMMANDS,
+    BUILTIN_TOOLS,
+    HOST_VERSION,
+    TOOL_SEARCH_TOOLS,
+    VALID_HOOKS,
+    VALID_MIDDLEWARE,
+)
+from kit_devtools.testing.loading import load_plugin
+from kit_devtools.testing.snapshot import assert_tool_snapshot
+
+__all__ = [
+    "AGENT_LOOP_TOOLS",
+    "BUILTIN_COMMANDS",
+    "BUILTIN_TOOLS",
+    "HOST_VERSION",
+    "TOOL_SEARCH_TOOLS",
+    "VALID_HOOKS",
+    "VALID_MIDDLEWARE",
+    "CliCommandEntry",
+    "CommandEntry",
+    "HookEntry",
+    "HostContext",
+    "HostEvent",
+    "InMemoryHost",
+    "LoadedPlugin",
+    "MiddlewareEntry",
+    "PluginManifest",
+    "PluginToolOverrideError",
+    "RequestMiddlewareResult",
+    "SkillEntry",
+    "ToolEntry",
+    "assert_tool_snapshot",
+    "load_plugin",
+]

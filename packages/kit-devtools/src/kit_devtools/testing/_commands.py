@@ -1,0 +1,88 @@
+"""Slash and terminal commands as hermes runs them (``resolve_plugin_command_result``,
+``hermes_cli/plugins.py`` 2354-2397; the plugin subparsers of ``hermes_cli/main.py``
+13748-13779 and its final ``args.func(args)``)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import inspect
+import threading
+from collections.abc import Iterable, Mapping
+from typing import Any, Final
+
+from kit_devtools.testing.entries import CliCommandEntry
+
+COMMAND_AWAIT_TIMEOUT_SECONDS: Final = 30.0
+
+
+def resolve_command_result(result: Any) -> Any:
+    """Await an async command handler's result (in a helper thread, for at most 30 s,
+    when a loop is already running); any other value comes back as it is."""
+    if not inspect.isawaitable(result):
+        return result
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(result)  # pyright: ignore[reportArgumentType, reportUnknownVariableType]
+    outcome: dict[str, Any] = {}
+    failure: dict[str, BaseException] = {}
+    done = threading.Event()
+
+    def runner() -> None:
+        try:
+            outcome["value"] = asyncio.run(result)  # pyright: ignore[reportArgumentType]
+        except BaseException as exc:
+            failure["exc"] = exc
+        finally:
+            done.set()
+
+    threading.Thread(target=runner, name="hermes-plugin-command-await", daemon=True).start()
+    if not done.wait(timeout=COMMAND_AWAIT_TIMEOUT_SECONDS):
+        msg = (
+            "Plugin command async handler did not complete within "
+            f"{COMMAND_AWAIT_TIMEOUT_SECONDS:.0f}s"
+        )
+        raise TimeoutError(msg)
+    if "exc" in failure:
+        raise failure["exc"]
+    return outcome.get("value")
+
+
+def unknown_command(name: str, known: Iterable[str], builtin: bool) -> KeyError:
+    """The KeyError ``run_command`` raises for a name no plugin registered."""
+    registered = ", ".join(f"/{n}" for n in sorted(known)) or "none"
+    why = " (a built-in hermes command: plugins cannot register it)" if builtin else ""
+    return KeyError(f"no plugin command /{name}{why}; registered: {registered}")
+
+
+def build_parser(commands: Mapping[str, CliCommandEntry]) -> argparse.ArgumentParser:
+    """``hermes``'s parser with one subparser per plugin terminal command."""
+    parser = argparse.ArgumentParser(prog="hermes")
+    subparsers = parser.add_subparsers(dest="command", help="Command to run")
+    for entry in commands.values():
+        sub = subparsers.add_parser(
+            entry.name,
+            help=entry.help,
+            description=entry.description,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        entry.setup_fn(sub)
+        if entry.handler_fn is not None:
+            sub.set_defaults(func=entry.handler_fn)
+    return parser
+
+
+def run_cli(commands: Mapping[str, CliCommandEntry], argv: list[str]) -> Any:
+    """Parse ``argv`` as ``hermes <argv>`` and call ``args.func(args)``, as ``main()`` does.
+
+    Without a handler (or a command) the help is printed, as ``main()`` does, and None
+    returned; argparse errors exit with ``SystemExit`` as they do in the real CLI.
+    """
+    parser = build_parser(commands)
+    args = parser.parse_args(argv)
+    func = getattr(args, "func", None)
+    if func is None:
+        parser.print_help()
+        return None
+    return func(args)

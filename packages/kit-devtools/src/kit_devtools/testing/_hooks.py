@@ -1,0 +1,218 @@
+"""Hooks and middleware as hermes 0.19.0 runs them (``hermes_cli/plugins.py`` 1892-1958,
+2101-2276 and ``hermes_cli/middleware.py``), over the in-memory host's tables."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Sequence
+from typing import Any, cast
+
+from kit_devtools.testing._state import HostState, discard_coroutines
+from kit_devtools.testing.entries import RequestMiddlewareResult
+from kit_devtools.testing.host_names import MIDDLEWARE_SCHEMA_VERSION, OBSERVER_SCHEMA_VERSION
+
+CONTEXT_KEYS = ("task_id", "session_id", "tool_call_id", "turn_id", "api_request_id")
+
+
+def _name_of(callback: object) -> str:
+    return str(getattr(callback, "__name__", repr(callback)))
+
+
+def _call_each(
+    state: HostState, entries: Sequence[Any], surface: str, name: str, kwargs: dict[str, Any]
+) -> list[Any]:
+    """Call every entry in registration order; keep non-None results; log and skip raises."""
+    label = "Hook" if surface == "hook_call" else "Middleware"
+    results: list[Any] = []
+    for entry in list(entries):
+        try:
+            result = entry.callback(**kwargs)
+        except Exception as exc:
+            message = f"{label} '{name}' callback {_name_of(entry.callback)} raised: {exc}"
+            state.record("WARNING", entry.plugin, surface, name, message, exc)
+            continue
+        if result is not None:
+            results.append(result)
+    return results
+
+
+def invoke_hook(state: HostState, hook_name: str, **kwargs: Any) -> list[Any]:
+    """Every callback in registration order; non-None results; exceptions logged."""
+    kwargs.setdefault("telemetry_schema_version", OBSERVER_SCHEMA_VERSION)
+    return _call_each(state, state.hooks.get(hook_name, []), "hook_call", hook_name, kwargs)
+
+
+def invoke_middleware(state: HostState, kind: str, **kwargs: Any) -> list[Any]:
+    """``PluginManager.invoke_middleware`` with the two schema-version keywords added."""
+    kwargs.setdefault("telemetry_schema_version", OBSERVER_SCHEMA_VERSION)
+    kwargs.setdefault("middleware_schema_version", MIDDLEWARE_SCHEMA_VERSION)
+    return _call_each(state, state.middleware.get(kind, []), "middleware_call", kind, kwargs)
+
+
+def _safe_copy(payload: Any) -> Any:
+    try:
+        return copy.deepcopy(payload)
+    except Exception:
+        if isinstance(payload, dict):
+            return dict(cast("dict[str, Any]", payload))
+        return payload
+
+
+def _trace_entry(result: dict[str, Any]) -> dict[str, Any]:
+    entry: dict[str, Any] = {}
+    for key in ("source", "reason", "name"):
+        value = result.get(key)
+        if isinstance(value, str) and value:
+            entry[key] = value
+    if not entry:
+        entry["source"] = "plugin"
+    return entry
+
+
+def apply_request_middleware(
+    state: HostState, kind: str, key: str, payload: Any, **context: Any
+) -> RequestMiddlewareResult:
+    """The rewrite pass of ``tool_request`` (key ``args``) or ``llm_request`` (``request``):
+    every callback sees the same copy; each ``{key: dict}`` result replaces the payload."""
+    if not state.middleware.get(kind):
+        return RequestMiddlewareResult(payload, payload, changed=False, trace=[])
+    original = _safe_copy(payload)
+    current = _safe_copy(original)
+    trace: list[dict[str, Any]] = []
+    results = invoke_middleware(
+        state, kind, **{key: current, f"original_{key}": original}, **context
+    )
+    for result in results:
+        if not isinstance(result, dict):
+            continue
+        found = cast("dict[str, Any]", result)
+        replacement = found.get(key)
+        if not isinstance(replacement, dict):
+            continue
+        current = _safe_copy(replacement)
+        trace.append(_trace_entry(found))
+    discard_coroutines(results)
+    return RequestMiddlewareResult(current, original, changed=bool(trace), trace=trace)
+
+
+class _DownstreamError(Exception):
+    def __init__(self, original: Exception) -> None:
+        super().__init__(str(original))
+        self.original = original
+
+
+def run_execution_chain(
+    state: HostState,
+    kind: str,
+    terminal_call: Callable[[Any], Any],
+    **kwargs: Any,
+) -> Any:
+    """The onion of ``tool_execution`` / ``llm_execution`` middleware around ``terminal_call``.
+
+    First registered is outermost; ``next_call`` is single-use; a callback that raises
+    before calling it is skipped; downstream exceptions propagate unchanged.
+    """
+    entries = list(state.middleware.get(kind, []))
+    payload_key = "request" if "request" in kwargs else "args"
+    if not entries:
+        return terminal_call(kwargs[payload_key])
+
+    def call_at(index: int, payload: Any) -> Any:
+        if index >= len(entries):
+            return terminal_call(payload)
+        entry = entries[index]
+        called = succeeded = False
+        downstream: Any = None
+
+        def next_call(next_payload: Any = None) -> Any:
+            nonlocal called, succeeded, downstream
+            if called:
+                msg = (
+                    f"Middleware '{kind}' callback {_name_of(entry.callback)} called "
+                    "next_call() more than once; downstream execution is single-use"
+                )
+                raise RuntimeError(msg)
+            called = True
+            try:
+                downstream = call_at(index + 1, payload if next_payload is None else next_payload)
+            except Exception as exc:
+                raise _DownstreamError(exc) from exc
+            succeeded = True
+            return downstream
+
+        call_kwargs: dict[str, Any] = {
+            **kwargs,
+            "telemetry_schema_version": kwargs.get(
+                "telemetry_schema_version", OBSERVER_SCHEMA_VERSION
+            ),
+            "middleware_schema_version": kwargs.get(
+                "middleware_schema_version", MIDDLEWARE_SCHEMA_VERSION
+            ),
+            payload_key: payload,
+            "next_call": next_call,
+        }
+        try:
+            return entry.callback(**call_kwargs)
+        except _DownstreamError as exc:
+            raise exc.original  # noqa: B904 - the downstream exception, unchanged
+        except Exception as exc:
+            message = f"Middleware '{kind}' callback {_name_of(entry.callback)} raised: {exc}"
+            state.record("WARNING", entry.plugin, "middleware_call", kind, message, exc)
+            if succeeded:
+                return downstream
+            if called:
+                raise
+            return call_at(index + 1, payload)
+
+    return call_at(0, kwargs[payload_key])
+
+
+def pre_tool_call_directive(
+    state: HostState, tool_name: str, args: Any, **context: Any
+) -> tuple[str | None, str | None, str | None]:
+    """``(action, message, rule_key)`` from the first valid ``pre_tool_call`` result."""
+    results = invoke_hook(
+        state,
+        "pre_tool_call",
+        tool_name=tool_name,
+        args=args if isinstance(args, dict) else {},
+        **{key: context.get(key, "") for key in CONTEXT_KEYS},
+        middleware_trace=list(context.get("middleware_trace") or []),
+    )
+    try:
+        for result in results:
+            if not isinstance(result, dict):
+                continue
+            found = cast("dict[str, Any]", result)
+            action = found.get("action")
+            if action not in ("block", "approve"):
+                continue
+            message = found.get("message")
+            message = message if isinstance(message, str) and message else None
+            if action == "block" and not message:
+                continue
+            rule_key = found.get("rule_key") if action == "approve" else None
+            rule_key = rule_key.strip() if isinstance(rule_key, str) else None
+            return cast("str", action), message, rule_key or None
+        return None, None, None
+    finally:
+        discard_coroutines(results)
+
+
+def resolve_pre_tool_block(state: HostState, tool_name: str, args: Any, **context: Any) -> Any:
+    """The block message, or None. ``approve`` fails closed: no human answers here.
+
+    hermes asks its approval gate, which in a process with no interactive user, gateway
+    or cron session blocks with the message below (``tools/approval.py`` 2940-3024).
+    """
+    action, message, _rule_key = pre_tool_call_directive(state, tool_name, args, **context)
+    if action == "block":
+        return message
+    if action == "approve":
+        description = message or f"Plugin requires approval for {tool_name}"
+        return (
+            f"BLOCKED: Tool '{tool_name}' requires approval ({description}) "
+            "but no interactive user or gateway is present to approve it. "
+            "A plugin flagged this action for human confirmation."
+        )
+    return None

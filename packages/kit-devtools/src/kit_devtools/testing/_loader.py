@@ -1,0 +1,215 @@
+"""Finding and importing a plugin the way hermes' ``PluginManager`` does (0.19.0,
+``_load_directory_module`` 1832-1868, ``_load_entrypoint_module`` 1870-1886)."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import importlib.util
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Final, Literal
+
+from kit_devtools.testing._manifest import (
+    ManifestError,
+    build_manifest,
+    effective_kind,
+    plugin_slug,
+    read_manifest,
+)
+from kit_devtools.testing.entries import PluginManifest
+
+NAMESPACE: Final = "hermes_plugins"
+ENTRY_POINT_GROUP: Final = "hermes_agent.plugins"
+MANIFEST_FILES: Final = ("plugin.yaml", "plugin.yml")
+
+
+@dataclass(slots=True)
+class Target:
+    """A resolved ``load()`` target: what to import, and the manifest hermes would build."""
+
+    source: Literal["directory", "module", "entrypoint"]
+    manifest: PluginManifest
+    data: dict[str, Any]
+    path: Path | None
+    importer: Callable[[], ModuleType]
+    warnings: list[str] = field(default_factory=list[str])
+    refusal: str | None = None
+    """Why hermes would not import it (a manifest it cannot parse, an exclusive kind)."""
+
+
+def resolve(target: object, key: str | None) -> Target:
+    """Work out what ``target`` names; raise LookupError when it names nothing."""
+    if isinstance(target, ModuleType):
+        return _module_target(target, key)
+    if isinstance(target, str) and not target.strip():
+        msg = "cannot load an empty name: pass a plugin directory, a module, or a name"
+        raise LookupError(msg)
+    if isinstance(target, Path) or (isinstance(target, str) and Path(target).expanduser().is_dir()):
+        directory = Path(target).expanduser().resolve()
+        if not directory.is_dir():
+            msg = f"no plugin directory at {directory}"
+            raise LookupError(msg)
+        return _directory_target(directory, key)
+    if not isinstance(target, str) or not target:
+        msg = f"cannot load {target!r}: pass a plugin directory, a module, or a name"
+        raise LookupError(msg)
+    if "/" in target or "\\" in target or target.startswith(("~", ".")):
+        msg = f"no plugin directory at {Path(target).expanduser().resolve()}"
+        raise LookupError(msg)
+    entry_point = _entry_point(target)
+    if entry_point is not None:
+        manifest = PluginManifest(
+            name=entry_point.name,
+            source="entrypoint",
+            path=entry_point.value,
+            key=key or entry_point.name,
+        )
+        return Target("entrypoint", manifest, {}, None, entry_point.load)
+    try:
+        found = importlib.util.find_spec(target) is not None
+    except (ImportError, ValueError):
+        found = False
+    except Exception:  # its parent package fails to import: load() reports that
+        found = True
+    if not found:
+        msg = (
+            f"{target!r} is not a plugin directory, an importable module, or an entry point"
+            f" of group {ENTRY_POINT_GROUP!r}"
+        )
+        raise LookupError(msg)
+    return _module_target(None, key, name=target)
+
+
+def _entry_point(name: str) -> importlib.metadata.EntryPoint | None:
+    for entry_point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        if entry_point.name == name:
+            return entry_point
+    return None
+
+
+def _read(directory: Path) -> tuple[dict[str, Any], list[str], str | None]:
+    """The manifest of ``directory``: data, warnings, and a refusal if unreadable."""
+    for file_name in MANIFEST_FILES:
+        path = directory / file_name
+        if path.is_file():
+            try:
+                return read_manifest(path), [], None
+            except (ManifestError, OSError, UnicodeDecodeError) as exc:
+                return {}, [], f"Failed to parse {path}: {exc}"
+    warning = (
+        f"{directory} has no plugin.yaml: hermes discovers only directories with a manifest,"
+        " so it would never load this plugin"
+    )
+    return {}, [warning], None
+
+
+def _directory_target(directory: Path, key: str | None) -> Target:
+    data, warnings, refusal = _read(directory)
+    raw_name: object = data.get("name", directory.name)
+    name = str(raw_name)
+    if refusal is None and not isinstance(raw_name, str):
+        # hermes keeps the YAML value as the key and matches it against plugins.enabled,
+        # which `hermes plugins enable` fills with strings: "not enabled in config"
+        refusal = (
+            f"plugin.yaml's name is {raw_name!r} ({type(raw_name).__name__}), not a string:"
+            " `hermes plugins enable` writes strings, which never match it; quote the name"
+        )
+    kind, kind_warning = effective_kind(data, directory)
+    if kind_warning:
+        warnings.append(f"Plugin {key or name}: {kind_warning}; treating as 'standalone'")
+    manifest = build_manifest(
+        data, name=name, key=key or name, source="user", path=str(directory), kind=kind
+    )
+    if refusal is None and kind == "exclusive":
+        refusal = "exclusive plugin — activate via <category>.provider config"
+    elif refusal is None and kind == "model-provider":
+        refusal = "model-provider plugin — loaded by hermes' providers/ discovery, not here"
+    slug = plugin_slug(manifest.key)
+    target = Target("directory", manifest, data, directory, lambda: import_fresh(directory, slug))
+    target.warnings, target.refusal = warnings, refusal
+    return target
+
+
+def _module_target(module: ModuleType | None, key: str | None, name: str = "") -> Target:
+    module_name = module.__name__ if module is not None else name
+    data: dict[str, Any] = {}
+    path: Path | None = None
+    warnings: list[str] = []
+    refusal = None
+    origin = getattr(module, "__file__", None) if module is not None else _origin(name)
+    if origin and Path(origin).name == "__init__.py":
+        path = Path(origin).resolve().parent
+        if any((path / f).is_file() for f in MANIFEST_FILES):
+            data, warnings, refusal = _read(path)
+    plugin_name = str(data.get("name", key or module_name.rpartition(".")[2]))
+    kind, kind_warning = effective_kind(data, path)
+    if kind_warning:
+        warnings.append(f"Plugin {key or plugin_name}: {kind_warning}; treating as 'standalone'")
+    manifest = build_manifest(
+        data,
+        name=plugin_name,
+        key=key or plugin_name,
+        source="user",
+        path=str(path) if path else None,
+        kind=kind,
+    )
+    importer: Callable[[], ModuleType] = (
+        (lambda: module) if module is not None else (lambda: importlib.import_module(name))
+    )
+    target = Target("module", manifest, data, path, importer)
+    target.warnings, target.refusal = warnings, refusal
+    return target
+
+
+def _origin(name: str) -> str | None:
+    try:
+        spec = importlib.util.find_spec(name)
+    except Exception:
+        return None
+    return spec.origin if spec is not None else None
+
+
+def ensure_namespace() -> None:
+    """The ``hermes_plugins`` namespace package directory plugins are imported under."""
+    if NAMESPACE not in sys.modules:
+        package = ModuleType(NAMESPACE)
+        package.__path__ = []
+        package.__package__ = NAMESPACE
+        sys.modules[NAMESPACE] = package
+
+
+def import_fresh(directory: Path, slug: str) -> ModuleType:
+    """Import ``directory`` as ``hermes_plugins.<slug>``, re-executing it and its
+    submodules (a fresh copy per load, like a new hermes process)."""
+    init = directory / "__init__.py"
+    if not init.exists():
+        msg = f"No __init__.py in {directory}"
+        raise FileNotFoundError(msg)
+    ensure_namespace()
+    module_name = f"{NAMESPACE}.{slug}"
+    _forget(module_name)
+    spec = importlib.util.spec_from_file_location(
+        module_name, init, submodule_search_locations=[str(directory)]
+    )
+    if spec is None or spec.loader is None:
+        msg = f"Cannot create module spec for {init}"
+        raise ImportError(msg)
+    module = importlib.util.module_from_spec(spec)
+    module.__package__ = module_name
+    module.__path__ = [str(directory)]
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        _forget(module_name)
+        raise
+    return module
+
+
+def _forget(module_name: str) -> None:
+    for name in [n for n in sys.modules if n == module_name or n.startswith(module_name + ".")]:
+        del sys.modules[name]

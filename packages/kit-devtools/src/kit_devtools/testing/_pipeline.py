@@ -1,0 +1,282 @@
+"""One tool call as hermes 0.19.0 runs it: ``registry.dispatch`` (``tools/registry.py``
+583-644) and ``model_tools.handle_function_call`` (1025-1352), over the host's tables."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextvars
+import json
+import re
+import time
+from typing import Any
+
+from kit_devtools.testing._coerce import as_dict, coerce_tool_args
+from kit_devtools.testing._hooks import (
+    apply_request_middleware,
+    invoke_hook,
+    resolve_pre_tool_block,
+    run_execution_chain,
+)
+from kit_devtools.testing._state import HostState, discard_coroutines
+from kit_devtools.testing.host_names import AGENT_LOOP_TOOLS, BUILTIN_TOOLS, TOOL_SEARCH_TOOLS
+
+ASYNC_TIMEOUT_SECONDS = 300
+"""How long hermes waits for an async handler when a loop is already running."""
+
+_ROLE_TAG = re.compile(
+    r"</?(?:tool_call|function_call|result|response|output|input|system|assistant|user)>",
+    re.IGNORECASE,
+)
+_FENCE_OPEN = re.compile(r"^\s*```(?:json|xml|html|markdown)?\s*", re.MULTILINE)
+_FENCE_CLOSE = re.compile(r"\s*```\s*$", re.MULTILINE)
+_CDATA = re.compile(r"<!\[CDATA\[.*?\]\]>", re.DOTALL)
+_ERROR_MAX = 2000
+
+
+def sanitize_tool_error(message: str) -> str:
+    """``model_tools._sanitize_tool_error``: framing tokens out, capped, tagged."""
+    if not message:
+        return "[TOOL_ERROR] "
+    text = _CDATA.sub("", _FENCE_CLOSE.sub("", _FENCE_OPEN.sub("", _ROLE_TAG.sub("", message))))
+    if len(text) > _ERROR_MAX:
+        text = text[: _ERROR_MAX - 3] + "..."
+    return f"[TOOL_ERROR] {text}"
+
+
+def observer_fields(result: Any) -> tuple[str, str | None, str | None]:
+    """``(status, error_type, error_message)`` as hooks see a result."""
+    try:
+        found = as_dict(json.loads(result) if isinstance(result, str) else result)
+        if found is not None and found.get("error"):
+            return "error", "tool_error", str(found.get("error"))
+    except Exception:
+        pass
+    return "ok", None, None
+
+
+def run_async(awaitable: Any) -> Any:
+    """Run an async handler's coroutine to completion, as ``model_tools._run_async`` does.
+
+    No running loop: on a fresh loop in this thread. Inside a running loop: on a worker
+    thread with this context copied, for at most five minutes.
+    """
+    try:
+        running = asyncio.get_running_loop()
+    except RuntimeError:
+        running = None
+    if running is None or not running.is_running():
+        return _run_on_new_loop(awaitable)
+    context = contextvars.copy_context()
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
+    try:
+        future = pool.submit(context.run, _run_on_new_loop, awaitable)
+        return future.result(timeout=ASYNC_TIMEOUT_SECONDS)
+    finally:
+        pool.shutdown(wait=False)
+
+
+def _run_on_new_loop(awaitable: Any) -> Any:
+    loop = asyncio.new_event_loop()
+    try:
+        return loop.run_until_complete(awaitable)
+    finally:
+        try:
+            pending = asyncio.all_tasks(loop)
+            for task in pending:
+                task.cancel()
+            if pending:
+                loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+            loop.run_until_complete(loop.shutdown_asyncgens())
+        finally:
+            loop.close()
+
+
+def normalize_result(state: HostState, plugin: str, name: str, result: Any) -> Any:
+    """A ``str``, a multimodal envelope, or hermes' ``tool_result_contract`` error."""
+    if isinstance(result, str):
+        return result
+    found = as_dict(result)
+    multimodal = found is not None and found.get("_multimodal") is True
+    if multimodal and found is not None and isinstance(found.get("content"), list):
+        return found
+    kind = type(result).__name__
+    message = f"Tool {name} handler returned unsupported result type: {kind}"
+    state.record("ERROR", plugin, "tool_call", name, message)
+    discard_coroutines([result])
+    return json.dumps(
+        {
+            "error": f"Tool handler returned unsupported result type: {kind}",
+            "error_type": "tool_result_contract",
+            "tool": name,
+            "result_type": kind,
+        },
+        ensure_ascii=False,
+    )
+
+
+def dispatch(state: HostState, name: str, args: Any, **kwargs: Any) -> Any:
+    """``registry.dispatch``: the handler alone, errors as hermes formats them."""
+    entry = state.tools.get(name)
+    if entry is None:
+        if name in BUILTIN_TOOLS:
+            message = (
+                f"{name} is a built-in hermes tool (toolset {BUILTIN_TOOLS[name]!r});"
+                " the in-memory host does not run built-in tools"
+            )
+            return json.dumps({"error": message})
+        return json.dumps({"error": f"Unknown tool: {name}"})
+    try:
+        if entry.is_async:
+            result = run_async(entry.handler(args, **kwargs))
+        else:
+            result = entry.handler(args, **kwargs)
+        return normalize_result(state, entry.plugin, name, result)
+    except Exception as exc:
+        message = f"Tool {name} dispatch error: {exc}"
+        state.record("ERROR", entry.plugin, "tool_call", name, message, exc)
+        raw = f"Tool execution failed: {type(exc).__name__}: {exc}"
+        return json.dumps({"error": sanitize_tool_error(raw)})
+
+
+def _observed(
+    name: str,
+    args: Any,
+    result: Any,
+    context: dict[str, Any],
+    duration_ms: int,
+    status: tuple[str, str | None, str | None] | None,
+) -> dict[str, Any]:
+    """The keywords hermes passes both result observers (``post_tool_call`` and
+    ``transform_tool_result``), in its order."""
+    status_, error_type, error_message = status or observer_fields(result)
+    return {
+        "tool_name": name,
+        "args": args,
+        "result": result,
+        **{key: value or "" for key, value in context.items()},
+        "duration_ms": duration_ms,
+        "status": status_,
+        "error_type": error_type,
+        "error_message": error_message,
+    }
+
+
+def _emit_post_tool_call(
+    state: HostState,
+    name: str,
+    args: Any,
+    result: Any,
+    context: dict[str, Any],
+    trace: list[dict[str, Any]],
+    duration_ms: int = 0,
+    status: tuple[str, str | None, str | None] | None = None,
+) -> None:
+    if not state.has_hook("post_tool_call"):
+        return
+    try:
+        observed = _observed(name, args, result, context, duration_ms, status)
+        results = invoke_hook(state, "post_tool_call", **observed, middleware_trace=list(trace))
+    except Exception:  # hermes logs at DEBUG; an observer never breaks the call
+        return
+    discard_coroutines(results)
+
+
+def _transform_result(
+    state: HostState,
+    name: str,
+    args: Any,
+    result: Any,
+    context: dict[str, Any],
+    duration_ms: int,
+) -> Any:
+    if not state.has_hook("transform_tool_result"):
+        return result
+    observed = _observed(name, args, result, context, duration_ms, None)
+    results = invoke_hook(state, "transform_tool_result", **observed)
+    replacement = next((r for r in results if isinstance(r, str)), None)
+    discard_coroutines(results)
+    return result if replacement is None else replacement
+
+
+def handle_function_call(
+    state: HostState,
+    name: str,
+    args: Any,
+    *,
+    context: dict[str, Any],
+    user_task: str | None,
+) -> Any:
+    """The full pipeline: coercion, request middleware, agent-loop names, the
+    ``pre_tool_call`` decision, execution middleware around dispatch, ``post_tool_call``,
+    ``transform_tool_result``; unexpected errors as ``Error executing <name>: ...``.
+
+    ``context``: ``task_id, session_id, tool_call_id, turn_id, api_request_id`` (may be None).
+    """
+    entry = state.tools.get(name)
+    args = coerce_tool_args(entry.schema if entry else None, args)
+    args = as_dict(args)
+    if args is None:
+        args = {}
+    if name in TOOL_SEARCH_TOOLS:
+        message = (
+            f"{name} is answered by hermes' Tool Search bridge, which the in-memory host"
+            " does not simulate"
+        )
+        return json.dumps({"error": message}, ensure_ascii=False)
+    strings = {key: value or "" for key, value in context.items()}
+    trace: list[dict[str, Any]] = []
+    original: Any = dict(args)
+    try:
+        rewritten = apply_request_middleware(
+            state, "tool_request", "args", args, tool_name=name, **strings
+        )
+        args, original, trace = rewritten.payload, rewritten.original_payload, rewritten.trace
+    except Exception:  # hermes logs at DEBUG and goes on with the arguments it had
+        pass
+    try:
+        if name in AGENT_LOOP_TOOLS:
+            return json.dumps({"error": f"{name} must be handled by the agent loop"})
+        try:
+            block = resolve_pre_tool_block(state, name, args, **strings, middleware_trace=trace)
+        except Exception:
+            block = None
+        if block is not None:
+            result = json.dumps({"error": block}, ensure_ascii=False)
+            blocked = ("blocked", "plugin_block", block)
+            _emit_post_tool_call(state, name, args, result, context, trace, 0, blocked)
+            return result
+        started = time.monotonic()
+        extra: dict[str, Any] = (
+            {"enabled_tools": None} if name == "execute_code" else {"user_task": user_task}
+        )
+
+        def terminal(next_args: Any) -> Any:
+            return dispatch(
+                state,
+                name,
+                next_args,
+                task_id=context.get("task_id"),
+                session_id=context.get("session_id"),
+                **extra,
+            )
+
+        result = run_execution_chain(
+            state,
+            "tool_execution",
+            terminal,
+            tool_name=name,
+            args=args,
+            original_args=original,
+            **strings,
+        )
+        duration_ms = int((time.monotonic() - started) * 1000)
+        _emit_post_tool_call(state, name, args, result, context, trace, duration_ms)
+        try:
+            return _transform_result(state, name, args, result, context, duration_ms)
+        except Exception:
+            return result
+    except Exception as exc:
+        text = f"Error executing {name}: {exc}"
+        state.record("ERROR", entry.plugin if entry else "", "tool_call", name, text, exc)
+        return json.dumps({"error": sanitize_tool_error(text)}, ensure_ascii=False)

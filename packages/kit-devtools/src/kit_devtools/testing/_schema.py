@@ -1,0 +1,139 @@
+"""Tool definitions as the model receives them: hermes' schema sanitizer, re-done.
+
+``tools/schema_sanitizer.sanitize_tool_schemas`` (0.19.0) runs on every definition after
+the ``check_fn`` filter: missing or non-dict ``parameters`` become an empty object, bare
+type strings become schemas, ``type`` lists collapse (``nullable: true``) or become
+``anyOf``, objects get ``properties``, ``required`` loses names that are not properties,
+nullable ``anyOf``/``oneOf`` unions collapse, top-level combinators and ``default`` next
+to ``$ref`` are dropped.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from kit_devtools.testing._coerce import as_dict, as_list
+
+_TYPE_NAMES = frozenset({"object", "string", "number", "integer", "boolean", "array", "null"})
+_TOP_LEVEL_FORBIDDEN = ("allOf", "anyOf", "oneOf", "enum", "not")
+_UNION_META = ("title", "description", "default", "examples")
+
+
+def sanitize_definition(tool: dict[str, Any]) -> dict[str, Any]:
+    """A sanitized deep copy of one ``{"type": "function", "function": {...}}`` entry."""
+    out = copy.deepcopy(tool)
+    function = as_dict(out.get("function"))
+    if function is None:
+        return out
+    params = as_dict(function.get("parameters"))
+    if params is None:
+        function["parameters"] = {"type": "object", "properties": {}}
+        return out
+    top: dict[str, Any] | None = as_dict(_sanitize_node(params))
+    if top is None:
+        top = {"type": "object", "properties": {}}
+    else:
+        if top.get("type") != "object":
+            top["type"] = "object"
+        if as_dict(top.get("properties")) is None:
+            top["properties"] = {}
+    stripped: dict[str, Any] = strip_nullable_unions(top)
+    kept = {k: v for k, v in stripped.items() if k not in _TOP_LEVEL_FORBIDDEN}
+    function["parameters"] = _strip_ref_siblings(kept)
+    return out
+
+
+def _strip_ref_siblings(node: Any) -> Any:
+    items = as_list(node)
+    if items is not None:
+        return [_strip_ref_siblings(item) for item in items]
+    mapping = as_dict(node)
+    if mapping is None:
+        return node
+    out = {k: _strip_ref_siblings(v) for k, v in mapping.items()}
+    if "$ref" in out:
+        out.pop("default", None)
+    return out
+
+
+def strip_nullable_unions(schema: Any) -> Any:
+    """Collapse ``anyOf``/``oneOf`` unions with one non-null branch to that branch."""
+    items = as_list(schema)
+    if items is not None:
+        return [strip_nullable_unions(item) for item in items]
+    mapping = as_dict(schema)
+    if mapping is None:
+        return schema
+    stripped = {k: strip_nullable_unions(v) for k, v in mapping.items()}
+    for key in ("anyOf", "oneOf"):
+        branches = as_list(stripped.get(key))
+        if branches is None:
+            continue
+        non_null = [
+            b
+            for b in branches
+            if (as_dict(b) or {}).get("type") != "null" or not isinstance(b, dict)
+        ]
+        if len(non_null) == 1 and len(non_null) != len(branches):
+            replacement = dict(as_dict(non_null[0]) or {})
+            replacement.setdefault("nullable", True)
+            for meta in _UNION_META:
+                if meta in stripped and meta not in replacement:
+                    if meta == "default" and "$ref" in replacement:
+                        continue
+                    replacement[meta] = stripped[meta]
+            return strip_nullable_unions(replacement)
+    return stripped
+
+
+def _sanitize_node(node: Any) -> Any:
+    if isinstance(node, str):
+        if node == "object" or node not in _TYPE_NAMES:
+            return {"type": "object", "properties": {}}
+        return {"type": node}
+    items = as_list(node)
+    if items is not None:
+        return [_sanitize_node(item) for item in items]
+    mapping = as_dict(node)
+    if mapping is None:
+        return node
+    out: dict[str, Any] = {}
+    for key, value in mapping.items():
+        kinds = as_list(value) if key == "type" else None
+        if kinds is not None:
+            has_null = "null" in kinds
+            non_null = [t for t in kinds if isinstance(t, str) and t != "null"]
+            if len(non_null) == 1:
+                out["type"] = non_null[0]
+            elif len(non_null) >= 2:
+                out["anyOf"] = [{"type": t} for t in non_null]
+            else:
+                out["type"] = "null" if has_null else "object"
+                continue
+            if has_null:
+                out.setdefault("nullable", True)
+            continue
+        children = as_dict(value)
+        if key in {"properties", "$defs", "definitions"} and children is not None:
+            out[key] = {k: _sanitize_node(v) for k, v in children.items()}
+        elif key in {"items", "additionalProperties"}:
+            out[key] = value if isinstance(value, bool) else _sanitize_node(value)
+        elif key in {"anyOf", "oneOf", "allOf"} and as_list(value) is not None:
+            out[key] = [_sanitize_node(item) for item in as_list(value) or []]
+        elif key in {"required", "enum", "examples"}:
+            container = as_list(value) is not None or as_dict(value) is not None
+            out[key] = copy.deepcopy(value) if container else value
+        else:
+            out[key] = _sanitize_node(value) if isinstance(value, dict | list) else value
+    if out.get("type") == "object" and as_dict(out.get("properties")) is None:
+        out["properties"] = {}
+    required = as_list(out.get("required"))
+    if out.get("type") == "object" and required is not None:
+        props = as_dict(out.get("properties")) or {}
+        valid = [r for r in required if isinstance(r, str) and r in props]
+        if not valid:
+            out.pop("required", None)
+        elif len(valid) != len(required):
+            out["required"] = valid
+    return out

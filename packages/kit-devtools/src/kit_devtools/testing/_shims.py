@@ -1,0 +1,363 @@
+"""Stand-ins for the hermes modules plugins import lazily, installed only while a host runs.
+
+kit-media (and hand-written plugins) import ``tools.send_message_tool``,
+``hermes_cli.plugins``, ``gateway.session_context`` ... at call time. While a host is
+active, ``sys.modules`` maps those names to small modules that answer from this host;
+afterwards every entry is put back exactly as it was (a real hermes module included),
+and nothing imported under a stand-in package is left behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import json
+import os
+import sys
+import threading
+from collections.abc import Callable, Generator
+from contextvars import ContextVar
+from types import ModuleType
+from typing import Any, Final
+
+from kit_devtools.testing import _commands, _hooks, _media
+from kit_devtools.testing._coerce import as_dict
+from kit_devtools.testing.entries import PluginToolOverrideError, RequestMiddlewareResult
+from kit_devtools.testing.host_names import (
+    MIDDLEWARE_SCHEMA_VERSION,
+    OBSERVER_SCHEMA_VERSION,
+    VALID_HOOKS,
+    VALID_MIDDLEWARE,
+)
+
+PACKAGES: Final = ("hermes_cli", "tools", "gateway", "gateway.platforms")
+"""Parent packages created (empty, nothing importable under them) when not imported yet."""
+
+_MISSING: Final = object()
+_LOCK = threading.RLock()
+
+
+def _module(name: str, doc: str, **attributes: Any) -> ModuleType:
+    module = ModuleType(name, doc)
+    module.__dict__.update(attributes)
+    module.__dict__["__hermes_plugin_kit_shim__"] = True
+    return module
+
+
+def _guard_args(
+    tool_name: str,
+    args: Any,
+    task_id: str = "",
+    session_id: str = "",
+    tool_call_id: str = "",
+    turn_id: str = "",
+    api_request_id: str = "",
+    middleware_trace: list[dict[str, Any]] | None = None,
+) -> tuple[str, Any, dict[str, Any]]:
+    context = {
+        "task_id": task_id,
+        "session_id": session_id,
+        "tool_call_id": tool_call_id,
+        "turn_id": turn_id,
+        "api_request_id": api_request_id,
+        "middleware_trace": middleware_trace,
+    }
+    return tool_name, args, context
+
+
+def _plugins_module(host: Any) -> ModuleType:
+    def state() -> Any:
+        return host._state
+
+    def resolve_pre_tool_block(*args: Any, **kwargs: Any) -> Any:
+        name, tool_args, context = _guard_args(*args, **kwargs)
+        return _hooks.resolve_pre_tool_block(state(), name, tool_args, **context)
+
+    def get_pre_tool_call_directive(*args: Any, **kwargs: Any) -> tuple[Any, Any]:
+        name, tool_args, context = _guard_args(*args, **kwargs)
+        action, message, _ = _hooks.pre_tool_call_directive(state(), name, tool_args, **context)
+        return action, message
+
+    def get_pre_tool_call_block_message(*args: Any, **kwargs: Any) -> Any:
+        action, message = get_pre_tool_call_directive(*args, **kwargs)
+        return message if action == "block" else None
+
+    def invoke_middleware(kind: str, **kwargs: Any) -> list[Any]:
+        return _hooks.invoke_middleware(state(), kind, **kwargs)
+
+    def has_middleware(kind: str) -> bool:
+        return bool(state().middleware.get(kind))
+
+    def get_plugin_command_handler(name: str) -> Any:
+        entry = state().commands.get(name)
+        return entry.handler if entry else None
+
+    def get_plugin_commands() -> dict[str, dict[str, Any]]:
+        return {
+            name: {
+                "handler": e.handler,
+                "description": e.description,
+                "plugin": e.plugin,
+                "args_hint": e.args_hint,
+            }
+            for name, e in state().commands.items()
+        }
+
+    return _module(
+        "hermes_cli.plugins",
+        "The in-memory host's stand-in for hermes_cli.plugins.",
+        VALID_HOOKS=set(VALID_HOOKS),
+        ENTRY_POINTS_GROUP="hermes_agent.plugins",
+        PluginToolOverrideError=PluginToolOverrideError,
+        invoke_hook=lambda hook_name, **kwargs: host.invoke_hook(hook_name, **kwargs),  # pyright: ignore[reportUnknownLambdaType]
+        has_hook=lambda hook_name: state().has_hook(hook_name),  # pyright: ignore[reportUnknownLambdaType]
+        invoke_middleware=invoke_middleware,
+        has_middleware=has_middleware,
+        resolve_pre_tool_block=resolve_pre_tool_block,
+        get_pre_tool_call_directive=get_pre_tool_call_directive,
+        get_pre_tool_call_block_message=get_pre_tool_call_block_message,
+        get_plugin_command_handler=get_plugin_command_handler,
+        get_plugin_commands=get_plugin_commands,
+        resolve_plugin_command_result=_commands.resolve_command_result,
+    )
+
+
+def _middleware_module(host: Any) -> ModuleType:
+    def apply_tool_request_middleware(tool_name: str, args: Any, **context: Any) -> Any:
+        return _hooks.apply_request_middleware(
+            host._state,  # pyright: ignore[reportPrivateUsage]
+            "tool_request",
+            "args",
+            args,
+            tool_name=tool_name,
+            **context,
+        )
+
+    def run_tool_execution_middleware(
+        tool_name: str, args: Any, next_call: Callable[[Any], Any], **context: Any
+    ) -> Any:
+        return _hooks.run_execution_chain(
+            host._state,  # pyright: ignore[reportPrivateUsage]
+            "tool_execution",
+            next_call,
+            tool_name=tool_name,
+            args=args,
+            original_args=context.pop("original_args", args),
+            **context,
+        )
+
+    return _module(
+        "hermes_cli.middleware",
+        "The in-memory host's stand-in for hermes_cli.middleware.",
+        VALID_MIDDLEWARE=set(VALID_MIDDLEWARE),
+        OBSERVER_SCHEMA_VERSION=OBSERVER_SCHEMA_VERSION,
+        MIDDLEWARE_SCHEMA_VERSION=MIDDLEWARE_SCHEMA_VERSION,
+        RequestMiddlewareResult=RequestMiddlewareResult,
+        apply_tool_request_middleware=apply_tool_request_middleware,
+        run_tool_execution_middleware=run_tool_execution_middleware,
+        apply_llm_request_middleware=lambda *a, **k: host.apply_llm_request_middleware(*a, **k),  # pyright: ignore[reportUnknownLambdaType]
+        run_llm_execution_middleware=lambda *a, **k: host.run_llm_execution_middleware(*a, **k),  # pyright: ignore[reportUnknownLambdaType]
+    )
+
+
+def cfg_get(cfg: Any, *keys: str, default: Any = None) -> Any:
+    """``hermes_cli.config.cfg_get``: nested lookup, ``default`` on any miss."""
+    node: Any = as_dict(cfg)
+    if node is None:
+        return default
+    for key in keys:
+        mapping = as_dict(node)
+        if mapping is None or key not in mapping:
+            return default
+        node = mapping[key]
+    return node
+
+
+def _config_module(host: Any) -> ModuleType:
+    def load_config() -> dict[str, Any]:
+        return copy.deepcopy(host._state.config)  # pyright: ignore[reportPrivateUsage]
+
+    return _module(
+        "hermes_cli.config",
+        "The in-memory host's stand-in for hermes_cli.config (its config= mapping).",
+        load_config=load_config,
+        load_config_readonly=load_config,
+        cfg_get=cfg_get,
+    )
+
+
+def tool_error(message: Any, **extra: Any) -> str:
+    """``tools.registry.tool_error``."""
+    return json.dumps({"error": str(message), **extra}, ensure_ascii=False)
+
+
+def tool_result(data: Any = None, **kwargs: Any) -> str:
+    """``tools.registry.tool_result``."""
+    return json.dumps(data if data is not None else kwargs, ensure_ascii=False)
+
+
+class _Registry:
+    """The parts of ``tools.registry.registry`` a plugin reads or dispatches through."""
+
+    def __init__(self, host: Any) -> None:
+        self._host = host
+
+    def dispatch(self, name: str, args: Any, **kwargs: Any) -> Any:
+        return self._host.dispatch(name, args, **kwargs)
+
+    def get_schema(self, name: str) -> Any:
+        entry = self._host.tools.get(name)
+        return entry.schema if entry else None
+
+    def get_all_tool_names(self) -> list[str]:
+        return sorted(self._host.tools)
+
+
+def _session_module(host: Any) -> ModuleType:
+    def get_session_env(name: str, default: str = "") -> str:
+        values = host.session_env
+        return values[name] if name in values else os.getenv(name, default)
+
+    return _module(
+        "gateway.session_context",
+        "The in-memory host's stand-in: InMemoryHost.session_env, then os.environ.",
+        get_session_env=get_session_env,
+    )
+
+
+def _model_tools_module(host: Any) -> ModuleType:
+    def handle_function_call(
+        function_name: str, function_args: Any, task_id: Any = None, *args: Any, **kwargs: Any
+    ) -> Any:
+        names = ("tool_call_id", "session_id", "turn_id", "api_request_id", "user_task")
+        kwargs.update(zip(names, args, strict=False))
+        known = {k: kwargs[k] for k in names if k in kwargs}
+        return host.call_tool(function_name, function_args, task_id=task_id, **known)
+
+    return _module(
+        "model_tools",
+        "The in-memory host's stand-in for model_tools.",
+        handle_function_call=handle_function_call,
+    )
+
+
+def build(host: Any) -> dict[str, ModuleType]:
+    """The stand-in modules, answering from ``host`` (looked up on every call)."""
+    return {
+        "hermes_cli.plugins": _plugins_module(host),
+        "hermes_cli.middleware": _middleware_module(host),
+        "hermes_cli.config": _config_module(host),
+        "tools.registry": _module(
+            "tools.registry",
+            "The in-memory host's stand-in for tools.registry.",
+            registry=_Registry(host),
+            tool_error=tool_error,
+            tool_result=tool_result,
+        ),
+        "tools.send_message_tool": _module(
+            "tools.send_message_tool",
+            "The in-memory host's recorded send_message.",
+            send_message_tool=lambda args, **kw: _media.send_message(host, args, **kw),  # pyright: ignore[reportUnknownLambdaType]
+        ),
+        "gateway.session_context": _session_module(host),
+        "gateway.platforms.base": _module(
+            "gateway.platforms.base",
+            "The in-memory host's stand-in for hermes' media path policy.",
+            validate_media_delivery_path=_media.validate_media_delivery_path,
+        ),
+        "model_tools": _model_tools_module(host),
+    }
+
+
+_current: ContextVar[Any] = ContextVar("hermes_plugin_kit_host", default=None)
+SESSION_ID_VARIABLE = "HERMES_SESSION_ID"
+_SESSION_ID: ContextVar[str] = ContextVar(SESSION_ID_VARIABLE)
+_active: list[Any] = []
+"""Hosts active now, in activation order (any thread)."""
+_saved: dict[str, Any] = {}
+_created: list[str] = []
+
+
+def current_host() -> Any:
+    """The host this call runs under: this context's, else the latest activated one
+    (for threads a plugin starts without copying the context)."""
+    host = _current.get()
+    if host is not None:
+        return host
+    if _active:
+        return _active[-1]
+    msg = "no in-memory host is active"
+    raise RuntimeError(msg)
+
+
+class _CurrentHost:
+    """Forwards every attribute to :func:`current_host`, so one set of stand-ins serves
+    every host (nested, or active in several threads at once)."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(current_host(), name)
+
+
+def _install() -> None:
+    for name in PACKAGES:
+        if name not in sys.modules:
+            package = _module(name, "An empty stand-in package of the in-memory host.")
+            package.__path__ = []
+            _saved[name] = _MISSING
+            sys.modules[name] = package
+            _created.append(name)
+    for name, module in build(_CurrentHost()).items():
+        _saved[name] = sys.modules.get(name, _MISSING)
+        sys.modules[name] = module
+        parent, _, child = name.rpartition(".")
+        if parent in _created:
+            setattr(sys.modules[parent], child, module)
+
+
+def _restore() -> None:
+    prefixes = tuple(f"{p}." for p in _created)
+    for name in [n for n in sys.modules if prefixes and n.startswith(prefixes)]:
+        if name not in _saved:
+            del sys.modules[name]
+    for name, old in reversed(_saved.items()):
+        if old is _MISSING:
+            sys.modules.pop(name, None)
+        else:
+            sys.modules[name] = old
+    _saved.clear()
+    _created.clear()
+
+
+@contextlib.contextmanager
+def activated(host: Any) -> Generator[None, None, None]:
+    """Make ``host`` the one the stand-ins answer from; install them in ``sys.modules``
+    for the first active host and put everything back when the last one finishes.
+
+    A ``HERMES_SESSION_ID`` in the host's ``session_env`` is also bound, for the call, to
+    a context variable of that name, as hermes binds the turn's session id
+    (``gateway/session_context.py:81`` and ``142-154``, hermes-agent 0.19.0): code that
+    reads the bound session, as kit-media does to arm suppression, finds it there.
+    """
+    session_id = host.session_env.get(SESSION_ID_VARIABLE)
+    session_token = _SESSION_ID.set(session_id) if isinstance(session_id, str) else None
+    token = _current.set(host)
+    with _LOCK:
+        if not _active:
+            _install()
+        _active.append(host)
+    try:
+        yield
+    finally:
+        with _LOCK:
+            for index in range(len(_active) - 1, -1, -1):
+                if _active[index] is host:
+                    del _active[index]
+                    break
+            if not _active:
+                _restore()
+        try:
+            _current.reset(token)
+            if session_token is not None:
+                _SESSION_ID.reset(session_token)
+        except ValueError:  # left in another context (a generator closed elsewhere)
+            _current.set(None)

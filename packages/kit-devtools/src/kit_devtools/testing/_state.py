@@ -1,0 +1,111 @@
+"""The host's mutable tables: hermes' tool registry and plugin manager, in one object."""
+
+from __future__ import annotations
+
+import copy
+import inspect
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal, cast
+
+from kit_devtools.testing.entries import (
+    CliCommandEntry,
+    CommandEntry,
+    HookEntry,
+    HostEvent,
+    MiddlewareEntry,
+    SkillEntry,
+    ToolEntry,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """Table sizes before a plugin's ``register(ctx)``, to credit what it added."""
+
+    tools: frozenset[str]
+    hooks: dict[str, int]
+    middleware: dict[str, int]
+
+
+class HostState:
+    """Registry, manager tables and the event log of one in-memory host."""
+
+    def __init__(self, config: Mapping[str, Any] | None) -> None:
+        self.config: dict[str, Any] = copy.deepcopy(dict(config or {}))
+        self.tools: dict[str, ToolEntry] = {}
+        self.hooks: dict[str, list[HookEntry]] = {}
+        self.middleware: dict[str, list[MiddlewareEntry]] = {}
+        self.commands: dict[str, CommandEntry] = {}
+        self.cli_commands: dict[str, CliCommandEntry] = {}
+        self.skills: dict[str, SkillEntry] = {}
+        self.plugin_tool_names: dict[str, None] = {}
+        """``PluginManager._plugin_tool_names`` (ordered): every name a plugin registered."""
+        self.override_policy: dict[str, bool] = {}
+        """``ToolRegistry._plugin_override_policy``: plugin module namespace -> allowed."""
+        self.events: list[HostEvent] = []
+        self.session_env: dict[str, str] = {}
+        self.sent_messages: list[dict[str, Any]] = []
+
+    def record(
+        self,
+        level: Literal["WARNING", "ERROR"],
+        plugin: str,
+        surface: str,
+        name: str,
+        message: str,
+        exception: BaseException | None = None,
+    ) -> None:
+        """Log what the real host would log at WARNING or ERROR."""
+        self.events.append(HostEvent(level, plugin, surface, name, message, exception))
+
+    def override_allowed(self, plugin_id: str) -> bool:
+        """``plugins.entries.<plugin_id>.allow_tool_override`` of the host's config."""
+        plugins: Any = self.config.get("plugins") or {}
+        entries: Any = plugins.get("entries") or {}
+        entry: Any = entries.get(plugin_id) or {}
+        return bool(entry.get("allow_tool_override", False))
+
+    def has_hook(self, name: str) -> bool:
+        return bool(self.hooks.get(name))
+
+    def plugin_of(self, callback: object) -> str:
+        """The plugin that registered ``callback`` as a hook or middleware ("" if none)."""
+        for entries in (*self.hooks.values(), *self.middleware.values()):
+            for entry in entries:
+                if entry.callback is callback:
+                    return entry.plugin
+        return ""
+
+    # -- crediting ---------------------------------------------------------------------
+
+    def snapshot(self) -> Snapshot:
+        return Snapshot(
+            frozenset(self.plugin_tool_names),
+            {name: len(entries) for name, entries in self.hooks.items()},
+            {kind: len(entries) for kind, entries in self.middleware.items()},
+        )
+
+    def credits(self, before: Snapshot, plugin: str) -> dict[str, tuple[str, ...]]:
+        """What a plugin added since ``before``, computed the way ``_load_plugin`` does."""
+        return {
+            "tools": tuple(n for n in self.plugin_tool_names if n not in before.tools),
+            "hooks": tuple(h for h, cbs in self.hooks.items() if len(cbs) > before.hooks.get(h, 0)),
+            "middleware": tuple(
+                k for k, cbs in self.middleware.items() if len(cbs) > before.middleware.get(k, 0)
+            ),
+            "commands": tuple(c for c, e in self.commands.items() if e.plugin == plugin),
+            "cli_commands": tuple(c for c, e in self.cli_commands.items() if e.plugin == plugin),
+            "skills": tuple(s for s, e in self.skills.items() if e.plugin == plugin),
+        }
+
+
+def discard_coroutines(results: list[Any]) -> None:
+    """Close coroutines the host would drop un-awaited (an async hook's "result").
+
+    hermes leaves them to be garbage-collected with a "never awaited" warning; closing
+    them keeps a test session that treats warnings as errors clean.
+    """
+    for result in results:
+        if inspect.iscoroutine(result):
+            cast("Any", result).close()

@@ -1,0 +1,288 @@
+"""``HostContext``: what a plugin's ``register(ctx)`` receives from the in-memory host.
+
+Each method has the signature of hermes-agent 0.19.0's ``PluginContext`` method of the
+same name (``hermes_cli/plugins.py`` 339-1241), stores the same fields and refuses what
+the host refuses, the same way: raising where hermes raises, and otherwise skipping
+with a WARNING or ERROR event (``InMemoryHost.events``) where hermes logs one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, NoReturn
+
+from kit_devtools.testing._state import HostState
+from kit_devtools.testing.entries import (
+    CliCommandEntry,
+    CommandEntry,
+    HookEntry,
+    MiddlewareEntry,
+    PluginManifest,
+    PluginToolOverrideError,
+    SkillEntry,
+    ToolEntry,
+)
+from kit_devtools.testing.host_names import (
+    BUILTIN_COMMANDS,
+    BUILTIN_TOOLS,
+    VALID_HOOKS,
+    VALID_MIDDLEWARE,
+)
+
+__all__ = ["HostContext"]
+
+_SKILL_NAME = re.compile(r"^[a-zA-Z0-9_-]+$")  # agent.skill_utils._NAMESPACE_RE
+_PLUGIN_NAMESPACE = "hermes_plugins."
+
+
+class HostContext:
+    """The in-memory host's ``PluginContext``, handed to one plugin's ``register``."""
+
+    def __init__(
+        self, state: HostState, dispatch: Callable[..., Any], manifest: PluginManifest
+    ) -> None:
+        """``state``: the host's registries; ``dispatch``: the host's ``registry.dispatch``
+        (the context knows the host only through these two, not the host class)."""
+        self.manifest = manifest
+        self._state = state
+        self._dispatch = dispatch
+
+    def __repr__(self) -> str:
+        return f"HostContext(plugin={self.manifest.name!r})"
+
+    @property
+    def _plugin(self) -> str:
+        return self.manifest.name
+
+    @property
+    def profile_name(self) -> str:
+        """The active hermes profile: always ``"default"`` in the in-memory host."""
+        return "default"
+
+    @property
+    def llm(self) -> NoReturn:
+        """hermes' host-owned LLM facade; not simulated."""
+        _not_simulated("llm")
+
+    # -- tools --------------------------------------------------------------------------
+
+    def register_tool(
+        self,
+        name: str,
+        toolset: str,
+        schema: dict[str, Any],
+        handler: Callable[..., Any],
+        check_fn: Callable[[], Any] | None = None,
+        requires_env: list[Any] | None = None,
+        is_async: bool = False,
+        description: str = "",
+        emoji: str = "",
+        override: bool = False,
+    ) -> None:
+        """Register a tool like ``PluginContext.register_tool`` + ``registry.register``."""
+        state = self._state
+        plugin_id = self.manifest.key or self.manifest.name
+        if override and not state.override_allowed(plugin_id):
+            msg = (
+                f"Plugin {self.manifest.name!r} cannot override built-in tool "
+                f"{name!r}. Set "
+                f"plugins.entries.{plugin_id}.allow_tool_override: true "
+                f"in config.yaml to allow this plugin to replace built-in tools."
+            )
+            raise PluginToolOverrideError(msg)
+        existing = state.tools[name].toolset if name in state.tools else BUILTIN_TOOLS.get(name)
+        if existing is not None and existing != toolset:
+            both_mcp = existing.startswith("mcp-") and toolset.startswith("mcp-")
+            if not both_mcp and override:
+                self._check_registry_override(name, handler, existing)
+            elif not both_mcp:
+                message = (
+                    f"Tool registration REJECTED: '{name}' (toolset '{toolset}') would "
+                    f"shadow existing tool from toolset '{existing}'. Pass "
+                    "override=True to register() if the replacement is "
+                    "intentional, or deregister the existing tool first."
+                )
+                state.record("ERROR", self._plugin, "tool", name, message)
+                state.plugin_tool_names[name] = None
+                return
+        schema_any: Any = schema
+        state.tools[name] = ToolEntry(
+            name=name,
+            toolset=toolset,
+            schema=schema,
+            handler=handler,
+            check_fn=check_fn,
+            requires_env=requires_env or [],
+            is_async=is_async,
+            description=description or schema_any.get("description", ""),
+            emoji=emoji,
+            plugin=self._plugin,
+        )
+        state.plugin_tool_names[name] = None
+
+    def _check_registry_override(
+        self, name: str, handler: Callable[..., Any], existing: str
+    ) -> None:
+        """The registry's own gate: bound to the module that *defined* the handler."""
+        try:
+            module: Any = getattr(handler, "__globals__", {}).get("__name__", "")
+        except AttributeError:
+            module = ""
+        policy = self._state.override_policy
+        owner = module if module in policy or str(module).startswith(_PLUGIN_NAMESPACE) else None
+        if owner is not None and not policy.get(owner, False):
+            message = (
+                f"Tool registration REJECTED: plugin {owner!r} attempted to "
+                f"override built-in tool {name!r} (existing toolset {existing!r}) without "
+                "operator opt-in. Set "
+                "plugins.entries.<plugin_id>.allow_tool_override: true "
+                "in config.yaml to allow it."
+            )
+            self._state.record("ERROR", self._plugin, "tool", name, message)
+            msg = (
+                f"Plugin module {owner!r} cannot override built-in "
+                f"tool {name!r} without operator opt-in "
+                f"(allow_tool_override)."
+            )
+            raise PermissionError(msg)
+
+    def dispatch_tool(self, tool_name: str, args: dict[str, Any], **kwargs: Any) -> Any:
+        """``registry.dispatch``: the handler alone, no hooks, middleware or coercion."""
+        return self._dispatch(tool_name, args, **kwargs)
+
+    # -- commands -----------------------------------------------------------------------
+
+    def register_cli_command(
+        self,
+        name: str,
+        help: str,
+        setup_fn: Callable[..., Any],
+        handler_fn: Callable[..., Any] | None = None,
+        description: str = "",
+    ) -> None:
+        """Store a ``hermes <name>`` command, unvalidated, like the host."""
+        self._state.cli_commands[name] = CliCommandEntry(
+            name, help, setup_fn, handler_fn, description, self._plugin
+        )
+
+    def register_command(
+        self,
+        name: str,
+        handler: Callable[..., Any],
+        description: str = "",
+        args_hint: str = "",
+    ) -> None:
+        """Register a slash command; empty and built-in names are skipped with a warning."""
+        clean = name.lower().strip().lstrip("/").replace(" ", "-")
+        if not clean:
+            message = f"Plugin '{self._plugin}' tried to register a command with an empty name."
+            self._state.record("WARNING", self._plugin, "command", name, message)
+            return
+        if clean in BUILTIN_COMMANDS:
+            message = (
+                f"Plugin '{self._plugin}' tried to register command '/{clean}' which "
+                "conflicts with a built-in command. Skipping."
+            )
+            self._state.record("WARNING", self._plugin, "command", clean, message)
+            return
+        self._state.commands[clean] = CommandEntry(
+            clean, handler, description or "Plugin command", (args_hint or "").strip(), self._plugin
+        )
+
+    # -- hooks, middleware, skills ------------------------------------------------------
+
+    def register_hook(self, hook_name: str, callback: Callable[..., Any]) -> None:
+        """Store a hook callback; an unknown name is stored too, with a warning."""
+        if hook_name not in VALID_HOOKS:
+            message = (
+                f"Plugin '{self._plugin}' registered unknown hook '{hook_name}' "
+                f"(valid: {', '.join(sorted(VALID_HOOKS))})"
+            )
+            self._state.record("WARNING", self._plugin, "hook", hook_name, message)
+        entry = HookEntry(hook_name, callback, self._plugin)
+        self._state.hooks.setdefault(hook_name, []).append(entry)
+
+    def register_middleware(self, kind: str, callback: Callable[..., Any]) -> None:
+        """Store a middleware callback; an unknown kind is stored too, with a warning."""
+        if kind not in VALID_MIDDLEWARE:
+            message = (
+                f"Plugin '{self._plugin}' registered unknown middleware '{kind}' "
+                f"(valid: {', '.join(sorted(VALID_MIDDLEWARE))})"
+            )
+            self._state.record("WARNING", self._plugin, "middleware", kind, message)
+        entry = MiddlewareEntry(kind, callback, self._plugin)
+        self._state.middleware.setdefault(kind, []).append(entry)
+
+    def register_skill(self, name: str, path: Path, description: str = "") -> None:
+        """Register ``<plugin>:<name>``; raises ValueError / FileNotFoundError like hermes
+        (and AttributeError for a ``str`` path, which has no ``exists()``)."""
+        if ":" in name:
+            msg = (
+                f"Skill name '{name}' must not contain ':' "
+                f"(the namespace is derived from the plugin name "
+                f"'{self.manifest.name}' automatically)."
+            )
+            raise ValueError(msg)
+        if not name or not _SKILL_NAME.match(name):
+            msg = f"Invalid skill name '{name}'. Must match [a-zA-Z0-9_-]+."
+            raise ValueError(msg)
+        if not path.exists():
+            msg = f"SKILL.md not found at {path}"
+            raise FileNotFoundError(msg)
+        qualified = f"{self.manifest.name}:{name}"
+        self._state.skills[qualified] = SkillEntry(qualified, name, path, description, self._plugin)
+
+    # -- the rest of PluginContext ------------------------------------------------------
+
+    def inject_message(self, content: str, role: str = "user") -> bool:
+        """No CLI is attached: like hermes in the gateway, log a warning and return False."""
+        del content, role
+        message = "inject_message: no CLI reference (not available in gateway mode)"
+        self._state.record("WARNING", self._plugin, "context", "inject_message", message)
+        return False
+
+    def register_context_engine(self, engine: Any) -> None:
+        _not_simulated("register_context_engine")
+
+    def register_image_gen_provider(self, provider: Any) -> None:
+        _not_simulated("register_image_gen_provider")
+
+    def register_dashboard_auth_provider(self, provider: Any) -> None:
+        _not_simulated("register_dashboard_auth_provider")
+
+    def register_video_gen_provider(self, provider: Any) -> None:
+        _not_simulated("register_video_gen_provider")
+
+    def register_web_search_provider(self, provider: Any) -> None:
+        _not_simulated("register_web_search_provider")
+
+    def register_browser_provider(self, provider: Any) -> None:
+        _not_simulated("register_browser_provider")
+
+    def register_secret_source(self, source: Any) -> None:
+        _not_simulated("register_secret_source")
+
+    def register_tts_provider(self, provider: Any) -> None:
+        _not_simulated("register_tts_provider")
+
+    def register_transcription_provider(self, provider: Any) -> None:
+        _not_simulated("register_transcription_provider")
+
+    def register_platform(self, *args: Any, **kwargs: Any) -> None:
+        _not_simulated("register_platform")
+
+    def register_slack_action_handler(self, *args: Any, **kwargs: Any) -> None:
+        _not_simulated("register_slack_action_handler")
+
+    def register_auxiliary_task(self, *args: Any, **kwargs: Any) -> None:
+        _not_simulated("register_auxiliary_task")
+
+
+def _not_simulated(method: str) -> NoReturn:
+    msg = (
+        f"HostContext.{method} is part of hermes' PluginContext but is not simulated by"
+        " the in-memory host; test it against the real host"
+    )
+    raise NotImplementedError(msg)

@@ -1,0 +1,223 @@
+"""``hermes-plugin-kit check / call / new`` end to end, on the examples and hand-made plugins."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kit_devtools.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
+PLUGINS = Path(__file__).resolve().parent / "plugins"
+
+
+def check_json(
+    target: Path | str, capsys: pytest.CaptureFixture[str], *extra: str
+) -> tuple[int, Any]:
+    status = main(["check", str(target), "--format", "json", *extra])
+    return status, json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("example", ["unit-convert", "team-notes", "media-postcard"])
+def test_every_example_passes_check_with_no_findings(
+    example: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, report = check_json(EXAMPLES / example, capsys, "--probe")
+    assert report["findings"] == []
+    assert (status, report["errors"], report["warnings"]) == (0, 0, 0)
+    assert report["plugin"]["enabled"] is True
+    assert report["tools"]
+    assert all(t["type"] == "function" and "parameters" in t["function"] for t in report["tools"])
+    assert report["receipts"]
+
+
+def test_check_reports_every_surface_and_the_receipt(capsys: pytest.CaptureFixture[str]) -> None:
+    _, report = check_json(EXAMPLES / "team-notes", capsys)
+    assert [t["function"]["name"] for t in report["tools"]] == [
+        "notes_add_note",
+        "notes_list_notes",
+    ]
+    assert report["commands"] == [
+        {
+            "name": "notes-count",
+            "args_hint": "[tag]",
+            "description": "Count the team's notes, or those with a tag.",
+        }
+    ]
+    assert report["cli_commands"] == [
+        {"name": "team-notes", "help": "Print the team's notes as JSON lines."}
+    ]
+    assert report["middleware"] == ["tool_execution", "tool_request"]
+    assert report["hooks"] == ["on_session_finalize", "pre_llm_call"]
+    assert report["skills"] == ["team-notes:note-taking"]
+    (receipt,) = report["receipts"]
+    assert receipt.startswith(
+        "hermes_plugin_kit: registered plugin lifecycle; plugin=team-notes; commands=notes-count;"
+    )
+
+
+def test_a_handmade_plugin_gets_every_finding_it_deserves(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, report = check_json(PLUGINS / "handmade", capsys, "--probe")
+    assert status == 1
+    found = {(f["rule"], f["where"]) for f in report["findings"]}
+    assert found == {
+        ("HPK004", "plugin handmade plugin.yaml"),
+        ("HPK005", "plugin handmade plugin.yaml"),
+        ("HPK103", "tool search"),
+        ("HPK114", "tool search"),
+        ("HPK115", "tool search"),
+        ("HPK132", "tool search"),
+        ("HPK104", "tool handmade_lookup"),
+        ("HPK106", "tool handmade_lookup"),
+        ("HPK107", "tool handmade_lookup argument ids"),
+        ("HPK107", "tool handmade_lookup argument ref"),
+        ("HPK108", "tool handmade_lookup parameters.ref"),
+        ("HPK109", "tool handmade_lookup parameters.ids"),
+        ("HPK121", "tool handmade_lookup"),
+        ("HPK131", "tool handmade_lookup"),
+        ("HPK102", "tool handmade_fetch"),
+        ("HPK122", "tool handmade_fetch"),
+        ("HPK132", "tool handmade_fetch"),
+        ("HPK131", "tool handmade_explode"),
+        ("HPK116", "tool read_file"),
+        ("HPK202", "command help"),
+        ("HPK201", "command handmade_status"),
+        ("HPK205", "CLI command handmade"),
+        ("HPK303", "hook pre_tool_cal"),
+        ("HPK301", "hook pre_llm_call"),
+        ("HPK302", "hook pre_tool_cal"),
+        ("HPK302", "hook pre_tool_call"),
+        ("HPK303", "middleware tool_requests"),
+        ("HPK301", "middleware tool_requests"),
+    }
+    assert report["errors"] == sum(1 for f in report["findings"] if f["severity"] == "error")
+    for item in report["findings"]:
+        assert item["message"]
+        assert item["fix"]
+        assert item["severity"] in ("error", "warning")
+    typo = next(
+        f for f in report["findings"] if f["where"] == "hook pre_tool_cal" and f["rule"] == "HPK303"
+    )
+    assert typo["fix"] == "did you mean 'pre_tool_call'?"
+
+
+@pytest.mark.parametrize(
+    ("plugin", "rule"),
+    [
+        ("raises", "HPK001"),
+        ("no_register", "HPK002"),
+        ("broken_import", "HPK003"),
+        ("skill_dir", "HPK401"),
+    ],
+)
+def test_loading_problems_are_findings(
+    plugin: str, rule: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, report = check_json(PLUGINS / plugin, capsys)
+    assert status == 1
+    assert [f["rule"] for f in report["findings"]] == [rule]
+
+
+def test_text_report_ends_with_the_counts(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", str(PLUGINS / "raises")]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("plugin raises (directory: ")
+    assert out[0].endswith("NOT LOADED: config is missing")
+    assert out[-1] == "1 error(s), 0 warning(s)"
+
+
+def test_check_of_an_unknown_target_says_what_it_accepts(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["check", "no_such_plugin_anywhere"]) == 2
+    assert "neither a plugin directory, an importable module" in capsys.readouterr().err
+
+
+def test_call_runs_a_tool_through_the_full_pipeline(capsys: pytest.CaptureFixture[str]) -> None:
+    args = '{"value": 100, "from_scale": "celsius", "to_scale": "kelvin"}'
+    assert (
+        main(["call", str(EXAMPLES / "unit-convert"), "units_convert_temperature", "--args", args])
+        == 0
+    )
+    assert json.loads(capsys.readouterr().out) == {
+        "success": True,
+        "data": {"value": 373.15, "scale": "kelvin"},
+    }
+    assert (
+        main(
+            [
+                "call",
+                str(EXAMPLES / "unit-convert"),
+                "units_convert_temperature",
+                "--args",
+                '{"value": "3"}',
+            ]
+        )
+        == 0
+    )
+    assert json.loads(capsys.readouterr().out)["error"] == "from_scale is required (e.g. 'celsius')"
+
+
+def test_call_explains_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["call", str(EXAMPLES / "unit-convert"), "units_nope"]) == 2
+    assert "its tools: units_convert_length, units_convert_temperature" in capsys.readouterr().err
+    assert (
+        main(["call", str(EXAMPLES / "unit-convert"), "units_convert_length", "--args", "{x"]) == 2
+    )
+    assert "--args is not JSON" in capsys.readouterr().err
+
+
+def test_the_module_and_the_console_script_run() -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "kit_devtools", "check", str(EXAMPLES / "unit-convert")],
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines()[-1] == "0 error(s), 0 warning(s)"
+    script = Path(sys.executable).parent / "hermes-plugin-kit"
+    assert subprocess.run([str(script), "doctor"], capture_output=True, check=False).returncode == 0
+
+
+def test_new_scaffolds_a_plugin_that_passes_check_and_its_own_tests(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["new", "word-tools", "--directory", str(tmp_path), "--kit-source", "path"]) == 0
+    capsys.readouterr()
+    project = tmp_path / "word-tools"
+    status, report = check_json(project / "src" / "word_tools", capsys, "--probe")
+    assert (status, report["findings"]) == (0, [])
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
+    env["UV_PYTHON_DOWNLOADS"] = "never"
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "uv",
+            "run",
+            "--quiet",
+            "--python",
+            sys.executable,
+            "python",
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+        ],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "3 passed" in run.stdout

@@ -1,0 +1,144 @@
+"""The command-line tool's parts that need no plugin loaded: targets, versions, doctor, new."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from hermes_plugin_kit._versions import check_versions, kit_versions, version_problem
+from kit_devtools.cli import main
+from kit_devtools.cli._doctor import host_verdict
+from kit_devtools.cli._scaffold import scaffold
+from kit_devtools.cli._target import resolve_target
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_installed_kit_versions_agree() -> None:
+    versions = kit_versions()
+    assert set(versions) == {"kit-core", "kit-lifecycle", "kit-media", "hermes-plugin-kit"}
+    assert len(set(versions.values())) == 1
+    check_versions()
+
+
+def test_a_mix_of_kit_versions_is_named_with_the_fix(monkeypatch: pytest.MonkeyPatch) -> None:
+    import hermes_plugin_kit._versions as versions
+
+    mixed: dict[str, str | None] = {
+        "kit-core": "0.1.0",
+        "kit-lifecycle": "0.2.0",
+        "kit-media": "0.1.0",
+        "hermes-plugin-kit": "0.1.0",
+    }
+    assert version_problem(mixed) == (
+        "the kit packages are at different versions (kit-core==0.1.0, kit-lifecycle==0.2.0,"
+        " kit-media==0.1.0, hermes-plugin-kit==0.1.0)"
+    )
+    monkeypatch.setattr(versions, "kit_versions", lambda: mixed)
+    with pytest.raises(
+        ImportError,
+        match=r"cannot start: the kit packages .* Install every kit package from one commit",
+    ):
+        versions.check_versions()
+    assert version_problem({**mixed, "kit-media": None}) == "kit packages missing: kit-media"
+
+
+@pytest.mark.parametrize(
+    ("version", "start"),
+    [
+        (None, "hermes-agent is not installed here"),
+        ("0.19.0", "hermes-agent 0.19.0: the release the kit is tested against"),
+        ("0.20.1", "hermes-agent 0.20.1: newer than 0.19.0"),
+        ("0.18.2", "hermes-agent 0.18.2: older than 0.19.0"),
+    ],
+)
+def test_doctor_explains_the_host_version(version: str | None, start: str) -> None:
+    assert host_verdict(version).startswith(start)
+
+
+def test_doctor_reports_the_installed_versions(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["doctor"]) == 0
+    out = capsys.readouterr().out
+    assert "kit-core 0.1.0" in out
+    assert "hermes-agent 0.19.0: the release the kit is tested against" in out
+
+
+def test_targets_resolve_directories_and_modules(tmp_path: Path) -> None:
+    assert (
+        resolve_target(str(ROOT / "examples" / "unit-convert")).load
+        == ROOT / "examples" / "unit-convert"
+    )
+    assert resolve_target("json").load == "json"
+    assert "without __init__.py" in str(resolve_target(str(tmp_path)).problem)
+    assert "neither a plugin directory" in str(resolve_target("no_such_plugin_anywhere").problem)
+
+
+def write_distribution(site: Path, group: str, value: str) -> None:
+    info = site / "fake_plugin-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: fake-plugin\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(f"[{group}]\nfake-plugin = {value}\n")
+
+
+def test_an_entry_point_naming_a_function_is_a_finding(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_distribution(tmp_path, "hermes_agent.plugins", "fake_plugin.main:register")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    target = resolve_target("fake-plugin")
+    assert target.load is None
+    (found,) = target.findings
+    assert found.rule == "HPK007"
+    assert "point it at the module: 'fake_plugin.main'" in found.fix
+
+
+def test_an_entry_point_in_the_wrong_group_is_a_finding(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_distribution(tmp_path, "hermes.plugins", "fake_plugin")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (found,) = resolve_target("fake-plugin").findings
+    assert found.rule == "HPK008"
+    assert "group 'hermes.plugins'" in found.message
+
+
+def test_new_writes_a_project_pinned_to_this_kit(tmp_path: Path) -> None:
+    written = scaffold("word-tools", tmp_path, "path")
+    root = tmp_path / "word-tools"
+    assert {p.relative_to(root).as_posix() for p in written} == {
+        "pyproject.toml",
+        "README.md",
+        "src/word_tools/plugin.yaml",
+        "src/word_tools/__init__.py",
+        "src/word_tools/tools.py",
+        "tests/test_word_tools.py",
+    }
+    project = tomllib.loads((root / "pyproject.toml").read_text())
+    assert project["project"]["dependencies"] == ["hermes-plugin-kit"]
+    assert project["dependency-groups"]["dev"] == ["pytest>=8", "hermes-plugin-kit[dev]"]
+    assert project["project"]["entry-points"]["hermes_agent.plugins"] == {
+        "word-tools": "word_tools"
+    }
+    source = project["tool"]["uv"]["sources"]["hermes-plugin-kit"]
+    assert Path(source["path"]) == ROOT / "packages" / "hermes-plugin-kit"
+
+
+def test_new_pins_the_checkout_commit_when_asked_for_git(tmp_path: Path) -> None:
+    scaffold("word-tools", tmp_path, "git")
+    project = tomllib.loads((tmp_path / "word-tools" / "pyproject.toml").read_text())
+    source = project["tool"]["uv"]["sources"]["hermes-plugin-kit"]
+    assert source["git"] == f"file://{ROOT}"
+    assert len(source["rev"]) == 40
+    assert source["subdirectory"] == "packages/hermes-plugin-kit"
+
+
+@pytest.mark.parametrize("name", ["Word", "word_tools", "x-", ""])
+def test_new_refuses_bad_names_and_existing_directories(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["new", name, "--directory", str(tmp_path)]) == 2
+    assert "must be lowercase kebab-case" in capsys.readouterr().err
+    (tmp_path / "taken").mkdir()
+    assert main(["new", "taken", "--directory", str(tmp_path)]) == 2

@@ -1,0 +1,158 @@
+"""The lint rules that read a tool as the host received it, on hand-written schemas."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from kit_devtools.cli._tool_rules import handler_findings, name_findings, schema_findings
+from kit_devtools.cli.findings import Severity
+from kit_devtools.cli.rules import RULES, finding
+
+GOOD: dict[str, Any] = {
+    "name": "acme_get_item",
+    "description": "Get an item.",
+    "parameters": {
+        "type": "object",
+        "properties": {"id": {"type": "string", "description": "Item id"}},
+        "required": ["id"],
+    },
+}
+
+
+def rules_of(findings: list[Any]) -> list[str]:
+    return [f.rule for f in findings]
+
+
+def test_a_correct_schema_has_no_findings() -> None:
+    assert schema_findings("acme_get_item", GOOD) == []
+
+
+@pytest.mark.parametrize(
+    ("schema", "rule"),
+    [
+        ("not a schema", "HPK101"),
+        ({"type": "function", "function": GOOD}, "HPK102"),
+        ({"name": "x", "description": "d", "type": "object", "properties": {"q": {}}}, "HPK103"),
+        ({**GOOD, "description": ""}, "HPK104"),
+        ({"name": "x", "description": "d"}, "HPK105"),
+        ({**GOOD, "parameters": {"type": "array"}}, "HPK105"),
+        ({**GOOD, "parameters": {**GOOD["parameters"], "required": ["id", "ghost"]}}, "HPK106"),
+        (
+            {**GOOD, "parameters": {"type": "object", "properties": {"id": {"type": "string"}}}},
+            "HPK107",
+        ),
+        (
+            {
+                **GOOD,
+                "parameters": {
+                    "type": "object",
+                    "properties": {"x": {"$ref": "#/$defs/X", "description": "x"}},
+                },
+            },
+            "HPK108",
+        ),
+        (
+            {
+                **GOOD,
+                "parameters": {
+                    "type": "object",
+                    "properties": {"tags": {"type": "array", "description": "t"}},
+                },
+            },
+            "HPK109",
+        ),
+        (
+            {
+                **GOOD,
+                "parameters": {
+                    "type": "object",
+                    "properties": {
+                        "deep": {
+                            "type": "object",
+                            "description": "d",
+                            "properties": {"list": {"type": ["array", "null"]}},
+                        }
+                    },
+                },
+            },
+            "HPK109",
+        ),
+    ],
+)
+def test_each_schema_mistake_is_found(schema: Any, rule: str) -> None:
+    assert rule in rules_of(schema_findings("acme_get_item", schema))
+
+
+def test_arguments_outside_parameters_name_the_keys() -> None:
+    bare = {"name": "x", "description": "d", "type": "object", "properties": {}, "required": []}
+    (outside,) = [f for f in schema_findings("x_y", bare) if f.rule == "HPK103"]
+    assert "'properties', 'required', 'type' stand outside 'parameters'" in outside.message
+    assert outside.severity is Severity.ERROR
+    assert outside.fix == "move them under schema['parameters']"
+
+
+@pytest.mark.parametrize(
+    ("name", "toolset", "rule"),
+    [
+        ("bad name!", "acme", "HPK111"),
+        ("x" * 65, "acme", "HPK111"),
+        ("memory", "acme", "HPK112"),
+        ("memory_write", "acme", "HPK112"),
+        ("AcmeGet", "acme", "HPK113"),
+        ("search", "acme", "HPK114"),
+        ("acme_get_item", "file", "HPK115"),
+    ],
+)
+def test_name_and_toolset_rules(name: str, toolset: str, rule: str) -> None:
+    assert rule in rules_of(name_findings(name, "acme-tools", toolset))
+
+
+def test_a_namespaced_snake_case_name_in_its_own_toolset_is_fine() -> None:
+    assert name_findings("acme_get_item", "acme", "acme") == []
+
+
+def test_reserved_names_suggest_the_plugin_namespace() -> None:
+    (reserved,) = name_findings("todo", "acme-tools", "acme")[:1]
+    assert reserved.fix == "give it your plugin's namespace, e.g. acme_tools_todo"
+
+
+def good_handler(args: Any, **kwargs: Any) -> str:
+    return "{}"
+
+
+def no_kwargs(args: Any) -> str:
+    return "{}"
+
+
+async def async_handler(args: Any, **kwargs: Any) -> str:
+    return "{}"
+
+
+@pytest.mark.parametrize(
+    ("handler", "is_async", "rules"),
+    [
+        (good_handler, False, []),
+        (no_kwargs, False, ["HPK121"]),
+        (async_handler, False, ["HPK122"]),
+        (good_handler, True, ["HPK123"]),
+        (async_handler, True, []),
+    ],
+)
+def test_handler_rules(handler: Any, is_async: bool, rules: list[str]) -> None:
+    assert rules_of(handler_findings("acme_x", handler, is_async)) == rules
+
+
+def test_every_rule_renders_with_its_details() -> None:
+    for rule, (severity, message, fix) in RULES.items():
+        assert re.fullmatch(r"HPK\d{3}", rule)
+        fields = set(re.findall(r"(?<!\{)\{(\w+)[^}]*\}(?!\})", message + fix))
+        built = finding(rule, "somewhere", **dict.fromkeys(fields, "X"))
+        assert built.severity is severity
+        assert (
+            "{" not in built.message.replace("{'", "").replace("{{", "")
+            or "'type'" in built.message
+        )
+        assert built.line().startswith(f"{severity} {rule} somewhere: ")
