@@ -184,3 +184,17 @@ def test_the_readme_install_lines_resolve_every_kit_package_from_one_commit(
     for name, source in sources.items():
         assert source["git"].endswith(f"#{sha}"), (name, source)
         assert f"subdirectory=packages%2F{name}" in source["git"]
+
+
+def test_the_command_runs_with_no_project_at_all(tmp_path: Path, clone: tuple[Path, str]) -> None:
+    """The README's ``uvx --from "kit-devtools @ git+…" hermes-plugin-kit check PATH``."""
+    repo, sha = clone
+    line = f"kit-devtools @ git+file://{repo}@{sha}#subdirectory=packages/kit-devtools"
+    example = ROOT / "examples" / "unit-convert"
+    run = uv(
+        "tool", "run", "--quiet", "--python", sys.executable, "--from", line,
+        "hermes-plugin-kit", "check", str(example),
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert run.stdout.splitlines()[-1] == "0 error(s), 0 warning(s)"
+    assert "units_convert_length" in run.stdout

@@ -143,7 +143,8 @@ from kit_devtools.testing import InMemoryHost
 host = InMemoryHost()
 host.load(sys.argv[1])
 host.call_tool("units_convert_length", {"value": 1, "from_unit": "m", "to_unit": "cm"})
-kit = {"hermes_plugin_kit", "kit_core", "kit_lifecycle", "kit_media", "kit_devtools", "hermes_plugins"}
+kit = {"hermes_plugin_kit", "kit_core", "kit_lifecycle", "kit_media", "kit_devtools"}
+kit |= {"hermes_plugins"}
 kit |= {"yaml", "_yaml", "cython_runtime"}  # PyYAML (and its C loader) reads plugin.yaml
 new = {name.split(".")[0] for name in set(sys.modules) - before}
 new = {name for name in new if not name.startswith("_cython_")}
