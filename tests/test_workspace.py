@@ -69,6 +69,18 @@ def test_all_members_carry_one_version() -> None:
     assert len(set(versions.values())) == 1, versions
 
 
+def test_the_facade_checks_every_member_at_the_shared_version() -> None:
+    from hermes_plugin_kit._versions import KIT_DISTRIBUTIONS, OPTIONAL_DISTRIBUTIONS, VERSION
+
+    versions = {load(path / "pyproject.toml")["project"]["version"] for path in MEMBERS.values()}
+    assert versions == {VERSION}, "bump hermes_plugin_kit._versions.VERSION with the packages"
+    assert set(KIT_DISTRIBUTIONS) <= set(MEMBERS)
+    assert set(MEMBERS) <= set(KIT_DISTRIBUTIONS) | set(OPTIONAL_DISTRIBUTIONS), (
+        "a new member must be named in hermes_plugin_kit._versions, or the import-time check"
+        " misses it"
+    )
+
+
 @pytest.mark.parametrize("dist", sorted(MEMBERS))
 def test_sibling_pins_are_exact_to_the_shared_version(dist: str) -> None:
     version = load(MEMBERS[dist] / "pyproject.toml")["project"]["version"]
