@@ -1,11 +1,13 @@
 """The packages as plugin authors install them: exact pins resolve among the built
-packages, a plugin environment gets only the standard library plus the runtime kit, and
-the author tooling comes only with the ``[dev]`` extra."""
+packages, a plugin environment gets only the standard library plus the runtime kit, the
+author tooling comes only with the ``[dev]`` extra, and a kit installed from two commits
+is refused at import."""
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -198,3 +200,81 @@ def test_the_command_runs_with_no_project_at_all(tmp_path: Path, clone: tuple[Pa
     )  # fmt: skip
     assert run.stdout.splitlines()[-1] == "0 error(s), 0 warning(s)"
     assert "units_convert_length" in run.stdout
+
+
+def git(*args: str, cwd: Path) -> str:
+    identity = ["-c", "user.name=kit tests", "-c", "user.email=kit-tests@example.invalid"]
+    return subprocess.run(
+        ["git", *identity, *args], cwd=cwd, capture_output=True, text=True, check=True
+    ).stdout
+
+
+@pytest.fixture(scope="module")
+def two_commits(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, str]:
+    """A clone of this repository with two commits: the working tree's packages, then one more.
+
+    The first commit copies ``packages/`` as it is on disk (uncommitted work included), so
+    the check under test is the one being edited.
+    """
+    clone = tmp_path_factory.mktemp("repository") / "clone"
+    subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
+    shutil.rmtree(clone / "packages")
+    listed = git(
+        "ls-files", "-z", "--cached", "--others", "--exclude-standard", "packages", cwd=ROOT
+    )
+    for name in filter(None, listed.split("\0")):
+        if (ROOT / name).is_file():  # a deleted file is still listed as cached
+            (clone / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, clone / name)
+    git("add", "--all", "packages", cwd=clone)
+    git("commit", "--quiet", "--allow-empty", "-m", "the working tree's packages", cwd=clone)
+    first = git("rev-parse", "HEAD", cwd=clone).strip()
+    with (clone / "packages" / "kit-core" / "README.md").open("a", encoding="utf-8") as readme:
+        readme.write("\nA second commit.\n")
+    git("commit", "--quiet", "--all", "-m", "a second commit", cwd=clone)
+    return clone, first, git("rev-parse", "HEAD", cwd=clone).strip()
+
+
+def test_a_kit_installed_from_two_commits_is_refused_until_one_commit_is_installed(
+    two_commits: tuple[Path, str, str], tmp_path: Path
+) -> None:
+    clone, first, second = two_commits
+
+    def requirement(dist: str, sha: str) -> str:
+        return f"{dist} @ git+{clone.as_uri()}@{sha}#subdirectory=packages/{dist}"
+
+    venv = tmp_path / "plugin-env"
+    uv("venv", "--quiet", "--python", sys.executable, str(venv))
+    python = str(venv / "bin" / "python")
+    # one plugin brought the kit at the second commit, another re-installed kit-core alone
+    later = [requirement(d, second) for d in ("kit-lifecycle", "kit-media", "hermes-plugin-kit")]
+    uv("pip", "install", "--quiet", "--python", python, "--no-deps", *later)
+    uv("pip", "install", "--quiet", "--python", python, "--no-deps", requirement("kit-core", first))
+
+    def import_facade() -> subprocess.CompletedProcess[str]:
+        code = "import hermes_plugin_kit"
+        return subprocess.run([python, "-I", "-c", code], capture_output=True, text=True)
+
+    refused = import_facade()
+    assert refused.returncode != 0
+    message = refused.stderr.strip().splitlines()[-1]
+    assert message.startswith(
+        "ImportError: hermes_plugin_kit cannot start:"
+        " the kit packages were installed from different revisions: "
+    ), refused.stderr
+    assert f"kit-core {VERSION} (git {first[:12]})" in message
+    for dist in ("kit-lifecycle", "kit-media", "hermes-plugin-kit"):
+        assert f"{dist} {VERSION} (git {second[:12]})" in message
+    fix = f'`uv add "hermes-plugin-kit @ git+{clone.as_uri()}@<sha>#subdirectory='
+    assert fix in message
+    assert "`uv pip install --reinstall` that requirement" in message
+
+    # the fix the message gives, in an environment without a uv project
+    uv("pip", "install", "--quiet", "--python", python, "--reinstall", later[-1])
+    frozen = uv("pip", "freeze", "--python", python).stdout.splitlines()
+    assert len(frozen) == 4
+    assert all(
+        line.endswith(f"@{second}#subdirectory=packages/{line.split()[0]}") for line in frozen
+    )
+    imported = import_facade()
+    assert imported.returncode == 0, imported.stderr

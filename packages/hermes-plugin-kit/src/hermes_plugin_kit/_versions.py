@@ -47,8 +47,11 @@ SHORT_SHA: Final = 12
 FIX: Final = (
     'Install every kit package from one commit: `uv add "hermes-plugin-kit @'
     ' git+<repo-url>@<sha>#subdirectory=packages/hermes-plugin-kit"` (uv resolves the siblings'
-    " from the same commit), and keep every plugin of the profile on that commit."
+    " from the same commit; in an environment without a uv project, `uv pip install"
+    " --reinstall` that requirement), and keep every plugin of the profile on that commit."
 )
+"""The fix. ``--reinstall``, because a plain ``uv pip install`` keeps a sibling already
+installed at the version, whatever its commit."""
 
 _MAX_RECORD: Final = 1 << 16  # a direct_url.json is a few hundred bytes; never read more
 
