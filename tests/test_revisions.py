@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -338,8 +337,8 @@ RECORD_FIELDS = st.fixed_dictionaries(
 
 
 @pytest.fixture(scope="module")
-def fuzz_site() -> Path:
-    site = Path(tempfile.mkdtemp(prefix="hpk-revisions-"))
+def fuzz_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    site = tmp_path_factory.mktemp("site")
     install_all(site, git(SHA_A))
     return site
 

@@ -31,6 +31,23 @@ from collections.abc import Sequence
 from stat import S_ISDIR
 from typing import Final, cast
 
+__all__ = [
+    "FIX",
+    "KIT_DISTRIBUTIONS",
+    "OPTIONAL_DISTRIBUTIONS",
+    "SHORT_SHA",
+    "VERSION",
+    "Install",
+    "check_versions",
+    "describe_revision",
+    "find_installs",
+    "fix_for",
+    "install_problem",
+    "kit_versions",
+    "read_source",
+    "version_problem",
+]
+
 VERSION: Final = "0.1.0"
 """The kit's version; a test holds it to every package's pyproject.toml."""
 
