@@ -11,10 +11,10 @@ dependencies fill site-packages as in a plugin's real environment. Rows:
 - the full listing of every ``sys.path`` entry that only a missing, shadowed or mixed
   install needs (to word the error).
 
-Figures are medians, in microseconds. ``--module PATH`` times another copy of
-``_versions.py`` (say, an older one from ``git show``) for a before-and-after.
+Figures are medians, in microseconds. ``--compare PATH`` times another copy of
+``_versions.py`` (say, an older one from ``git show``) in the same rounds, as a column.
 
-Usage: python scripts/bench_revisions.py [--runs N] [--module PATH]
+Usage: python scripts/bench_revisions.py [--runs N] [--compare PATH]...
 """
 
 from __future__ import annotations
@@ -76,27 +76,47 @@ def in_process_us(fn: Callable[[], object], batches: int, calls: int = 100) -> f
     return median([batch_ns(call, None, calls) for _ in range(batches)]) / 1000
 
 
+def measure(paths: list[str], runs: int) -> list[list[float | None]]:
+    """Rows of microseconds, one column per ``_versions.py``; fresh interpreters round-robin."""
+    modules = [load(path) for path in paths]
+    first: dict[tuple[str, str], list[float]] = {}
+    for _ in range(runs):  # round-robin, so drift spreads evenly over rows and columns
+        for path in paths:
+            for preload in ("import json\n", ""):
+                first.setdefault((path, preload), []).append(first_call_us(path, preload))
+    rows: list[list[float | None]] = [
+        [median(first[path, "import json\n"]) for path in paths],
+        [median(first[path, ""]) for path in paths],
+        [in_process_us(module.check_versions, runs) for module in modules],
+        [
+            in_process_us(module.find_installs, 21) if hasattr(module, "find_installs") else None
+            for module in modules
+        ],
+    ]
+    return rows
+
+
+LABELS = (
+    "first call, fresh interpreter, json loaded (as in hermes)",
+    "first call, fresh interpreter, json not loaded",
+    "repeated call, one process",
+    "error path: list every sys.path entry",
+)
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--runs", type=int, default=51, help="fresh interpreters per row")
-    parser.add_argument("--module", help="the _versions.py to time (default: the installed one)")
+    parser.add_argument(
+        "--compare",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="another _versions.py to time in the same rounds (say, from `git show main:...`)",
+    )
     options = parser.parse_args(argv)
-    path = options.module or versions_file()
-    module = load(path)
-
-    first: dict[str, list[float]] = {"json": [], "bare": []}
-    for _ in range(options.runs):  # round-robin, so drift spreads evenly
-        first["json"].append(first_call_us(path, "import json\n"))
-        first["bare"].append(first_call_us(path, ""))
-    rows: list[tuple[str, float]] = [
-        ("first call, fresh interpreter, json loaded (as in hermes)", median(first["json"])),
-        ("first call, fresh interpreter, json not loaded", median(first["bare"])),
-        ("repeated call, one process", in_process_us(module.check_versions, options.runs)),
-    ]
-    if hasattr(module, "find_installs"):
-        rows.append(
-            ("error path: list every sys.path entry", in_process_us(module.find_installs, 21))
-        )
+    paths = [versions_file(), *options.compare]
+    rows = measure(paths, options.runs)
 
     try:
         host = f"hermes-agent {metadata.version('hermes-agent')}"
@@ -106,10 +126,19 @@ def main(argv: list[str]) -> int:
     listed = sum(len(os.listdir(entry)) for entry in site)
     print(f"# kit version and revision check ({machine()})")
     print(
-        f"# {path}; {host}; {len(sys.path)} sys.path entries, {listed} names in site-packages;"
-        f" medians of {options.runs} fresh interpreters or batches of 100 calls"
+        f"# {host}; {len(sys.path)} sys.path entries, {listed} names in site-packages;"
+        f" medians of {options.runs} fresh interpreters or batches of 100 calls; µs"
     )
-    print(table(["check_versions()", "µs"], [[label, f"{us:.1f}"] for label, us in rows]))
+    headers = [
+        "check_versions()",
+        "this checkout µs",
+        *(f"{os.path.basename(p)} µs" for p in options.compare),
+    ]
+    cells = [
+        [label, *("n/a" if us is None else f"{us:.1f}" for us in row)]
+        for label, row in zip(LABELS, rows, strict=True)
+    ]
+    print(table(headers, cells))
     return 0
 
 
