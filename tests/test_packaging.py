@@ -92,11 +92,11 @@ RUNTIME_PACKAGES = {"kit-core", "kit-lifecycle", "kit-media", "hermes-plugin-kit
 KIT_PACKAGES = {*RUNTIME_PACKAGES, "kit-devtools"}
 
 INSPECT = """
-import importlib.metadata as m, importlib.util as u, json, shutil
+import importlib.metadata as m, importlib.util as u, json, os, shutil, sys
 print(json.dumps({
     "pytest11": sorted(e.value for e in m.entry_points(group="pytest11")),
     "devtools": u.find_spec("kit_devtools") is not None,
-    "command": shutil.which("hermes-plugin-kit") is not None,
+    "command": shutil.which("hermes-plugin-kit", path=os.path.dirname(sys.executable)) is not None,
     "dists": sorted(d.metadata["Name"] for d in m.distributions()),
 }))
 """
