@@ -239,6 +239,7 @@ def test_a_kit_installed_from_two_commits_is_refused_until_one_commit_is_install
     two_commits: tuple[Path, str, str], tmp_path: Path
 ) -> None:
     clone, first, second = two_commits
+    devtools = "kit-devtools"
 
     def requirement(dist: str, sha: str) -> str:
         return f"{dist} @ git+{clone.as_uri()}@{sha}#subdirectory=packages/{dist}"
@@ -278,3 +279,10 @@ def test_a_kit_installed_from_two_commits_is_refused_until_one_commit_is_install
     )
     imported = import_facade()
     assert imported.returncode == 0, imported.stderr
+
+    # kit-devtools is optional, and checked once installed: here from the other commit
+    uv("pip", "install", "--quiet", "--python", python, "--no-deps", requirement(devtools, first))
+    refused = import_facade()
+    assert refused.returncode != 0
+    assert "the kit packages were installed from different revisions" in refused.stderr
+    assert f"kit-devtools {VERSION} (git {first[:12]})" in refused.stderr
