@@ -2,40 +2,46 @@
 
 from __future__ import annotations
 
+import sys
 import tomllib
 from pathlib import Path
 
 import pytest
 
-from hermes_plugin_kit._versions import check_versions, kit_versions, version_problem
 from kit_devtools.cli import main
-from kit_devtools.cli._doctor import host_verdict
+from kit_devtools.cli._doctor import host_verdict, revision_check
 from kit_devtools.cli._scaffold import scaffold
 from kit_devtools.cli._target import resolve_target
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_installed_kit_versions_agree() -> None:
-    versions = kit_versions()
-    assert set(versions) == {"kit-core", "kit-lifecycle", "kit-media", "hermes-plugin-kit"}
-    assert len(set(versions.values())) == 1
-    check_versions()
+def test_doctor_reads_the_revision_check_without_the_facade() -> None:
+    # the check itself is tested in tests/test_revisions.py; doctor must reach it even
+    # when importing the façade refuses (a mixed install), so it loads the module alone
+    saved = {n: sys.modules.pop(n) for n in list(sys.modules) if n.startswith("hermes_plugin_kit")}
+    try:
+        check = revision_check()
+        assert "hermes_plugin_kit" not in sys.modules
+        assert check.install_problem(check.find_installs()) is None
+    finally:
+        sys.modules.update(saved)
+    assert revision_check() is sys.modules["hermes_plugin_kit._versions"]
 
 
-def test_a_mix_of_kit_versions_is_named_for_the_doctor() -> None:
-    # the import-time check, revisions included, is tested in tests/test_revisions.py
-    mixed: dict[str, str | None] = {
-        "kit-core": "0.1.0",
-        "kit-lifecycle": "0.2.0",
-        "kit-media": "0.1.0",
-        "hermes-plugin-kit": "0.1.0",
-    }
-    assert version_problem(mixed) == (
-        "the kit packages are at different versions (kit-core==0.1.0, kit-lifecycle==0.2.0,"
-        " kit-media==0.1.0, hermes-plugin-kit==0.1.0)"
-    )
-    assert version_problem({**mixed, "kit-media": None}) == "kit packages missing: kit-media"
+def test_doctor_names_each_package_revision_and_the_fix_when_they_differ(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    check = revision_check()
+    installs = dict(check.find_installs())
+    other = "git " + "ab" * 20
+    installs["kit-media"] = check.Install(installs["kit-media"].version, other, "https://x/y.git")
+    monkeypatch.setattr(check, "find_installs", lambda: installs)
+    assert main(["doctor"]) == 1
+    out = capsys.readouterr().out
+    assert "kit-media 0.1.0 (git abababababab)" in out
+    assert "error: the kit packages were installed from different revisions" in out
+    assert "--reinstall" in out
 
 
 @pytest.mark.parametrize(

@@ -43,9 +43,7 @@ __all__ = [
     "find_installs",
     "fix_for",
     "install_problem",
-    "kit_versions",
     "read_source",
-    "version_problem",
 ]
 
 VERSION: Final = "0.1.0"
@@ -200,26 +198,6 @@ def find_installs(path: Sequence[str] | None = None) -> dict[str, Install]:
         if len(found) == len(prefixes):
             break
     return {dist: found[dist] for dist in prefixes.values() if dist in found}
-
-
-def kit_versions() -> dict[str, str | None]:
-    """Each runtime kit distribution's installed version (None when it is not installed)."""
-    installs = find_installs()
-    return {
-        dist: installs[dist].version if dist in installs else None for dist in KIT_DISTRIBUTIONS
-    }
-
-
-def version_problem(versions: dict[str, str | None]) -> str | None:
-    """Why these versions cannot work together, or None when they can."""
-    missing = [d for d, v in versions.items() if v is None]
-    if missing:
-        return f"kit packages missing: {', '.join(missing)}"
-    distinct = sorted({v for v in versions.values() if v is not None})
-    if len(distinct) > 1:
-        listing = ", ".join(f"{d}=={v}" for d, v in versions.items())
-        return f"the kit packages are at different versions ({listing})"
-    return None
 
 
 def describe_revision(install: Install) -> str:

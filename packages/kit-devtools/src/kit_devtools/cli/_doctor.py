@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import importlib.util
 import platform
 import re
+import sys
 from importlib import metadata
+from pathlib import Path
+from types import ModuleType
+from typing import Any
 
-from hermes_plugin_kit._versions import FIX, kit_versions, version_problem
+VERSIONS_MODULE = "hermes_plugin_kit._versions"
 
 TESTED_HOST = (0, 19, 0)
 
@@ -35,14 +40,43 @@ def host_verdict(version: str | None) -> str:
     return f"hermes-agent {version}: older than {tested}, which the kit needs; upgrade hermes-agent"
 
 
+def revision_check() -> ModuleType:
+    """The façade's revision check (``hermes_plugin_kit._versions``), without importing
+    the façade: its import refuses a mixed install, which is what doctor must explain.
+
+    The module is standard library only and imports nothing of the kit.
+    """
+    loaded = sys.modules.get(VERSIONS_MODULE)
+    if loaded is not None:
+        return loaded
+    package = importlib.util.find_spec("hermes_plugin_kit")  # finds, does not run, __init__
+    if package is None or not package.submodule_search_locations:
+        msg = "hermes-plugin-kit is not installed: install hermes-plugin-kit[dev]"
+        raise ModuleNotFoundError(msg)
+    path = Path(next(iter(package.submodule_search_locations))) / "_versions.py"
+    spec = importlib.util.spec_from_file_location("kit_devtools._facade_versions", path)
+    if spec is None or spec.loader is None:  # pragma: no cover - a .py path always has one
+        msg = f"cannot load {path}"
+        raise ModuleNotFoundError(msg)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def doctor() -> tuple[list[str], bool]:
     """The report's lines, and whether everything is in order."""
-    versions = kit_versions()
+    check: Any = revision_check()
+    installs = check.find_installs()
     lines = [f"python {platform.python_version()}"]
-    lines += [f"{dist} {version or 'not installed'}" for dist, version in versions.items()]
-    problem = version_problem(versions)
+    for dist in (*check.KIT_DISTRIBUTIONS, *check.OPTIONAL_DISTRIBUTIONS):
+        install = installs.get(dist)
+        found = "not installed"
+        if install is not None:
+            found = f"{install.version} ({check.describe_revision(install)})"
+        lines.append(f"{dist} {found}")
+    problem = check.install_problem(installs)
     if problem is not None:
-        lines.append(f"error: {problem}. {FIX}")
+        lines.append(f"error: {problem}. {check.fix_for(installs)}")
     try:
         host: str | None = metadata.version("hermes-agent")
     except metadata.PackageNotFoundError:
