@@ -32,6 +32,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import kit_media
+from kit_core import declaration_of
 from kit_media import (
     MEDIA_DELIVERY_HOOKS,
     MediaError,
@@ -640,7 +641,7 @@ def test_the_hooks_are_registered_through_the_host(hermes_host: HermesHost) -> N
     hooks = hermes_host.manager._hooks
     assert transform_media_delivery_output in hooks["transform_llm_output"]
     assert clear_media_delivery_state in hooks["on_session_end"]
-    assert {hook.hook_name for hook in MEDIA_DELIVERY_HOOKS} == {
+    assert {getattr(declaration_of(hook), "name", None) for hook in MEDIA_DELIVERY_HOOKS} == {
         "transform_llm_output",
         "on_session_end",
     }
