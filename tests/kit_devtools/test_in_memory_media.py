@@ -77,6 +77,31 @@ def test_a_delivery_from_a_tool_call_is_recorded_and_guarded(image: Path) -> Non
     ]
 
 
+def test_a_module_registered_as_a_whole_registers_the_media_hooks_it_imports(
+    image: Path,
+) -> None:
+    # kit_media_module hands register_plugin a module that imports MEDIA_DELIVERY_HOOKS
+    host = InMemoryHost()
+    loaded = host.load(PLUGINS / "kit_media_module")
+    assert loaded.enabled, loaded.error
+    assert list(loaded.tools) == ["kitmm_send"]
+    assert list(loaded.hooks) == ["on_session_end", "transform_llm_output"]
+    assert [e.callback for e in host.hooks["transform_llm_output"]] == [
+        kit_media.transform_media_delivery_output
+    ]
+    assert [e.callback for e in host.hooks["on_session_end"]] == [
+        kit_media.clear_media_delivery_state
+    ]
+    host.session_env.update(IN_CHAT)
+    out = json.loads(host.call_tool("kitmm_send", {"path": str(image)}, session_id=SESSION))
+    assert out["data"]["suppression_armed"] is True, out
+    replies = [
+        host.invoke_hook("transform_llm_output", response_text="x", session_id=SESSION)
+        for _ in range(2)
+    ]
+    assert replies == [["NO_REPLY"], []]
+
+
 def test_a_blocking_guard_stops_the_send(image: Path) -> None:
     host, plugin = media_host()
     plugin.BLOCK_SEND_MESSAGE = "paused"
