@@ -23,7 +23,15 @@ from types import FunctionType
 from typing import Annotated, Any
 
 from _bench import batch_ns, machine, median, table
-from kit_core import int_arg, str_arg, tool
+from kit_core import ToolSpec, declaration_of, int_arg, str_arg, tool
+
+
+def spec_of(fn: object) -> ToolSpec:
+    """The ToolSpec of a @tool function."""
+    spec = declaration_of(fn, ToolSpec)
+    assert spec is not None, f"{fn!r} carries no ToolSpec"
+    return spec
+
 
 SUCCESS: dict[str, Any] = {"query": "coffee", "region": "eu", "limit": 3}
 REJECTED: dict[str, Any] = {"region": "eu", "limit": 3}  # the required "query" is missing
@@ -152,7 +160,7 @@ class Layer:
 def layers(stream: io.StringIO) -> list[Layer]:
     attached = logging.StreamHandler(stream)
     attached.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    for name in (places_find.tool_spec.module, FLOOR_LOGGER.name):
+    for name in (spec_of(places_find).module, FLOOR_LOGGER.name):
         logger = logging.getLogger(name)
         logger.addHandler(attached)
         logger.propagate = False
@@ -181,7 +189,7 @@ CASES: dict[str, dict[str, Any]] = {"success": SUCCESS, "rejected": REJECTED}
 def run(rounds: int, batch_ms: float) -> None:
     stream = io.StringIO()
     found = layers(stream)
-    plugin_logger = logging.getLogger(places_find.tool_spec.module)
+    plugin_logger = logging.getLogger(spec_of(places_find).module)
     timed = [layer for layer in found if layer.handler is not None]
 
     def prepared(layer: Layer) -> Callable[[object], object]:

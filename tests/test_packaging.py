@@ -91,12 +91,14 @@ def test_the_facade_installs_from_the_built_wheels_alone(wheels: Path, tmp_path:
 RUNTIME_PACKAGES = {"kit-core", "kit-lifecycle", "kit-media", "hermes-plugin-kit"}
 KIT_PACKAGES = {*RUNTIME_PACKAGES, "kit-devtools"}
 
+# The command is looked for in the consumer's own environment: `uv run` puts this
+# repository's dev environment (which has the command) on PATH behind it.
 INSPECT = """
-import importlib.metadata as m, importlib.util as u, json, os, shutil, sys
+import importlib.metadata as m, importlib.util as u, json, shutil, sysconfig
 print(json.dumps({
     "pytest11": sorted(e.value for e in m.entry_points(group="pytest11")),
     "devtools": u.find_spec("kit_devtools") is not None,
-    "command": shutil.which("hermes-plugin-kit", path=os.path.dirname(sys.executable)) is not None,
+    "command": shutil.which("hermes-plugin-kit", path=sysconfig.get_path("scripts")) is not None,
     "dists": sorted(d.metadata["Name"] for d in m.distributions()),
 }))
 """

@@ -68,7 +68,7 @@ HOST_MODULES = (
 
 
 @pytest.fixture(scope="module", autouse=True)
-def _without_hermes() -> Iterator[None]:  # pyright: ignore[reportUnusedFunction]
+def _without_hermes() -> Iterator[None]:
     # module-scoped, not ``monkeypatch``: hypothesis tests may use it
     with pytest.MonkeyPatch.context() as mp:
         for name in HOST_MODULES:

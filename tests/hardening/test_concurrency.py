@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from kit_core import int_arg, str_arg, tool
+from kit_core import ToolSpec, declaration_of, int_arg, str_arg, tool
 from kit_lifecycle import MiddlewareKind, hook, middleware
 from kit_media import (
     MediaPayload,
@@ -29,6 +29,13 @@ from kit_media import (
     transform_media_delivery_output,
 )
 from kit_media._markers import MARKERS
+
+
+def spec_of(fn: object) -> ToolSpec:
+    """The ToolSpec of a @tool function."""
+    spec = declaration_of(fn, ToolSpec)
+    assert spec is not None, f"{fn!r} carries no ToolSpec"
+    return spec
 
 
 @pytest.fixture(autouse=True)
@@ -99,7 +106,7 @@ def test_threads_calling_the_same_tools_get_their_own_answers_and_log_lines(
             checked += 3
         return checked
 
-    with capture(shared_tool.tool_spec.module) as logs:
+    with capture(spec_of(shared_tool).module) as logs:
         calls = sum(run_threads(budget.threads, work))
     crossed = 0
     for record in logs.records:

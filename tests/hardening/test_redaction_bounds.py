@@ -80,7 +80,7 @@ def test_no_shape_backtracks_without_bound(shape: Any) -> None:
 def test_media_id_shapes_never_backtrack_without_bound() -> None:
     """What kit-media masks in host text (chat ids, addresses, handles, opaque ids) runs on
     every delivery's reply: the same rule holds for it (it once took 1 s on 16 KB)."""
-    from kit_media._privacy import _ID_SHAPES  # pyright: ignore[reportPrivateUsage]
+    from kit_media._privacy import _ID_SHAPES
 
     assert _unbounded_backtracking(sre_parse.parse(_ID_SHAPES.pattern)) == []
 

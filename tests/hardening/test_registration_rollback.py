@@ -372,7 +372,7 @@ def test_an_undo_the_host_refuses_is_reported_and_the_rest_still_undone(
     def refuse(name: str) -> None:
         raise PermissionError(f"cannot deregister {name}")
 
-    registry.deregister = refuse  # type: ignore[method-assign]
+    registry.deregister = refuse
     with pytest.raises(PartialRegistrationError) as caught:
         register_plugin(
             Context(manager, registry, fail_at="hook 'pre_tool_call'"),

@@ -15,8 +15,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kit_core import str_arg, tool
+from kit_core import ToolSpec, declaration_of, str_arg, tool
 from kit_core._runtime import ERROR_CHARS, PREVIEW_CHARS
+
+
+def spec_of(fn: object) -> ToolSpec:
+    """The ToolSpec of a @tool function."""
+    spec = declaration_of(fn, ToolSpec)
+    assert spec is not None, f"{fn!r} carries no ToolSpec"
+    return spec
+
 
 HARDENING = settings(parent=settings.get_profile("hpk-hardening"))
 CURRENT: dict[str, Any] = {}
@@ -223,7 +231,7 @@ HUGE = 10_000_000
     ids=["huge-key", "huge-value", "huge-list-item", "huge-nested", "huge-json-text"],
 )
 def test_what_the_caller_sent_is_echoed_short(args: Any, capture: Any) -> None:
-    with capture(echo_strict.tool_spec.module) as logs:
+    with capture(spec_of(echo_strict).module) as logs:
         answer = echo_strict(args)
     assert json.loads(answer)["error_code"] == "invalid_argument"
     assert len(answer) < 400
@@ -233,7 +241,7 @@ def test_what_the_caller_sent_is_echoed_short(args: Any, capture: Any) -> None:
 
 def test_a_huge_exception_text_is_cut_in_the_envelope_and_the_log(capture: Any) -> None:
     CURRENT["outcome"] = ("raise", ValueError("y" * HUGE))
-    with capture(never_sync.tool_spec.module) as logs:
+    with capture(spec_of(never_sync).module) as logs:
         answer = never_sync({"q": "x"})
     assert len(answer) < ERROR_CHARS + 200
     assert all(len(line) < 40_000 for line in logs.lines)

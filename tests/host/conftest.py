@@ -55,6 +55,7 @@ PLUGIN_SOURCES: dict[str, Path] = {
     "kit_contract": HERE / "plugins" / "kit_contract",
     "kit_lifecycle_contract": HERE / "plugins" / "kit_lifecycle_contract",
     "kit_media_contract": HERE / "plugins" / "kit_media_contract",
+    "kit_media_module": HERE / "plugins" / "kit_media_module",
     "unit-convert": REPO_ROOT / "examples" / "unit-convert",
 }
 """Plugin key (its manifest name) -> the directory copied into ``$HERMES_HOME/plugins``."""

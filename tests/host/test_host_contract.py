@@ -18,8 +18,18 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from kit_core import ToolSpec, declaration_of
+
 if TYPE_CHECKING:
     from tests.host.conftest import HermesHost
+
+
+def spec_of(fn: object) -> ToolSpec:
+    """The ToolSpec of a @tool function."""
+    spec = declaration_of(fn, ToolSpec)
+    assert spec is not None, f"{fn!r} carries no ToolSpec"
+    return spec
+
 
 KIT_CONTRACT = "kit_contract"
 UNIT_CONVERT = "unit-convert"
@@ -131,7 +141,7 @@ def test_sync_tool_definition_is_exactly_what_the_model_receives(
 ) -> None:
     definitions = hermes_host.definitions(KIT_CONTRACT)
     assert definitions["kitc_echo"] == EXPECTED_ECHO_DEFINITION
-    assert definitions["kitc_echo"] == tools.kitc_echo.tool_spec.definition()
+    assert definitions["kitc_echo"] == spec_of(tools.kitc_echo).definition()
 
 
 def test_every_visible_definition_equals_the_kits_own(
@@ -147,7 +157,7 @@ def test_every_visible_definition_equals_the_kits_own(
         ("units_convert_temperature", examples.convert_temperature),
         ("units_convert_length", examples.convert_length),
     ]:
-        assert definitions[name] == fn.tool_spec.definition(), name
+        assert definitions[name] == spec_of(fn).definition(), name
 
 
 # Argument shapes the host's schema sanitiser (tools/schema_sanitizer.py, run by
@@ -186,7 +196,7 @@ def test_kit_definition_matches_the_host_for_shapes_the_host_rewrites(
 ) -> None:
     """ToolSpec.definition() promises "the tool exactly as hermes sends it to the model"."""
     host = hermes_host.definitions(KIT_CONTRACT)["kitc_annotate"]
-    kit = tools.kitc_annotate.tool_spec.definition()
+    kit = spec_of(tools.kitc_annotate).definition()
     host_properties = host["function"]["parameters"]["properties"]
     assert host_properties == kit["function"]["parameters"]["properties"]
     assert host == kit
@@ -235,9 +245,9 @@ def test_registry_entry_carries_every_field_the_kit_declared(
     fn = next(
         value
         for value in vars(hermes_host.plugin_module(key, "tools")).values()
-        if getattr(getattr(value, "tool_spec", None), "name", None) == name
+        if getattr(declaration_of(value, ToolSpec), "name", None) == name
     )
-    spec = fn.tool_spec
+    spec = spec_of(fn)
     assert (entry.name, entry.toolset, entry.is_async, entry.emoji, entry.requires_env) == (
         name,
         toolset,

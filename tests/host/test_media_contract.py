@@ -32,6 +32,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import kit_media
+from kit_core import declaration_of
 from kit_media import (
     MEDIA_DELIVERY_HOOKS,
     MediaError,
@@ -640,10 +641,49 @@ def test_the_hooks_are_registered_through_the_host(hermes_host: HermesHost) -> N
     hooks = hermes_host.manager._hooks
     assert transform_media_delivery_output in hooks["transform_llm_output"]
     assert clear_media_delivery_state in hooks["on_session_end"]
-    assert {hook.hook_name for hook in MEDIA_DELIVERY_HOOKS} == {
+    assert {getattr(declaration_of(hook), "name", None) for hook in MEDIA_DELIVERY_HOOKS} == {
         "transform_llm_output",
         "on_session_end",
     }
+
+
+def test_a_module_registered_as_a_whole_registers_the_media_hooks_it_imports(
+    hermes_host: HermesHost,
+) -> None:
+    # kit_media_module imports MEDIA_DELIVERY_HOOKS into the module it hands to
+    # register_plugin; hermes credits the plugin with both hooks (it listed 0 before)
+    info = hermes_host.list_plugins()["kit_media_module"]
+    assert (info["enabled"], info["error"]) == (True, None)
+    assert (info["tools"], info["hooks"]) == (1, 2)
+    loaded = hermes_host.manager._plugins["kit_media_module"]
+    assert sorted(loaded.hooks_registered) == ["on_session_end", "transform_llm_output"]
+    hooks = hermes_host.manager._hooks
+    # once by kit_media_contract (by hand), once by kit_media_module (as a module)
+    assert hooks["transform_llm_output"].count(transform_media_delivery_output) == 2
+    assert hooks["on_session_end"].count(clear_media_delivery_state) == 2
+
+
+def test_two_plugins_with_the_media_hooks_still_silence_one_reply(
+    hermes_host: HermesHost,
+    telegram_network: FakeTelegramNetwork,
+    in_chat: Callable[..., Any],
+    files: SimpleNamespace,
+) -> None:
+    reply = in_chat(
+        lambda: hermes_host.call(
+            "kitmm_send", {"path": str(files.image)}, task_id="task-m", session_id=SESSION
+        )
+    )
+    outcome = json.loads(reply)
+    assert outcome["data"]["success"] is True, outcome
+    assert outcome["data"]["suppression_armed"] is True
+    assert telegram_network.methods == ["send_photo"]
+    # both plugins' copies of the hook run; the marker is consumed once
+    results = hermes_host.plugins.invoke_hook(
+        "transform_llm_output", response_text="Sent!", session_id=SESSION
+    )
+    assert results == ["NO_REPLY"]
+    assert finalize(hermes_host, "Anything else?") == "Anything else?"
 
 
 def test_one_final_reply_is_suppressed_after_a_delivery_from_a_real_tool_call(

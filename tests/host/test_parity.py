@@ -42,9 +42,16 @@ SOURCES = {
     "kit_contract": HERE / "plugins" / "kit_contract",
     "kit_lifecycle_contract": HERE / "plugins" / "kit_lifecycle_contract",
     "kit_media_contract": HERE / "plugins" / "kit_media_contract",
+    "kit_media_module": HERE / "plugins" / "kit_media_module",
     "unit-convert": HERE.parents[1] / "examples" / "unit-convert",
 }
-TOOLSETS = ("kit_contract", "kit_lifecycle_contract", "kit_media_contract", "unit-convert")
+TOOLSETS = (
+    "kit_contract",
+    "kit_lifecycle_contract",
+    "kit_media_contract",
+    "kit_media_module",
+    "unit-convert",
+)
 CONTEXT = {"task_id": "task-p", "session_id": "session-p"}
 
 

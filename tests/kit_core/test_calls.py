@@ -10,15 +10,24 @@ import pytest
 
 from kit_core import (
     ToolDefinitionError,
+    ToolSpec,
     arg,
     array_arg,
     bool_arg,
+    declaration_of,
     int_arg,
     number_arg,
     object_arg,
     str_arg,
     tool,
 )
+
+
+def spec_of(fn: object) -> ToolSpec:
+    """The ToolSpec of a @tool function."""
+    spec = declaration_of(fn, ToolSpec)
+    assert spec is not None, f"{fn!r} carries no ToolSpec"
+    return spec
 
 
 @tool(
@@ -203,7 +212,7 @@ def test_validate_required_false_keeps_the_schema_and_skips_the_checks() -> None
         """Legacy validation."""
         return json.dumps({"error": "content missing"} if not args.get("content") else {"ok": 1})
 
-    assert legacy.tool_spec.schema["parameters"]["required"] == ["content"]
+    assert spec_of(legacy).schema["parameters"]["required"] == ["content"]
     assert legacy({}) == '{"error": "content missing"}'
     assert legacy({"content": 5, "other": 1}) == '{"ok": 1}'
 
@@ -294,7 +303,7 @@ def test_async_handlers_are_awaited_and_keep_the_contract() -> None:
             raise ValueError("negative")
         return {"n": args["n"] * 2, "session": kwargs.get("session_id")}
 
-    assert doubler.tool_spec.is_async
+    assert spec_of(doubler).is_async
     assert asyncio.run(doubler({"n": 4}, session_id="s")) == (
         '{"success": true, "data": {"n": 8, "session": "s"}}'
     )
@@ -360,4 +369,4 @@ def test_tool_without_parentheses_says_how_to_write_it() -> None:
         return ""
 
     with pytest.raises(ToolDefinitionError, match=r"written with parentheses: put @tool\(toolset="):
-        tool(handler)  # type: ignore[misc]  # pyright: ignore[reportArgumentType, reportCallIssue]
+        tool(handler)  # pyright: ignore[reportArgumentType]

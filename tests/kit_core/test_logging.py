@@ -10,7 +10,15 @@ from typing import Any
 import pytest
 
 import kit_core._runtime as runtime
-from kit_core import str_arg, tool
+from kit_core import ToolSpec, declaration_of, str_arg, tool
+
+
+def spec_of(fn: object) -> ToolSpec:
+    """The ToolSpec of a @tool function."""
+    spec = declaration_of(fn, ToolSpec)
+    assert spec is not None, f"{fn!r} carries no ToolSpec"
+    return spec
+
 
 RESULT_MARKER = "result-payload-never-logged"
 
@@ -30,7 +38,7 @@ def fetch(args: dict[str, Any], **kwargs: Any) -> object:
     return {"marker": RESULT_MARKER}
 
 
-LOGGER = fetch.tool_spec.module
+LOGGER = spec_of(fetch).module
 
 
 def messages(caplog: pytest.LogCaptureFixture) -> list[tuple[int, str]]:

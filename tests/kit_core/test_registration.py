@@ -9,7 +9,22 @@ from typing import Any
 
 import pytest
 
-from kit_core import RegistrationError, collect_tools, register_all, str_arg, tool
+from kit_core import (
+    RegistrationError,
+    ToolSpec,
+    collect_tools,
+    declaration_of,
+    register_all,
+    str_arg,
+    tool,
+)
+
+
+def spec_of(fn: object) -> ToolSpec:
+    """The ToolSpec of a @tool function."""
+    spec = declaration_of(fn, ToolSpec)
+    assert spec is not None, f"{fn!r} carries no ToolSpec"
+    return spec
 
 
 class Ctx:
@@ -71,7 +86,7 @@ def test_every_host_field_is_passed_in_name_order() -> None:
     assert send == {
         "name": "reg_send_note",
         "toolset": "regtest",
-        "schema": send_note.tool_spec.schema,
+        "schema": spec_of(send_note).schema,
         "handler": send_note,
         "check_fn": gate,
         "requires_env": ["REG_TOKEN"],
@@ -85,7 +100,7 @@ def test_the_host_gets_its_own_copy_of_the_schema() -> None:
     ctx = Ctx()
     register_all(ctx, make_module("regcopy", send_note=send_note))
     ctx.calls[0]["schema"]["parameters"]["properties"].clear()
-    assert send_note.tool_spec.schema["parameters"]["properties"]
+    assert spec_of(send_note).schema["parameters"]["properties"]
 
 
 def test_a_module_name_is_accepted(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -16,13 +16,20 @@ from kit_core import (
     array_arg,
     bool_arg,
     build_schema,
-    get_tool_spec,
+    declaration_of,
     int_arg,
     number_arg,
     object_arg,
     str_arg,
     tool,
 )
+
+
+def spec_of(fn: object) -> ToolSpec:
+    """The ToolSpec of a @tool function."""
+    spec = declaration_of(fn, ToolSpec)
+    assert spec is not None, f"{fn!r} carries no ToolSpec"
+    return spec
 
 
 def schema_untyped(value: object) -> Any:
@@ -297,7 +304,7 @@ def test_description_comes_from_the_docstring() -> None:
         """
         return ""
 
-    assert docs_read.tool_spec.description == "Read a doc.\n\nMore text."
+    assert spec_of(docs_read).description == "Read a doc.\n\nMore text."
 
 
 def test_description_keyword_wins_over_schema_and_docstring() -> None:
@@ -306,8 +313,8 @@ def test_description_keyword_wins_over_schema_and_docstring() -> None:
         """From the docstring."""
         return ""
 
-    assert docs_read.tool_spec.description == "From the keyword."
-    assert docs_read.tool_spec.schema["description"] == "From the keyword."
+    assert spec_of(docs_read).description == "From the keyword."
+    assert spec_of(docs_read).schema["description"] == "From the keyword."
 
 
 def test_schema_description_wins_over_the_docstring() -> None:
@@ -316,7 +323,7 @@ def test_schema_description_wins_over_the_docstring() -> None:
         """From the docstring."""
         return ""
 
-    assert docs_read.tool_spec.description == "D. Required: `a`."
+    assert spec_of(docs_read).description == "D. Required: `a`."
 
 
 def test_blank_description_keyword_falls_back_to_the_docstring() -> None:
@@ -325,7 +332,7 @@ def test_blank_description_keyword_falls_back_to_the_docstring() -> None:
         """From the docstring."""
         return ""
 
-    assert docs_read.tool_spec.description == "From the docstring."
+    assert spec_of(docs_read).description == "From the docstring."
 
 
 def test_a_missing_description_is_rejected() -> None:
@@ -358,8 +365,8 @@ def test_description_is_augmented_from_params() -> None:
         return ""
 
     expected = "Search docs. Required: `q` (e.g. 'cats'). Optional: `n` (e.g. 3)."
-    assert docs_search.tool_spec.description == expected
-    assert docs_search.tool_spec.schema["description"] == expected
+    assert spec_of(docs_search).description == expected
+    assert spec_of(docs_search).schema["description"] == expected
 
 
 # =============================================================================================
@@ -379,20 +386,20 @@ def test_a_supplied_schema_is_deep_copied() -> None:
     original = schema_supplied()
     snapshot = copy.deepcopy(original)
     decorated = tool(toolset="t", schema=original)(schema_handler)
-    before = decorated.tool_spec.schema
+    before = spec_of(decorated).schema
     original["parameters"]["properties"]["city"]["type"] = "integer"
     original["parameters"]["required"].append("days")
     original["description"] = "Changed."
-    assert decorated.tool_spec.schema == before
-    assert decorated.tool_spec.schema["parameters"] == snapshot["parameters"]
+    assert spec_of(decorated).schema == before
+    assert spec_of(decorated).schema["parameters"] == snapshot["parameters"]
 
 
 def test_the_spec_schema_cannot_be_mutated_through_its_property() -> None:
     decorated = tool(toolset="t", schema=schema_supplied())(schema_handler)
-    decorated.tool_spec.schema["parameters"]["properties"].clear()
-    decorated.tool_spec.parameters["required"].clear()
-    assert decorated.tool_spec.parameters["required"] == ["city"]
-    assert "city" in decorated.tool_spec.schema["parameters"]["properties"]
+    spec_of(decorated).schema["parameters"]["properties"].clear()
+    spec_of(decorated).parameters["required"].clear()
+    assert spec_of(decorated).parameters["required"] == ["city"]
+    assert "city" in spec_of(decorated).schema["parameters"]["properties"]
 
 
 def test_decoration_leaves_the_supplied_schema_untouched() -> None:
@@ -404,7 +411,7 @@ def test_decoration_leaves_the_supplied_schema_untouched() -> None:
 
 def test_a_supplied_schema_is_augmented_from_its_examples() -> None:
     decorated = tool(toolset="t", schema=schema_supplied())(schema_handler)
-    spec = decorated.tool_spec
+    spec = spec_of(decorated)
     expected = "Look up the weather. Required: `city` (e.g. 'Oslo'). Optional: `days` (e.g. 3)."
     assert spec.description == expected
     assert spec.schema["description"] == expected
@@ -414,12 +421,12 @@ def test_a_supplied_schema_is_augmented_from_its_examples() -> None:
 def test_a_supplied_schema_with_clauses_is_not_augmented_twice() -> None:
     text = "Look up. Required: `city` (e.g. 'Oslo'). Optional: `days` (e.g. 3)."
     decorated = tool(toolset="t", schema=schema_supplied(description=text))(schema_handler)
-    assert decorated.tool_spec.description == text
+    assert spec_of(decorated).description == text
 
 
 def test_a_supplied_schema_with_a_matching_name_is_accepted() -> None:
     decorated = tool(toolset="t", schema=schema_supplied(name="schema_handler"))(schema_handler)
-    assert decorated.tool_spec.schema["name"] == "schema_handler"
+    assert spec_of(decorated).schema["name"] == "schema_handler"
 
 
 @pytest.mark.parametrize("bad", ["not a schema", ["parameters"], 5])
@@ -550,7 +557,7 @@ def test_toolset_is_required_and_not_blank(toolset: object) -> None:
 
 
 def test_toolset_is_stripped() -> None:
-    assert tool(toolset="  notes ")(schema_handler).tool_spec.toolset == "notes"
+    assert spec_of(tool(toolset="  notes ")(schema_handler)).toolset == "notes"
 
 
 def test_requires_env_as_a_bare_string_is_rejected_suggesting_a_list() -> None:
@@ -577,9 +584,9 @@ def test_requires_env_with_invalid_names_is_rejected(bad: object) -> None:
 
 
 def test_requires_env_is_stored_as_a_tuple() -> None:
-    spec = tool(toolset="t", requires_env=["API_TOKEN", "_base_url"])(schema_handler).tool_spec
+    spec = spec_of(tool(toolset="t", requires_env=["API_TOKEN", "_base_url"])(schema_handler))
     assert spec.requires_env == ("API_TOKEN", "_base_url")
-    spec = tool(toolset="t")(schema_handler).tool_spec
+    spec = spec_of(tool(toolset="t")(schema_handler))
     assert spec.requires_env == ()
 
 
@@ -601,7 +608,7 @@ def test_a_check_fn_with_defaults_is_accepted() -> None:
     def probe(strict: bool = False) -> bool:
         return not strict
 
-    assert tool(toolset="t", check_fn=probe)(schema_handler).tool_spec.check_fn is probe
+    assert spec_of(tool(toolset="t", check_fn=probe)(schema_handler)).check_fn is probe
 
 
 def test_a_non_str_emoji_is_rejected() -> None:
@@ -667,7 +674,7 @@ def test_handler_variants_that_take_args_and_kwargs_are_accepted() -> None:
         return ""
 
     for handler in (notes_a, notes_b, notes_c):
-        assert tool(toolset="t")(handler).tool_spec.name == handler.__name__
+        assert spec_of(tool(toolset="t")(handler)).name == handler.__name__
 
 
 def test_a_non_callable_is_rejected() -> None:
@@ -719,13 +726,13 @@ def test_params_with_a_plain_dict_are_rejected_at_decoration() -> None:
 
 
 def test_name_defaults_to_the_function_name() -> None:
-    assert tool(toolset="t")(schema_handler).tool_spec.name == "schema_handler"
+    assert spec_of(tool(toolset="t")(schema_handler)).name == "schema_handler"
 
 
 def test_name_keyword_overrides_the_function_name() -> None:
     decorated = tool(toolset="t", name="notes_read_item")(schema_handler)
-    assert decorated.tool_spec.name == "notes_read_item"
-    assert decorated.tool_spec.schema["name"] == "notes_read_item"
+    assert spec_of(decorated).name == "notes_read_item"
+    assert spec_of(decorated).schema["name"] == "notes_read_item"
     assert decorated.__name__ == "schema_handler"
 
 
@@ -736,7 +743,7 @@ def test_a_bad_name_is_rejected_at_decoration(name: str) -> None:
 
 
 def test_the_namespace_is_enforced() -> None:
-    assert tool(toolset="t", namespace="schema")(schema_handler).tool_spec.name == "schema_handler"
+    assert spec_of(tool(toolset="t", namespace="schema")(schema_handler)).name == "schema_handler"
     with pytest.raises(ToolDefinitionError, match="must start with its namespace 'notes_'"):
         tool(toolset="t", namespace="notes")(schema_handler)
 
@@ -766,9 +773,9 @@ def test_the_decorated_function_and_its_spec() -> None:
     assert decorated.__name__ == "notes_read_item"
     assert decorated.__doc__ == "Read one note."
     assert not inspect.iscoroutinefunction(decorated)
-    spec = decorated.tool_spec
+    spec = spec_of(decorated)
     assert isinstance(spec, ToolSpec)
-    assert get_tool_spec(decorated) is spec
+    assert declaration_of(decorated) is spec
     assert spec.name == "notes_read_item"
     assert spec.toolset == "notes"
     assert spec.description == "Read one note. Required: `note_id` (e.g. 'n1')."
@@ -793,7 +800,7 @@ def test_the_decorated_function_and_its_spec() -> None:
 
 
 def test_spec_defaults() -> None:
-    spec = tool(toolset="t")(schema_handler).tool_spec
+    spec = spec_of(tool(toolset="t")(schema_handler))
     assert spec.emoji == ""
     assert spec.check_fn is None
     assert spec.validate_required is True
@@ -801,14 +808,15 @@ def test_spec_defaults() -> None:
     assert spec.requires_env == ()
 
 
-def test_get_tool_spec_of_an_undecorated_function_is_none() -> None:
-    assert get_tool_spec(schema_handler) is None
-    assert get_tool_spec(object()) is None
+def test_an_undecorated_function_declares_nothing() -> None:
+    assert declaration_of(schema_handler) is None
+    assert declaration_of(schema_handler, ToolSpec) is None
+    assert declaration_of(object()) is None
 
 
 def test_definition_is_what_hermes_sends_to_the_model() -> None:
     decorated = tool(toolset="t", params={"q": str_arg("Query", required=True)})(schema_handler)
-    spec = decorated.tool_spec
+    spec = spec_of(decorated)
     assert spec.definition() == {
         "type": "function",
         "function": {**spec.schema, "name": "schema_handler"},
@@ -817,7 +825,7 @@ def test_definition_is_what_hermes_sends_to_the_model() -> None:
 
 
 def test_definition_of_a_supplied_schema_without_a_name_carries_the_name() -> None:
-    spec = tool(toolset="t", schema=schema_supplied())(schema_handler).tool_spec
+    spec = spec_of(tool(toolset="t", schema=schema_supplied())(schema_handler))
     definition = spec.definition()
     assert definition["type"] == "function"
     assert definition["function"]["name"] == "schema_handler"
@@ -830,11 +838,11 @@ def test_async_handlers() -> None:
         return "{}"
 
     decorated = tool(toolset="t")(notes_fetch)
-    assert decorated.tool_spec.is_async is True
+    assert spec_of(decorated).is_async is True
     assert inspect.iscoroutinefunction(decorated)
     assert decorated.__name__ == "notes_fetch"
     assert decorated.__doc__ == "Fetch a note."
-    assert decorated.tool_spec.register_kwargs(decorated)["is_async"] is True
+    assert spec_of(decorated).register_kwargs(decorated)["is_async"] is True
 
 
 def test_register_kwargs_has_exactly_the_host_keys() -> None:
@@ -848,7 +856,7 @@ def test_register_kwargs_has_exactly_the_host_keys() -> None:
         check_fn=probe,
         emoji="📝",
     )(schema_handler)
-    spec = decorated.tool_spec
+    spec = spec_of(decorated)
     kwargs = spec.register_kwargs(decorated)
     assert set(kwargs) == {
         "name",
@@ -874,7 +882,7 @@ def test_register_kwargs_has_exactly_the_host_keys() -> None:
 
 def test_register_kwargs_without_requires_env_passes_none() -> None:
     decorated = tool(toolset="t")(schema_handler)
-    assert decorated.tool_spec.register_kwargs(decorated)["requires_env"] is None
+    assert spec_of(decorated).register_kwargs(decorated)["requires_env"] is None
 
 
 def test_a_description_that_is_not_a_str_is_rejected() -> None:

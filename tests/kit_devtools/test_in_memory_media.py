@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 import kit_media
+from kit_core import declaration_of
 from kit_devtools.testing import InMemoryHost
 from kit_lifecycle import load_plugin_config
 from kit_media import MEDIA_DELIVERY_HOOKS, MediaPayload, deliver_media
@@ -38,7 +39,7 @@ def image(tmp_path: Path) -> Path:
 
 
 @pytest.fixture(autouse=True)
-def _clean_markers() -> Any:  # pyright: ignore[reportUnusedFunction]
+def _clean_markers() -> Any:
     kit_media.clear_media_delivery_state(session_id=SESSION)
     yield
     kit_media.clear_media_delivery_state(session_id=SESSION)
@@ -71,9 +72,34 @@ def test_a_delivery_from_a_tool_call_is_recorded_and_guarded(image: Path) -> Non
     assert host.invoke_hook("transform_llm_output", response_text="x", session_id=SESSION) == [
         "NO_REPLY"
     ]
-    assert [h.hook_name for h in MEDIA_DELIVERY_HOOKS] == [
+    assert [getattr(declaration_of(h), "name", None) for h in MEDIA_DELIVERY_HOOKS] == [
         h for h in host.hooks if h in {"transform_llm_output", "on_session_end"}
     ]
+
+
+def test_a_module_registered_as_a_whole_registers_the_media_hooks_it_imports(
+    image: Path,
+) -> None:
+    # kit_media_module hands register_plugin a module that imports MEDIA_DELIVERY_HOOKS
+    host = InMemoryHost()
+    loaded = host.load(PLUGINS / "kit_media_module")
+    assert loaded.enabled, loaded.error
+    assert list(loaded.tools) == ["kitmm_send"]
+    assert list(loaded.hooks) == ["on_session_end", "transform_llm_output"]
+    assert [e.callback for e in host.hooks["transform_llm_output"]] == [
+        kit_media.transform_media_delivery_output
+    ]
+    assert [e.callback for e in host.hooks["on_session_end"]] == [
+        kit_media.clear_media_delivery_state
+    ]
+    host.session_env.update(IN_CHAT)
+    out = json.loads(host.call_tool("kitmm_send", {"path": str(image)}, session_id=SESSION))
+    assert out["data"]["suppression_armed"] is True, out
+    replies = [
+        host.invoke_hook("transform_llm_output", response_text="x", session_id=SESSION)
+        for _ in range(2)
+    ]
+    assert replies == [["NO_REPLY"], []]
 
 
 def test_a_blocking_guard_stops_the_send(image: Path) -> None:
@@ -131,7 +157,7 @@ def test_sys_modules_is_unchanged_after_every_call(image: Path) -> None:
 
 def test_real_modules_are_put_back_intact(monkeypatch: pytest.MonkeyPatch) -> None:
     real_parent = ModuleType("gateway")
-    real_parent.__path__ = []  # type: ignore[attr-defined]
+    real_parent.__path__ = []
     real_child = ModuleType("gateway.session_context")
     real_child.get_session_env = lambda name, default="": "real"  # type: ignore[attr-defined]
     real_parent.session_context = real_child  # type: ignore[attr-defined]
@@ -147,7 +173,7 @@ def test_real_modules_are_put_back_intact(monkeypatch: pytest.MonkeyPatch) -> No
         assert shim.get_session_env("HERMES_SESSION_ID") == "in-memory"
         assert sys.modules["gateway"] is real_parent
     assert sys.modules["gateway.session_context"] is real_child
-    assert real_parent.session_context is real_child  # type: ignore[attr-defined]
+    assert real_parent.session_context is real_child
     assert "gateway.platforms" not in sys.modules
 
 

@@ -26,7 +26,7 @@ HOST_MODULES = (
 
 
 @pytest.fixture(scope="module", autouse=True)
-def _without_hermes() -> Iterator[None]:  # pyright: ignore[reportUnusedFunction]
+def _without_hermes() -> Iterator[None]:
     # module-scoped (not the function-scoped ``monkeypatch``) so hypothesis tests may use it
     with pytest.MonkeyPatch.context() as mp:
         for name in HOST_MODULES:

@@ -551,7 +551,7 @@ def test_the_handler(
     assert handler.stream is sys.stderr
     assert handler.level == logging.INFO
     assert handler.formatter is not None
-    assert handler.formatter._fmt == FORMAT  # pyright: ignore[reportPrivateUsage]
+    assert handler.formatter._fmt == FORMAT
     assert logger.level == logging.INFO
     logger.info("hello from the plugin")
     logger.debug("not at debug")

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from kit_lifecycle import DeclarationError, HookSpec, get_hook_spec, hook
+from kit_core import HookSpec, declaration_of, declare
+from kit_lifecycle import DeclarationError, hook
 
 PAYLOAD_SECRET = "payload-value-2d7c-never-logged"
 RESULT_SECRET = "result-value-e41a-never-logged"
@@ -48,7 +49,7 @@ NEWER_HOOKS = ("on_stream_start", "on_stream_delta", "on_stream_end", "pre_comma
 
 
 def spec_of(fn: object) -> HookSpec:
-    spec = get_hook_spec(fn)
+    spec = declaration_of(fn, HookSpec)
     assert spec is not None, f"{fn!r} carries no HookSpec"
     return spec
 
@@ -256,56 +257,35 @@ def test_the_spec_carries_the_wrapper() -> None:
     assert fn.__doc__ == "Add context."
 
 
-# --- get_hook_spec ------------------------------------------------------------------------------
+# --- the declaration record ----------------------------------------------------------------------
 
 
-def test_a_plain_callable_with_a_hook_name_is_a_hook_declaration() -> None:
-    def deliver(**kwargs: Any) -> None:
-        pass
-
-    deliver.hook_name = "transform_llm_output"  # type: ignore[attr-defined]
-    spec = get_hook_spec(deliver)
-    assert spec == HookSpec("transform_llm_output", deliver)
-    assert spec is not None
-    assert spec.callback is deliver
+def test_a_hook_declares_only_its_hook_spec() -> None:
+    fn = hook("on_session_end")(observer)
+    spec = declaration_of(fn)
+    assert isinstance(spec, HookSpec)
+    assert spec.surface == "hook"
+    assert declaration_of(observer) is None  # the undecorated callback is left alone
 
 
-def test_a_callable_object_with_a_hook_name_is_a_hook_declaration() -> None:
+def test_a_plain_callable_declared_with_a_hook_spec_is_a_hook_declaration() -> None:
     class Clear:
-        hook_name = "on_session_finalize"
-
         def __call__(self, **kwargs: Any) -> None:
             pass
 
     clear = Clear()
-    spec = get_hook_spec(clear)
-    assert spec is not None
-    assert spec.name == "on_session_finalize"
-    assert spec.callback is clear
+    assert declare(clear, HookSpec("on_session_finalize", clear)) is clear
+    assert spec_of(clear) == HookSpec("on_session_finalize", clear)
 
 
-def test_things_that_are_not_hook_declarations() -> None:
-    def plain(**kwargs: Any) -> None:
+def test_a_hook_name_attribute_no_longer_declares_a_hook() -> None:
+    # the duck-typed protocol of earlier kits: one record and one reader replaced it
+    def deliver(**kwargs: Any) -> None:
         pass
 
-    def numbered(**kwargs: Any) -> None:
-        pass
-
-    numbered.hook_name = 3  # type: ignore[attr-defined]
-
-    class NotCallable:
-        hook_name = "pre_llm_call"
-
-    def wrong_spec(**kwargs: Any) -> None:
-        pass
-
-    wrong_spec.hook_spec = ("pre_llm_call", wrong_spec)  # type: ignore[attr-defined]
-
-    assert get_hook_spec(plain) is None
-    assert get_hook_spec(numbered) is None
-    assert get_hook_spec(NotCallable()) is None
-    assert get_hook_spec(wrong_spec) is None
-    assert get_hook_spec(None) is None
+    deliver.hook_name = "transform_llm_output"  # type: ignore[attr-defined]
+    assert declaration_of(deliver) is None
+    assert declaration_of(None) is None
 
 
 # --- logs ------------------------------------------------------------------------------------

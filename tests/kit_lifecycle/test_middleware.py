@@ -10,13 +10,8 @@ from typing import Any
 
 import pytest
 
-from kit_lifecycle import (
-    DeclarationError,
-    MiddlewareKind,
-    MiddlewareSpec,
-    get_middleware_spec,
-    middleware,
-)
+from kit_core import declaration_of
+from kit_lifecycle import DeclarationError, MiddlewareKind, MiddlewareSpec, middleware
 
 PAYLOAD_SECRET = "payload-value-5e1d-never-logged"
 RESULT_SECRET = "result-value-8a2f-never-logged"
@@ -25,7 +20,7 @@ ELAPSED = r"elapsed_ms=\d+\.\d{2}"
 
 
 def spec_of(fn: object) -> MiddlewareSpec:
-    spec = get_middleware_spec(fn)
+    spec = declaration_of(fn, MiddlewareSpec)
     assert spec is not None, f"{fn!r} carries no MiddlewareSpec"
     return spec
 
@@ -149,7 +144,8 @@ def test_the_spec_carries_the_wrapper() -> None:
     assert spec_of(fn).callback is fn
     assert fn.__name__ == "rewrite"
     assert fn.__doc__ == "Rewrite the arguments."
-    assert get_middleware_spec(rewrite) is None
+    assert declaration_of(rewrite) is None
+    assert spec_of(fn).surface == "middleware"
 
 
 def test_kwargs_and_return_pass_through_by_identity() -> None:

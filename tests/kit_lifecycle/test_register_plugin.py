@@ -16,7 +16,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kit_core import RegistrationError, str_arg, tool
+from kit_core import (
+    HookSpec,
+    RegistrationError,
+    ToolSpec,
+    declaration_of,
+    declare,
+    str_arg,
+    tool,
+)
 from kit_lifecycle import (
     RECEIPT_PREFIX,
     CommandType,
@@ -29,6 +37,14 @@ from kit_lifecycle import (
     plugin_skill,
     register_plugin,
 )
+
+
+def spec_of(fn: object) -> ToolSpec:
+    """The ToolSpec of a @tool function."""
+    spec = declaration_of(fn, ToolSpec)
+    assert spec is not None, f"{fn!r} carries no ToolSpec"
+    return spec
+
 
 # --- a fake host context with the signatures of hermes-agent 0.19.0's PluginContext -----------
 
@@ -194,10 +210,11 @@ def end_session(**kwargs: Any) -> None:
 
 
 def deliver(**kwargs: Any) -> None:
-    """A plain callable carrying ``hook_name`` (the kit-media style)."""
+    """A plain callable declared with a HookSpec and registered unwrapped (the kit-media
+    style)."""
 
 
-deliver.hook_name = "transform_llm_output"  # type: ignore[attr-defined]
+declare(deliver, HookSpec("transform_llm_output", deliver))
 
 DECLARATIONS: list[Callable[..., Any]] = [
     wrap_llm,
@@ -354,7 +371,7 @@ def test_the_exact_host_arguments(skills: tuple[PluginSkill, ...], tmp_path: Pat
     assert callable(stats_call["setup_fn"])  # a no-op: the host always calls setup_fn(subparser)
 
     for fn in (fetch_note, add_note):
-        spec = fn.tool_spec
+        spec = spec_of(fn)
         assert calls[spec.name][1] == {**spec.register_kwargs(fn), "override": False}
     add = calls["lcdemo_add_note"][1]
     assert add["handler"] is add_note
@@ -507,8 +524,7 @@ def two_hooks() -> tuple[Any, Any]:
     def second(**kwargs: Any) -> None:
         pass
 
-    second.hook_name = "pre_llm_call"  # type: ignore[attr-defined]
-    return hook("pre_llm_call")(first), second
+    return hook("pre_llm_call")(first), declare(second, HookSpec("pre_llm_call", second))
 
 
 def slash_and_cli() -> tuple[Any, Any]:

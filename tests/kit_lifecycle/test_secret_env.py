@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from kit_core import str_arg, tool
+from kit_core import HookSpec, declare, str_arg, tool
 from kit_lifecycle import (
     CommandType,
     DeclarationError,
@@ -142,7 +142,8 @@ def test_a_plain_hook_callable_is_registered_untouched() -> None:
     def deliver(**kwargs: Any) -> None:
         return None
 
-    deliver.hook_name = "transform_llm_output"  # type: ignore[attr-defined]
+    declare(deliver, HookSpec("transform_llm_output", deliver))
+    before = dict(vars(deliver))
 
     @tool(toolset="lcenv", name="lcenv_plain", requires_env=["LC_SERVICE_KEY"], params={})
     def plain(args: dict[str, Any], **kwargs: Any) -> object:
@@ -154,7 +155,7 @@ def test_a_plain_hook_callable_is_registered_untouched() -> None:
     ctx = SimpleNamespace(register_tool=keep, register_hook=lambda n, cb: hooks.append(cb))
     register_plugin(ctx, [plain, deliver], plugin_name="lcenv")
     assert hooks == [deliver]
-    assert vars(deliver) == {"hook_name": "transform_llm_output"}
+    assert vars(deliver) == before  # no secret environment attached to a foreign callable
 
 
 def test_the_key_as_a_command_name_is_hidden_too(

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, cast
 
 import pytest
 
+from kit_core import HookSpec, declaration_of
 from kit_media import (
     MEDIA_DELIVERY_HOOKS,
     MediaPayload,
@@ -42,8 +43,12 @@ class Clock:
 
 
 def test_hooks_declare_their_hermes_hook_names() -> None:
-    assert transform_media_delivery_output.hook_name == "transform_llm_output"
-    assert clear_media_delivery_state.hook_name == "on_session_end"
+    assert declaration_of(transform_media_delivery_output) == HookSpec(
+        "transform_llm_output", transform_media_delivery_output
+    )
+    assert declaration_of(clear_media_delivery_state) == HookSpec(
+        "on_session_end", clear_media_delivery_state
+    )
     assert (transform_media_delivery_output, clear_media_delivery_state) == MEDIA_DELIVERY_HOOKS
 
 
@@ -205,7 +210,7 @@ def test_expired_markers_are_dropped_on_every_operation() -> None:
         store.arm(f"old-{i}")
     clock.now += 11
     store.arm("new")
-    assert len(store._armed) == 1  # pyright: ignore[reportPrivateUsage]
+    assert len(store._armed) == 1
 
 
 def test_the_oldest_marker_is_evicted_beyond_the_bound() -> None:

@@ -92,7 +92,7 @@ def named_forms(secrets: Iterable[str]) -> list[str]:
     """Every written form of every named secret long enough to look for."""
     forms: list[str] = []
     for secret in secrets:
-        if isinstance(secret, str) and len(secret) >= MIN_SECRET_LENGTH:  # pyright: ignore[reportUnnecessaryIsInstance]
+        if isinstance(secret, str) and len(secret) >= MIN_SECRET_LENGTH:
             forms.extend(_written_forms(secret))
     return forms
 

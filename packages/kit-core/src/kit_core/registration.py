@@ -2,42 +2,22 @@
 
 from __future__ import annotations
 
-import importlib
 import logging
-import sys
 from collections.abc import Callable
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
+from kit_core.declarations import declarations_in, resolve_module
 from kit_core.errors import RegistrationError
-from kit_core.tools import ToolSpec, get_tool_spec
+from kit_core.tools import ToolSpec
 
-__all__ = ["collect_tools", "register_all", "resolve_module"]
-
-
-def resolve_module(module: ModuleType | str, purpose: str = "register its tools") -> ModuleType:
-    """A module object as it is, or the module of that name (imported when not loaded yet).
-
-    Raises:
-        RegistrationError: the name cannot be imported, or ``module`` is neither.
-    """
-    if isinstance(module, ModuleType):
-        return module
-    if isinstance(module, str) and module:
-        loaded = sys.modules.get(module)
-        if loaded is not None:
-            return loaded
-        try:
-            return importlib.import_module(module)
-        except ImportError as exc:
-            msg = f"cannot import module {module!r} to {purpose}: {exc}"
-            raise RegistrationError(msg) from exc
-    msg = f"expected a module or a module name, got {type(module).__name__}"
-    raise RegistrationError(msg)
+__all__ = ["collect_tools", "register_all"]
 
 
 def collect_tools(module: ModuleType | str) -> list[tuple[ToolSpec, Callable[..., Any]]]:
-    """Every ``@tool`` reachable as an attribute of ``module``, sorted by name.
+    """Every ``@tool`` of ``module``, sorted by name, found as
+    :func:`~kit_core.declarations.declarations_in` finds declarations: module attributes,
+    and the items of a tuple or list attribute that holds only declared objects.
 
     The same tool object reached under two attribute names counts once.
 
@@ -46,10 +26,7 @@ def collect_tools(module: ModuleType | str) -> list[tuple[ToolSpec, Callable[...
     """
     found: dict[str, tuple[ToolSpec, Callable[..., Any], str]] = {}
     resolved = resolve_module(module)
-    for attribute, value in sorted(vars(resolved).items()):
-        spec = get_tool_spec(value)
-        if spec is None:
-            continue
+    for attribute, value, spec in declarations_in(resolved, ToolSpec):
         seen = found.get(spec.name)
         if seen is not None and seen[1] is not value:
             msg = (
@@ -57,7 +34,7 @@ def collect_tools(module: ModuleType | str) -> list[tuple[ToolSpec, Callable[...
                 f" different tools of that name, {seen[2]!r} and {attribute!r}); rename one"
             )
             raise RegistrationError(msg)
-        found.setdefault(spec.name, (spec, value, attribute))
+        found.setdefault(spec.name, (spec, cast("Callable[..., Any]", value), attribute))
     return [(spec, fn) for spec, fn, _ in sorted(found.values(), key=lambda t: t[0].name)]
 
 

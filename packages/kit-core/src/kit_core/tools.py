@@ -2,8 +2,9 @@
 
 The decorated function keeps its name and docstring, takes ``(args, **kwargs)``
 like any hermes handler, always returns a JSON ``str`` (a coroutine resolving to
-one for ``async def`` handlers) and never raises. Its :class:`ToolSpec` is on
-``.tool_spec``.
+one for ``async def`` handlers) and never raises. Type checkers see the handler's own
+parameters and that ``str`` answer. Its :class:`ToolSpec` is read with
+``declaration_of(fn)`` (:mod:`kit_core.declarations`).
 """
 
 from __future__ import annotations
@@ -15,21 +16,24 @@ import logging
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import FunctionType
-from typing import Any, Never, Protocol, cast, overload
+from typing import Any, ClassVar, Never, ParamSpec, Protocol, cast, overload
 
 from kit_core._checks import compile_arguments, compile_value_check
 from kit_core._runtime import ToolRunner, sync_call
 from kit_core.args import ArgSpec
+from kit_core.declarations import Declaration, declaration_of, declare
 from kit_core.env import check_requires_env
 from kit_core.errors import ToolDefinitionError
 from kit_core.names import validate_tool_name
 from kit_core.schema import build_schema, check_function_schema, describe_arguments
 
-__all__ = ["AsyncToolFunction", "ToolFunction", "ToolSpec", "get_tool_spec", "tool"]
+__all__ = ["AsyncToolFunction", "ToolFunction", "ToolSpec", "tool"]
+
+_P = ParamSpec("_P")
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class ToolSpec:
+class ToolSpec(Declaration):
     """What ``@tool`` declared: everything the host's ``register_tool`` takes, and more.
 
     Attributes:
@@ -46,6 +50,7 @@ class ToolSpec:
         module: the module that defined the handler (its logger logs the calls).
     """
 
+    surface: ClassVar[str] = "tool"
     name: str
     toolset: str
     description: str
@@ -88,28 +93,22 @@ class ToolSpec:
         }
 
 
-class ToolFunction(Protocol):
-    """A synchronous handler decorated with ``@tool``."""
+class ToolFunction(Protocol[_P]):
+    """A synchronous handler decorated with ``@tool``: the handler's parameters, a ``str``
+    answer."""
 
-    tool_spec: ToolSpec
     __name__: str
 
-    def __call__(self, args: Any = None, /, **kwargs: Any) -> str: ...
+    def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> str: ...
 
 
-class AsyncToolFunction(Protocol):
-    """An ``async def`` handler decorated with ``@tool``."""
+class AsyncToolFunction(Protocol[_P]):
+    """An ``async def`` handler decorated with ``@tool``: the handler's parameters, a
+    coroutine resolving to a ``str`` answer."""
 
-    tool_spec: ToolSpec
     __name__: str
 
-    def __call__(self, args: Any = None, /, **kwargs: Any) -> Coroutine[Any, Any, str]: ...
-
-
-def get_tool_spec(obj: object) -> ToolSpec | None:
-    """The :class:`ToolSpec` of a ``@tool`` function, or None for anything else."""
-    spec = getattr(obj, "tool_spec", None)
-    return spec if isinstance(spec, ToolSpec) else None
+    def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> Coroutine[Any, Any, str]: ...
 
 
 class ToolDecorator:
@@ -124,11 +123,11 @@ class ToolDecorator:
     # return type (or `object`) so type checkers pick the sync overload.
     @overload
     def __call__(  # pyright: ignore[reportOverlappingOverload]
-        self, fn: Callable[..., Coroutine[Any, Any, Any]], /
-    ) -> AsyncToolFunction: ...
+        self, fn: Callable[_P, Coroutine[Any, Any, object]], /
+    ) -> AsyncToolFunction[_P]: ...
     @overload
-    def __call__(self, fn: Callable[..., Any], /) -> ToolFunction: ...
-    def __call__(self, fn: Callable[..., Any], /) -> ToolFunction | AsyncToolFunction:
+    def __call__(self, fn: Callable[_P, object], /) -> ToolFunction[_P]: ...
+    def __call__(self, fn: Callable[..., Any], /) -> ToolFunction[...] | AsyncToolFunction[...]:
         return _decorate(fn, **self._options)
 
 
@@ -189,7 +188,7 @@ def tool(
 
 
 def _check_handler(fn: object, label: str) -> None:
-    if get_tool_spec(fn) is not None:
+    if declaration_of(fn, ToolSpec) is not None:
         msg = f"{label}: the function is already a @tool; apply @tool once"
         raise ToolDefinitionError(msg)
     if not callable(fn):
@@ -306,8 +305,7 @@ def _decorate(fn: Callable[..., Any], **opts: Any) -> Any:
         wrapper: Any = _defined_beside(async_wrapper, fn)
     else:
         wrapper = _defined_beside(sync_call(runner), fn)
-    wrapper.tool_spec = spec
-    return wrapper
+    return declare(wrapper, spec)
 
 
 def _defined_beside(wrapper: FunctionType, fn: Callable[..., Any]) -> FunctionType:

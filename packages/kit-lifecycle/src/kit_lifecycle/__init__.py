@@ -2,7 +2,10 @@
 
 Declare each surface with a decorator (:func:`command`, :func:`middleware`,
 :func:`hook`; skills with :func:`plugin_skill`), then register everything, tools
-included, with one :func:`register_plugin` call. A registration that fails midway is
+included, with one :func:`register_plugin` call. Each decorated callback keeps its own
+signature for type checkers and carries its record (:class:`CommandSpec`,
+:class:`MiddlewareSpec`, :class:`kit_core.HookSpec`), read with
+:func:`kit_core.declaration_of`. A registration that fails midway is
 rolled back as far as the host allows and reported in one
 :class:`PartialRegistrationError`.
 """
@@ -14,17 +17,11 @@ from kit_lifecycle._host import (
     HERMES_NEWER_HOOKS,
     HERMES_SLASH_COMMANDS,
 )
-from kit_lifecycle.commands import (
-    CommandSpec,
-    CommandType,
-    command,
-    get_command_spec,
-    is_builtin_command,
-)
+from kit_lifecycle.commands import CommandSpec, CommandType, command, is_builtin_command
 from kit_lifecycle.config import configure_stderr_logging, load_plugin_config
 from kit_lifecycle.errors import DeclarationError, PartialRegistrationError
-from kit_lifecycle.hooks import HookSpec, get_hook_spec, hook, host_hook_names
-from kit_lifecycle.middleware import MiddlewareKind, MiddlewareSpec, get_middleware_spec, middleware
+from kit_lifecycle.hooks import hook, host_hook_names
+from kit_lifecycle.middleware import MiddlewareKind, MiddlewareSpec, middleware
 from kit_lifecycle.registration import register_plugin
 from kit_lifecycle.skills import PluginSkill, plugin_skill
 from kit_lifecycle.summary import RECEIPT_PREFIX, RegistrationSummary, log_registration_summary
@@ -39,7 +36,6 @@ __all__ = [
     "CommandSpec",
     "CommandType",
     "DeclarationError",
-    "HookSpec",
     "MiddlewareKind",
     "MiddlewareSpec",
     "PartialRegistrationError",
@@ -47,9 +43,6 @@ __all__ = [
     "RegistrationSummary",
     "command",
     "configure_stderr_logging",
-    "get_command_spec",
-    "get_hook_spec",
-    "get_middleware_spec",
     "hook",
     "host_hook_names",
     "is_builtin_command",

@@ -1,4 +1,10 @@
-"""``@command``: slash commands inside a session and ``hermes <name>`` terminal commands."""
+"""``@command``: slash commands inside a session and ``hermes <name>`` terminal commands.
+
+Type checkers see a decorated handler's own parameters, and what the wrapper returns:
+``str | None`` for a slash command (a coroutine resolving to one for ``async def``), the
+handler's own result for a CLI command. Its :class:`CommandSpec` is read with
+:func:`kit_core.declaration_of`.
+"""
 
 from __future__ import annotations
 
@@ -8,12 +14,22 @@ import inspect
 import json
 import logging
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from time import perf_counter
-from typing import TYPE_CHECKING, Any, Final
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    Final,
+    Literal,
+    ParamSpec,
+    Protocol,
+    TypeVar,
+    overload,
+)
 
-from kit_core import redact_text
+from kit_core import Declaration, declare, redact_text
 from kit_lifecycle._callbacks import is_async
 from kit_lifecycle._host import reserved_cli_command, reserved_slash_command
 from kit_lifecycle._observe import log_outcome
@@ -23,9 +39,11 @@ from kit_lifecycle.errors import DeclarationError
 if TYPE_CHECKING:  # annotations only: argparse costs every plugin that imports the kit
     import argparse
 
-__all__ = ["CommandSpec", "CommandType", "command", "get_command_spec", "is_builtin_command"]
+__all__ = ["CommandSpec", "CommandType", "command", "is_builtin_command"]
 
 _KEBAB: Final = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 
 
 class CommandType(enum.StrEnum):
@@ -38,9 +56,10 @@ class CommandType(enum.StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class CommandSpec:
+class CommandSpec(Declaration):
     """A command declaration, with the fields the host's registrars take."""
 
+    surface: ClassVar[str] = "command"
     name: str
     type: CommandType
     description: str
@@ -50,10 +69,29 @@ class CommandSpec:
     setup_fn: Callable[[argparse.ArgumentParser], Any] | None = field(repr=False)
 
 
-def get_command_spec(obj: object) -> CommandSpec | None:
-    """The command declaration carried by ``obj`` (``.command_spec``), or None."""
-    spec = getattr(obj, "command_spec", None)
-    return spec if isinstance(spec, CommandSpec) else None
+class SlashCommandDecorator(Protocol):
+    """What ``command(...)`` returns for a slash command: the handler keeps its
+    parameters and answers ``str | None`` (awaitable for ``async def``)."""
+
+    # A handler annotated `-> Any` matches both; annotate it with what it returns.
+    @overload
+    def __call__(  # pyright: ignore[reportOverlappingOverload]
+        self, fn: Callable[_P, Coroutine[Any, Any, object]], /
+    ) -> Callable[_P, Coroutine[Any, Any, str | None]]: ...
+    @overload
+    def __call__(self, fn: Callable[_P, object], /) -> Callable[_P, str | None]: ...
+
+
+class CliCommandDecorator(Protocol):
+    """What ``command(..., type=CommandType.CLI)`` returns: the handler as it is typed."""
+
+    def __call__(self, fn: Callable[_P, _R], /) -> Callable[_P, _R]: ...
+
+
+class CommandDecorator(Protocol):
+    """What ``command(...)`` returns when the command type is known only at run time."""
+
+    def __call__(self, fn: Callable[_P, object], /) -> Callable[_P, Any]: ...
 
 
 def _type(value: object) -> CommandType:
@@ -155,6 +193,39 @@ def _as_reply(result: Any) -> str | None:
         return f"<{type(result).__name__} that cannot be written as JSON text>"
 
 
+@overload
+def command(
+    name: str,
+    description: str | None = None,
+    args_hint: str = "",
+    *,
+    type: Literal[CommandType.SLASH, "slash"] = CommandType.SLASH,
+    help: None = None,
+    setup_fn: None = None,
+    requires_env: Sequence[str] | None = None,
+) -> SlashCommandDecorator: ...
+@overload
+def command(
+    name: str,
+    description: str | None = None,
+    args_hint: str = "",
+    *,
+    type: Literal[CommandType.CLI, "cli"],
+    help: str | None = None,
+    setup_fn: Callable[[argparse.ArgumentParser], Any] | None = None,
+    requires_env: Sequence[str] | None = None,
+) -> CliCommandDecorator: ...
+@overload
+def command(
+    name: str,
+    description: str | None = None,
+    args_hint: str = "",
+    *,
+    type: CommandType | str,
+    help: str | None = None,
+    setup_fn: Callable[[argparse.ArgumentParser], Any] | None = None,
+    requires_env: Sequence[str] | None = None,
+) -> CommandDecorator: ...
 def command(
     name: str,
     description: str | None = None,
@@ -164,14 +235,16 @@ def command(
     help: str | None = None,  # argparse's word
     setup_fn: Callable[[argparse.ArgumentParser], Any] | None = None,
     requires_env: Sequence[str] | None = None,
-) -> Callable[[Callable[..., Any]], Any]:
+) -> Any:
     """Declare a slash command (default) or a terminal command (``type=CommandType.CLI``).
 
     Slash handlers get the raw text after the command, may be ``async def``, and return
     ``str | None`` (anything else is sent as JSON text). CLI handlers are synchronous
     and get the parsed ``argparse.Namespace``; ``setup_fn`` configures their subparser
     and ``help`` defaults to the first line of the description. The description comes
-    from ``description`` or the docstring.
+    from ``description`` or the docstring. For type checkers the decorated handler
+    keeps its parameters; a slash command answers ``str | None`` (see
+    :class:`SlashCommandDecorator`), a CLI command what its handler returns.
 
     Logs: the name, elapsed time, result type and, for slash commands, the length of
     the argument text; never the text or the parsed values. An exception the handler
@@ -205,7 +278,7 @@ def command(
             fn, checked, logger, env
         )
         attach(wrapper, env)
-        wrapper.command_spec = CommandSpec(  # type: ignore[attr-defined]
+        spec = CommandSpec(
             name=checked,
             type=kind,
             description=text,
@@ -214,7 +287,7 @@ def command(
             handler=wrapper,
             setup_fn=setup_fn if kind is CommandType.CLI else None,
         )
-        return wrapper
+        return declare(wrapper, spec)
 
     return decorate
 

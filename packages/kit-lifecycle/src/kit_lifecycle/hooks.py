@@ -1,4 +1,8 @@
-"""``@hook``: a lifecycle callback that passes everything through and logs safely."""
+"""``@hook``: a lifecycle callback that passes everything through and logs safely.
+
+The decorated callback keeps its own signature for type checkers and carries a
+:class:`~kit_core.HookSpec`, read with :func:`kit_core.declaration_of`.
+"""
 
 from __future__ import annotations
 
@@ -6,42 +10,20 @@ import functools
 import logging
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, ParamSpec, TypeVar, cast
 
+from kit_core import HookSpec, declare
 from kit_lifecycle._callbacks import is_async, require_kwargs_callback
 from kit_lifecycle._host import host_awaits_hooks, known_hooks
 from kit_lifecycle._observe import call_observed
 from kit_lifecycle._secrets import SecretEnv, attach, check_env_names
 from kit_lifecycle.errors import DeclarationError
 
-__all__ = ["HookSpec", "get_hook_spec", "hook", "host_hook_names"]
+__all__ = ["hook", "host_hook_names"]
 
 _NAME: Final = re.compile(r"[a-z][a-z0-9_]*")
-
-
-@dataclass(frozen=True, slots=True)
-class HookSpec:
-    """A hook declaration: the host hook name and the (wrapped) callback to register."""
-
-    name: str
-    callback: Callable[..., Any] = field(repr=False)
-
-
-def get_hook_spec(obj: object) -> HookSpec | None:
-    """The hook declaration carried by ``obj``, or None.
-
-    ``@hook`` functions carry a :class:`HookSpec` on ``.hook_spec``. Any other callable
-    with a str ``hook_name`` attribute (the media delivery callbacks of kit-media) is a
-    hook declaration too, registered as it is.
-    """
-    spec = getattr(obj, "hook_spec", None)
-    if isinstance(spec, HookSpec):
-        return spec
-    name = getattr(obj, "hook_name", None)
-    if isinstance(name, str) and callable(obj):
-        return HookSpec(name, obj)
-    return None
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 
 
 def _check_name(name: object, allow_unknown: bool) -> str:
@@ -68,13 +50,14 @@ def _check_name(name: object, allow_unknown: bool) -> str:
 
 def hook(
     name: str, *, allow_unknown: bool = False, requires_env: Sequence[str] | None = None
-) -> Callable[[Callable[..., Any]], Any]:
+) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
     """Declare a callback for the host hook ``name``.
 
     The callback receives the host's keyword arguments unchanged and its return value
     goes back unchanged; an exception propagates (the same object) so the host keeps
-    its per-plugin isolation. Logs: the hook name, elapsed time, result type and the
-    ``session_id`` / ``task_id`` the host passed, never payloads or exception messages.
+    its per-plugin isolation. Type checkers see the callback's own signature. Logs: the
+    hook name, elapsed time, result type and the ``session_id`` / ``task_id`` the host
+    passed, never payloads or exception messages.
 
     Secret values never show in those lines nor in the message of an exception leaving
     the callback: secret-shaped text, and the current values of the environment
@@ -90,7 +73,7 @@ def hook(
     hook_name = _check_name(name, allow_unknown)
     env_names = check_env_names(f"@hook({hook_name!r})", requires_env)
 
-    def decorate(fn: Callable[..., Any]) -> Any:
+    def decorate(fn: Callable[_P, _R]) -> Callable[_P, _R]:
         label = f"@hook({hook_name!r})"
         require_kwargs_callback(label, fn)
         if is_async(fn) and not host_awaits_hooks():
@@ -107,8 +90,7 @@ def hook(
             return call_observed(fn, kwargs, hook_name, logger, env)
 
         attach(wrapper, env)
-        wrapper.hook_spec = HookSpec(hook_name, wrapper)  # type: ignore[attr-defined]
-        return wrapper
+        return cast("Callable[_P, _R]", declare(wrapper, HookSpec(hook_name, wrapper)))
 
     return decorate
 

@@ -1,4 +1,8 @@
-"""``@middleware``: a callback that rewrites or wraps tool and model calls."""
+"""``@middleware``: a callback that rewrites or wraps tool and model calls.
+
+The decorated callback keeps its own signature for type checkers and carries a
+:class:`MiddlewareSpec`, read with :func:`kit_core.declaration_of`.
+"""
 
 from __future__ import annotations
 
@@ -9,16 +13,19 @@ import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, ClassVar, Final, ParamSpec, TypeVar, cast
 
+from kit_core import Declaration, declare
 from kit_lifecycle._callbacks import is_async, require_kwargs_callback
 from kit_lifecycle._observe import call_observed
 from kit_lifecycle._secrets import SecretEnv, attach, check_env_names
 from kit_lifecycle.errors import DeclarationError
 
-__all__ = ["MiddlewareKind", "MiddlewareSpec", "get_middleware_spec", "middleware"]
+__all__ = ["MiddlewareKind", "MiddlewareSpec", "middleware"]
 
 _KIND: Final = re.compile(r"[a-z][a-z0-9_]*")
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 
 
 class MiddlewareKind(enum.StrEnum):
@@ -35,17 +42,12 @@ class MiddlewareKind(enum.StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class MiddlewareSpec:
+class MiddlewareSpec(Declaration):
     """A middleware declaration: the phase and the (wrapped) callback to register."""
 
+    surface: ClassVar[str] = "middleware"
     kind: str
     callback: Callable[..., Any] = field(repr=False)
-
-
-def get_middleware_spec(obj: object) -> MiddlewareSpec | None:
-    """The middleware declaration carried by ``obj`` (``.middleware_spec``), or None."""
-    spec = getattr(obj, "middleware_spec", None)
-    return spec if isinstance(spec, MiddlewareSpec) else None
 
 
 def _kind(kind: object) -> str:
@@ -83,15 +85,15 @@ def _single_use(next_call: Callable[..., Any], label: str) -> Callable[..., Any]
 
 def middleware(
     kind: MiddlewareKind | str, *, requires_env: Sequence[str] | None = None
-) -> Callable[[Callable[..., Any]], Any]:
+) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
     """Declare a middleware callback for ``kind`` (a :class:`MiddlewareKind`, or the
     string of a newer host's phase).
 
     Keyword arguments and the return value pass through; exceptions propagate (the same
-    object). An execution callback gets a single-use ``next_call``: a second call raises
-    a clear ``RuntimeError`` instead of running the tool or model twice. Logs: the kind,
-    elapsed time, result type and ``session_id``/``task_id``, never payloads or
-    exception messages.
+    object), and type checkers see the callback's own signature. An execution callback
+    gets a single-use ``next_call``: a second call raises a clear ``RuntimeError``
+    instead of running the tool or model twice. Logs: the kind, elapsed time, result
+    type and ``session_id``/``task_id``, never payloads or exception messages.
 
     Secret values never show in those lines nor in the message of an exception leaving
     the callback: secret-shaped text, and the current values of the environment
@@ -106,7 +108,7 @@ def middleware(
     value = _kind(kind)
     env_names = check_env_names(f"@middleware({value!r})", requires_env)
 
-    def decorate(fn: Callable[..., Any]) -> Any:
+    def decorate(fn: Callable[_P, _R]) -> Callable[_P, _R]:
         label = f"@middleware({value!r})"
         require_kwargs_callback(label, fn)
         if is_async(fn):
@@ -128,7 +130,6 @@ def middleware(
             return call_observed(fn, kwargs, prefix, logger, env)
 
         attach(wrapper, env)
-        wrapper.middleware_spec = MiddlewareSpec(value, wrapper)  # type: ignore[attr-defined]
-        return wrapper
+        return cast("Callable[_P, _R]", declare(wrapper, MiddlewareSpec(value, wrapper)))
 
     return decorate

@@ -8,13 +8,19 @@ from collections.abc import Callable, Iterable, Mapping
 from types import ModuleType
 from typing import Any, Final, cast
 
-from kit_core import RegistrationError, ToolSpec, get_tool_spec, resolve_module
+from kit_core import (
+    HookSpec,
+    RegistrationError,
+    ToolSpec,
+    declaration_of,
+    declarations_in,
+    resolve_module,
+)
 from kit_lifecycle._host import host_tool_registry
 from kit_lifecycle._rollback import Rollback
 from kit_lifecycle._secrets import SecretEnv, secret_env_of
-from kit_lifecycle.commands import CommandSpec, CommandType, get_command_spec
-from kit_lifecycle.hooks import HookSpec, get_hook_spec
-from kit_lifecycle.middleware import MiddlewareSpec, get_middleware_spec
+from kit_lifecycle.commands import CommandSpec, CommandType
+from kit_lifecycle.middleware import MiddlewareSpec
 from kit_lifecycle.skills import PluginSkill
 from kit_lifecycle.summary import RegistrationSummary, log_registration_summary
 
@@ -48,13 +54,22 @@ class _Plan:
         self.seen: set[int] = set()
 
     def add(self, obj: object) -> bool:
-        """File one declaration; False when ``obj`` is not one."""
+        """File one declaration; False when ``obj`` carries none.
+
+        Raises:
+            RegistrationError: a duplicate name, or a declaration of a surface
+                ``register_plugin`` does not register.
+        """
         if id(obj) in self.seen:
             return True
-        tool = get_tool_spec(obj)
-        if tool is not None:
-            _put(self.tools, tool.name, (tool, obj), "tool name")  # pyright: ignore[reportArgumentType]
-        elif (cmd := get_command_spec(obj)) is not None:
+        declaration = declaration_of(obj)
+        if declaration is None:
+            return False
+        if isinstance(declaration, ToolSpec):
+            handler = cast("Callable[..., Any]", obj)
+            _put(self.tools, declaration.name, (declaration, handler), "tool name")
+        elif isinstance(declaration, CommandSpec):
+            cmd = declaration
             slash = cmd.type is CommandType.SLASH
             table, other = (
                 (self.commands, self.cli_commands) if slash else (self.cli_commands, self.commands)
@@ -67,12 +82,17 @@ class _Plan:
                 )
                 raise RegistrationError(msg)
             _put(table, cmd.name, cmd, "command name" if slash else "CLI command name")
-        elif (mw := get_middleware_spec(obj)) is not None:
-            _put(self.middlewares, mw.kind, mw, "middleware kind")
-        elif (hk := get_hook_spec(obj)) is not None:
-            _put(self.hooks, hk.name, hk, "hook name")
+        elif isinstance(declaration, MiddlewareSpec):
+            _put(self.middlewares, declaration.kind, declaration, "middleware kind")
+        elif isinstance(declaration, HookSpec):
+            _put(self.hooks, declaration.name, declaration, "hook name")
         else:
-            return False
+            msg = (
+                f"{obj!r} carries a {type(declaration).__name__} declaration"
+                f" (surface {declaration.surface!r}), which register_plugin does not register;"
+                " register it with the kit package that declared it"
+            )
+            raise RegistrationError(msg)
         self.seen.add(id(obj))
         return True
 
@@ -97,7 +117,7 @@ def _collect(declarations: object) -> tuple[_Plan, str | None]:
     plan = _Plan()
     module = _module(declarations)
     if module is not None:
-        for _, value in sorted(vars(module).items()):
+        for _, value, _ in declarations_in(module):
             plan.add(value)
         return plan, module.__name__
     if not isinstance(declarations, Iterable) or isinstance(declarations, bytes | Mapping):

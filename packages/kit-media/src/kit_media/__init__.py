@@ -13,12 +13,13 @@
   drops what was not consumed. A delivery that names no session arms nothing, and its
   result says so (``suppression_armed``, ``suppression_note``).
 
-**Hook declaration protocol.** A hook declaration is a plain synchronous callable with a
-``str`` attribute ``hook_name`` naming the hermes hook it is for. Both suppression
-callbacks carry one (``"transform_llm_output"``, ``"on_session_end"``), and
-:data:`MEDIA_DELIVERY_HOOKS` lists them, so ``register_plugin`` (kit-lifecycle) registers
-them when given the tuple, and by hand it is
-``for hook in MEDIA_DELIVERY_HOOKS: ctx.register_hook(hook.hook_name, hook)``.
+**Hook declarations.** Both suppression callbacks carry the kit's declaration record, a
+:class:`kit_core.HookSpec` naming the hermes hook they are for (``"transform_llm_output"``,
+``"on_session_end"``), read with :func:`kit_core.declaration_of` as every kit declaration
+is. :data:`MEDIA_DELIVERY_HOOKS` lists them, so ``register_plugin`` (kit-lifecycle)
+registers them when given the tuple or a module that holds it (registered as a whole),
+and by hand it is ``ctx.register_hook(spec.name, spec.callback)`` for the ``HookSpec`` of
+each.
 
 **Errors.** Building a payload or resolving a target raises :class:`MediaError`
 (a ``KitError`` and a ``ValueError``) whose message names the problem and the fix.

@@ -38,27 +38,29 @@ on gateway worker threads never see each other's markers.
 
 **Hook declarations.** Both callbacks are plain synchronous functions (hermes 0.19.0 never
 awaits hooks) that accept ``**kwargs`` (the host adds ``telemetry_schema_version`` and
-more over time). Each carries a ``hook_name`` attribute naming its hermes hook, and
-:data:`MEDIA_DELIVERY_HOOKS` lists both, so any registrar that treats "a callable with a
-``str`` ``hook_name``" as a hook declaration (kit-lifecycle's ``register_plugin`` does)
-registers them; by hand it is::
+more over time). Each carries the kit's declaration record, a :class:`kit_core.HookSpec`
+naming its hermes hook, read with :func:`kit_core.declaration_of` like every other kit
+declaration. :data:`MEDIA_DELIVERY_HOOKS` lists both. kit-lifecycle's ``register_plugin``
+registers them when given the tuple, the functions, or a module holding either (a module
+registered as a whole); by hand it is::
 
-    for hook in MEDIA_DELIVERY_HOOKS:
-        ctx.register_hook(hook.hook_name, hook)
+    for callback in MEDIA_DELIVERY_HOOKS:
+        spec = declaration_of(callback, HookSpec)  # never None for these two
+        ctx.register_hook(spec.name, spec.callback)
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any, Final, ParamSpec, Protocol, TypeVar, cast
+from typing import Any, Final, TypeVar
 
+from kit_core import HookSpec, declare
 from kit_media._markers import MARKERS
 
 __all__ = [
     "MEDIA_DELIVERY_HOOKS",
     "SILENT_REPLY_TOKEN",
-    "HookCallback",
     "clear_media_delivery_state",
     "transform_media_delivery_output",
 ]
@@ -69,22 +71,15 @@ SILENT_REPLY_TOKEN: Final = "NO_REPLY"
 """hermes' canonical silence token (``gateway/response_filters.py:14``)."""
 
 
-_P = ParamSpec("_P")
-_R_co = TypeVar("_R_co", covariant=True)
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 
-class HookCallback(Protocol[_P, _R_co]):
-    """A hermes hook callback that declares which hook it is for (``hook_name``)."""
+def _declares(hook_name: str) -> Callable[[_F], _F]:
+    """Declare a plain function as the callback of hermes hook ``hook_name`` (the function
+    itself is registered, unwrapped)."""
 
-    hook_name: str
-
-    def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _R_co: ...
-
-
-def _declares(hook_name: str) -> Callable[[Callable[_P, _R_co]], HookCallback[_P, _R_co]]:
-    def mark(fn: Callable[_P, _R_co]) -> HookCallback[_P, _R_co]:
-        setattr(fn, "hook_name", hook_name)  # noqa: B010 - a plain function stays a plain function
-        return cast("HookCallback[_P, _R_co]", fn)
+    def mark(fn: _F) -> _F:
+        return declare(fn, HookSpec(hook_name, fn))
 
     return mark
 
@@ -111,11 +106,12 @@ def clear_media_delivery_state(session_id: str = "", task_id: str = "", **kwargs
         logger.info("event=media_final_response_suppression_cleared")
 
 
-MEDIA_DELIVERY_HOOKS: Final[tuple[HookCallback[..., Any], ...]] = (
+MEDIA_DELIVERY_HOOKS: Final[tuple[Callable[..., str | None], ...]] = (
     transform_media_delivery_output,
     clear_media_delivery_state,
 )
-"""Both hook declarations, ready for ``register_plugin`` or ``ctx.register_hook``."""
+"""Both hook declarations, ready for ``register_plugin`` (also inside a module registered
+as a whole) or ``ctx.register_hook``."""
 
 
 def arm_final_response_suppression(session_id: object) -> bool:

@@ -1,10 +1,11 @@
 """kit_media_contract: a plugin built with kit-media, loaded by the real hermes-agent host.
 
 It registers one tool (``kitm_deliver``), the kit's two media-delivery hooks exactly as a
-plugin author would (``MEDIA_DELIVERY_HOOKS`` by their ``hook_name``), and two observers
-the contract tests read. The host is shared with other plugins' tests, so the observers
-act only on the host capability ``send_message`` (which no other test calls), and the
-blocking guard is off unless a test sets :data:`BLOCK_SEND_MESSAGE`. The two kit hooks act
+plugin author would by hand (each of ``MEDIA_DELIVERY_HOOKS`` under the name of its
+``HookSpec``), and two observers the contract tests read. The host is shared with other
+plugins' tests, so the observers act only on the host capability ``send_message`` (which
+no other test calls), and the blocking guard is off unless a test sets
+:data:`BLOCK_SEND_MESSAGE`. The two kit hooks act
 only for a session a kit delivery armed.
 """
 
@@ -13,7 +14,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from kit_core import register_all
+from kit_core import HookSpec, declaration_of, register_all
 from kit_media import MEDIA_DELIVERY_HOOKS
 
 from . import tools
@@ -49,5 +50,7 @@ def register(ctx: Any) -> None:
     register_all(ctx, tools)
     ctx.register_hook("pre_tool_call", guard_send_message)
     ctx.register_hook("post_tool_call", observe_send_message)
-    for hook in MEDIA_DELIVERY_HOOKS:
-        ctx.register_hook(hook.hook_name, hook)
+    for callback in MEDIA_DELIVERY_HOOKS:
+        spec = declaration_of(callback, HookSpec)
+        assert spec is not None, f"{callback!r} declares no hook"
+        ctx.register_hook(spec.name, spec.callback)

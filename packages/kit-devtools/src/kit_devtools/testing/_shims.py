@@ -125,7 +125,7 @@ def _plugins_module(host: Any) -> ModuleType:
 def _middleware_module(host: Any) -> ModuleType:
     def apply_tool_request_middleware(tool_name: str, args: Any, **context: Any) -> Any:
         return _hooks.apply_request_middleware(
-            host._state,  # pyright: ignore[reportPrivateUsage]
+            host._state,
             "tool_request",
             "args",
             args,
@@ -137,7 +137,7 @@ def _middleware_module(host: Any) -> ModuleType:
         tool_name: str, args: Any, next_call: Callable[[Any], Any], **context: Any
     ) -> Any:
         return _hooks.run_execution_chain(
-            host._state,  # pyright: ignore[reportPrivateUsage]
+            host._state,
             "tool_execution",
             next_call,
             tool_name=tool_name,
@@ -175,7 +175,7 @@ def cfg_get(cfg: Any, *keys: str, default: Any = None) -> Any:
 
 def _config_module(host: Any) -> ModuleType:
     def load_config() -> dict[str, Any]:
-        return copy.deepcopy(host._state.config)  # pyright: ignore[reportPrivateUsage]
+        return copy.deepcopy(host._state.config)
 
     return _module(
         "hermes_cli.config",
