@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kit_lifecycle import RECEIPT_PREFIX, RegistrationSummary, log_registration_summary
+from kit_lifecycle import RegistrationSummary, log_registration_summary
+from kit_lifecycle.summary import RECEIPT_PREFIX
 
 FIELDS = (
     "tools",

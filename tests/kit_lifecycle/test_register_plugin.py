@@ -26,7 +26,6 @@ from kit_core import (
     tool,
 )
 from kit_lifecycle import (
-    RECEIPT_PREFIX,
     CommandType,
     MiddlewareKind,
     PluginSkill,
@@ -37,6 +36,7 @@ from kit_lifecycle import (
     plugin_skill,
     register_plugin,
 )
+from kit_lifecycle.summary import RECEIPT_PREFIX
 
 
 def spec_of(fn: object) -> ToolSpec:

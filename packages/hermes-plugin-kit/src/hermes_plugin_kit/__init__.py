@@ -56,12 +56,6 @@ from kit_core import (  # noqa: E402 - after the revision check
 
 if TYPE_CHECKING:
     from kit_lifecycle import (
-        HERMES_CLI_COMMANDS,
-        HERMES_HOOKS,
-        HERMES_MIDDLEWARE_KINDS,
-        HERMES_NEWER_HOOKS,
-        HERMES_SLASH_COMMANDS,
-        RECEIPT_PREFIX,
         CommandSpec,
         CommandType,
         DeclarationError,
@@ -73,8 +67,6 @@ if TYPE_CHECKING:
         command,
         configure_stderr_logging,
         hook,
-        host_hook_names,
-        is_builtin_command,
         load_plugin_config,
         log_registration_summary,
         middleware,
@@ -97,12 +89,6 @@ if TYPE_CHECKING:
 
 _LIFECYCLE_NAMES = frozenset(
     {
-        "HERMES_CLI_COMMANDS",
-        "HERMES_HOOKS",
-        "HERMES_MIDDLEWARE_KINDS",
-        "HERMES_NEWER_HOOKS",
-        "HERMES_SLASH_COMMANDS",
-        "RECEIPT_PREFIX",
         "CommandSpec",
         "CommandType",
         "DeclarationError",
@@ -114,8 +100,6 @@ _LIFECYCLE_NAMES = frozenset(
         "command",
         "configure_stderr_logging",
         "hook",
-        "host_hook_names",
-        "is_builtin_command",
         "load_plugin_config",
         "log_registration_summary",
         "middleware",
@@ -159,13 +143,7 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
-    "HERMES_CLI_COMMANDS",
-    "HERMES_HOOKS",
-    "HERMES_MIDDLEWARE_KINDS",
-    "HERMES_NEWER_HOOKS",
-    "HERMES_SLASH_COMMANDS",
     "MEDIA_DELIVERY_HOOKS",
-    "RECEIPT_PREFIX",
     "RESERVED_TOOL_NAMES",
     "ArgSpec",
     "AsyncToolFunction",
@@ -206,10 +184,8 @@ __all__ = [
     "encode_success",
     "error_envelope",
     "hook",
-    "host_hook_names",
     "int_arg",
     "invoke_host_tool",
-    "is_builtin_command",
     "is_secret_key",
     "load_plugin_config",
     "log_registration_summary",

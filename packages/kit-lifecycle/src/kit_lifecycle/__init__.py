@@ -10,29 +10,16 @@ rolled back as far as the host allows and reported in one
 :class:`PartialRegistrationError`.
 """
 
-from kit_lifecycle._host import (
-    HERMES_CLI_COMMANDS,
-    HERMES_HOOKS,
-    HERMES_MIDDLEWARE_KINDS,
-    HERMES_NEWER_HOOKS,
-    HERMES_SLASH_COMMANDS,
-)
-from kit_lifecycle.commands import CommandSpec, CommandType, command, is_builtin_command
+from kit_lifecycle.commands import CommandSpec, CommandType, command
 from kit_lifecycle.config import configure_stderr_logging, load_plugin_config
 from kit_lifecycle.errors import DeclarationError, PartialRegistrationError
-from kit_lifecycle.hooks import hook, host_hook_names
+from kit_lifecycle.hooks import hook
 from kit_lifecycle.middleware import MiddlewareKind, MiddlewareSpec, middleware
 from kit_lifecycle.registration import register_plugin
 from kit_lifecycle.skills import PluginSkill, plugin_skill
-from kit_lifecycle.summary import RECEIPT_PREFIX, RegistrationSummary, log_registration_summary
+from kit_lifecycle.summary import RegistrationSummary, log_registration_summary
 
 __all__ = [
-    "HERMES_CLI_COMMANDS",
-    "HERMES_HOOKS",
-    "HERMES_MIDDLEWARE_KINDS",
-    "HERMES_NEWER_HOOKS",
-    "HERMES_SLASH_COMMANDS",
-    "RECEIPT_PREFIX",
     "CommandSpec",
     "CommandType",
     "DeclarationError",
@@ -44,8 +31,6 @@ __all__ = [
     "command",
     "configure_stderr_logging",
     "hook",
-    "host_hook_names",
-    "is_builtin_command",
     "load_plugin_config",
     "log_registration_summary",
     "middleware",

@@ -39,7 +39,7 @@ from kit_lifecycle.errors import DeclarationError
 if TYPE_CHECKING:  # annotations only: argparse costs every plugin that imports the kit
     import argparse
 
-__all__ = ["CommandSpec", "CommandType", "command", "is_builtin_command"]
+__all__ = ["CommandSpec", "CommandType", "command"]
 
 _KEBAB: Final = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 _P = ParamSpec("_P")
@@ -363,14 +363,3 @@ def _cli_wrapper(fn: Callable[..., Any], name: str, logger: logging.Logger, env:
         return result
 
     return cli
-
-
-def is_builtin_command(name: str, type: CommandType | str = CommandType.SLASH) -> bool:
-    """Whether hermes already has a built-in command of this name (or alias).
-
-    Uses the running host's own tables when hermes is loaded, else the kit's copy of
-    hermes-agent 0.19.0's.
-    """
-    if _type(type) is CommandType.SLASH:
-        return reserved_slash_command(name)
-    return reserved_cli_command(name)

@@ -19,7 +19,7 @@ from kit_lifecycle._observe import call_observed
 from kit_lifecycle._secrets import SecretEnv, attach, check_env_names
 from kit_lifecycle.errors import DeclarationError
 
-__all__ = ["hook", "host_hook_names"]
+__all__ = ["hook"]
 
 _NAME: Final = re.compile(r"[a-z][a-z0-9_]*")
 _P = ParamSpec("_P")
@@ -93,9 +93,3 @@ def hook(
         return cast("Callable[_P, _R]", declare(wrapper, HookSpec(hook_name, wrapper)))
 
     return decorate
-
-
-def host_hook_names() -> frozenset[str]:
-    """The hook names hermes calls: the running host's ``VALID_HOOKS`` when hermes is
-    loaded, else those of hermes-agent 0.19.0 and the hooks newer releases added."""
-    return known_hooks()

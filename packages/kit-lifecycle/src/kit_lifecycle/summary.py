@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from typing import cast
 
-__all__ = ["RECEIPT_PREFIX", "RegistrationSummary", "log_registration_summary"]
+__all__ = ["RegistrationSummary", "log_registration_summary"]
 
 RECEIPT_PREFIX = "hermes_plugin_kit: registered plugin lifecycle"
 

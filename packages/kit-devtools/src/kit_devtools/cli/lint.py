@@ -19,7 +19,7 @@ from kit_devtools.cli._tool_rules import (
 from kit_devtools.cli.findings import Finding
 from kit_devtools.cli.rules import finding
 from kit_devtools.testing import VALID_HOOKS, VALID_MIDDLEWARE, InMemoryHost, LoadedPlugin
-from kit_lifecycle import CommandType, is_builtin_command
+from kit_lifecycle._host import reserved_cli_command
 
 __all__ = ["MANIFEST_KEYS", "lint_plugin", "probe_tools"]
 
@@ -102,7 +102,7 @@ def _command_findings(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]
     for name in plugin.cli_commands:
         entry = host.cli_commands[name]
         where = f"CLI command {name}"
-        if is_builtin_command(name, CommandType.CLI):
+        if reserved_cli_command(name):
             found.append(finding("HPK204", where, name=name))
         if entry.setup_fn is None:
             found.append(finding("HPK205", where))

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Final
 
-from kit_lifecycle import HERMES_HOOKS, HERMES_MIDDLEWARE_KINDS, HERMES_SLASH_COMMANDS
+from kit_lifecycle._host import HERMES_HOOKS, HERMES_MIDDLEWARE_KINDS, HERMES_SLASH_COMMANDS
 
 __all__ = [
     "AGENT_LOOP_TOOLS",
