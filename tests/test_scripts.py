@@ -23,3 +23,37 @@ def test_the_example_command_checks_and_calls_the_bundled_plugin() -> None:
         "success": True,
         "data": {"value": 70.7, "scale": "fahrenheit"},
     }
+
+
+DEBIAN_PYTHON = Path("/usr/bin/python3")
+
+
+def test_uv_is_found_or_installed_beside_an_externally_managed_python(tmp_path: Path) -> None:
+    """Debian's and Ubuntu's own python3 refuses ``pip install`` (PEP 668); the set-up
+    scripts then put uv in a private virtual environment of the checkout."""
+    assert DEBIAN_PYTHON.exists(), "this test needs the distribution's own /usr/bin/python3"
+    refused = subprocess.run(
+        [str(DEBIAN_PYTHON), "-m", "pip", "install", "--dry-run", "uv"],
+        capture_output=True,
+        text=True,
+    )
+    assert refused.returncode != 0
+    assert "externally-managed-environment" in refused.stderr
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "python3").symlink_to(DEBIAN_PYTHON)
+    checkout = tmp_path / "checkout"
+    (checkout / "scripts").mkdir(parents=True)
+    (checkout / "scripts" / "_find_uv.sh").write_bytes(
+        (ROOT / "scripts" / "_find_uv.sh").read_bytes()
+    )
+    run = subprocess.run(
+        ["bash", "-c", 'source scripts/_find_uv.sh && "${UV[@]}" --version'],
+        capture_output=True,
+        text=True,
+        cwd=checkout,
+        env={"PATH": f"{bin_dir}:/usr/bin:/bin", "HOME": str(tmp_path)},
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("uv 0.13.")
+    assert (checkout / ".cache" / "uv-tool" / "bin" / "uv").is_file()
