@@ -295,11 +295,16 @@ def compile_object_check(schema: Mapping[str, Any]) -> ValueCheck:
 ArgumentCheck = Callable[[dict[str, Any]], "tuple[dict[str, Any], Rejection | None]"]
 
 
-def compile_arguments(parameters: Mapping[str, Any], examples: Mapping[str, Any]) -> ArgumentCheck:
+def compile_arguments(
+    parameters: Mapping[str, Any],
+    examples: Mapping[str, Any],
+    value_check: Callable[[Mapping[str, Any], bool], ValueCheck] = compile_value_check,
+) -> ArgumentCheck:
     """Compile a tool's ``parameters`` into the check that runs before its handler.
 
     The check returns the arguments to hand to the handler (optional arguments sent
-    as ``null`` are dropped, as if absent) and the first problem found, if any.
+    as ``null`` are dropped, as if absent) and the first problem found, if any. Each
+    property's check comes from ``value_check(schema, secret)``.
     """
     props: Mapping[str, Any] = parameters.get("properties") or {}
     required = tuple(parameters.get("required") or ())
@@ -307,7 +312,7 @@ def compile_arguments(parameters: Mapping[str, Any], examples: Mapping[str, Any]
     closed = parameters.get("additionalProperties") is False
     known = list(props)
     known_set = frozenset(known)
-    checks = {key: compile_value_check(sub, is_secret_key(key)) for key, sub in props.items()}
+    checks = {key: value_check(sub, is_secret_key(key)) for key, sub in props.items()}
     missing_text = {
         key: f"{key} is required (e.g. {render_example(examples[key])})"
         if examples.get(key) is not None

@@ -20,15 +20,18 @@ from collections.abc import Callable, Mapping
 from types import CodeType, FunctionType
 from typing import Any, Final, cast
 
-__all__ = ["FastPath", "compile_quick_check", "quick_condition"]
+__all__ = ["CONSTRAINING", "FastPath", "compile_quick_check", "quick_condition"]
 
-_CONSTRAINING: Final = frozenset(
+CONSTRAINING: Final = frozenset(
     {
         "type", "anyOf", "nullable", "enum", "minimum", "maximum", "exclusiveMinimum",
         "exclusiveMaximum", "minLength", "maxLength", "minItems", "maxItems", "pattern",
         "items", "properties", "required", "additionalProperties",
     }
 )  # fmt: skip
+"""Every keyword of a property schema that an argument check reads (the full check and
+the fast path alike); the others (``description``, ``examples``, ``default`` …) only
+inform the model."""
 _QUICK: Final = frozenset({"type", "enum", "minimum", "maximum", "minLength", "maxLength"})
 _BUILTINS: Final[dict[str, Any]] = {  # the only names generated code finds beyond its own
     "STR": str,
@@ -60,7 +63,7 @@ def quick_condition(schema: Mapping[str, Any], n: int) -> tuple[str, dict[str, A
     """
     kind = schema.get("type")
     if kind not in ("string", "integer", "number", "boolean") or not _QUICK.issuperset(
-        _CONSTRAINING.intersection(schema)
+        CONSTRAINING.intersection(schema)
     ):
         return None
     enum: Any = schema.get("enum")

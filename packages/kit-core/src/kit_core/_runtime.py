@@ -13,7 +13,8 @@ import sys
 import traceback
 from collections.abc import Callable
 from time import perf_counter
-from typing import Any, Final
+from types import CellType, FunctionType
+from typing import Any, Final, cast
 
 from kit_core._checks import ECHO_CHARS, ArgumentCheck, Rejection, parse_arguments
 from kit_core._preview import preview
@@ -283,12 +284,13 @@ class ToolRunner:
             return self.fail(exc, started)
 
 
-def sync_call(runner: ToolRunner) -> Callable[..., str]:
-    """The wrapper of a sync tool: :meth:`ToolRunner.begin` and :meth:`ToolRunner.finish`
-    inlined, since every call of every sync tool takes this path.
+def _sync_template() -> FunctionType:
+    """The wrapper of every sync tool, with its per-process names bound once.
 
     The body names only its closure (the kit re-creates it with the handler's globals),
-    so everything it uses is bound here.
+    so everything it uses is bound here. :func:`sync_call` gives each tool the four
+    cells of its own (``runner``, ``handler``, ``check``, ``logger``) and shares the
+    others' cells, which nothing ever rebinds.
     """
     plain_dict, text, kind_of, subclass = dict, str, type, issubclass
     everything = BaseException
@@ -297,9 +299,10 @@ def sync_call(runner: ToolRunner) -> Callable[..., str]:
     parse = parse_arguments
     encode = encode_success
     info_level = _INFO
-    handler = runner.handler
-    check = runner.check
-    logger = runner.logger
+    runner: Any = None
+    handler: Any = None
+    check: Any = None
+    logger: Any = None
 
     def sync_wrapper(raw: Any = None, /, **kwargs: Any) -> str:
         started = clock()
@@ -339,4 +342,22 @@ def sync_call(runner: ToolRunner) -> Callable[..., str]:
                 raise
             return runner.fail(exc, started)
 
-    return sync_wrapper
+    return cast("FunctionType", sync_wrapper)
+
+
+_SYNC_TEMPLATE: Final = _sync_template()
+_SYNC_NAMES: Final = _SYNC_TEMPLATE.__code__.co_freevars
+_SYNC_CELLS: Final = _SYNC_TEMPLATE.__closure__ or ()
+_OWN: Final = tuple(_SYNC_NAMES.index(n) for n in ("runner", "handler", "check", "logger"))
+
+
+def sync_call(runner: ToolRunner) -> Callable[..., str]:
+    """The wrapper of a sync tool: :meth:`ToolRunner.begin` and :meth:`ToolRunner.finish`
+    inlined, since every call of every sync tool takes this path."""
+    cells = list(_SYNC_CELLS)
+    for index, value in zip(
+        _OWN, (runner, runner.handler, runner.check, runner.logger), strict=True
+    ):
+        cells[index] = CellType(value)
+    template = _SYNC_TEMPLATE
+    return FunctionType(template.__code__, template.__globals__, "sync_wrapper", None, tuple(cells))

@@ -7,11 +7,11 @@ Every other keyword passes through verbatim into the property's schema.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, cast
 
+from kit_core._snapshot import ATOMS, deep_copy
 from kit_core.errors import ToolDefinitionError
 
 __all__ = [
@@ -51,7 +51,16 @@ class ArgSpec:
 
     def to_schema(self) -> dict[str, Any]:
         """A deep copy of the property's JSON Schema."""
-        return copy.deepcopy(dict(self.schema))
+        return _detached(dict(self.schema))
+
+
+def _detached(schema: dict[str, Any]) -> dict[str, Any]:
+    """``copy.deepcopy(schema)`` for a dict the caller just made: the same dict when every
+    value is a str, number, bool or None (what deepcopy would keep as is)."""
+    for value in schema.values():
+        if type(value) not in ATOMS:
+            return deep_copy(schema)
+    return schema
 
 
 def _property_schema(
@@ -61,8 +70,7 @@ def _property_schema(
     extra: Mapping[str, Any],
 ) -> dict[str, Any]:
     types = [type_] if isinstance(type_, str) else list(type_)
-    unknown = [t for t in types if t not in JSON_TYPES]
-    if not types or unknown:
+    if not types or not JSON_TYPES.issuperset(types):
         msg = (
             f"argument type {type_!r} is not a JSON Schema type; use one of"
             f" {', '.join(sorted(JSON_TYPES))}"
@@ -74,12 +82,16 @@ def _property_schema(
             f" what to pass; got {description!r}"
         )
         raise ToolDefinitionError(msg)
-    schema: dict[str, Any] = {**_type_keywords(types), "description": description.strip()}
-    schema.update((key, value) for key, value in named.items() if value is not None)
+    schema: dict[str, Any] = (
+        {"type": type_, "description": description.strip()}
+        if type(type_) is str  # one type: what _type_keywords gives, without the lists
+        else {**_type_keywords(types), "description": description.strip()}
+    )
+    schema.update({key: value for key, value in named.items() if value is not None})
     schema.update(extra)
     if schema.get("type") == "object" and not isinstance(schema.get("properties"), dict):
         schema["properties"] = {}
-    return copy.deepcopy(schema)
+    return _detached(schema)
 
 
 def _type_keywords(types: list[str]) -> dict[str, Any]:
@@ -136,7 +148,7 @@ def _spec(
         named = {**named, "enum": values} if "enum" in named else named
         extra = {**extra, "enum": values} if "enum" in extra else extra
     schema = _property_schema(type_, description, named, extra)
-    return ArgSpec(schema, required, copy.deepcopy(example))
+    return ArgSpec(schema, required, example if type(example) in ATOMS else deep_copy(example))
 
 
 def arg(
@@ -209,7 +221,7 @@ def _item_schema(items: ArgSpec | Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(items, ArgSpec):
         return items.to_schema()
     if isinstance(items, Mapping) and "type" in items:
-        return copy.deepcopy(dict(items))
+        return deep_copy(dict(items))
     msg = (
         "items must describe the array's elements, e.g. items=str_arg('tag') or"
         f" items={{'type': 'string'}}; got {items!r}"

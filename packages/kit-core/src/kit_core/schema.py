@@ -23,7 +23,7 @@ from kit_core.args import ArgSpec
 from kit_core.errors import ToolDefinitionError
 from kit_core.names import validate_tool_name
 
-__all__ = ["build_schema", "check_function_schema", "describe_arguments"]
+__all__ = ["build_schema", "check_function_schema", "describe_arguments", "schema_from_specs"]
 
 _PROPERTY_NAME: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]{0,63}")
 _MISPLACED: Final = ("properties", "required", "type", "additionalProperties")
@@ -65,7 +65,11 @@ def build_schema(name: str, description: str, params: Mapping[str, ArgSpec]) -> 
     Raises:
         ToolDefinitionError: for a bad name, property name or spec.
     """
-    validate_tool_name(name)
+    return schema_from_specs(validate_tool_name(name), description, params)
+
+
+def schema_from_specs(name: str, description: str, params: Mapping[str, ArgSpec]) -> dict[str, Any]:
+    """:func:`build_schema` for a name already checked (``@tool`` checks it first)."""
     if not isinstance(description, str):
         msg = f"tool {name!r}: description must be a str, got {type(description).__name__}"
         raise ToolDefinitionError(msg)
@@ -93,7 +97,7 @@ def build_schema(name: str, description: str, params: Mapping[str, ArgSpec]) -> 
             )
             raise ToolDefinitionError(msg)
         prop = spec.to_schema()
-        if "array" in declared_types(prop) and "items" not in prop:
+        if "items" not in prop and "array" in declared_types(prop):
             msg = (
                 f"tool {name!r}: array argument {key!r} needs items= (some model providers"
                 " reject arrays without items); use array_arg(..., items=str_arg('...'))"

@@ -9,7 +9,6 @@ parameters and that ``str`` answer. Its :class:`ToolSpec` is read with
 
 from __future__ import annotations
 
-import copy
 import functools
 import inspect
 import logging
@@ -18,14 +17,15 @@ from dataclasses import dataclass, field
 from types import FunctionType
 from typing import Any, ClassVar, Never, ParamSpec, Protocol, cast, overload
 
-from kit_core._checks import compile_arguments, compile_value_check
 from kit_core._runtime import ToolRunner, sync_call
+from kit_core._shared import argument_check, example_misfit
+from kit_core._snapshot import Snapshot
 from kit_core.args import ArgSpec
 from kit_core.declarations import Declaration, declaration_of, declare
 from kit_core.env import check_requires_env
 from kit_core.errors import ToolDefinitionError
 from kit_core.names import validate_tool_name
-from kit_core.schema import build_schema, check_function_schema, describe_arguments
+from kit_core.schema import check_function_schema, describe_arguments, schema_from_specs
 
 __all__ = ["AsyncToolFunction", "ToolFunction", "ToolSpec", "tool"]
 
@@ -61,34 +61,36 @@ class ToolSpec(Declaration):
     validate_required: bool
     handler: Callable[..., Any] = field(repr=False)
     module: str
-    _schema: dict[str, Any] = field(repr=False)
+    _schema: Snapshot = field(repr=False)  # stored once; everyone gets a copy of their own
 
     @property
     def schema(self) -> dict[str, Any]:
         """A copy of the function schema handed to the host (``name``, ``description``,
         ``parameters``)."""
-        return copy.deepcopy(self._schema)
+        return self._schema.copy()
 
     @property
     def parameters(self) -> dict[str, Any]:
         """A copy of the JSON Schema of the arguments."""
-        return copy.deepcopy(self._schema["parameters"])
+        return self._schema.copy()["parameters"]
 
     def definition(self) -> dict[str, Any]:
         """The tool exactly as hermes sends it to the model."""
         return {"type": "function", "function": {**self.schema, "name": self.name}}
 
     def register_kwargs(self, handler: Callable[..., Any]) -> dict[str, Any]:
-        """The keyword arguments of the host's ``ctx.register_tool`` for this tool."""
+        """The keyword arguments of the host's ``ctx.register_tool`` for this tool (with a
+        copy of the schema that the host may keep and change)."""
+        schema = self._schema.copy()
         return {
             "name": self.name,
             "toolset": self.toolset,
-            "schema": self.schema,
+            "schema": schema,
             "handler": handler,
             "check_fn": self.check_fn,
             "requires_env": list(self.requires_env) or None,
             "is_async": self.is_async,
-            "description": self._schema.get("description", self.description),
+            "description": schema.get("description", self.description),
             "emoji": self.emoji,
         }
 
@@ -194,21 +196,41 @@ def _check_handler(fn: object, label: str) -> None:
     if not callable(fn):
         msg = f"{label}: @tool must decorate a function, got {type(fn).__name__}"
         raise ToolDefinitionError(msg)
-    try:
-        params = list(inspect.signature(fn).parameters.values())
-    except (TypeError, ValueError):
-        return
-    kinds = {p.kind for p in params}
-    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    takes_args = bool(positional) or inspect.Parameter.VAR_POSITIONAL in kinds
-    extra_required = [p.name for p in positional[1:] if p.default is p.empty]
-    if not takes_args or extra_required or inspect.Parameter.VAR_KEYWORD not in kinds:
+    fits = _plain_function_fits(fn)
+    if fits is None:
+        try:
+            params = list(inspect.signature(fn).parameters.values())
+        except (TypeError, ValueError):
+            return
+        kinds = {p.kind for p in params}
+        positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        takes_args = bool(positional) or inspect.Parameter.VAR_POSITIONAL in kinds
+        extra_required = [p.name for p in positional[1:] if p.default is p.empty]
+        fits = takes_args and not extra_required and inspect.Parameter.VAR_KEYWORD in kinds
+    if not fits:
         msg = (
             f"{label}: the handler must take (args, **kwargs): the host passes the arguments"
             " dict positionally and runtime keys such as task_id and session_id as keywords;"
             f" write `def {getattr(fn, '__name__', 'handler')}(args, **kwargs):`"
         )
         raise ToolDefinitionError(msg)
+
+
+def _plain_function_fits(fn: object) -> bool | None:
+    """Whether a plain ``def`` takes ``(args, **kwargs)``, read from its code object as
+    ``inspect.signature`` would read it (at a fraction of the cost); None for anything
+    else (a wrapper with ``__wrapped__`` or ``__signature__``, a partial, a method)."""
+    if type(fn) is not FunctionType:
+        return None
+    function = fn
+    if "__wrapped__" in function.__dict__ or "__signature__" in function.__dict__:
+        return None
+    code = function.__code__
+    positional = code.co_argcount  # positional-only ones included
+    with_default = len(function.__defaults__ or ())  # the last positional ones
+    takes_args = positional > 0 or bool(code.co_flags & inspect.CO_VARARGS)
+    extra_required = positional - with_default > 1
+    return takes_args and not extra_required and bool(code.co_flags & inspect.CO_VARKEYWORDS)
 
 
 def _check_options(label: str, opts: dict[str, Any]) -> tuple[str, ...]:
@@ -250,9 +272,14 @@ def _resolve_description(label: str, fn: Callable[..., Any], opts: dict[str, Any
         if isinstance(supplied, Mapping)
         else None
     )
-    for candidate in (given, from_schema, inspect.getdoc(fn)):
+    for candidate in (given, from_schema):
         if isinstance(candidate, str) and candidate.strip():
             return candidate.strip()
+    doc: object = getattr(fn, "__doc__", None)
+    if type(doc) is not str or "\n" in doc or "\t" in doc:  # a one-line str: what getdoc gives
+        doc = inspect.getdoc(fn)
+    if isinstance(doc, str) and doc.strip():
+        return doc.strip()
     msg = f"{label}: a description is required (docstring or description=)."
     raise ToolDefinitionError(msg)
 
@@ -278,7 +305,7 @@ def _decorate(fn: Callable[..., Any], **opts: Any) -> Any:
         schema["description"] = describe_arguments(description, required, optional, examples)
     else:
         params: Mapping[str, ArgSpec] = opts["params"] or {}
-        schema = build_schema(name, description, params)
+        schema = schema_from_specs(name, description, params)
         examples = {k: s.example for k, s in params.items() if s.example is not None}
     check = _compile_checks(label, schema["parameters"], examples, opts["validate_required"])
     is_async = inspect.iscoroutinefunction(fn)
@@ -295,7 +322,7 @@ def _decorate(fn: Callable[..., Any], **opts: Any) -> Any:
         validate_required=opts["validate_required"],
         handler=fn,
         module=module,
-        _schema=schema,
+        _schema=Snapshot(schema),
     )
     if is_async:
 
@@ -338,8 +365,10 @@ def _compile_checks(
     ``"enum": null``, a broken ``pattern``): that is a declaration error too.
     """
     try:
-        _check_examples(label, parameters, examples)
-        return compile_arguments(parameters, examples) if validate else None
+        if validate:
+            check, misfit = argument_check(parameters, examples)
+        else:
+            check, misfit = None, example_misfit(parameters, examples)
     except ToolDefinitionError:
         raise
     except Exception as exc:
@@ -349,11 +378,7 @@ def _compile_checks(
             " or a list of names), 'enum' as a list, and 'pattern' as a valid regular expression"
         )
         raise ToolDefinitionError(msg) from exc
-
-
-def _check_examples(label: str, parameters: Mapping[str, Any], examples: Mapping[str, Any]) -> None:
-    for key, example in examples.items():
-        problem = compile_value_check(parameters["properties"][key])(example, key)
-        if problem is not None:
-            msg = f"{label}: the example of {problem.replace(' must ', ' does not fit: must ', 1)}"
-            raise ToolDefinitionError(msg)
+    if misfit is not None:
+        msg = f"{label}: the example of {misfit.replace(' must ', ' does not fit: must ', 1)}"
+        raise ToolDefinitionError(msg)
+    return check
