@@ -11,6 +11,7 @@ hooks, middleware, registry dispatch, async bridging, result normalisation).
 
 from __future__ import annotations
 
+import copy
 import importlib.metadata
 import json
 from types import ModuleType
@@ -262,6 +263,42 @@ def test_registry_entry_carries_every_field_the_kit_declared(
     # the host attributes the kit's wrapper to the plugin module that defined the handler
     module = hermes_host.plugin_module(key, "tools").__name__
     assert hermes_host.registry._plugin_owner_of(entry.handler) == module
+
+
+def _container_ids(value: Any) -> set[int]:
+    if isinstance(value, dict):
+        return {id(value)}.union(*(_container_ids(v) for v in value.values()))
+    if isinstance(value, list):
+        return {id(value)}.union(*(_container_ids(v) for v in value))
+    return set()
+
+
+def test_hermes_keeps_a_schema_of_its_own_for_each_tool(
+    hermes_host: HermesHost, tools: ModuleType
+) -> None:
+    """hermes 0.19.0 stores the schema it is given on its ToolEntry (and hands out shallow
+    copies of it): what it keeps shares no dict or list with another tool's or the kit's,
+    so a change there reaches nothing else."""
+    registry = hermes_host.registry
+    seen: set[int] = set()
+    for name in sorted(KIT_CONTRACT_TOOLS | UNIT_CONVERT_TOOLS):
+        ids = _container_ids(registry.get_entry(name).schema)
+        assert not ids & seen, name
+        seen |= ids
+    entry = registry.get_entry("kitc_echo")
+    saved = copy.deepcopy(entry.schema)
+    try:
+        entry.schema["parameters"]["properties"]["text"]["type"] = "integer"
+        entry.schema["parameters"]["required"].clear()
+        entry.schema["description"] = "Changed by the host."
+        assert tools.kitc_echo.tool_spec.schema == EXPECTED_ECHO_DEFINITION["function"]
+        refused = json.loads(tools.kitc_echo({}))
+        assert refused["error_code"] == "missing_argument"
+        assert registry.get_entry("kitc_echo_async").schema["parameters"]["required"] == ["text"]
+    finally:
+        entry.schema.clear()
+        entry.schema.update(saved)
+    assert hermes_host.definitions(KIT_CONTRACT)["kitc_echo"] == EXPECTED_ECHO_DEFINITION
 
 
 # -- dispatch through the host's full pipeline --------------------------------------------
