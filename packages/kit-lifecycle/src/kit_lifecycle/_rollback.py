@@ -204,15 +204,21 @@ class _Tool:
 
 
 class _Step:
-    """One registrar call: its label (``"hook 'pre_tool_call'"``, or ``"the registration
-    receipt"``), how to undo it, and whether it returned."""
+    """One registrar call: what it registered, how to undo it, and whether it returned."""
 
-    __slots__ = ("done", "label", "undo")
+    __slots__ = ("done", "name", "surface", "undo")
 
-    def __init__(self, label: str, undo: _Undo) -> None:
-        self.label = label
+    def __init__(self, surface: Surface, name: str, undo: _Undo) -> None:
+        self.surface = surface
+        self.name = name
         self.undo = undo
         self.done = False
+
+    @property
+    def label(self) -> str:
+        """``"hook 'pre_tool_call'"``, or ``"the registration receipt"`` (worded only when
+        a failure is reported)."""
+        return _RECEIPT if self.surface == "receipt" else f"{self.surface} {self.name!r}"
 
 
 class Rollback:
@@ -234,14 +240,32 @@ class Rollback:
     ) -> None:
         """``call()``, the registrar call for ``surface`` ``name`` (``obj``: the callback or
         tool handler it hands over), remembered with how to take it back."""
-        label = _RECEIPT if surface == "receipt" else f"{surface} {name!r}"
+        step = self._step(surface, name, obj)
+        self._settle(step, call())
+
+    def run_with(
+        self,
+        surface: Surface,
+        name: str,
+        registrar: Callable[..., object],
+        kwargs: dict[str, Any],
+        obj: object = None,
+    ) -> None:
+        """:meth:`run` of ``registrar(**kwargs)`` (no closure to build for each call)."""
+        step = self._step(surface, name, obj)
+        self._settle(step, registrar(**kwargs))
+
+    def _step(self, surface: Surface, name: str, obj: object) -> _Step:
         try:
             undo = self._undo_for(surface, name, obj)
         except Exception:  # a host table that cannot even be read is not the kit's to edit
             undo = _NoUndo("the host's tables could not be read to undo it")
-        step = _Step(label, undo)
+        step = _Step(surface, name, undo)
         self._steps.append(step)  # first: a call that raises may have stored something
-        result = call()
+        return step
+
+    @staticmethod
+    def _settle(step: _Step, result: object) -> None:
         if callable(getattr(result, "dispose", None)):
             step.undo = _Handle(result)
         step.undo.settle(result)

@@ -195,8 +195,10 @@ def _check_host(ctx: Any, plan: _Plan, plugin_name: str) -> None:
         )
         raise RegistrationError(msg)
     get_entry = getattr(host_tool_registry(), "get_entry", None)
+    if not callable(get_entry):
+        return
     for name, (spec, _) in plan.tools.items():
-        entry = get_entry(name) if callable(get_entry) else None
+        entry = get_entry(name)
         toolset = getattr(entry, "toolset", spec.toolset)
         if entry is not None and toolset != spec.toolset:
             msg = (
@@ -330,11 +332,10 @@ def _register(ctx: Any, plan: _Plan, rollback: Rollback) -> None:
                 description=cmd.description,
             ),
         )
+    register_tool: Any = ctx.register_tool if plan.tools else None
     for spec, fn in sorted(plan.tools.values(), key=lambda t: t[0].name):
         kwargs = spec.register_kwargs(fn)
-        rollback.run(
-            "tool", spec.name, lambda kwargs=kwargs: ctx.register_tool(**kwargs), kwargs["handler"]
-        )
+        rollback.run_with("tool", spec.name, register_tool, kwargs, kwargs["handler"])
     for mw in sorted(plan.middlewares.values(), key=lambda m: m.kind):
         rollback.run(
             "middleware",
