@@ -264,6 +264,16 @@ def test_changing_an_argspec_after_declaring_changes_neither_schema_nor_checks()
     assert answer(fn, {"kind": "pub"})["success"] is False
 
 
+def test_changing_an_argspec_after_declaring_leaves_a_check_of_its_own_alone() -> None:
+    choice: dict[str, Any] = {"a": 1}
+    spec = arg(["object", "string"], "Choice", enum=[choice, "x", frozenset({1})])
+    fn = declare("light_unkeyed", "Unkeyed.", {"choice": spec})
+    assert shape_key(fn.tool_spec.parameters, {}) is None  # compiled for this tool alone
+    spec.schema["enum"][0]["a"] = 2  # pyright: ignore[reportIndexIssue]
+    assert answer(fn, {"choice": {"a": 1}})["success"] is True
+    assert answer(fn, {"choice": {"a": 2}})["success"] is False
+
+
 # -- the wrapper -----------------------------------------------------------------------------
 
 

@@ -29,7 +29,7 @@ from typing import Any, Final, cast
 
 from kit_core._checks import ArgumentCheck, ValueCheck, compile_arguments, compile_value_check
 from kit_core._quick import CONSTRAINING
-from kit_core._snapshot import ATOMS, is_plain
+from kit_core._snapshot import ATOMS, deep_copy, is_plain
 
 __all__ = ["argument_check", "example_misfit", "shape_key", "value_check"]
 
@@ -101,8 +101,8 @@ def argument_check(
     examples, or, when an example does not fit its property, None and the problem (see
     :func:`example_misfit`)."""
     key = shape_key(parameters, examples)
-    if key is None:
-        return _compile(parameters, examples)
+    if key is None:  # compiled from a copy: a check keeps some values it was given
+        return _compile(deep_copy(parameters), examples)
     return _compiled(key)
 
 

@@ -68,8 +68,15 @@ def build_schema(name: str, description: str, params: Mapping[str, ArgSpec]) -> 
     return schema_from_specs(validate_tool_name(name), description, params)
 
 
-def schema_from_specs(name: str, description: str, params: Mapping[str, ArgSpec]) -> dict[str, Any]:
-    """:func:`build_schema` for a name already checked (``@tool`` checks it first)."""
+def schema_from_specs(
+    name: str, description: str, params: Mapping[str, ArgSpec], *, copy_specs: bool = True
+) -> dict[str, Any]:
+    """:func:`build_schema` for a name already checked (``@tool`` checks it first).
+
+    ``copy_specs=False`` puts each spec's own schema dict in the result instead of a copy,
+    for a caller that copies the result before anyone else sees it (``@tool`` keeps a
+    snapshot of it).
+    """
     if not isinstance(description, str):
         msg = f"tool {name!r}: description must be a str, got {type(description).__name__}"
         raise ToolDefinitionError(msg)
@@ -96,7 +103,12 @@ def schema_from_specs(name: str, description: str, params: Mapping[str, ArgSpec]
                 " To keep a hand-written JSON Schema, pass the whole function schema as schema="
             )
             raise ToolDefinitionError(msg)
-        prop = spec.to_schema()
+        own: Any = spec.schema
+        prop: dict[str, Any] = (
+            cast("dict[str, Any]", own)
+            if type(own) is dict and not copy_specs
+            else spec.to_schema()
+        )
         if "items" not in prop and "array" in declared_types(prop):
             msg = (
                 f"tool {name!r}: array argument {key!r} needs items= (some model providers"

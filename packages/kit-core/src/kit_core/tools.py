@@ -305,7 +305,7 @@ def _decorate(fn: Callable[..., Any], **opts: Any) -> Any:
         schema["description"] = describe_arguments(description, required, optional, examples)
     else:
         params: Mapping[str, ArgSpec] = opts["params"] or {}
-        schema = schema_from_specs(name, description, params)
+        schema = schema_from_specs(name, description, params, copy_specs=False)
         examples = {k: s.example for k, s in params.items() if s.example is not None}
     check = _compile_checks(label, schema["parameters"], examples, opts["validate_required"])
     is_async = inspect.iscoroutinefunction(fn)
