@@ -36,7 +36,7 @@ from typing import Any
 
 from _bench import machine, median, table
 from bench_registration import HostContext, declare
-from kit_core import int_arg, register_all, str_arg, tool
+from kit_core import ToolSpec, declaration_of, int_arg, register_all, str_arg, tool
 from kit_core._shared import argument_check
 from kit_core._snapshot import Snapshot
 from kit_core.schema import schema_from_specs
@@ -128,7 +128,8 @@ def breakdown() -> list[list[str]]:
         )(handler)),
         ("ToolSpec.schema (the copy a caller or the host gets)", lambda: None),
     ]  # fmt: skip
-    spec: Any = tool(toolset="bench", params=built)(handler).tool_spec
+    spec = declaration_of(tool(toolset="bench", params=built)(handler), ToolSpec)
+    assert spec is not None
     parts[-1] = (parts[-1][0], lambda: spec.schema)
     rows: list[list[str]] = []
     for label, action in parts:

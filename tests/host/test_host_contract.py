@@ -291,7 +291,7 @@ def test_hermes_keeps_a_schema_of_its_own_for_each_tool(
         entry.schema["parameters"]["properties"]["text"]["type"] = "integer"
         entry.schema["parameters"]["required"].clear()
         entry.schema["description"] = "Changed by the host."
-        assert tools.kitc_echo.tool_spec.schema == EXPECTED_ECHO_DEFINITION["function"]
+        assert spec_of(tools.kitc_echo).schema == EXPECTED_ECHO_DEFINITION["function"]
         refused = json.loads(tools.kitc_echo({}))
         assert refused["error_code"] == "missing_argument"
         assert registry.get_entry("kitc_echo_async").schema["parameters"]["required"] == ["text"]

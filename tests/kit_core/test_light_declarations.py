@@ -9,14 +9,16 @@ import inspect
 import json
 import types
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
 from kit_core import (
     ToolDefinitionError,
+    ToolSpec,
     arg,
     array_arg,
+    declaration_of,
     int_arg,
     number_arg,
     object_arg,
@@ -25,6 +27,13 @@ from kit_core import (
     tool,
 )
 from kit_core._shared import argument_check, shape_key, value_check
+
+
+def spec_of(fn: object) -> ToolSpec:
+    """The ToolSpec of a @tool function."""
+    spec = declaration_of(fn, ToolSpec)
+    assert spec is not None, f"{fn!r} carries no ToolSpec"
+    return spec
 
 
 def answer(fn: Callable[..., str], args: Any) -> dict[str, Any]:
@@ -220,7 +229,7 @@ def test_the_host_cannot_corrupt_the_tool_or_another_registration_through_its_sc
     second = declare("light_host_two", "Two.", places())
     module = types.ModuleType("light_host_plugin")
     vars(module).update(first=first, second=second)
-    pristine = first.tool_spec.schema
+    pristine = spec_of(first).schema
     host, other_host = Host(), Host()
     register_all(host, module)
     kept = host.tools["light_host_one"]["schema"]
@@ -232,15 +241,15 @@ def test_the_host_cannot_corrupt_the_tool_or_another_registration_through_its_sc
     register_all(other_host, module)
     assert other_host.tools["light_host_one"]["schema"] == pristine
     assert other_host.tools["light_host_one"]["description"] == pristine["description"]
-    assert first.tool_spec.schema == pristine
-    assert second.tool_spec.schema["parameters"] == pristine["parameters"]
+    assert spec_of(first).schema == pristine
+    assert spec_of(second).schema["parameters"] == pristine["parameters"]
     assert answer(first, {"limit": 3})["error"] == "query is required (e.g. 'coffee')"
     assert answer(first, {"query": "x", "kind": "pub"})["success"] is False
 
 
 def test_an_author_cannot_corrupt_the_tool_through_what_the_spec_returns() -> None:
     fn = declare("light_author", "Author.", places())
-    spec = fn.tool_spec
+    spec = spec_of(fn)
     pristine = spec.schema
     spec.schema["parameters"]["properties"]["kind"]["enum"].clear()
     spec.parameters["required"].append("kind")
@@ -254,9 +263,10 @@ def test_an_author_cannot_corrupt_the_tool_through_what_the_spec_returns() -> No
 def test_changing_an_argspec_after_declaring_changes_neither_schema_nor_checks() -> None:
     kind = str_arg("Kind", enum=["cafe", "bar"])
     fn = declare("light_spec_later", "Later.", {"kind": kind})
-    kind.schema["enum"].append("pub")  # pyright: ignore[reportAttributeAccessIssue]
-    kind.schema["description"] = "Changed"  # pyright: ignore[reportIndexIssue]
-    assert fn.tool_spec.schema["parameters"]["properties"]["kind"] == {
+    own = cast("dict[str, Any]", kind.schema)  # a spec's schema is a plain dict
+    own["enum"].append("pub")
+    own["description"] = "Changed"
+    assert spec_of(fn).schema["parameters"]["properties"]["kind"] == {
         "type": "string",
         "description": "Kind",
         "enum": ["cafe", "bar"],
@@ -268,8 +278,8 @@ def test_changing_an_argspec_after_declaring_leaves_a_check_of_its_own_alone() -
     choice: dict[str, Any] = {"a": 1}
     spec = arg(["object", "string"], "Choice", enum=[choice, "x", frozenset({1})])
     fn = declare("light_unkeyed", "Unkeyed.", {"choice": spec})
-    assert shape_key(fn.tool_spec.parameters, {}) is None  # compiled for this tool alone
-    spec.schema["enum"][0]["a"] = 2  # pyright: ignore[reportIndexIssue]
+    assert shape_key(spec_of(fn).parameters, {}) is None  # compiled for this tool alone
+    spec.schema["enum"][0]["a"] = 2
     assert answer(fn, {"choice": {"a": 1}})["success"] is True
     assert answer(fn, {"choice": {"a": 2}})["success"] is False
 
@@ -376,5 +386,5 @@ def test_a_decorated_handler_is_judged_by_what_it_wraps() -> None:
         """Signed."""
         return {}
 
-    signed.__signature__ = inspect.signature(bad)  # type: ignore[attr-defined]
+    signed.__signature__ = inspect.signature(bad)
     assert accepted(signed) is False

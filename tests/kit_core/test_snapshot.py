@@ -182,6 +182,6 @@ def test_deeper_than_the_copier_depth_is_still_copied() -> None:
 def test_one_layout_one_copier() -> None:
     first = Snapshot({"name": "a", "p": {"x": {"type": "string"}}, "r": ["x"]})
     second = Snapshot({"name": "b", "p": {"y": {"type": "integer"}}, "r": ["y", "z"]})
-    assert first._copier is second._copier  # pyright: ignore[reportPrivateUsage]
+    assert first._copier is second._copier
     assert first.copy() == {"name": "a", "p": {"x": {"type": "string"}}, "r": ["x"]}
     assert second.copy() == {"name": "b", "p": {"y": {"type": "integer"}}, "r": ["y", "z"]}
