@@ -35,7 +35,7 @@ def collect_tools(module: ModuleType | str) -> list[tuple[ToolSpec, Callable[...
             )
             raise RegistrationError(msg)
         found.setdefault(spec.name, (spec, cast("Callable[..., Any]", value), attribute))
-    return [(spec, fn) for spec, fn, _ in sorted(found.values(), key=lambda t: t[0].name)]
+    return [(spec, fn) for _, (spec, fn, _) in sorted(found.items())]  # by name (the keys)
 
 
 def register_all(ctx: Any, module: ModuleType | str) -> int:

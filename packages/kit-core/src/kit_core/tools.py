@@ -88,7 +88,7 @@ class ToolSpec(Declaration):
             "schema": schema,
             "handler": handler,
             "check_fn": self.check_fn,
-            "requires_env": list(self.requires_env) or None,
+            "requires_env": list(self.requires_env) if self.requires_env else None,
             "is_async": self.is_async,
             "description": schema.get("description", self.description),
             "emoji": self.emoji,

@@ -204,15 +204,24 @@ class _Tool:
 
 
 class _Step:
-    """One registrar call: what it registered, how to undo it, and whether it returned."""
+    """One registrar call: what it registered, how to undo it (None: this host offers no
+    way, the common case of a test double, kept without an object per call), and whether
+    it returned."""
 
     __slots__ = ("done", "name", "surface", "undo")
 
-    def __init__(self, surface: Surface, name: str, undo: _Undo) -> None:
+    def __init__(self, surface: Surface, name: str, undo: _Undo | None) -> None:
         self.surface = surface
         self.name = name
         self.undo = undo
         self.done = False
+
+    def take_back(self) -> _Outcome:
+        """Undo the call as far as the host allows (what ``_NoUndo(_NO_UNDO)`` does for a
+        step without an undo: a call that returned is reported kept)."""
+        if self.undo is None:
+            return _Outcome(kept=_NO_UNDO) if self.done else _NOTHING
+        return self.undo.undo()
 
     @property
     def label(self) -> str:
@@ -256,19 +265,23 @@ class Rollback:
         self._settle(step, registrar(**kwargs))
 
     def _step(self, surface: Surface, name: str, obj: object) -> _Step:
-        try:
-            undo = self._undo_for(surface, name, obj)
-        except Exception:  # a host table that cannot even be read is not the kit's to edit
-            undo = _NoUndo("the host's tables could not be read to undo it")
+        if self._manager is None and not self._ledger and surface != "receipt":
+            undo: _Undo | None = None  # _undo_for's _NoUndo(_NO_UNDO), without the object
+        else:
+            try:
+                undo = self._undo_for(surface, name, obj)
+            except Exception:  # a host table that cannot be read is not the kit's to edit
+                undo = _NoUndo("the host's tables could not be read to undo it")
         step = _Step(surface, name, undo)
         self._steps.append(step)  # first: a call that raises may have stored something
         return step
 
     @staticmethod
     def _settle(step: _Step, result: object) -> None:
-        if callable(getattr(result, "dispose", None)):
+        if result is not None and callable(getattr(result, "dispose", None)):
             step.undo = _Handle(result)
-        step.undo.settle(result)
+        elif step.undo is not None:
+            step.undo.settle(result)
         step.done = True
 
     def _table(self, attribute: str) -> dict[Any, Any] | None:
@@ -312,7 +325,7 @@ class Rollback:
         left: list[str] = []
         for step in reversed(self._steps):
             try:
-                outcome = step.undo.undo()
+                outcome = step.take_back()
             except Exception as undo_exc:  # the host refused; keep undoing the rest
                 outcome = _Outcome(kept=f"undoing it raised {type(undo_exc).__name__}")
             if outcome.removed:

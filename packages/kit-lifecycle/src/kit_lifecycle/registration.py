@@ -9,6 +9,7 @@ from types import ModuleType
 from typing import Any, Final, cast
 
 from kit_core import (
+    Declaration,
     HookSpec,
     RegistrationError,
     ToolSpec,
@@ -53,8 +54,9 @@ class _Plan:
         self.skipped: list[PluginSkill] = []
         self.seen: set[int] = set()
 
-    def add(self, obj: object) -> bool:
-        """File one declaration; False when ``obj`` carries none.
+    def add(self, obj: object, declaration: Declaration | None = None) -> bool:
+        """File one declaration (``obj``'s, read here unless given); False when ``obj``
+        carries none.
 
         Raises:
             RegistrationError: a duplicate name, or a declaration of a surface
@@ -62,7 +64,8 @@ class _Plan:
         """
         if id(obj) in self.seen:
             return True
-        declaration = declaration_of(obj)
+        if declaration is None:
+            declaration = declaration_of(obj)
         if declaration is None:
             return False
         if isinstance(declaration, ToolSpec):
@@ -117,8 +120,8 @@ def _collect(declarations: object) -> tuple[_Plan, str | None]:
     plan = _Plan()
     module = _module(declarations)
     if module is not None:
-        for _, value, _ in declarations_in(module):
-            plan.add(value)
+        for _, value, declaration in declarations_in(module):
+            plan.add(value, declaration)
         return plan, module.__name__
     if not isinstance(declarations, Iterable) or isinstance(declarations, bytes | Mapping):
         msg = (
@@ -333,7 +336,7 @@ def _register(ctx: Any, plan: _Plan, rollback: Rollback) -> None:
             ),
         )
     register_tool: Any = ctx.register_tool if plan.tools else None
-    for spec, fn in sorted(plan.tools.values(), key=lambda t: t[0].name):
+    for _, (spec, fn) in sorted(plan.tools.items()):  # by name (the keys, all different)
         kwargs = spec.register_kwargs(fn)
         rollback.run_with("tool", spec.name, register_tool, kwargs, kwargs["handler"])
     for mw in sorted(plan.middlewares.values(), key=lambda m: m.kind):
