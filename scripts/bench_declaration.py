@@ -38,9 +38,6 @@ from typing import Any
 from _bench import machine, median, table
 from bench_registration import HostContext, declare
 from kit_core import ToolSpec, declaration_of, int_arg, register_all, str_arg, tool
-from kit_core._shared import argument_check
-from kit_core._snapshot import Snapshot
-from kit_core.schema import schema_from_specs
 from kit_lifecycle import register_plugin
 
 DECLARE_US = 40.0
@@ -97,7 +94,15 @@ def verdict(value: float, target: float, limit: str) -> str:
 
 def breakdown() -> list[list[str]]:
     """µs of each part of one declaration (best of several batches, garbage collector off
-    as timeit has it): where a tool's declaration time goes."""
+    as timeit has it): where a tool's declaration time goes. Empty for a kit without
+    these parts (the script also times older revisions: run it with their packages first
+    on ``PYTHONPATH``)."""
+    try:
+        from kit_core._shared import argument_check
+        from kit_core._snapshot import Snapshot
+        from kit_core.schema import schema_from_specs
+    except ImportError:
+        return []
 
     def params() -> dict[str, Any]:
         return {
@@ -226,8 +231,10 @@ def main(argv: list[str]) -> int:
         table(["figure", "verdict", "value", "target"], [[r[0], r[3], r[1], r[2]] for r in rows], 2)
     )
     print()
-    print("# one declaration, part by part: µs, best of 7 batches (timeit, collector off)")
-    print(table(["part", "µs"], breakdown()))
+    parts = breakdown()
+    if parts:
+        print("# one declaration, part by part: µs, best of 7 batches (timeit, collector off)")
+        print(table(["part", "µs"], parts))
     return 0
 
 

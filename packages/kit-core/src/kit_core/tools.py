@@ -222,12 +222,11 @@ def _plain_function_fits(fn: object) -> bool | None:
     else (a wrapper with ``__wrapped__`` or ``__signature__``, a partial, a method)."""
     if type(fn) is not FunctionType:
         return None
-    function = fn
-    if "__wrapped__" in function.__dict__ or "__signature__" in function.__dict__:
+    if "__wrapped__" in fn.__dict__ or "__signature__" in fn.__dict__:
         return None
-    code = function.__code__
+    code = fn.__code__
     positional = code.co_argcount  # positional-only ones included
-    with_default = len(function.__defaults__ or ())  # the last positional ones
+    with_default = len(fn.__defaults__ or ())  # the last positional ones
     takes_args = positional > 0 or bool(code.co_flags & inspect.CO_VARARGS)
     extra_required = positional - with_default > 1
     return takes_args and not extra_required and bool(code.co_flags & inspect.CO_VARKEYWORDS)
