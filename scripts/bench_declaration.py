@@ -98,9 +98,9 @@ def breakdown() -> list[list[str]]:
     these parts (the script also times older revisions: run it with their packages first
     on ``PYTHONPATH``)."""
     try:
+        from kit_core._schema import schema_from_specs
         from kit_core._shared import argument_check
         from kit_core._snapshot import Snapshot
-        from kit_core.schema import schema_from_specs
     except ImportError:
         return []
 

@@ -15,8 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kit_core import is_secret_key, redact, redact_text, str_arg, tool
+from kit_core import redact, redact_text, str_arg, tool
 from kit_core._shapes import KEY_WORDS, catalogue
+from kit_core.redaction import is_secret_key
 
 HARDENING = settings(parent=settings.get_profile("hpk-hardening"))
 ENV = "HPK_CATALOGUE_KEY"

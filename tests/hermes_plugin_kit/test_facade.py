@@ -1,8 +1,12 @@
-"""The façade re-exports the kit packages, and the bundled example runs through it."""
+"""The façade re-exports the kit packages' public names (loading kit-lifecycle and
+kit-media on first use), and the bundled example runs through it."""
 
 from __future__ import annotations
 
+import ast
 import json
+import subprocess
+import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -19,6 +23,122 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 PACKAGES = (kit_core, kit_lifecycle, kit_media)
+
+
+PUBLIC_NAMES = frozenset(
+    {
+        "ArgSpec",
+        "AsyncToolFunction",
+        "CommandSpec",
+        "CommandType",
+        "Declaration",
+        "DeclarationError",
+        "ErrorCode",
+        "HookSpec",
+        "KitError",
+        "MEDIA_DELIVERY_HOOKS",
+        "MediaDeliveryResult",
+        "MediaError",
+        "MediaPayload",
+        "MediaType",
+        "MiddlewareKind",
+        "MiddlewareSpec",
+        "PartialRegistrationError",
+        "PluginSkill",
+        "RegistrationError",
+        "RegistrationSummary",
+        "ResolvedDeliveryTarget",
+        "ToolDefinitionError",
+        "ToolFunction",
+        "ToolSpec",
+        "arg",
+        "array_arg",
+        "bool_arg",
+        "clear_media_delivery_state",
+        "command",
+        "configure_stderr_logging",
+        "declaration_of",
+        "declarations_in",
+        "declare",
+        "deliver_media",
+        "hook",
+        "int_arg",
+        "invoke_host_tool",
+        "load_plugin_config",
+        "log_registration_summary",
+        "middleware",
+        "number_arg",
+        "object_arg",
+        "plugin_skill",
+        "redact",
+        "redact_text",
+        "register_all",
+        "register_plugin",
+        "resolve_delivery_target",
+        "str_arg",
+        "tool",
+        "tool_name",
+        "transform_media_delivery_output",
+        "validate_tool_name",
+    }
+)
+"""What plugin authors use. Plumbing the sibling packages share stays out: a change here
+is a deliberate change of the public API."""
+
+
+def test_the_public_names_are_pinned() -> None:
+    assert set(hermes_plugin_kit.__all__) == PUBLIC_NAMES
+    assert len(hermes_plugin_kit.__all__) == len(PUBLIC_NAMES)
+
+
+FIRST_USE = """
+import json, sys
+import hermes_plugin_kit
+state = {"import": sorted(m for m in ("kit_lifecycle", "kit_media") if m in sys.modules)}
+from hermes_plugin_kit import command
+state["command"] = sorted(m for m in ("kit_lifecycle", "kit_media") if m in sys.modules)
+state["in_dir"] = {"deliver_media", "command", "tool"} <= set(dir(hermes_plugin_kit))
+namespace = {}
+exec("from hermes_plugin_kit import *", namespace)
+state["star"] = sorted(m for m in ("kit_lifecycle", "kit_media") if m in sys.modules)
+state["star_names"] = sorted(n for n in namespace if not n.startswith("__"))
+try:
+    hermes_plugin_kit.no_such_name
+except AttributeError as exc:
+    state["unknown"] = str(exc)
+print(json.dumps(state))
+"""
+
+
+def test_kit_lifecycle_and_kit_media_load_on_first_use_of_their_names() -> None:
+    run = subprocess.run(
+        [sys.executable, "-c", FIRST_USE], capture_output=True, text=True, check=True
+    )
+    state = json.loads(run.stdout)
+    assert state["import"] == []
+    assert state["command"] == ["kit_lifecycle"]
+    assert state["in_dir"] is True
+    assert state["star"] == ["kit_lifecycle", "kit_media"]
+    assert state["star_names"] == sorted(PUBLIC_NAMES)
+    assert state["unknown"] == "module 'hermes_plugin_kit' has no attribute 'no_such_name'"
+
+
+def test_type_checkers_see_exactly_the_names_loaded_on_first_use() -> None:
+    """The ``TYPE_CHECKING`` imports (what pyright sees) and the lazy tables (what runs)
+    list the same names, which are the packages' public names."""
+    source = Path(hermes_plugin_kit.__file__).read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    seen: dict[str, set[str]] = {}
+    tables: dict[str, set[str]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module in {"kit_lifecycle", "kit_media"}:
+            seen.setdefault(node.module, set()).update(a.name for a in node.names)
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
+            target = node.targets[0].id
+            if target in {"_LIFECYCLE_NAMES", "_MEDIA_NAMES"}:
+                tables[target] = set(ast.literal_eval(node.value.args[0]))  # type: ignore[attr-defined]
+    assert seen["kit_lifecycle"] == tables["_LIFECYCLE_NAMES"] == set(kit_lifecycle.__all__)
+    assert seen["kit_media"] == tables["_MEDIA_NAMES"] == set(kit_media.__all__)
 
 
 def test_the_facade_exports_exactly_the_kit_packages_public_names() -> None:

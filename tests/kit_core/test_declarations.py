@@ -15,7 +15,6 @@ from kit_core import (
     HookSpec,
     RegistrationError,
     ToolSpec,
-    collect_tools,
     declaration_of,
     declarations_in,
     declare,
@@ -23,6 +22,7 @@ from kit_core import (
     str_arg,
     tool,
 )
+from kit_core.registration import collect_tools
 
 
 def decl_first(args: dict[str, Any], **kwargs: Any) -> str:

@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from kit_core import ErrorCode, encode_success, error_envelope, tool
+from kit_core import ErrorCode, tool
+from kit_core.envelope import encode_success, error_envelope
 
 
 class Colour(enum.Enum):

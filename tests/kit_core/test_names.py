@@ -9,13 +9,8 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from kit_core import (
-    RESERVED_TOOL_NAMES,
-    KitError,
-    ToolDefinitionError,
-    tool_name,
-    validate_tool_name,
-)
+from kit_core import KitError, ToolDefinitionError, tool_name, validate_tool_name
+from kit_core.names import RESERVED_TOOL_NAMES
 
 NAMES_SNAKE_RE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
 

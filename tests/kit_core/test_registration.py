@@ -9,15 +9,8 @@ from typing import Any
 
 import pytest
 
-from kit_core import (
-    RegistrationError,
-    ToolSpec,
-    collect_tools,
-    declaration_of,
-    register_all,
-    str_arg,
-    tool,
-)
+from kit_core import RegistrationError, ToolSpec, declaration_of, register_all, str_arg, tool
+from kit_core.registration import collect_tools
 
 
 def spec_of(fn: object) -> ToolSpec:

@@ -15,7 +15,6 @@ from kit_core import (
     arg,
     array_arg,
     bool_arg,
-    build_schema,
     declaration_of,
     int_arg,
     number_arg,
@@ -23,6 +22,7 @@ from kit_core import (
     str_arg,
     tool,
 )
+from kit_core._schema import build_schema
 
 
 def spec_of(fn: object) -> ToolSpec:

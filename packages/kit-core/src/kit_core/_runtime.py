@@ -17,8 +17,8 @@ from types import CellType, FunctionType
 from typing import Any, Final, cast
 
 from kit_core._checks import ECHO_CHARS, ArgumentCheck, Rejection, parse_arguments
+from kit_core._env import requires_env_values
 from kit_core._preview import preview
-from kit_core.env import requires_env_values
 from kit_core.envelope import ErrorCode, encode_success, error_envelope
 from kit_core.redaction import (
     MIN_SECRET_LENGTH,

@@ -17,15 +17,15 @@ from dataclasses import dataclass, field
 from types import FunctionType
 from typing import Any, ClassVar, Never, ParamSpec, Protocol, cast, overload
 
+from kit_core._env import check_requires_env
 from kit_core._runtime import ToolRunner, sync_call
+from kit_core._schema import check_function_schema, describe_arguments, schema_from_specs
 from kit_core._shared import argument_check, example_misfit
 from kit_core._snapshot import Snapshot
 from kit_core.args import ArgSpec
 from kit_core.declarations import Declaration, declaration_of, declare
-from kit_core.env import check_requires_env
 from kit_core.errors import ToolDefinitionError
 from kit_core.names import validate_tool_name
-from kit_core.schema import check_function_schema, describe_arguments, schema_from_specs
 
 __all__ = ["AsyncToolFunction", "ToolFunction", "ToolSpec", "tool"]
 

@@ -13,7 +13,8 @@ import threading
 from collections.abc import Iterable
 from typing import Final, cast
 
-from kit_core import check_requires_env, redact_text, requires_env_values
+from kit_core import redact_text
+from kit_core._env import check_requires_env, requires_env_values
 from kit_lifecycle.errors import DeclarationError
 
 _ATTRIBUTE: Final = "__hpk_secret_env__"

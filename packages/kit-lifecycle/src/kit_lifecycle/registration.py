@@ -15,8 +15,8 @@ from kit_core import (
     ToolSpec,
     declaration_of,
     declarations_in,
-    resolve_module,
 )
+from kit_core.declarations import resolve_module
 from kit_lifecycle._host import host_tool_registry
 from kit_lifecycle._rollback import Rollback
 from kit_lifecycle._secrets import SecretEnv, secret_env_of

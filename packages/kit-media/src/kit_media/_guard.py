@@ -28,7 +28,8 @@ import time
 from collections.abc import Callable
 from typing import Any, Final
 
-from kit_core import error_envelope, redact_text
+from kit_core import redact_text
+from kit_core.envelope import error_envelope
 from kit_media._host import HostUnavailableError, guard_context, import_host
 
 logger = logging.getLogger("kit_media.host")

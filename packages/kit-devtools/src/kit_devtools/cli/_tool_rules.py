@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any, Final, cast
 
-from kit_core import RESERVED_TOOL_NAMES
+from kit_core.names import RESERVED_TOOL_NAMES
 from kit_devtools.cli.findings import Finding
 from kit_devtools.cli.rules import finding
 
