@@ -8,9 +8,9 @@ Every other keyword passes through verbatim into the property's schema.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Final, cast
 
+from kit_core._record import Record
 from kit_core._snapshot import ATOMS, deep_copy
 from kit_core.errors import ToolDefinitionError
 
@@ -30,8 +30,7 @@ JSON_TYPES: Final = frozenset({"string", "integer", "number", "boolean", "array"
 """The JSON Schema type names an argument may declare."""
 
 
-@dataclass(frozen=True, slots=True)
-class ArgSpec:
+class ArgSpec(Record):
     """One tool argument: its JSON Schema plus the kit's metadata.
 
     Attributes:
@@ -40,9 +39,17 @@ class ArgSpec:
         example: a sample value, shown to the model and quoted in errors; ``None`` when unset.
     """
 
-    schema: Mapping[str, Any] = field(repr=True)
-    required: bool = False
-    example: Any = None
+    __slots__ = ("example", "required", "schema")
+    schema: Mapping[str, Any]
+    required: bool
+    example: Any
+
+    def __init__(
+        self, schema: Mapping[str, Any], required: bool = False, example: Any = None
+    ) -> None:
+        object.__setattr__(self, "schema", schema)
+        object.__setattr__(self, "required", required)
+        object.__setattr__(self, "example", example)
 
     @property
     def has_example(self) -> bool:

@@ -18,10 +18,10 @@ from __future__ import annotations
 import importlib
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, ClassVar, Final, TypeVar, cast, overload
 
+from kit_core._record import Record
 from kit_core.errors import RegistrationError
 
 __all__ = [
@@ -40,18 +40,17 @@ _T = TypeVar("_T")
 _D = TypeVar("_D", bound="Declaration")
 
 
-class Declaration:
+class Declaration(Record):
     """The base of every declaration record: what one decorated object declares.
 
     ``surface`` names what the host gets: ``"tool"``, ``"command"``, ``"middleware"`` or
-    ``"hook"``. Subclasses are frozen dataclasses holding what the host's registrar takes.
+    ``"hook"``. Subclasses are frozen records holding what the host's registrar takes.
     """
 
     __slots__ = ()
     surface: ClassVar[str] = ""
 
 
-@dataclass(frozen=True, slots=True)
 class HookSpec(Declaration):
     """A hook declaration: the host hook ``name`` and the ``callback`` to register.
 
@@ -59,9 +58,15 @@ class HookSpec(Declaration):
     and by kit-media's media delivery hooks (``callback`` is the function itself).
     """
 
+    __slots__ = ("callback", "name")
     surface: ClassVar[str] = "hook"
+    _hidden: ClassVar[frozenset[str]] = frozenset({"callback"})
     name: str
-    callback: Callable[..., Any] = field(repr=False)
+    callback: Callable[..., Any]
+
+    def __init__(self, name: str, callback: Callable[..., Any]) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "callback", callback)
 
 
 def declare(target: _T, declaration: Declaration) -> _T:

@@ -13,7 +13,6 @@ import functools
 import inspect
 import logging
 from collections.abc import Callable, Coroutine, Mapping, Sequence
-from dataclasses import dataclass, field
 from types import FunctionType
 from typing import Any, ClassVar, Never, ParamSpec, Protocol, cast, overload
 
@@ -32,7 +31,6 @@ __all__ = ["AsyncToolFunction", "ToolFunction", "ToolSpec", "tool"]
 _P = ParamSpec("_P")
 
 
-@dataclass(frozen=True, slots=True, eq=False)
 class ToolSpec(Declaration):
     """What ``@tool`` declared: everything the host's ``register_tool`` takes, and more.
 
@@ -50,7 +48,22 @@ class ToolSpec(Declaration):
         module: the module that defined the handler (its logger logs the calls).
     """
 
+    __slots__ = (
+        "_schema",
+        "check_fn",
+        "description",
+        "emoji",
+        "handler",
+        "is_async",
+        "module",
+        "name",
+        "requires_env",
+        "toolset",
+        "validate_required",
+    )
     surface: ClassVar[str] = "tool"
+    _hidden: ClassVar[frozenset[str]] = frozenset({"handler", "_schema"})
+    _compared: ClassVar[bool] = False  # one declaration is one tool: equal only to itself
     name: str
     toolset: str
     description: str
@@ -59,9 +72,37 @@ class ToolSpec(Declaration):
     emoji: str
     is_async: bool
     validate_required: bool
-    handler: Callable[..., Any] = field(repr=False)
+    handler: Callable[..., Any]
     module: str
-    _schema: Snapshot = field(repr=False)  # stored once; everyone gets a copy of their own
+    _schema: Snapshot  # stored once; everyone gets a copy of their own
+
+    def __init__(
+        self,
+        *,
+        name: str,
+        toolset: str,
+        description: str,
+        requires_env: tuple[str, ...],
+        check_fn: Callable[[], Any] | None,
+        emoji: str,
+        is_async: bool,
+        validate_required: bool,
+        handler: Callable[..., Any],
+        module: str,
+        _schema: Snapshot,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "name", name)
+        setter(self, "toolset", toolset)
+        setter(self, "description", description)
+        setter(self, "requires_env", requires_env)
+        setter(self, "check_fn", check_fn)
+        setter(self, "emoji", emoji)
+        setter(self, "is_async", is_async)
+        setter(self, "validate_required", validate_required)
+        setter(self, "handler", handler)
+        setter(self, "module", module)
+        setter(self, "_schema", _schema)
 
     @property
     def schema(self) -> dict[str, Any]:
