@@ -8,13 +8,10 @@ their own can do the same: ``redact_text(text, requires_env_values(["MY_TOKEN"])
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterable, Sequence
-from typing import Final, cast
+from typing import cast
 
 __all__ = ["check_requires_env", "requires_env_values"]
-
-_ENV_NAME: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def check_requires_env(label: str, names: object, error: type[Exception]) -> tuple[str, ...]:
@@ -29,7 +26,8 @@ def check_requires_env(label: str, names: object, error: type[Exception]) -> tup
         msg = f"{label}: requires_env must be a list of variable names, e.g. [{names!r}]"
         raise error(msg)
     given: tuple[object, ...] = tuple(cast("Sequence[object]", names))
-    bad = [n for n in given if not isinstance(n, str) or not _ENV_NAME.fullmatch(n)]
+    # [A-Za-z_][A-Za-z0-9_]* in full: an ASCII identifier
+    bad = [n for n in given if not isinstance(n, str) or not (n.isascii() and n.isidentifier())]
     if bad:
         msg = f"{label}: requires_env holds invalid variable names {bad!r}; use e.g. 'MY_API_TOKEN'"
         raise error(msg)

@@ -14,7 +14,6 @@ invisible to the model. Every schema the kit emits has the shape::
 from __future__ import annotations
 
 import copy
-import re
 from collections.abc import Mapping
 from typing import Any, Final, cast
 
@@ -25,7 +24,21 @@ from kit_core.names import validate_tool_name
 
 __all__ = ["build_schema", "check_function_schema", "describe_arguments", "schema_from_specs"]
 
-_PROPERTY_NAME: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]{0,63}")
+_PROPERTY_CHARS: Final = frozenset(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-"
+)
+
+
+def is_property_name(key: str) -> bool:
+    """``[A-Za-z_][A-Za-z0-9_.-]{0,63}`` in full, by string tests (no pattern compiled at
+    import)."""
+    return (
+        0 < len(key) <= 64
+        and (key[0] == "_" or (key[0].isascii() and key[0].isalpha()))
+        and all(char in _PROPERTY_CHARS for char in key)
+    )
+
+
 _MISPLACED: Final = ("properties", "required", "type", "additionalProperties")
 
 
@@ -90,7 +103,7 @@ def schema_from_specs(
     required: list[str] = []
     examples: dict[str, Any] = {}
     for key, spec in params.items():
-        if not isinstance(key, str) or not _PROPERTY_NAME.fullmatch(key):
+        if not isinstance(key, str) or not is_property_name(key):
             msg = (
                 f"tool {name!r}: argument name {key!r} must start with a letter or '_' and hold"
                 " only letters, digits, '_', '.' or '-' (at most 64); rename it"

@@ -43,9 +43,6 @@ CUT_MARGIN: Final = 256
 """How far past a preview's cut :func:`redact_preview` reads, so a secret cut by it is
 still recognised."""
 
-_SECRET_KEY: Final = re.compile(
-    "|".join(AUTH_NOT_AUTHOR if w == "auth" else w.replace(" ", "") for w in KEY_WORDS)
-)
 _KEY_NOISE: Final = str.maketrans("", "", "-_. ")
 _HINTS: Final = ("-", "_", ":", "=", "%", "eyJ", "AKIA", "ASIA", "AIza", "ya29")
 _MAX_DEPTH: Final = 32
@@ -55,7 +52,15 @@ def is_secret_key(key: object) -> bool:
     """Whether a mapping key names something secret (its value is never shown)."""
     if not isinstance(key, str):
         return False
-    return _SECRET_KEY.search(key.lower().translate(_KEY_NOISE)) is not None
+    return _secret_key().search(key.lower().translate(_KEY_NOISE)) is not None
+
+
+@functools.cache
+def _secret_key() -> re.Pattern[str]:
+    """The key words as one pattern, compiled on first use (logging a call), not at import."""
+    return re.compile(
+        "|".join(AUTH_NOT_AUTHOR if w == "auth" else w.replace(" ", "") for w in KEY_WORDS)
+    )
 
 
 def _may_hold_secret_shape(text: str) -> bool:
