@@ -98,7 +98,7 @@ def test_every_manifest_reads_the_same_in_both_hosts(
         # hermes keeps the YAML value as the key, which plugins.enabled (strings) never holds
         loaded = InMemoryHost().load(directory)
         assert not loaded.enabled
-        assert "which never match it; quote the name" in str(loaded.error)
+        assert "which never match it" in str(loaded.error)
         return
     if expected is not None and expected["kind"] != "standalone":
         loaded = InMemoryHost().load(directory)

@@ -14,7 +14,7 @@ from types import ModuleType
 
 import pytest
 
-from kit_devtools.testing import InMemoryHost
+from kit_devtools.testing import InMemoryHost, PluginRefused
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -82,8 +82,12 @@ def test_manifest_problems_become_events_or_refusals(tmp_path: Path) -> None:
     unmanifested = tmp_path / "unmanifested"
     unmanifested.mkdir()
     (unmanifested / "__init__.py").write_text("def register(ctx):\n    pass\n", encoding="utf-8")
-    assert host.load(unmanifested).enabled
-    assert "has no plugin.yaml" in host.events[-1].message
+    refused = host.load(unmanifested)
+    assert (refused.enabled, refused.error) == (False, f"{unmanifested} has no plugin.yaml")
+    assert isinstance(refused.exception, PluginRefused)
+    assert "hermes discovers only plugin directories that hold one" in refused.exception.reason
+    assert "kind: standalone" in refused.exception.fix
+    assert "unmanifested" not in str(sorted(sys.modules))  # hermes never imports it
     odd = write_plugin(tmp_path, "odd", "def register(ctx): pass\n", "name: odd\nkind: weird\n")
     assert host.load(odd).enabled
     assert host.events[-1].message.startswith("Plugin odd: unknown kind 'weird'")

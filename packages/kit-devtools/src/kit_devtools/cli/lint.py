@@ -19,6 +19,8 @@ from kit_devtools.cli._tool_rules import (
 from kit_devtools.cli.findings import Finding
 from kit_devtools.cli.rules import finding
 from kit_devtools.testing import VALID_HOOKS, VALID_MIDDLEWARE, InMemoryHost, LoadedPlugin
+from kit_devtools.testing._failure import PluginRefused
+from kit_devtools.testing._failure import where as where_raised
 from kit_lifecycle._host import reserved_cli_command
 
 __all__ = ["MANIFEST_KEYS", "lint_plugin", "probe_tools"]
@@ -47,20 +49,24 @@ def _load_findings(plugin: LoadedPlugin) -> list[Finding]:
     if plugin.error is None:
         return []
     exc = plugin.exception
+    if isinstance(exc, PluginRefused):
+        return [finding("HPK009", where, reason=exc.reason, fix=exc.fix)]
     if plugin.error == "no register() function" or exc is None:
         return [finding("HPK002", where)]
     if _raised_in(exc, "register_skill"):
         why = f"{type(exc).__name__}: {exc}"
         return [finding("HPK401", where, path=getattr(exc, "filename", None) or "?", why=why)]
-    error = f"{type(exc).__name__}: {exc}"
+    error = f"{type(exc).__name__}: {exc} (at {where_raised(exc)})"
     if not _raised_in(exc, "register"):  # it failed while the plugin was being imported
         return [finding("HPK003", where, error=error)]
     return [finding("HPK001", where, error=error)]
 
 
 def _manifest_findings(plugin: LoadedPlugin) -> list[Finding]:
-    if plugin.source != "directory":
-        return []
+    if plugin.source != "directory" or (
+        isinstance(plugin.exception, PluginRefused) and not (plugin.manifest)
+    ):
+        return []  # no manifest to lint (its absence is the refusal)
     where = f"plugin {plugin.key} plugin.yaml"
     manifest: dict[str, Any] = plugin.manifest or {}
     found: list[Finding] = []

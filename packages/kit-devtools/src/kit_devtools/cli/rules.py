@@ -31,6 +31,7 @@ RULES: Final[dict[str, tuple[Severity, str, str]]] = {
                "point it at the module: {module!r}"),
     "HPK008": (E, "the entry point {name!r} is in group {group!r}, which hermes never scans",
                "declare it under [project.entry-points.\"hermes_agent.plugins\"]"),
+    "HPK009": (E, "hermes does not load this plugin: {reason}", "{fix}"),
     # tool schema
     "HPK101": (E, "the schema is a {kind}, not the function object hermes sends to the model",
                "pass {{'name', 'description', 'parameters': {{'type': 'object', ...}}}}"),

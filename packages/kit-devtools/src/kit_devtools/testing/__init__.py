@@ -10,6 +10,7 @@ The pytest plugin (``kit_devtools.testing.pytest_plugin``, loaded automatically)
 adds the ``plugin_host`` and ``tool_snapshot`` fixtures.
 """
 
+from kit_devtools.testing._failure import PluginLoadError, PluginRefused
 from kit_devtools.testing.context import HostContext
 from kit_devtools.testing.entries import (
     CliCommandEntry,
@@ -53,7 +54,9 @@ __all__ = [
     "InMemoryHost",
     "LoadedPlugin",
     "MiddlewareEntry",
+    "PluginLoadError",
     "PluginManifest",
+    "PluginRefused",
     "PluginToolOverrideError",
     "RequestMiddlewareResult",
     "SkillEntry",

@@ -13,6 +13,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Final, Literal
 
+from kit_devtools.testing._failure import PluginRefused
 from kit_devtools.testing._manifest import (
     ManifestError,
     build_manifest,
@@ -38,7 +39,10 @@ class Target:
     importer: Callable[[], ModuleType]
     warnings: list[str] = field(default_factory=list[str])
     refusal: str | None = None
-    """Why hermes would not import it (a manifest it cannot parse, an exclusive kind)."""
+    """Why hermes would not import it (a manifest it cannot parse, an exclusive kind), as
+    hermes words it where it lists the plugin."""
+    refused: PluginRefused | None = None
+    """The same for the author: the reason and the fix."""
 
 
 def resolve(target: object, key: str | None) -> Target:
@@ -91,24 +95,48 @@ def _entry_point(name: str) -> importlib.metadata.EntryPoint | None:
     return None
 
 
-def _read(directory: Path) -> tuple[dict[str, Any], list[str], str | None]:
-    """The manifest of ``directory``: data, warnings, and a refusal if unreadable."""
+def _read(directory: Path) -> tuple[dict[str, Any], str | None]:
+    """The manifest of ``directory`` (``{}`` when it has none), and a refusal if unreadable."""
     for file_name in MANIFEST_FILES:
         path = directory / file_name
         if path.is_file():
             try:
-                return read_manifest(path), [], None
+                return read_manifest(path), None
             except (ManifestError, OSError, UnicodeDecodeError) as exc:
-                return {}, [], f"Failed to parse {path}: {exc}"
-    warning = (
-        f"{directory} has no plugin.yaml: hermes discovers only directories with a manifest,"
-        " so it would never load this plugin"
-    )
-    return {}, [warning], None
+                return {}, f"Failed to parse {path}: {exc}"
+    return {}, None
+
+
+def _refusal_fix(refusal: str) -> str:
+    """What the author does about a refusal hermes words its own way."""
+    if refusal.startswith("Failed to parse"):
+        return "make plugin.yaml a YAML mapping hermes' safe loader reads (name:, kind:, ...)"
+    if refusal.startswith("exclusive"):
+        return (
+            "a memory provider is activated through hermes' memory.provider config, not as a"
+            " general plugin; if this is not one, add 'kind: standalone' to plugin.yaml (hermes"
+            " re-kinds a plugin without 'kind' whose __init__.py mentions MemoryProvider)"
+        )
+    if refusal.startswith("model-provider"):
+        return (
+            "a model provider is loaded by hermes' providers/ discovery; if this is not one,"
+            " add 'kind: standalone' to plugin.yaml"
+        )
+    return "quote the name in plugin.yaml"
 
 
 def _directory_target(directory: Path, key: str | None) -> Target:
-    data, warnings, refusal = _read(directory)
+    data, refusal = _read(directory)
+    warnings: list[str] = []
+    refused: PluginRefused | None = None
+    if refusal is None and not any((directory / name).is_file() for name in MANIFEST_FILES):
+        # hermes' discovery (_scan_directory_level) skips a directory without a manifest
+        refusal = f"{directory} has no plugin.yaml"
+        refused = PluginRefused(
+            f"{refusal}: hermes discovers only plugin directories that hold one (or"
+            " plugin.yml), so it never loads this plugin",
+            "add plugin.yaml with at least 'name: <plugin-name>' and 'kind: standalone'",
+        )
     raw_name: object = data.get("name", directory.name)
     name = str(raw_name)
     if refusal is None and not isinstance(raw_name, str):
@@ -116,7 +144,7 @@ def _directory_target(directory: Path, key: str | None) -> Target:
         # which `hermes plugins enable` fills with strings: "not enabled in config"
         refusal = (
             f"plugin.yaml's name is {raw_name!r} ({type(raw_name).__name__}), not a string:"
-            " `hermes plugins enable` writes strings, which never match it; quote the name"
+            " `hermes plugins enable` writes strings, which never match it"
         )
     kind, kind_warning = effective_kind(data, directory)
     if kind_warning:
@@ -131,6 +159,8 @@ def _directory_target(directory: Path, key: str | None) -> Target:
     slug = plugin_slug(manifest.key)
     target = Target("directory", manifest, data, directory, lambda: import_fresh(directory, slug))
     target.warnings, target.refusal = warnings, refusal
+    if refusal is not None:
+        target.refused = refused or PluginRefused(refusal, _refusal_fix(refusal))
     return target
 
 
@@ -144,7 +174,7 @@ def _module_target(module: ModuleType | None, key: str | None, name: str = "") -
     if origin and Path(origin).name == "__init__.py":
         path = Path(origin).resolve().parent
         if any((path / f).is_file() for f in MANIFEST_FILES):
-            data, warnings, refusal = _read(path)
+            data, refusal = _read(path)
     plugin_name = str(data.get("name", key or module_name.rpartition(".")[2]))
     kind, kind_warning = effective_kind(data, path)
     if kind_warning:
@@ -162,6 +192,8 @@ def _module_target(module: ModuleType | None, key: str | None, name: str = "") -
     )
     target = Target("module", manifest, data, path, importer)
     target.warnings, target.refusal = warnings, refusal
+    if refusal is not None:
+        target.refused = PluginRefused(refusal, _refusal_fix(refusal))
     return target
 
 

@@ -22,6 +22,7 @@ from types import MappingProxyType, ModuleType
 from typing import Any
 
 from kit_devtools.testing import _commands, _hooks, _loader, _pipeline, _schema, _shims
+from kit_devtools.testing._failure import PluginLoadError, load_failure
 from kit_devtools.testing._manifest import plugin_slug
 from kit_devtools.testing._state import HostState
 from kit_devtools.testing.context import HostContext
@@ -48,9 +49,13 @@ class InMemoryHost:
         config: the host's ``config.yaml`` as a mapping. hermes reads
             ``plugins.entries.<plugin>.allow_tool_override`` from it, and plugins read
             their settings (``hermes_cli.config.load_config_readonly()`` answers it).
+        strict: ``load()`` raises :class:`PluginLoadError` when the plugin does not load
+            (the pytest fixture ``plugin_host`` is strict); otherwise the failure is kept on
+            the result, as hermes keeps it, and ``check`` reports it.
     """
 
-    def __init__(self, *, config: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, *, config: Mapping[str, Any] | None = None, strict: bool = False) -> None:
+        self.strict = strict
         self._state = HostState(config)
         self._plugins: dict[str, LoadedPlugin] = {}
         self.send_message_reply: Callable[[dict[str, Any]], Any] | None = None
@@ -135,7 +140,8 @@ class InMemoryHost:
 
         An error while importing or in ``register`` is kept on the result
         (``enabled=False``, ``error``, ``exception``), and what was registered before it
-        stays registered, as in hermes. Raises LookupError when ``target`` names nothing.
+        stays registered, as in hermes; a strict host then raises :class:`PluginLoadError`
+        saying why and where. Raises LookupError when ``target`` names nothing.
         """
         found = _loader.resolve(target, key)
         manifest = found.manifest
@@ -143,7 +149,7 @@ class InMemoryHost:
         for warning in found.warnings:
             self._state.record("WARNING", manifest.name, "plugin", plugin_key, warning)
         if found.refusal is not None:
-            return self._keep(found, None, error=found.refusal)
+            return self._keep(found, None, error=found.refusal, exception=found.refused)
         namespace = f"{_loader.NAMESPACE}.{plugin_slug(plugin_key)}"
         self._state.override_policy[namespace] = self._state.override_allowed(plugin_key)
         before = self._state.snapshot()
@@ -195,6 +201,8 @@ class InMemoryHost:
             skills=got.get("skills", ()),
         )
         self._plugins[loaded.key] = loaded
+        if self.strict and not enabled:
+            raise PluginLoadError(load_failure(loaded))
         return loaded
 
     # -- tools ------------------------------------------------------------------------------

@@ -2,7 +2,9 @@
 
 Fixtures:
 
-* ``plugin_host``: a fresh :class:`~kit_devtools.testing.InMemoryHost` per test;
+* ``plugin_host``: a fresh strict :class:`~kit_devtools.testing.InMemoryHost` per test:
+  ``plugin_host.load(...)`` raises :class:`~kit_devtools.testing.PluginLoadError`, saying
+  why and where, when the plugin does not load;
 * ``tool_snapshot``: ``tool_snapshot(definition, path=None)`` checks a tool definition
   against its JSON snapshot (by default ``snapshots/<tool name>.json`` next to the test
   file; a relative ``path`` is taken from there too). ``--update-tool-snapshots``
@@ -39,8 +41,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 @pytest.fixture
 def plugin_host() -> InMemoryHost:
-    """A fresh in-memory hermes host with no plugin loaded."""
-    return InMemoryHost()
+    """A fresh in-memory hermes host with no plugin loaded; ``load()`` raises when a plugin
+    does not load."""
+    return InMemoryHost(strict=True)
 
 
 @pytest.fixture

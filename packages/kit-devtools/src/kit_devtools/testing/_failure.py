@@ -1,0 +1,58 @@
+"""Why a plugin did not load, worded for its author: refusals with their fix, and where
+an exception was raised (file, line, the end of the traceback)."""
+
+from __future__ import annotations
+
+import traceback
+from pathlib import Path
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    from kit_devtools.testing.entries import LoadedPlugin
+
+__all__ = ["PluginLoadError", "PluginRefused", "load_failure", "where"]
+
+FRAMES: Final = 3
+"""Frames of the traceback's end shown: the raising line and what called it."""
+
+_TOOLING: Final = str(Path(__file__).resolve().parents[1])
+"""kit-devtools' own folder: its loader's frames are not the author's."""
+
+
+class PluginRefused(Exception):
+    """hermes would not load the plugin at all: ``reason``, and the ``fix``."""
+
+    def __init__(self, reason: str, fix: str) -> None:
+        super().__init__(f"{reason}; {fix}")
+        self.reason = reason
+        self.fix = fix
+
+
+class PluginLoadError(RuntimeError):
+    """A strict host's ``load()``: the plugin did not load (the message says why and where)."""
+
+
+def where(exc: BaseException) -> str:
+    """The end of ``exc``'s traceback, innermost last: ``file:line in function: code``
+    for up to :data:`FRAMES` frames (a ``SyntaxError`` names its own file and line)."""
+    frames = [
+        frame
+        for frame in traceback.extract_tb(exc.__traceback__)
+        # neither the import system's frames nor the in-memory host's
+        if not frame.filename.startswith(("<frozen ", _TOOLING))
+    ][-FRAMES:]
+    lines = [f"{f.filename}:{f.lineno} in {f.name}: {(f.line or '').strip()}" for f in frames]
+    if isinstance(exc, SyntaxError) and exc.filename:
+        lines.append(f"{exc.filename}:{exc.lineno}: {(exc.text or '').strip()}")
+    return " <- ".join(reversed(lines))
+
+
+def load_failure(plugin: LoadedPlugin) -> str:
+    """Why ``plugin`` did not load, with the fix or the place it failed."""
+    head = f"plugin {plugin.key} did not load"
+    exc = plugin.exception
+    if isinstance(exc, PluginRefused):
+        return f"{head}: {exc.reason}. Fix: {exc.fix}"
+    if exc is None:
+        return f"{head}: {plugin.error}"
+    return f"{head}: {type(exc).__name__}: {exc} (at {where(exc)})"
