@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from kit_core import ArgSpec, HookSpec, declaration_of, str_arg, tool
+from kit_core import ArgSpec, HookSpec, ToolSpec, declaration_of, str_arg, tool
 
 
 def handler(args: dict[str, object], **kwargs: object) -> str:
@@ -52,3 +52,22 @@ def test_value_records_compare_by_fields_and_tools_by_identity() -> None:
     assert first != second
     assert first == first
     assert len({first, second}) == 2
+
+
+def test_a_tool_carries_its_declared_examples_read_only() -> None:
+    declared = tool(
+        toolset="t",
+        name="rec_examples",
+        params={
+            "text": str_arg("Text", required=True, example="hi"),
+            "mode": str_arg("Mode"),
+        },
+    )(handler)
+    spec = declaration_of(declared, ToolSpec)
+    assert spec is not None
+    assert dict(spec.examples) == {"text": "hi"}
+    with pytest.raises(TypeError):
+        spec.examples["text"] = "changed"  # type: ignore[index]
+    bare = declaration_of(tool(toolset="t", name="rec_bare")(handler), ToolSpec)
+    assert bare is not None
+    assert dict(bare.examples) == {}

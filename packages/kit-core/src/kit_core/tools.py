@@ -13,7 +13,7 @@ import functools
 import inspect
 import logging
 from collections.abc import Callable, Coroutine, Mapping, Sequence
-from types import FunctionType
+from types import FunctionType, MappingProxyType
 from typing import Any, ClassVar, Never, ParamSpec, Protocol, cast, overload
 
 from kit_core._env import check_requires_env
@@ -29,6 +29,7 @@ from kit_core.names import validate_tool_name
 __all__ = ["AsyncToolFunction", "ToolFunction", "ToolSpec", "tool"]
 
 _P = ParamSpec("_P")
+_NO_EXAMPLES: Mapping[str, Any] = MappingProxyType({})
 
 
 class ToolSpec(Declaration):
@@ -46,6 +47,8 @@ class ToolSpec(Declaration):
         validate_required: whether the kit checks arguments before the handler runs.
         handler: the author's undecorated function.
         module: the module that defined the handler (its logger logs the calls).
+        examples: the declared example of each argument that has one (read-only); the
+            model reads them in the description.
     """
 
     __slots__ = (
@@ -53,6 +56,7 @@ class ToolSpec(Declaration):
         "check_fn",
         "description",
         "emoji",
+        "examples",
         "handler",
         "is_async",
         "module",
@@ -74,6 +78,7 @@ class ToolSpec(Declaration):
     validate_required: bool
     handler: Callable[..., Any]
     module: str
+    examples: Mapping[str, Any]
     _schema: Snapshot  # stored once; everyone gets a copy of their own
 
     def __init__(
@@ -89,6 +94,7 @@ class ToolSpec(Declaration):
         validate_required: bool,
         handler: Callable[..., Any],
         module: str,
+        examples: Mapping[str, Any] = _NO_EXAMPLES,
         _schema: Snapshot,
     ) -> None:
         setter = object.__setattr__
@@ -102,6 +108,7 @@ class ToolSpec(Declaration):
         setter(self, "validate_required", validate_required)
         setter(self, "handler", handler)
         setter(self, "module", module)
+        setter(self, "examples", MappingProxyType(dict(examples)) if examples else _NO_EXAMPLES)
         setter(self, "_schema", _schema)
 
     @property
@@ -362,6 +369,7 @@ def _decorate(fn: Callable[..., Any], **opts: Any) -> Any:
         validate_required=opts["validate_required"],
         handler=fn,
         module=module,
+        examples=examples,
         _schema=Snapshot(schema),
     )
     if is_async:

@@ -9,6 +9,8 @@ import traceback
 from collections.abc import Iterable
 from typing import Any, Final, cast
 
+from kit_core import ErrorCode, ToolSpec, declaration_of
+from kit_devtools.cli._probe_args import arguments_for
 from kit_devtools.cli._tool_rules import (
     handler_findings,
     is_coroutine_function,
@@ -182,25 +184,47 @@ def lint_plugin(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]:
 
 
 def probe_tools(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]:
-    """Call each of the plugin's tools with empty arguments through the host pipeline."""
+    """Call each of the plugin's tools through the host pipeline: with empty arguments,
+    then with arguments built from its schema (what a model could send)."""
     found: list[Finding] = []
     for name in plugin.tools:
         entry = host.tools.get(name)
         if entry is None or entry.plugin != plugin.name:
             continue
-        out = host.call_tool(name, {}, task_id="hpk-probe", session_id="hpk-probe")
-        if not isinstance(out, str):
-            found.append(finding("HPK132", f"tool {name}", kind=f"a {type(out).__name__}"))
-            continue
-        try:
-            data = json.loads(out)
-        except ValueError:
-            continue  # a plain string is a valid tool result
-        if not isinstance(data, dict):
-            continue
-        reply = cast("dict[str, Any]", data)
-        if reply.get("error_type") == "tool_result_contract":
-            found.append(finding("HPK132", f"tool {name}", kind=f"a {reply.get('result_type')}"))
-        elif str(reply.get("error", "")).startswith(_HOST_ERRORS):
-            found.append(finding("HPK131", f"tool {name}", error=reply["error"]))
+        spec = declaration_of(entry.handler, ToolSpec)
+        examples = spec.examples if spec is not None else None
+        built = arguments_for(entry.schema.get("parameters"), examples)
+        calls: list[tuple[str, dict[str, Any]]] = [("empty arguments", {})]
+        if built:
+            calls.append((f"arguments built from its schema {json.dumps(built)}", built))
+        for called_with, args in calls:
+            problem = _probe_problem(host, name, called_with, args)
+            if problem is not None:
+                found.append(problem)
+                break
     return found
+
+
+def _probe_problem(
+    host: InMemoryHost, name: str, called_with: str, args: dict[str, Any]
+) -> Finding | None:
+    out = host.call_tool(name, args, task_id="hpk-probe", session_id="hpk-probe")
+    where = f"tool {name}"
+    if not isinstance(out, str):
+        return finding("HPK132", where, called_with=called_with, kind=f"a {type(out).__name__}")
+    try:
+        data = json.loads(out)
+    except ValueError:
+        return None  # a plain string is a valid tool result
+    if not isinstance(data, dict):
+        return None
+    reply = cast("dict[str, Any]", data)
+    if reply.get("error_type") == "tool_result_contract":
+        kind = f"a {reply.get('result_type')}"
+        return finding("HPK132", where, called_with=called_with, kind=kind)
+    error = str(reply.get("error", ""))
+    if error.startswith(_HOST_ERRORS):  # the exception escaped to hermes
+        return finding("HPK131", where, called_with=called_with, error=error)
+    if reply.get("error_code") == ErrorCode.HANDLER_ERROR:  # the kit caught it
+        return finding("HPK133", where, called_with=called_with, error=error)
+    return None

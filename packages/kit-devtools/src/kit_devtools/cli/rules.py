@@ -72,9 +72,13 @@ RULES: Final[dict[str, tuple[Severity, str, str]]] = {
                "pass is_async=True to register_tool"),
     "HPK123": (W, "is_async=True but the handler is not async def",
                "drop is_async or make the handler async"),
-    "HPK131": (E, "called with empty arguments the handler raised {error}: the model sees"
+    "HPK131": (E, "called with {called_with} the handler raised {error}: the model sees"
                " hermes' generic tool error", "validate arguments and return an error envelope"),
-    "HPK132": (E, "called with empty arguments the tool returned {kind}, not a JSON string:"
+    "HPK133": (W, "called with {called_with} the handler raised; the kit answered the model"
+               " with an error envelope: {error}", "if those arguments are valid, fix the"
+               " handler; if it refuses them on purpose, narrow the schema (enum, bounds,"
+               " pattern) or declare an example, so the model is not invited to send them"),
+    "HPK132": (E, "called with {called_with} the tool returned {kind}, not a JSON string:"
                " hermes replaces it with a tool_result_contract error",
                "return json.dumps(...) (kit tools do this for you)"),
     # commands
