@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 import tomllib
 from pathlib import Path
@@ -19,14 +20,22 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_doctor_reads_the_revision_check_without_the_facade() -> None:
     # the check itself is tested in tests/test_revisions.py; doctor must reach it even
     # when importing the façade refuses (a mixed install), so it loads the module alone
-    saved = {n: sys.modules.pop(n) for n in list(sys.modules) if n.startswith("hermes_plugin_kit")}
+    import hermes_plugin_kit._versions
+
+    names = [n for n in sys.modules if n.startswith("hermes_plugin_kit")]
+    saved = {
+        n: sys.modules.pop(n) for n in [*names, "kit_devtools._facade_versions"] if n in sys.modules
+    }
     try:
         check = revision_check()
         assert "hermes_plugin_kit" not in sys.modules
+        assert check is not hermes_plugin_kit._versions
         assert check.install_problem(check.find_installs()) is None
+        assert revision_check() is check  # loaded once
     finally:
+        sys.modules.pop("kit_devtools._facade_versions", None)
         sys.modules.update(saved)
-    assert revision_check() is sys.modules["hermes_plugin_kit._versions"]
+    assert revision_check() is hermes_plugin_kit._versions
 
 
 def test_doctor_names_each_package_revision_and_the_fix_when_they_differ(
@@ -87,7 +96,7 @@ def test_an_entry_point_naming_a_function_is_a_finding(
     write_distribution(tmp_path, "hermes_agent.plugins", "fake_plugin.main:register")
     monkeypatch.syspath_prepend(str(tmp_path))
     target = resolve_target("fake-plugin")
-    assert target.load is None
+    assert (target.load, target.key) == ("fake_plugin.main", "fake-plugin")  # loaded as if fixed
     (found,) = target.findings
     assert found.rule == "HPK007"
     assert "point it at the module: 'fake_plugin.main'" in found.fix
@@ -98,7 +107,9 @@ def test_an_entry_point_in_the_wrong_group_is_a_finding(
 ) -> None:
     write_distribution(tmp_path, "hermes.plugins", "fake_plugin")
     monkeypatch.syspath_prepend(str(tmp_path))
-    (found,) = resolve_target("fake-plugin").findings
+    target = resolve_target("fake-plugin")
+    assert (target.load, target.key) == ("fake_plugin", "fake-plugin")
+    (found,) = target.findings
     assert found.rule == "HPK008"
     assert "group 'hermes.plugins'" in found.message
 
@@ -141,3 +152,45 @@ def test_new_refuses_bad_names_and_existing_directories(
     assert "must be lowercase kebab-case" in capsys.readouterr().err
     (tmp_path / "taken").mkdir()
     assert main(["new", "taken", "--directory", str(tmp_path)]) == 2
+
+
+BROKEN_SCHEMA_PLUGIN = """
+def handler(args, **kwargs):
+    return "{}"
+
+
+def register(ctx):
+    schema = {"name": "fake_lookup", "description": "Look up.", "query": {"type": "string"}}
+    ctx.register_tool(name="fake_lookup", toolset="fake", schema=schema, handler=handler)
+"""
+
+
+@pytest.mark.parametrize(
+    ("group", "value", "rule"),
+    [
+        ("hermes_agent.plugins", "fake_plugin.main:register", "HPK007"),
+        ("hermes.plugins", "fake_plugin.main", "HPK008"),
+    ],
+)
+def test_an_entry_point_defect_does_not_hide_the_plugins_other_defects(
+    group: str,
+    value: str,
+    rule: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    write_distribution(tmp_path, group, value)
+    package = tmp_path / "fake_plugin"
+    package.mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "main.py").write_text(BROKEN_SCHEMA_PLUGIN, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert main(["check", "fake-plugin", "--format", "json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    rules = [f["rule"] for f in report["findings"]]
+    assert rule in rules
+    assert "HPK105" in rules  # a schema without parameters, found in the same run
+    assert report["plugin"]["key"] == "fake-plugin"
+    assert main(["call", "fake-plugin", "fake_lookup", "--args", "{}"]) == 2  # fix it first
+    assert rule in capsys.readouterr().err

@@ -69,7 +69,7 @@ def _load(target: Target) -> tuple[InMemoryHost, LoadedPlugin, list[str]]:
         raise ValueError(msg)
     host = InMemoryHost()
     with _capture_receipts() as receipts:
-        plugin = host.load(target.load)
+        plugin = host.load(target.load, key=target.key)
     return host, plugin, receipts
 
 
@@ -110,7 +110,7 @@ def _check(args: argparse.Namespace) -> int:
 
 def _call(args: argparse.Namespace) -> int:
     target = resolve_target(args.target)
-    if target.problem is not None or target.load is None:
+    if target.problem is not None or target.load is None or target.findings:
         problem = target.problem or "; ".join(f.line() for f in target.findings)
         return _fail(problem)
     try:

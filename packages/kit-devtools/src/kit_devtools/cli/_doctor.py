@@ -12,6 +12,7 @@ from types import ModuleType
 from typing import Any
 
 VERSIONS_MODULE = "hermes_plugin_kit._versions"
+STANDALONE = "kit_devtools._facade_versions"
 
 TESTED_HOST = (0, 19, 0)
 
@@ -46,7 +47,7 @@ def revision_check() -> ModuleType:
 
     The module is standard library only and imports nothing of the kit.
     """
-    loaded = sys.modules.get(VERSIONS_MODULE)
+    loaded = sys.modules.get(VERSIONS_MODULE) or sys.modules.get(STANDALONE)
     if loaded is not None:
         return loaded
     package = importlib.util.find_spec("hermes_plugin_kit")  # finds, does not run, __init__
@@ -54,12 +55,13 @@ def revision_check() -> ModuleType:
         msg = "hermes-plugin-kit is not installed: install hermes-plugin-kit[dev]"
         raise ModuleNotFoundError(msg)
     path = Path(next(iter(package.submodule_search_locations))) / "_versions.py"
-    spec = importlib.util.spec_from_file_location("kit_devtools._facade_versions", path)
+    spec = importlib.util.spec_from_file_location(STANDALONE, path)
     if spec is None or spec.loader is None:  # pragma: no cover - a .py path always has one
         msg = f"cannot load {path}"
         raise ModuleNotFoundError(msg)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    sys.modules[STANDALONE] = module  # one copy per process, as an import would keep it
     return module
 
 

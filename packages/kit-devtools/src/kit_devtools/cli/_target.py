@@ -15,11 +15,17 @@ ENTRY_POINT_GROUP = "hermes_agent.plugins"
 
 @dataclass(frozen=True, slots=True)
 class Target:
-    """A resolved target: what to hand the in-memory host, or why it cannot be loaded."""
+    """A resolved target: what to hand the in-memory host, or why it cannot be loaded.
+
+    An entry point with a defect still names a module: it is loaded as if the entry point
+    were fixed, under the entry point's name (``key``), so the plugin's other defects are
+    reported in the same run.
+    """
 
     load: str | Path | None
     findings: tuple[Finding, ...] = field(default=())
     problem: str | None = None
+    key: str | None = None
 
 
 def _entry_point_findings(name: str) -> Target | None:
@@ -30,13 +36,13 @@ def _entry_point_findings(name: str) -> Target | None:
             found = finding(
                 "HPK007", f"entry point {name}", name=name, value=ep.value, module=module
             )
-            return Target(None, (found,))
+            return Target(module, (found,), key=name)
         return Target(name)
     for group in groups.groups:
         if "hermes" in group and group != ENTRY_POINT_GROUP:
             for ep in groups.select(group=group, name=name):
                 found = finding("HPK008", f"entry point {name}", name=ep.name, group=group)
-                return Target(None, (found,))
+                return Target(ep.value.split(":", 1)[0].strip(), (found,), key=name)
     return None
 
 
