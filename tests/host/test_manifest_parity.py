@@ -11,6 +11,9 @@ mappings, block scalars, tags, duplicate keys, dates and non-mapping documents.
 from __future__ import annotations
 
 import dataclasses
+import os
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -18,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from kit_devtools.testing import InMemoryHost
+from kit_devtools.testing._home import HOME_FOLDERS
 
 if TYPE_CHECKING:
     from tests.host.conftest import HermesHost
@@ -106,3 +110,23 @@ def test_every_manifest_reads_the_same_in_both_hosts(
         assert expected["kind"] in str(loaded.error)
         return
     assert parse_in_memory(directory) == expected
+
+
+def test_the_in_memory_home_has_the_folders_hermes_creates(tmp_path: Path) -> None:
+    """The real host's ``ensure_hermes_home`` on an empty home (in a process of its own, so
+    no home or override of this session's host interferes), against ``HOME_FOLDERS``."""
+    home = tmp_path / "home"
+    subprocess.run(
+        [sys.executable, "-c", "import hermes_cli.config as c; c.ensure_hermes_home()"],
+        env={**os.environ, "HERMES_HOME": str(home)},
+        check=True,
+        capture_output=True,
+    )
+    made = {str(p.relative_to(home)) for p in home.rglob("*") if p.is_dir()}
+    assert made == set(HOME_FOLDERS)
+    host = InMemoryHost()  # its temporary home lives as long as it does
+    memory = host.hermes_home
+    assert {str(p.relative_to(memory)) for p in memory.rglob("*") if p.is_dir()} == {
+        *HOME_FOLDERS,
+        "plugins",  # where hermes' discovery looks, made by its installer
+    }

@@ -23,6 +23,7 @@ from typing import Any
 
 from kit_devtools.testing import _commands, _hooks, _loader, _pipeline, _schema, _shims
 from kit_devtools.testing._failure import PluginLoadError, load_failure
+from kit_devtools.testing._home import HermesHome
 from kit_devtools.testing._manifest import plugin_slug
 from kit_devtools.testing._state import HostState
 from kit_devtools.testing.context import HostContext
@@ -49,14 +50,25 @@ class InMemoryHost:
         config: the host's ``config.yaml`` as a mapping. hermes reads
             ``plugins.entries.<plugin>.allow_tool_override`` from it, and plugins read
             their settings (``hermes_cli.config.load_config_readonly()`` answers it).
+        hermes_home: the hermes home plugin code sees (``HERMES_HOME`` while the host runs
+            it). By default a temporary one laid out as hermes lays out its own, holding
+            ``config`` as ``config.yaml``, removed with the host; pass a path to use a real
+            one.
         strict: ``load()`` raises :class:`PluginLoadError` when the plugin does not load
             (the pytest fixture ``plugin_host`` is strict); otherwise the failure is kept on
             the result, as hermes keeps it, and ``check`` reports it.
     """
 
-    def __init__(self, *, config: Mapping[str, Any] | None = None, strict: bool = False) -> None:
+    def __init__(
+        self,
+        *,
+        config: Mapping[str, Any] | None = None,
+        strict: bool = False,
+        hermes_home: str | Path | None = None,
+    ) -> None:
         self.strict = strict
         self._state = HostState(config)
+        self._home = HermesHome(hermes_home, config or {})
         self._plugins: dict[str, LoadedPlugin] = {}
         self.send_message_reply: Callable[[dict[str, Any]], Any] | None = None
         """Answers ``send_message`` instead of the default success reply when set."""
@@ -65,6 +77,11 @@ class InMemoryHost:
         return f"InMemoryHost(plugins={sorted(self._plugins)!r}, tools={sorted(self.tools)!r})"
 
     # -- what was registered --------------------------------------------------------------
+
+    @property
+    def hermes_home(self) -> Path:
+        """The hermes home plugins see (provisioned on first use)."""
+        return self._home.path
 
     @property
     def plugins(self) -> Mapping[str, LoadedPlugin]:
@@ -128,7 +145,7 @@ class InMemoryHost:
         Calls through the host activate it by themselves; use this to call plugin code
         directly. ``sys.modules`` is exactly restored on exit. Re-entrant.
         """
-        with _shims.activated(self):
+        with _shims.activated(self), self._home.bound():
             yield self
 
     def load(self, target: str | Path | ModuleType, *, key: str | None = None) -> LoadedPlugin:

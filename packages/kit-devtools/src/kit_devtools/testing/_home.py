@@ -1,0 +1,80 @@
+"""The hermes home a plugin sees in the in-memory host: a temporary directory laid out as
+hermes lays out its own, or a real one the author names.
+
+hermes creates ``$HERMES_HOME`` and its folders before it loads plugins
+(``ensure_hermes_home``, ``hermes_cli/config.py`` 922-969 in hermes-agent 0.19.0), and
+plugins open their files there while registering (databases, caches, logs). Without a home
+on disk such a plugin fails in the kit and loads in hermes; with ``HERMES_HOME`` unset it
+would reach the author's own ``~/.hermes``. While the host runs plugin code,
+``HERMES_HOME`` names this home, which ``hermes_constants.get_hermes_home()`` reads.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import weakref
+from collections.abc import Generator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Final
+
+import yaml
+
+__all__ = ["HOME_FOLDERS", "HermesHome"]
+
+HOME_FOLDERS: Final = (
+    "cron",
+    "sessions",
+    "logs",
+    "logs/curator",
+    "memories",
+    "pairing",
+    "hooks",
+    "image_cache",
+    "audio_cache",
+    "skills",
+)
+"""The folders ``ensure_hermes_home`` creates (hermes-agent 0.19.0, config.py 960-966)."""
+
+_VARIABLE: Final = "HERMES_HOME"
+
+
+class HermesHome:
+    """A provisioned temporary home (removed with its host), or the one ``path`` names."""
+
+    def __init__(self, path: str | Path | None, config: Mapping[str, Any]) -> None:
+        self._given = Path(path).expanduser() if path is not None else None
+        self._config = config
+        self._path: Path | None = None
+
+    @property
+    def path(self) -> Path:
+        """The home, provisioned on first use."""
+        if self._path is None:
+            self._path = self._given if self._given is not None else self._provision()
+        return self._path
+
+    def _provision(self) -> Path:
+        home = Path(tempfile.mkdtemp(prefix="hermes-home-"))
+        weakref.finalize(self, shutil.rmtree, home, ignore_errors=True)
+        for folder in HOME_FOLDERS:
+            (home / folder).mkdir(parents=True, exist_ok=True)
+        (home / "plugins").mkdir()
+        text = yaml.safe_dump(dict(self._config), sort_keys=False) if self._config else ""
+        (home / "config.yaml").write_text(text, encoding="utf-8")
+        return home
+
+    @contextmanager
+    def bound(self) -> Generator[None, None, None]:
+        """``HERMES_HOME`` names this home for the duration (and is put back after)."""
+        before = os.environ.get(_VARIABLE)
+        os.environ[_VARIABLE] = str(self.path)
+        try:
+            yield
+        finally:
+            if before is None:
+                os.environ.pop(_VARIABLE, None)
+            else:
+                os.environ[_VARIABLE] = before

@@ -1,0 +1,80 @@
+"""Plugins run inside a hermes home on disk, laid out as hermes lays out its own."""
+
+from __future__ import annotations
+
+import gc
+import os
+import textwrap
+from pathlib import Path
+
+import yaml
+
+from kit_devtools.testing import InMemoryHost
+from kit_devtools.testing._home import HOME_FOLDERS
+
+DATABASE_PLUGIN = """
+import os
+import sqlite3
+from pathlib import Path
+
+SEEN = {}
+
+
+def register(ctx):
+    home = Path(os.environ["HERMES_HOME"])
+    connection = sqlite3.connect(home / "memories" / "notes.db")  # fails without a home
+    connection.execute("create table if not exists notes (text)")
+    connection.close()
+    SEEN["home"] = home
+    SEEN["config"] = (home / "config.yaml").read_text(encoding="utf-8")
+"""
+
+
+def write(tmp_path: Path) -> Path:
+    directory = tmp_path / "notes_db"
+    directory.mkdir()
+    (directory / "__init__.py").write_text(textwrap.dedent(DATABASE_PLUGIN), encoding="utf-8")
+    (directory / "plugin.yaml").write_text("name: notes_db\nkind: standalone\n")
+    return directory
+
+
+def test_a_plugin_that_opens_its_database_while_registering_loads(tmp_path: Path) -> None:
+    before = os.environ.get("HERMES_HOME")
+    config = {"plugins": {"enabled": ["notes_db"]}}
+    host = InMemoryHost(config=config)
+    loaded = host.load(write(tmp_path))
+    assert loaded.enabled, loaded.error
+    assert loaded.module is not None
+    home = loaded.module.SEEN["home"]
+    assert home == host.hermes_home
+    assert (home / "memories" / "notes.db").is_file()
+    assert yaml.safe_load(loaded.module.SEEN["config"]) == config
+    assert {str(p.relative_to(home)) for p in home.rglob("*") if p.is_dir()} >= {
+        *HOME_FOLDERS,
+        "plugins",
+    }
+    assert os.environ.get("HERMES_HOME") == before  # bound only while plugin code runs
+
+
+def test_the_temporary_home_goes_with_its_host(tmp_path: Path) -> None:
+    host = InMemoryHost()
+    home = host.hermes_home
+    assert home.is_dir()
+    del host
+    gc.collect()
+    assert not home.exists()
+
+
+def test_a_real_home_is_used_as_it_is_and_kept(tmp_path: Path) -> None:
+    real = tmp_path / "real-home"
+    (real / "memories").mkdir(parents=True)
+    (real / "config.yaml").write_text("model: mine\n", encoding="utf-8")
+    host = InMemoryHost(hermes_home=real, config={"plugins": {}})
+    loaded = host.load(write(tmp_path))
+    assert loaded.enabled, loaded.error
+    assert (real / "memories" / "notes.db").is_file()
+    assert (real / "config.yaml").read_text() == "model: mine\n"  # not rewritten
+    assert not (real / "plugins").exists()
+    del host
+    gc.collect()
+    assert real.is_dir()
