@@ -136,3 +136,36 @@ def test_the_plugin_host_fixture_raises_instead_of_an_empty_registry(tmp_path: P
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert "1 passed" in run.stdout
+
+
+NEWER_HOOK_PLUGIN = """
+import sys
+
+from hermes_plugin_kit import hook, register_plugin
+
+
+@hook("on_stream_start")
+def started(**kwargs):
+    return None
+
+
+def register(ctx):
+    register_plugin(ctx, sys.modules[__name__])
+"""
+
+
+def test_a_hook_of_a_newer_host_imports_and_is_refused_at_registration_naming_the_release(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The decorator accepts every hook the kit knows whatever is imported (here, the
+    in-memory host's 0.19.0 stand-ins); register_plugin checks the host it is given."""
+    directory = plugin(tmp_path, "streamer", NEWER_HOOK_PLUGIN)
+    status, findings = check(directory, capsys)
+    assert status == 1
+    [only] = findings
+    assert only["rule"] == "HPK001"  # register() raised: imported fine
+    assert (
+        "hermes-agent 0.19.0 has no hook 'on_stream_start' (added by releases after"
+        " hermes-agent 0.19.0)"
+    ) in only["message"]
+    assert f"{directory / '__init__.py'}:13 in register" in only["message"]

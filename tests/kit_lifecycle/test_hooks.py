@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from kit_core import HookSpec, declaration_of, declare
-from kit_lifecycle import DeclarationError, hook
+from kit_core import HookSpec, RegistrationError, declaration_of, declare
+from kit_lifecycle import DeclarationError, hook, register_plugin
 
 PAYLOAD_SECRET = "payload-value-2d7c-never-logged"
 RESULT_SECRET = "result-value-e41a-never-logged"
@@ -97,7 +97,7 @@ def test_an_unknown_name_is_refused_with_a_did_you_mean() -> None:
     with pytest.raises(DeclarationError) as excinfo:
         hook("pre_tool_cal")
     msg = str(excinfo.value)
-    assert "hook 'pre_tool_cal' is not a hook of hermes-agent" in msg
+    assert "hook 'pre_tool_cal' is not a hook of any hermes-agent release the kit knows" in msg
     assert "did you mean 'pre_tool_call'?" in msg
     assert "would store it and never call it" in msg
     assert "allow_unknown=True" in msg
@@ -116,10 +116,10 @@ def test_an_unknown_name_without_a_close_match_reads_as_separate_sentences() -> 
         hook("zzz_qqq")
     msg = str(excinfo.value)
     assert "did you mean" not in msg
-    assert "hook 'zzz_qqq' is not a hook of hermes-agent" in msg
+    assert "hook 'zzz_qqq' is not a hook of any hermes-agent release the kit knows" in msg
     assert "allow_unknown=True" in msg
     # the rule and the reason are two sentences: punctuation must separate them
-    assert not re.search(r"hermes-agent The host", msg), msg
+    assert not re.search(r"knows A host", msg), msg
 
 
 def test_allow_unknown_accepts_a_name_the_kit_does_not_know() -> None:
@@ -145,14 +145,42 @@ def test_non_snake_case_names_are_refused(bad: str, allow_unknown: bool) -> None
     )
 
 
-def test_the_running_hosts_hook_list_wins_when_hermes_is_imported(
+def test_a_decorators_verdict_does_not_depend_on_what_is_imported(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """A plugin imports the same way alone and inside a host: a hook of a newer release
+    is accepted even when the loaded host (here a 0.19.0 list) lacks it, and a name only
+    the loaded host knows still needs allow_unknown."""
     plant_host_hooks(monkeypatch, {*HERMES_HOOKS})
-    with pytest.raises(DeclarationError, match="not a hook of hermes-agent"):
-        hook("on_stream_delta")
+    assert spec_of(hook("on_stream_delta")(observer)).name == "on_stream_delta"
     plant_host_hooks(monkeypatch, {*HERMES_HOOKS, "lc_host_only_hook"})
-    assert spec_of(hook("lc_host_only_hook")(observer)).name == "lc_host_only_hook"
+    with pytest.raises(DeclarationError, match="not a hook of any hermes-agent release"):
+        hook("lc_host_only_hook")
+
+
+def test_register_plugin_refuses_a_hook_the_loaded_host_lacks_and_registers_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    newer = hook("on_stream_delta")(observer)
+    known = hook("pre_llm_call")(observer)
+    plant_host_hooks(monkeypatch, {*HERMES_HOOKS})
+    registered: list[str] = []
+
+    class Ctx:
+        def register_hook(self, name: str, callback: Any) -> None:
+            registered.append(name)
+
+    with pytest.raises(RegistrationError) as caught:
+        register_plugin(Ctx(), [known, newer], plugin_name="lc-hooks")
+    message = str(caught.value)
+    assert "has no hook 'on_stream_delta' (added by releases after hermes-agent 0.19.0)" in (
+        message
+    )
+    assert "would store the callback and never call it" in message
+    assert registered == []
+    plant_host_hooks(monkeypatch, {*HERMES_HOOKS, "on_stream_delta"})
+    register_plugin(Ctx(), [known, newer], plugin_name="lc-hooks")
+    assert sorted(registered) == ["on_stream_delta", "pre_llm_call"]
 
 
 # --- callbacks --------------------------------------------------------------------------------

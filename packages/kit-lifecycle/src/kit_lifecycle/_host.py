@@ -86,12 +86,25 @@ def host_tool_registry() -> Any:
     return _loaded("tools.registry", "registry")
 
 
-def known_hooks() -> frozenset[str]:
-    """The hook names of the running host, or the kit's list of 0.19.0 and newer hooks."""
+MODELLED_HOOKS: Final = HERMES_HOOKS | HERMES_NEWER_HOOKS
+"""Every hook of every release the kit knows: what a decorator accepts, whatever else is
+imported in the process (a plugin imports the same way alone and inside a host)."""
+
+
+def running_host_hooks() -> frozenset[str] | None:
+    """The hook names of the hermes loaded in this process (its ``VALID_HOOKS``), or None
+    when none is loaded: what ``register_plugin`` checks against."""
     valid = _loaded("hermes_cli.plugins", "VALID_HOOKS")
     if isinstance(valid, Iterable) and not isinstance(valid, str):
         return frozenset(str(h) for h in cast("Iterable[object]", valid))
-    return HERMES_HOOKS | HERMES_NEWER_HOOKS
+    return None
+
+
+def running_host_release() -> str:
+    """``hermes-agent <version>`` of the loaded host (``hermes_cli.__version__``), for
+    messages."""
+    version = _loaded("hermes_cli", "__version__")
+    return f"hermes-agent {version}" if isinstance(version, str) else "this hermes"
 
 
 def host_awaits_hooks() -> bool:

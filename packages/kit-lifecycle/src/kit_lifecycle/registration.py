@@ -17,7 +17,12 @@ from kit_core import (
     declarations_in,
 )
 from kit_core.declarations import resolve_module
-from kit_lifecycle._host import host_tool_registry
+from kit_lifecycle._host import (
+    HERMES_NEWER_HOOKS,
+    host_tool_registry,
+    running_host_hooks,
+    running_host_release,
+)
 from kit_lifecycle._rollback import Rollback
 from kit_lifecycle._secrets import SecretEnv, secret_env_of
 from kit_lifecycle.commands import CommandSpec, CommandType
@@ -191,6 +196,18 @@ def _check_host(ctx: Any, plan: _Plan, plugin_name: str) -> None:
                 " newer hermes-agent"
             )
             raise RegistrationError(msg)
+    host_hooks = running_host_hooks()
+    lacking = sorted(set(plan.hooks) - host_hooks) if host_hooks is not None else []
+    if lacking:
+        release = running_host_release()
+        newer = [h for h in lacking if h in HERMES_NEWER_HOOKS]
+        why = " (added by releases after hermes-agent 0.19.0)" if newer == lacking else ""
+        msg = (
+            f"{release} has no hook {', '.join(map(repr, lacking))}{why}: it would store the"
+            " callback and never call it. Upgrade hermes, or leave the hook out on this host"
+            " (register_plugin takes a list of the declarations to register)"
+        )
+        raise RegistrationError(msg)
     if plan.skills and not _NAMESPACE.fullmatch(plugin_name):
         msg = (
             f"plugin name {plugin_name!r} cannot namespace skills: hermes needs it to match"

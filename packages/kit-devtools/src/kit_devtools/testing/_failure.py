@@ -3,8 +3,9 @@ an exception was raised (file, line, the end of the traceback)."""
 
 from __future__ import annotations
 
+import os
+import sys
 import traceback
-from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
@@ -15,8 +16,19 @@ __all__ = ["PluginLoadError", "PluginRefused", "load_failure", "where"]
 FRAMES: Final = 3
 """Frames of the traceback's end shown: the raising line and what called it."""
 
-_TOOLING: Final = str(Path(__file__).resolve().parents[1])
-"""kit-devtools' own folder: its loader's frames are not the author's."""
+_KIT: Final = ("kit_core", "kit_lifecycle", "kit_media", "hermes_plugin_kit", "kit_devtools")
+"""The kit's packages: their frames (the host's loader, the kit's own checks raising) are
+not where the author's code went wrong."""
+
+
+def _kit_folders() -> tuple[str, ...]:
+    folders: list[str] = []
+    for name in _KIT:
+        module = sys.modules.get(name)
+        path = getattr(module, "__file__", None)
+        if isinstance(path, str):
+            folders.append(os.path.dirname(path) + os.sep)
+    return tuple(folders)
 
 
 class PluginRefused(Exception):
@@ -35,11 +47,12 @@ class PluginLoadError(RuntimeError):
 def where(exc: BaseException) -> str:
     """The end of ``exc``'s traceback, innermost last: ``file:line in function: code``
     for up to :data:`FRAMES` frames (a ``SyntaxError`` names its own file and line)."""
+    kit = _kit_folders()
     frames = [
         frame
         for frame in traceback.extract_tb(exc.__traceback__)
-        # neither the import system's frames nor the in-memory host's
-        if not frame.filename.startswith(("<frozen ", _TOOLING))
+        # neither the import system's frames nor the kit's
+        if not frame.filename.startswith("<frozen ") and not frame.filename.startswith(kit)
     ][-FRAMES:]
     lines = [f"{f.filename}:{f.lineno} in {f.name}: {(f.line or '').strip()}" for f in frames]
     if isinstance(exc, SyntaxError) and exc.filename:

@@ -24,6 +24,7 @@ from kit_devtools.testing import _commands, _hooks, _media
 from kit_devtools.testing._coerce import as_dict
 from kit_devtools.testing.entries import PluginToolOverrideError, RequestMiddlewareResult
 from kit_devtools.testing.host_names import (
+    HOST_VERSION,
     MIDDLEWARE_SCHEMA_VERSION,
     OBSERVER_SCHEMA_VERSION,
     VALID_HOOKS,
@@ -303,6 +304,8 @@ def _install() -> None:
         if name not in sys.modules:
             package = _module(name, "An empty stand-in package of the in-memory host.")
             package.__path__ = []
+            if name == "hermes_cli":
+                vars(package)["__version__"] = HOST_VERSION  # the release they model
             _saved[name] = _MISSING
             sys.modules[name] = package
             _created.append(name)
