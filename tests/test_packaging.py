@@ -22,6 +22,15 @@ VERSION = tomllib.loads((ROOT / "packages/kit-core/pyproject.toml").read_text())
 ]
 
 
+CHILD_ENV = {
+    **{k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "UV_PROJECT_ENVIRONMENT")},
+    "UV_PYTHON_DOWNLOADS": "never",
+}
+"""For uv working on another project: this run's environment (``VIRTUAL_ENV``, and
+``UV_PROJECT_ENVIRONMENT`` when ``./scripts/test`` runs a leg on another Python) must not
+become that project's, or uv would re-sync it for the consumer."""
+
+
 def uv(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "uv", *args],
@@ -29,7 +38,7 @@ def uv(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
         capture_output=True,
         text=True,
         check=True,
-        env={**os.environ, "UV_PYTHON_DOWNLOADS": "never", "VIRTUAL_ENV": ""},
+        env=CHILD_ENV,
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -10,8 +11,16 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_the_example_command_checks_and_calls_the_bundled_plugin() -> None:
+    # as an author runs it: in the project's own environment, not a test leg's
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "UV_PROJECT_ENVIRONMENT")
+    }
     run = subprocess.run(
-        ["bash", str(ROOT / "scripts" / "example")], capture_output=True, text=True, cwd=ROOT
+        ["bash", str(ROOT / "scripts" / "example")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
     )
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()

@@ -196,7 +196,8 @@ def test_new_scaffolds_a_plugin_that_passes_check_and_its_own_tests(
     project = tmp_path / "word-tools"
     status, report = check_json(project / "src" / "word_tools", capsys, "--probe")
     assert (status, report["findings"]) == (0, [])
-    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
+    skip = ("VIRTUAL_ENV", "PYTHONPATH", "UV_PROJECT_ENVIRONMENT")  # this run's, not the project's
+    env = {k: v for k, v in os.environ.items() if k not in skip}
     env["UV_PYTHON_DOWNLOADS"] = "never"
     run = subprocess.run(
         [
