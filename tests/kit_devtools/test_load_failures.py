@@ -169,3 +169,40 @@ def test_a_hook_of_a_newer_host_imports_and_is_refused_at_registration_naming_th
         " hermes-agent 0.19.0)"
     ) in only["message"]
     assert f"{directory / '__init__.py'}:13 in register" in only["message"]
+
+
+PROVIDER_PLUGIN = """
+from agent.web_search_provider import WebSearchProvider
+
+
+class Search(WebSearchProvider):
+    @property
+    def name(self):
+        return "kit-demo-search"
+
+    def is_available(self):
+        return True
+
+
+def register(ctx):
+    ctx.register_web_search_provider(Search())
+    ctx.register_auxiliary_task("searcher_rank", display_name="Rank", description="rerank")
+"""
+
+
+def test_a_clean_provider_plugin_passes_check_and_shows_what_it_provides(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Provider registrations were NotImplementedError in the in-memory host, and check
+    said hermes would disable the plugin."""
+    directory = plugin(tmp_path, "searcher", PROVIDER_PLUGIN)
+    status = main(["check", str(directory), "--format", "json"])
+    report = json.loads(capsys.readouterr().out)
+    assert (status, report["findings"]) == (0, [])
+    assert report["plugin"]["enabled"] is True
+    assert report["provisions"] == {
+        "auxiliary_task": ["searcher_rank"],
+        "web_search": ["kit-demo-search"],
+    }
+    assert main(["check", str(directory)]) == 0
+    assert "web_search: kit-demo-search" in capsys.readouterr().out

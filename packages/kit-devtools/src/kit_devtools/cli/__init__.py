@@ -86,7 +86,7 @@ def _check(args: argparse.Namespace) -> int:
     data: dict[str, Any] = {"plugin": {"key": args.target, "name": args.target, "source":
                              "entrypoint", "path": None, "enabled": False, "error": None},
                             "tools": [], "commands": [], "cli_commands": [], "middleware": [],
-                            "hooks": [], "skills": []}  # fmt: skip
+                            "hooks": [], "skills": [], "provisions": {}}  # fmt: skip
     receipts: list[str] = []
     if target.load is not None:
         try:

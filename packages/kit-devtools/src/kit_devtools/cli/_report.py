@@ -40,6 +40,11 @@ def inventory(host: InMemoryHost, plugin: LoadedPlugin) -> dict[str, Any]:
         "middleware": sorted(set(plugin.middleware)),
         "hooks": sorted(set(plugin.hooks)),
         "skills": sorted(plugin.skills),
+        "provisions": {
+            kind: sorted(name for name, (owner, _) in entries.items() if owner == plugin.name)
+            for kind, entries in sorted(host.provisions.items())
+            if any(owner == plugin.name for owner, _ in entries.values())
+        },
     }
 
 
@@ -75,6 +80,7 @@ def as_text(data: dict[str, Any], receipts: Sequence[str], findings: Sequence[Fi
     lines += [f"CLI command: hermes {c['name']}: {c['help']}" for c in data["cli_commands"]]
     for key in ("middleware", "hooks", "skills"):
         lines.append(f"{key}: {', '.join(data[key]) or '-'}")
+    lines += [f"{kind}: {', '.join(names)}" for kind, names in data["provisions"].items()]
     lines.append("findings:" if findings else "findings: none")
     lines += ["  " + f.line() for f in findings]
     errors, warnings = counts(findings)

@@ -46,6 +46,9 @@ class HostState:
         self.events: list[HostEvent] = []
         self.session_env: dict[str, str] = {}
         self.sent_messages: list[dict[str, Any]] = []
+        self.provisions: dict[str, dict[str, tuple[str, Any]]] = {}
+        """What plugins provided beyond tools and callbacks: kind -> name -> (plugin,
+        object); kinds ``image_gen``, ``web_search``, ``platform``, ``auxiliary_task``..."""
 
     def record(
         self,

@@ -8,11 +8,13 @@ with a WARNING or ERROR event (``InMemoryHost.events``) where hermes logs one.
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
+from kit_devtools.testing._providers import Provisions
 from kit_devtools.testing._state import HostState
 from kit_devtools.testing.entries import (
     CliCommandEntry,
@@ -37,7 +39,7 @@ _SKILL_NAME = re.compile(r"^[a-zA-Z0-9_-]+$")  # agent.skill_utils._NAMESPACE_RE
 _PLUGIN_NAMESPACE = "hermes_plugins."
 
 
-class HostContext:
+class HostContext(Provisions):
     """The in-memory host's ``PluginContext``, handed to one plugin's ``register``."""
 
     def __init__(
@@ -62,9 +64,12 @@ class HostContext:
         return "default"
 
     @property
-    def llm(self) -> NoReturn:
-        """hermes' host-owned LLM facade; not simulated."""
-        _not_simulated("llm")
+    def llm(self) -> Any:
+        """hermes' host-owned LLM facade, ``agent.plugin_llm.PluginLlm``: the real one
+        where hermes is importable (fail-closed by config, as in hermes), else the
+        ImportError hermes itself would raise."""
+        module: Any = importlib.import_module("agent.plugin_llm")
+        return module.PluginLlm(plugin_id=self.manifest.key or self.manifest.name)
 
     # -- tools --------------------------------------------------------------------------
 
@@ -242,47 +247,3 @@ class HostContext:
         message = "inject_message: no CLI reference (not available in gateway mode)"
         self._state.record("WARNING", self._plugin, "context", "inject_message", message)
         return False
-
-    def register_context_engine(self, engine: Any) -> None:
-        _not_simulated("register_context_engine")
-
-    def register_image_gen_provider(self, provider: Any) -> None:
-        _not_simulated("register_image_gen_provider")
-
-    def register_dashboard_auth_provider(self, provider: Any) -> None:
-        _not_simulated("register_dashboard_auth_provider")
-
-    def register_video_gen_provider(self, provider: Any) -> None:
-        _not_simulated("register_video_gen_provider")
-
-    def register_web_search_provider(self, provider: Any) -> None:
-        _not_simulated("register_web_search_provider")
-
-    def register_browser_provider(self, provider: Any) -> None:
-        _not_simulated("register_browser_provider")
-
-    def register_secret_source(self, source: Any) -> None:
-        _not_simulated("register_secret_source")
-
-    def register_tts_provider(self, provider: Any) -> None:
-        _not_simulated("register_tts_provider")
-
-    def register_transcription_provider(self, provider: Any) -> None:
-        _not_simulated("register_transcription_provider")
-
-    def register_platform(self, *args: Any, **kwargs: Any) -> None:
-        _not_simulated("register_platform")
-
-    def register_slack_action_handler(self, *args: Any, **kwargs: Any) -> None:
-        _not_simulated("register_slack_action_handler")
-
-    def register_auxiliary_task(self, *args: Any, **kwargs: Any) -> None:
-        _not_simulated("register_auxiliary_task")
-
-
-def _not_simulated(method: str) -> NoReturn:
-    msg = (
-        f"HostContext.{method} is part of hermes' PluginContext but is not simulated by"
-        " the in-memory host; test it against the real host"
-    )
-    raise NotImplementedError(msg)

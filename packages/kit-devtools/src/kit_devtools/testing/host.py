@@ -84,6 +84,12 @@ class InMemoryHost:
         return self._home.path
 
     @property
+    def provisions(self) -> Mapping[str, Mapping[str, tuple[str, Any]]]:
+        """Providers, the context engine, platforms, Slack actions and auxiliary tasks, by
+        kind and name: ``(plugin, what it registered)``."""
+        return MappingProxyType({k: MappingProxyType(v) for k, v in self._state.provisions.items()})
+
+    @property
     def plugins(self) -> Mapping[str, LoadedPlugin]:
         """Every plugin loaded so far, by key."""
         return MappingProxyType(self._plugins)

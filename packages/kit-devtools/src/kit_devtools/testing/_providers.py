@@ -1,0 +1,269 @@
+"""The ``PluginContext`` members beyond tools, commands, hooks, middleware and skills:
+provider backends, the context engine, platforms, Slack actions, auxiliary tasks,
+``inject_message`` and ``llm``, as hermes-agent 0.19.0 handles them
+(``hermes_cli/plugins.py`` 351-366, 476-502 and 616-1156).
+
+A provider must inherit hermes' base class: where hermes is importable the real class is
+checked, as hermes checks it (a wrong type is ignored with a WARNING); where it is not, the
+plugin could not have imported that class either, and only the name is checked. Each
+registration is recorded on the host (``InMemoryHost.provisions``). Per-registry details
+hermes adds beyond that (the TTS and speech-to-text registries refusing built-in names, the
+dashboard-auth and secret-source registries' own checks) are not modelled.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any, Final
+
+from kit_devtools.testing._state import HostState
+
+__all__ = ["BUILTIN_AUX_TASKS", "PROVIDER_KINDS", "Provisions"]
+
+PROVIDER_KINDS: Final = {
+    "image_gen": (
+        "an image_gen provider", "agent.image_gen_provider", "ImageGenProvider", "Image gen"
+    ),
+    "video_gen": (
+        "a video_gen provider", "agent.video_gen_provider", "VideoGenProvider", "Video gen"
+    ),
+    "web_search": ("a web provider", "agent.web_search_provider", "WebSearchProvider", "Web"),
+    "browser": ("a browser provider", "agent.browser_provider", "BrowserProvider", "Browser"),
+    "tts": ("a TTS provider", "agent.tts_provider", "TTSProvider", "TTS"),
+    "transcription": (
+        "a transcription provider",
+        "agent.transcription_provider",
+        "TranscriptionProvider",
+        "Transcription",
+    ),
+    "dashboard_auth": (
+        "a dashboard-auth provider",
+        "hermes_cli.dashboard_auth",
+        "DashboardAuthProvider",
+        "",
+    ),
+    "secret_source": ("a secret source", "agent.secret_sources.base", "SecretSource", ""),
+}  # fmt: skip
+"""Kind -> (what hermes' warning calls it, module of the base class, base class, what its
+registry calls it when refusing a nameless provider; "" for registries with checks of
+their own, which are not modelled)."""
+
+BUILTIN_AUX_TASKS: Final = frozenset(
+    {
+        "vision", "compression", "web_extract", "approval", "mcp", "title_generation",
+        "memory_query_rewrite", "tts_audio_tags", "skills_hub", "triage_specifier",
+        "kanban_decomposer", "profile_describer", "curator",
+    }
+)  # fmt: skip
+"""``hermes_cli.main._AUX_TASKS`` keys of 0.19.0: a plugin may not take them."""
+
+_PLATFORM_FIELDS: Final = frozenset(
+    {"is_connected", "setup_fn", "emoji", "allowed_users_env", "platform_hint", "plugin_name"}
+)
+"""``PlatformEntry`` fields a plugin may pass as extra keywords (0.19.0), where hermes'
+own class cannot be imported to check them."""
+
+
+def _base_class(module: str, name: str) -> type | None:
+    """hermes' class, or None where hermes is not installed. Where it is but lacks the
+    module (``hermes_cli.dashboard_auth`` is not in 0.19.0), the ImportError hermes' own
+    registrar would raise is raised."""
+    try:
+        found = getattr(importlib.import_module(module), name, None)
+    except ImportError:
+        if _hermes_installed():
+            raise
+        return None
+    return found if isinstance(found, type) else None
+
+
+def _hermes_installed() -> bool:
+    from importlib import metadata
+
+    try:
+        metadata.distribution("hermes-agent")
+    except metadata.PackageNotFoundError:
+        return False
+    return True
+
+
+class Provisions:
+    """The mixin :class:`~kit_devtools.testing.HostContext` gets these members from."""
+
+    _state: HostState
+
+    @property
+    def _plugin(self) -> str:
+        raise NotImplementedError  # HostContext's
+
+    def _warn(self, surface: str, name: str, message: str) -> None:
+        self._state.record("WARNING", self._plugin, surface, name, message)
+
+    def _provide(self, kind: str, provider: Any) -> None:
+        what, module, base_name, registry = PROVIDER_KINDS[kind]
+        base = _base_class(module, base_name)
+        if base is not None and not isinstance(provider, base):
+            message = (
+                f"Plugin '{self._plugin}' tried to register {what} that does not inherit"
+                f" from {base_name}. Ignoring."
+            )
+            self._warn(kind, type(provider).__name__, message)
+            return
+        name = getattr(provider, "name", None)
+        if registry and (not isinstance(name, str) or not name.strip()):
+            msg = f"{registry} provider .name must be a non-empty string"
+            raise ValueError(msg)
+        self._state.provisions.setdefault(kind, {})[str(name)] = (self._plugin, provider)
+
+    def register_image_gen_provider(self, provider: Any) -> None:
+        self._provide("image_gen", provider)
+
+    def register_video_gen_provider(self, provider: Any) -> None:
+        self._provide("video_gen", provider)
+
+    def register_web_search_provider(self, provider: Any) -> None:
+        self._provide("web_search", provider)
+
+    def register_browser_provider(self, provider: Any) -> None:
+        self._provide("browser", provider)
+
+    def register_tts_provider(self, provider: Any) -> None:
+        self._provide("tts", provider)
+
+    def register_transcription_provider(self, provider: Any) -> None:
+        self._provide("transcription", provider)
+
+    def register_dashboard_auth_provider(self, provider: Any) -> None:
+        self._provide("dashboard_auth", provider)
+
+    def register_secret_source(self, source: Any) -> None:
+        self._provide("secret_source", source)
+
+    def register_context_engine(self, engine: Any) -> None:
+        """One per host; it must inherit ``agent.context_engine.ContextEngine``."""
+        if "context_engine" in self._state.provisions:
+            self._warn(
+                "context_engine",
+                "",
+                f"Plugin '{self._plugin}' tried to register a context engine, but one is"
+                " already registered. Only one context engine plugin is allowed.",
+            )
+            return
+        base = _base_class("agent.context_engine", "ContextEngine")
+        if base is not None and not isinstance(engine, base):
+            self._warn(
+                "context_engine",
+                "",
+                f"Plugin '{self._plugin}' tried to register a context engine that does not"
+                " inherit from ContextEngine. Ignoring.",
+            )
+            return
+        name = str(getattr(engine, "name", type(engine).__name__))
+        self._state.provisions["context_engine"] = {name: (self._plugin, engine)}
+
+    def register_platform(
+        self,
+        name: str,
+        label: str,
+        adapter_factory: Callable[..., Any],
+        check_fn: Callable[..., Any],
+        validate_config: Callable[..., Any] | None = None,
+        required_env: list[Any] | None = None,
+        install_hint: str = "",
+        **entry_kwargs: Any,
+    ) -> None:
+        """A gateway platform adapter; an unknown keyword is a TypeError, as hermes'
+        ``PlatformEntry`` dataclass raises."""
+        entry_kwargs.setdefault("plugin_name", self._plugin)
+        fields = dict(
+            name=name,
+            label=label,
+            adapter_factory=adapter_factory,
+            check_fn=check_fn,
+            validate_config=validate_config,
+            required_env=required_env or [],
+            install_hint=install_hint,
+            source="plugin",
+            **entry_kwargs,
+        )
+        entry_class = _base_class("gateway.platform_registry", "PlatformEntry")
+        if entry_class is not None:
+            entry: Any = entry_class(**fields)
+        else:
+            unknown = sorted(set(entry_kwargs) - _PLATFORM_FIELDS)
+            if unknown:
+                msg = f"PlatformEntry.__init__() got an unexpected keyword argument {unknown[0]!r}"
+                raise TypeError(msg)
+            entry = fields
+        self._state.provisions.setdefault("platform", {})[name] = (self._plugin, entry)
+
+    def register_slack_action_handler(self, action_id: Any, callback: Callable[..., Any]) -> None:
+        if not callable(callback):
+            msg = (
+                f"Plugin '{self._plugin}' tried to register a Slack action handler with a"
+                " non-callable callback."
+            )
+            raise ValueError(msg)
+        if action_id is None or (isinstance(action_id, str) and not action_id.strip()):
+            msg = (
+                f"Plugin '{self._plugin}' tried to register a Slack action handler with an"
+                " empty action_id."
+            )
+            raise ValueError(msg)
+        handlers = self._state.provisions.setdefault("slack_action", {})
+        handlers[repr(action_id)] = (self._plugin, callback)
+
+    def register_auxiliary_task(
+        self,
+        key: str,
+        *,
+        display_name: str,
+        description: str,
+        defaults: dict[str, Any] | None = None,
+    ) -> None:
+        """A plugin's auxiliary LLM task, refused as hermes refuses it."""
+        plugin = self._plugin
+        if not key or not isinstance(key, str):
+            msg = f"Plugin '{plugin}' tried to register auxiliary task with invalid key {key!r}"
+            raise ValueError(msg)
+        if not all(char.isalnum() or char == "_" for char in key):
+            msg = (
+                f"Plugin '{plugin}' auxiliary task key {key!r} must contain only alphanumeric"
+                " characters and underscores"
+            )
+            raise ValueError(msg)
+        if key in BUILTIN_AUX_TASKS:
+            msg = (
+                f"Plugin '{plugin}' cannot register auxiliary task {key!r} — that key is"
+                f" reserved for a built-in task. Pick a plugin-namespaced key (e.g."
+                f" '{plugin}_{key}')."
+            )
+            raise ValueError(msg)
+        tasks = self._state.provisions.setdefault("auxiliary_task", {})
+        existing = tasks.get(key)
+        if existing is not None and existing[0] != plugin:
+            msg = (
+                f"Plugin '{plugin}' cannot register auxiliary task {key!r} — already"
+                f" registered by plugin '{existing[0]}'"
+            )
+            raise ValueError(msg)
+        merged: dict[str, Any] = {
+            "provider": "auto",
+            "model": "",
+            "base_url": "",
+            "api_key": "",
+            "timeout": 60,
+            "extra_body": {},
+        }
+        merged.update(defaults or {})
+        task = {"key": key, "display_name": display_name, "description": description}
+        tasks[key] = (plugin, {**task, "defaults": merged, "plugin": plugin})
+
+    def inject_message(self, content: str, role: str = "user") -> bool:
+        """No interactive CLI runs in the in-memory host: hermes' gateway-mode answer."""
+        del content, role
+        self._warn(
+            "inject_message", "", "inject_message: no CLI reference (not available in gateway mode)"
+        )
+        return False
