@@ -7,11 +7,14 @@ in-memory host's context."""
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from kit_devtools.cli import main
 from kit_devtools.testing import HostContext, InMemoryHost, PluginManifest
 
 if TYPE_CHECKING:
@@ -101,3 +104,54 @@ def test_what_is_accepted_is_recorded_and_what_hermes_ignores_is_a_warning() -> 
         "Plugin 'provider-plugin' tried to register a web provider that does not inherit"
         " from WebSearchProvider. Ignoring."
     )
+
+
+PROVIDER_PLUGIN = """
+from agent.web_search_provider import WebSearchProvider
+
+
+class Search(WebSearchProvider):
+    @property
+    def name(self):
+        return "kit-demo-search"
+
+    def is_available(self):
+        return True
+
+
+def register(ctx):
+    ctx.register_web_search_provider(Search())
+    ctx.register_auxiliary_task("searcher_rank", display_name="Rank", description="rerank")
+"""
+
+
+def test_a_clean_provider_plugin_passes_check_and_shows_what_it_provides(
+    hermes_host: HermesHost, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Provider registrations were NotImplementedError in the in-memory host, and check
+    said hermes would disable the plugin. (Under the real host's fixture: the plugin
+    imports hermes' base class, which only the fixture may import first.)"""
+    del hermes_host
+    directory = tmp_path / "searcher"
+    directory.mkdir()
+    (directory / "__init__.py").write_text(PROVIDER_PLUGIN, encoding="utf-8")
+    (directory / "plugin.yaml").write_text("name: searcher\nkind: standalone\n")
+    status = main(["check", str(directory), "--format", "json"])
+    report = json.loads(capsys.readouterr().out)
+    assert (status, report["findings"]) == (0, [])
+    assert report["plugin"]["enabled"] is True
+    assert report["provisions"] == {
+        "auxiliary_task": ["searcher_rank"],
+        "web_search": ["kit-demo-search"],
+    }
+    assert main(["check", str(directory)]) == 0
+    assert "web_search: kit-demo-search" in capsys.readouterr().out
+
+
+def test_llm_is_hermes_own_facade(hermes_host: HermesHost) -> None:
+    llm = hermes_host.plugins.PluginContext(
+        hermes_host.plugins.PluginManifest(name="kit-llm", key="kit-llm"), hermes_host.manager
+    ).llm
+    host = InMemoryHost()
+    mine = HostContext(host._state, host.dispatch, PluginManifest(name="kit-llm", key="kit-llm"))
+    assert type(mine.llm) is type(llm)

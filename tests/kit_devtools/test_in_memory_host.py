@@ -310,10 +310,13 @@ def test_the_context_is_the_hosts_shape() -> None:
     assert not hasattr(ctx.manifest, "config")  # hermes 0.19.0 has no manifest.config
     assert ctx.inject_message("hi") is False
     assert host.events[-1].message.startswith("inject_message: no CLI reference")
-    with pytest.raises(NotImplementedError, match=r"HostContext\.register_platform is part"):
-        ctx.register_platform("irc", "IRC", print, print)
-    with pytest.raises(NotImplementedError, match=r"HostContext\.llm"):
-        _ = ctx.llm
+    with host.activate():
+        ctx.register_platform("irc", "IRC", print, print, emoji="💬")
+    owner, entry = host.provisions["platform"]["irc"]
+    assert owner == "handmade"
+    assert (entry["label"], entry["emoji"], entry["source"]) == ("IRC", "💬", "plugin")
+    with host.activate(), pytest.raises(TypeError, match="unexpected keyword argument 'colour'"):
+        ctx.register_platform("irc2", "IRC", print, print, colour="red")
 
 
 def test_dispatch_tool_runs_the_handler_alone() -> None:

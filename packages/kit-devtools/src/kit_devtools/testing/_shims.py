@@ -31,6 +31,9 @@ from kit_devtools.testing.host_names import (
     VALID_MIDDLEWARE,
 )
 
+SHIM_MARK: Final = "__hermes_plugin_kit_shim__"
+"""Set in the namespace of every stand-in module."""
+
 PACKAGES: Final = ("hermes_cli", "tools", "gateway", "gateway.platforms")
 """Parent packages created (empty, nothing importable under them) when not imported yet."""
 
@@ -41,7 +44,7 @@ _LOCK = threading.RLock()
 def _module(name: str, doc: str, **attributes: Any) -> ModuleType:
     module = ModuleType(name, doc)
     module.__dict__.update(attributes)
-    module.__dict__["__hermes_plugin_kit_shim__"] = True
+    module.__dict__[SHIM_MARK] = True
     return module
 
 
