@@ -155,3 +155,11 @@ def test_llm_is_hermes_own_facade(hermes_host: HermesHost) -> None:
     host = InMemoryHost()
     mine = HostContext(host._state, host.dispatch, PluginManifest(name="kit-llm", key="kit-llm"))
     assert type(mine.llm) is type(llm)
+
+
+def test_the_in_memory_context_has_every_member_of_hermes_plugin_context(
+    hermes_host: HermesHost,
+) -> None:
+    real = {n for n in vars(hermes_host.plugins.PluginContext) if not n.startswith("_")}
+    mine = {n for n in dir(HostContext) if not n.startswith("_")}
+    assert real <= mine, f"not simulated: {sorted(real - mine)}"

@@ -71,6 +71,11 @@ def test_doctor_reports_the_installed_versions(capsys: pytest.CaptureFixture[str
     out = capsys.readouterr().out
     assert "kit-core 0.1.0" in out
     assert "hermes-agent 0.19.0: the release the kit is tested against" in out
+    # what the installed hermes can do, read from hermes itself in a process of its own
+    assert "host hooks: 23 (not these of newer releases: agent_loop_stopped," in out
+    assert "host middleware: llm_execution, llm_request, tool_execution, tool_request" in out
+    assert "host awaits async hooks: no" in out
+    assert "register_web_search_provider" in out.split("host PluginContext: ")[1]
 
 
 def test_targets_resolve_directories_and_modules(tmp_path: Path) -> None:

@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import importlib.util
+import json
+import os
 import platform
 import re
+import subprocess
 import sys
+import tempfile
 from importlib import metadata
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, Final
+
+from kit_lifecycle._host import MODELLED_HOOKS
 
 VERSIONS_MODULE = "hermes_plugin_kit._versions"
 STANDALONE = "kit_devtools._facade_versions"
@@ -86,4 +92,50 @@ def doctor() -> tuple[list[str], bool]:
     verdict = host_verdict(host)
     ok = problem is None and not verdict.startswith(f"hermes-agent {host}: older")
     lines.append(verdict)
+    if host is not None:
+        lines += host_capabilities()
     return lines, ok
+
+
+PROBE: Final = """
+import importlib, inspect, json, sys
+found = {}
+plugins = importlib.import_module("hermes_cli.plugins")
+found["hooks"] = sorted(plugins.VALID_HOOKS)
+try:
+    found["middleware"] = sorted(importlib.import_module("hermes_cli.middleware").VALID_MIDDLEWARE)
+except ImportError:
+    found["middleware"] = None
+context = plugins.PluginContext
+found["context"] = sorted(n for n in vars(context) if not n.startswith("_"))
+found["awaits_hooks"] = importlib.util.find_spec("hermes_cli.plugins_dispatch") is not None
+print(json.dumps(found))
+"""
+"""Read in a process of its own with an empty temporary HERMES_HOME: importing hermes
+creates and reads its home, which must not be the author's."""
+
+
+def host_capabilities() -> list[str]:
+    """What the installed hermes can do for a plugin, read from hermes itself."""
+    with tempfile.TemporaryDirectory(prefix="hermes-doctor-") as home:
+        run = subprocess.run(
+            [sys.executable, "-c", PROBE],
+            capture_output=True,
+            text=True,
+            check=False,
+            env={**os.environ, "HERMES_HOME": home},
+        )
+    if run.returncode != 0:
+        last = (run.stderr.strip().splitlines() or ["no output"])[-1]
+        return [f"hermes could not be imported to read what it supports: {last}"]
+    found: dict[str, Any] = json.loads(run.stdout.strip().splitlines()[-1])
+    middleware = found["middleware"]
+    newer = sorted(MODELLED_HOOKS - set(found["hooks"]))
+    return [
+        f"host hooks: {len(found['hooks'])}"
+        + (f" (not these of newer releases: {', '.join(newer)})" if newer else ""),
+        "host middleware: "
+        + (", ".join(middleware) if middleware else "none (middleware came with 0.17.0)"),
+        "host awaits async hooks: " + ("yes" if found["awaits_hooks"] else "no"),
+        f"host PluginContext: {', '.join(found['context'])}",
+    ]
