@@ -103,9 +103,28 @@ def _check(args: argparse.Namespace) -> int:
             if args.probe:
                 with _quiet_logs():  # the kit logs each refused probe call; the findings say it
                     findings += probe_tools(host, plugin)
+            if args.real:
+                findings += real_findings(target, plugin)
     render = as_json if args.format == "json" else as_text
     print(render(data, receipts, findings))
     return 1 if counts(findings)[0] else 0
+
+
+def real_findings(target: Target, plugin: LoadedPlugin) -> list[Finding]:
+    """``--real``: hermes' own verdict on a plugin directory, against the in-memory one."""
+    from kit_devtools.cli._real import disagreements, real_verdict
+    from kit_devtools.cli.rules import finding
+
+    where = f"plugin {plugin.key}"
+    if not isinstance(target.load, Path):
+        return [finding("HPK011", where, why="--real loads plugin directories only")]
+    real = real_verdict(target.load, plugin.name)
+    if isinstance(real, str):
+        return [finding("HPK011", where, why=real)]
+    differences = disagreements(real, plugin)
+    if not differences:
+        return []
+    return [finding("HPK010", where, differences="; ".join(differences))]
 
 
 def _call(args: argparse.Namespace) -> int:
@@ -153,7 +172,15 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     check = sub.add_parser("check", help="load a plugin into the in-memory host and lint it")
     check.add_argument("target", help="plugin directory, importable module, or entry-point name")
-    check.add_argument("--probe", action="store_true", help="also call each tool with {}")
+    check.add_argument(
+        "--probe", action="store_true", help="also call each tool, with {} and built arguments"
+    )
+    check.add_argument(
+        "--real",
+        action="store_true",
+        help="also load a plugin directory through hermes' own plugin manager (hermes-agent"
+        " installed) and report where it disagrees with the in-memory host",
+    )
     check.add_argument("--format", choices=("text", "json"), default="text")
     check.set_defaults(run=_check)
     call = sub.add_parser("call", help="run one tool through the in-memory host's pipeline")

@@ -32,6 +32,10 @@ RULES: Final[dict[str, tuple[Severity, str, str]]] = {
     "HPK008": (E, "the entry point {name!r} is in group {group!r}, which hermes never scans",
                "declare it under [project.entry-points.\"hermes_agent.plugins\"]"),
     "HPK009": (E, "hermes does not load this plugin: {reason}", "{fix}"),
+    "HPK010": (E, "hermes' own loader disagrees with the in-memory host ({differences})",
+               "trust hermes; please report the difference to hermes-plugin-kit"),
+    "HPK011": (W, "check --real could not run: {why}",
+               "install hermes-agent beside the plugin, and point check at its directory"),
     # tool schema
     "HPK101": (E, "the schema is a {kind}, not the function object hermes sends to the model",
                "pass {{'name', 'description', 'parameters': {{'type': 'object', ...}}}}"),

@@ -1,0 +1,89 @@
+"""``check --real``: the plugin loaded by hermes' own plugin manager, in a process of its
+own with an empty temporary hermes home, compared with the in-memory host's verdict.
+
+The directory is installed as an operator installs one (copied to
+``$HERMES_HOME/plugins/<folder>`` and named in ``plugins.enabled``), then hermes is
+imported as the CLI and the gateway import it (``model_tools`` runs plugin discovery), and
+its public ``PluginManager.list_plugins()`` says what became of the plugin.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, Final
+
+from kit_devtools.testing import LoadedPlugin
+
+__all__ = ["COMPARED", "disagreements", "real_verdict"]
+
+SCRUBBED: Final = (
+    "HERMES_SAFE_MODE",
+    "HERMES_ENABLE_PROJECT_PLUGINS",
+    "HERMES_BUNDLED_PLUGINS",
+    "HERMES_KANBAN_TASK",
+)
+"""Variables that would change what hermes discovers."""
+
+COMPARED: Final = ("enabled", "tools", "hooks", "middleware", "commands")
+
+LOADER: Final = """
+import json, sys
+import model_tools  # imports hermes as its CLI does: discovery loads the plugins
+from hermes_cli.plugins import get_plugin_manager
+names = set(sys.argv[1:])
+found = [p for p in get_plugin_manager().list_plugins() if p["key"] in names or p["name"] in names]
+print("HPK-REAL " + json.dumps(found))
+"""
+
+
+def real_verdict(directory: Path, name: str) -> dict[str, Any] | str:
+    """hermes' ``list_plugins()`` entry for the plugin, or why it could not be read."""
+    with tempfile.TemporaryDirectory(prefix="hermes-real-") as root:
+        home = Path(root)
+        shutil.copytree(directory, home / "plugins" / directory.name)
+        enabled = sorted({directory.name, name})
+        (home / "config.yaml").write_text(
+            json.dumps({"plugins": {"enabled": enabled}}), encoding="utf-8"
+        )  # JSON is YAML
+        env = {k: v for k, v in os.environ.items() if k not in SCRUBBED}
+        env["HERMES_HOME"] = str(home)
+        run = subprocess.run(
+            [sys.executable, "-c", LOADER, *enabled],
+            capture_output=True,
+            text=True,
+            check=False,
+            cwd=root,
+            env=env,
+            timeout=300,
+        )
+    lines = [line for line in run.stdout.splitlines() if line.startswith("HPK-REAL ")]
+    if run.returncode != 0 or not lines:
+        last = (run.stderr.strip().splitlines() or ["no output"])[-1]
+        return f"hermes could not be imported to load it: {last}"
+    found: list[dict[str, Any]] = json.loads(lines[-1].removeprefix("HPK-REAL "))
+    if not found:
+        return "hermes did not discover it (no plugin.yaml hermes reads, or another name)"
+    return found[0]
+
+
+def disagreements(real: dict[str, Any], plugin: LoadedPlugin) -> list[str]:
+    """Where hermes' verdict and the in-memory host's differ, worded ``what: hermes X,
+    in memory Y``."""
+    mine = {
+        "enabled": plugin.enabled,
+        "tools": len(plugin.tools),
+        "hooks": len(plugin.hooks),
+        "middleware": len(plugin.middleware),
+        "commands": len(plugin.commands),
+    }
+    return [
+        f"{field}: hermes {real.get(field)!r}, in memory {mine[field]!r}"
+        for field in COMPARED
+        if real.get(field) != mine[field]
+    ]
