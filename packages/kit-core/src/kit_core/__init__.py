@@ -24,7 +24,8 @@ from kit_core.errors import KitError, RegistrationError, ToolDefinitionError
 from kit_core.names import tool_name, validate_tool_name
 from kit_core.redaction import redact, redact_text
 from kit_core.registration import register_all
-from kit_core.tools import AsyncToolFunction, ToolFunction, ToolSpec, tool
+from kit_core.tools import AsyncToolFunction, ToolFunction, tool
+from kit_core.toolspec import ToolSpec
 
 __all__ = [
     "ArgSpec",

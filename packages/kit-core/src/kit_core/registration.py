@@ -9,7 +9,7 @@ from typing import Any, cast
 
 from kit_core.declarations import declarations_in, resolve_module
 from kit_core.errors import RegistrationError
-from kit_core.tools import ToolSpec
+from kit_core.toolspec import ToolSpec
 
 __all__ = ["collect_tools", "register_all"]
 
