@@ -32,12 +32,14 @@ def _kit_folders() -> tuple[str, ...]:
 
 
 class PluginRefused(Exception):
-    """hermes would not load the plugin at all: ``reason``, and the ``fix``."""
+    """hermes would not load the plugin at all: ``reason`` and the ``fix`` for the author;
+    ``error`` is how hermes words it where it lists the plugin (the reason by default)."""
 
-    def __init__(self, reason: str, fix: str) -> None:
+    def __init__(self, reason: str, fix: str, error: str | None = None) -> None:
         super().__init__(f"{reason}; {fix}")
         self.reason = reason
         self.fix = fix
+        self.error = reason if error is None else error
 
 
 class PluginLoadError(RuntimeError):

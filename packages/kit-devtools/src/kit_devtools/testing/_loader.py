@@ -38,11 +38,9 @@ class Target:
     path: Path | None
     importer: Callable[[], ModuleType]
     warnings: list[str] = field(default_factory=list[str])
-    refusal: str | None = None
-    """Why hermes would not import it (a manifest it cannot parse, an exclusive kind), as
-    hermes words it where it lists the plugin."""
     refused: PluginRefused | None = None
-    """The same for the author: the reason and the fix."""
+    """Why hermes would not import it (a manifest it cannot parse, an exclusive kind...):
+    its wording, the reason and the fix."""
 
 
 def resolve(target: object, key: str | None) -> Target:
@@ -95,7 +93,7 @@ def _entry_point(name: str) -> importlib.metadata.EntryPoint | None:
     return None
 
 
-def _read(directory: Path) -> tuple[dict[str, Any], str | None]:
+def _read(directory: Path) -> tuple[dict[str, Any], PluginRefused | None]:
     """The manifest of ``directory`` (``{}`` when it has none), and a refusal if unreadable."""
     for file_name in MANIFEST_FILES:
         path = directory / file_name
@@ -103,48 +101,49 @@ def _read(directory: Path) -> tuple[dict[str, Any], str | None]:
             try:
                 return read_manifest(path), None
             except (ManifestError, OSError, UnicodeDecodeError) as exc:
-                return {}, f"Failed to parse {path}: {exc}"
+                return {}, PluginRefused(
+                    f"Failed to parse {path}: {exc}",
+                    "make plugin.yaml a YAML mapping hermes' safe loader reads (name:, kind:, ...)",
+                )
     return {}, None
 
 
-def _refusal_fix(refusal: str) -> str:
-    """What the author does about a refusal hermes words its own way."""
-    if refusal.startswith("Failed to parse"):
-        return "make plugin.yaml a YAML mapping hermes' safe loader reads (name:, kind:, ...)"
-    if refusal.startswith("exclusive"):
-        return (
-            "a memory provider is activated through hermes' memory.provider config, not as a"
-            " general plugin; if this is not one, add 'kind: standalone' to plugin.yaml (hermes"
-            " re-kinds a plugin without 'kind' whose __init__.py mentions MemoryProvider)"
-        )
-    if refusal.startswith("model-provider"):
-        return (
-            "a model provider is loaded by hermes' providers/ discovery; if this is not one,"
-            " add 'kind: standalone' to plugin.yaml"
-        )
-    return "quote the name in plugin.yaml"
+_KIND_REFUSALS: Final = {
+    "exclusive": PluginRefused(
+        "exclusive plugin — activate via <category>.provider config",
+        "a memory provider is activated through hermes' memory.provider config, not as a"
+        " general plugin; if this is not one, add 'kind: standalone' to plugin.yaml (hermes"
+        " re-kinds a plugin without 'kind' whose __init__.py mentions MemoryProvider)",
+    ),
+    "model-provider": PluginRefused(
+        "model-provider plugin — loaded by hermes' providers/ discovery, not here",
+        "a model provider is loaded by hermes' providers/ discovery; if this is not one,"
+        " add 'kind: standalone' to plugin.yaml",
+    ),
+}
+"""The kinds hermes' general loader records but does not import (``plugins.py`` 1396-1425)."""
 
 
 def _directory_target(directory: Path, key: str | None) -> Target:
-    data, refusal = _read(directory)
+    data, refused = _read(directory)
     warnings: list[str] = []
-    refused: PluginRefused | None = None
-    if refusal is None and not any((directory / name).is_file() for name in MANIFEST_FILES):
+    if refused is None and not any((directory / name).is_file() for name in MANIFEST_FILES):
         # hermes' discovery (_scan_directory_level) skips a directory without a manifest
-        refusal = f"{directory} has no plugin.yaml"
         refused = PluginRefused(
-            f"{refusal}: hermes discovers only plugin directories that hold one (or"
-            " plugin.yml), so it never loads this plugin",
+            f"{directory} has no plugin.yaml: hermes discovers only plugin directories that"
+            " hold one (or plugin.yml), so it never loads this plugin",
             "add plugin.yaml with at least 'name: <plugin-name>' and 'kind: standalone'",
+            error=f"{directory} has no plugin.yaml",
         )
     raw_name: object = data.get("name", directory.name)
     name = str(raw_name)
-    if refusal is None and not isinstance(raw_name, str):
+    if refused is None and not isinstance(raw_name, str):
         # hermes keeps the YAML value as the key and matches it against plugins.enabled,
         # which `hermes plugins enable` fills with strings: "not enabled in config"
-        refusal = (
+        refused = PluginRefused(
             f"plugin.yaml's name is {raw_name!r} ({type(raw_name).__name__}), not a string:"
-            " `hermes plugins enable` writes strings, which never match it"
+            " `hermes plugins enable` writes strings, which never match it",
+            "quote the name in plugin.yaml",
         )
     kind, kind_warning = effective_kind(data, directory)
     if kind_warning:
@@ -152,15 +151,10 @@ def _directory_target(directory: Path, key: str | None) -> Target:
     manifest = build_manifest(
         data, name=name, key=key or name, source="user", path=str(directory), kind=kind
     )
-    if refusal is None and kind == "exclusive":
-        refusal = "exclusive plugin — activate via <category>.provider config"
-    elif refusal is None and kind == "model-provider":
-        refusal = "model-provider plugin — loaded by hermes' providers/ discovery, not here"
+    refused = refused or _KIND_REFUSALS.get(kind)
     slug = plugin_slug(manifest.key)
     target = Target("directory", manifest, data, directory, lambda: import_fresh(directory, slug))
-    target.warnings, target.refusal = warnings, refusal
-    if refusal is not None:
-        target.refused = refused or PluginRefused(refusal, _refusal_fix(refusal))
+    target.warnings, target.refused = warnings, refused
     return target
 
 
@@ -169,12 +163,12 @@ def _module_target(module: ModuleType | None, key: str | None, name: str = "") -
     data: dict[str, Any] = {}
     path: Path | None = None
     warnings: list[str] = []
-    refusal = None
+    refused = None
     origin = getattr(module, "__file__", None) if module is not None else _origin(name)
     if origin and Path(origin).name == "__init__.py":
         path = Path(origin).resolve().parent
         if any((path / f).is_file() for f in MANIFEST_FILES):
-            data, refusal = _read(path)
+            data, refused = _read(path)
     plugin_name = str(data.get("name", key or module_name.rpartition(".")[2]))
     kind, kind_warning = effective_kind(data, path)
     if kind_warning:
@@ -191,9 +185,7 @@ def _module_target(module: ModuleType | None, key: str | None, name: str = "") -
         (lambda: module) if module is not None else (lambda: importlib.import_module(name))
     )
     target = Target("module", manifest, data, path, importer)
-    target.warnings, target.refusal = warnings, refusal
-    if refusal is not None:
-        target.refused = PluginRefused(refusal, _refusal_fix(refusal))
+    target.warnings, target.refused = warnings, refused
     return target
 
 

@@ -171,8 +171,8 @@ class InMemoryHost:
         plugin_key = manifest.key or manifest.name
         for warning in found.warnings:
             self._state.record("WARNING", manifest.name, "plugin", plugin_key, warning)
-        if found.refusal is not None:
-            return self._keep(found, None, error=found.refusal, exception=found.refused)
+        if found.refused is not None:
+            return self._keep(found, None, error=found.refused.error, exception=found.refused)
         namespace = f"{_loader.NAMESPACE}.{plugin_slug(plugin_key)}"
         self._state.override_policy[namespace] = self._state.override_allowed(plugin_key)
         before = self._state.snapshot()
