@@ -165,7 +165,7 @@ def test_a_hook_of_a_newer_host_imports_and_is_refused_at_registration_naming_th
     [only] = findings
     assert only["rule"] == "HPK001"  # register() raised: imported fine
     assert (
-        "hermes-agent 0.19.0 has no hook 'on_stream_start' (added by releases after"
-        " hermes-agent 0.19.0)"
+        "hermes-agent 0.19.0 has no hook 'on_stream_start' ('on_stream_start' came with"
+        " upstream hermes-agent 0.21.3 (modelled))"
     ) in only["message"]
     assert f"{directory / '__init__.py'}:13 in register" in only["message"]

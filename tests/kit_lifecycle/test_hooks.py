@@ -173,8 +173,9 @@ def test_register_plugin_refuses_a_hook_the_loaded_host_lacks_and_registers_noth
     with pytest.raises(RegistrationError) as caught:
         register_plugin(Ctx(), [known, newer], plugin_name="lc-hooks")
     message = str(caught.value)
-    assert "has no hook 'on_stream_delta' (added by releases after hermes-agent 0.19.0)" in (
-        message
+    assert (
+        "has no hook 'on_stream_delta' ('on_stream_delta' came with upstream hermes-agent"
+        " 0.21.3 (modelled))" in message
     )
     assert "would store the callback and never call it" in message
     assert registered == []

@@ -31,7 +31,7 @@ from typing import (
 
 from kit_core import Declaration, declare, redact_text
 from kit_lifecycle._callbacks import is_async
-from kit_lifecycle._host import reserved_cli_command, reserved_slash_command
+from kit_lifecycle._host import builtin_on, span
 from kit_lifecycle._observe import log_outcome
 from kit_lifecycle._secrets import SecretEnv, attach, check_env_names, scrub
 from kit_lifecycle.errors import DeclarationError
@@ -118,16 +118,18 @@ def _check_name(name: object, kind: CommandType) -> str:
             " platforms look commands up with '_' turned into '-'"
         )
         raise DeclarationError(msg)
-    if kind is CommandType.SLASH and reserved_slash_command(name):
+    if kind is CommandType.SLASH and (on := builtin_on(lambda r: name in r.slash_commands)):
         msg = (
-            f"/{name} is a built-in hermes command (or alias): the host would skip yours with"
-            f" only a warning. Choose a plugin-specific name, e.g. 'myplugin-{name}'"
+            f"/{name} is a built-in hermes command (or alias) on {span(on)}: the host would"
+            f" skip yours with only a warning. Choose a plugin-specific name, e.g."
+            f" 'myplugin-{name}'"
         )
         raise DeclarationError(msg)
-    if kind is CommandType.CLI and reserved_cli_command(name):
+    if kind is CommandType.CLI and (on := builtin_on(lambda r: name in r.cli_commands)):
         msg = (
-            f"'hermes {name}' is a built-in subcommand: the host only looks for plugin"
-            f" commands when the first word is not one. Choose another name, e.g. 'myplugin-{name}'"
+            f"'hermes {name}' is a built-in subcommand on {span(on)}: the host only looks for"
+            f" plugin commands when the first word is not one. Choose another name, e.g."
+            f" 'myplugin-{name}'"
         )
         raise DeclarationError(msg)
     return name

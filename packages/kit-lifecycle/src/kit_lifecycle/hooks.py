@@ -14,7 +14,7 @@ from typing import Any, Final, ParamSpec, TypeVar, cast
 
 from kit_core import HookSpec, declare
 from kit_lifecycle._callbacks import is_async, require_kwargs_callback
-from kit_lifecycle._host import MODELLED_HOOKS, host_awaits_hooks
+from kit_lifecycle._host import host_awaits_hooks, modelled_hooks
 from kit_lifecycle._observe import call_observed
 from kit_lifecycle._secrets import SecretEnv, attach, check_env_names
 from kit_lifecycle.errors import DeclarationError
@@ -34,10 +34,10 @@ def _check_name(name: object, allow_unknown: bool) -> str:
     if not _NAME.fullmatch(name):
         msg = f"hook name {name!r} must be lowercase snake_case like 'pre_llm_call'"
         raise DeclarationError(msg)
-    if name not in MODELLED_HOOKS and not allow_unknown:
+    if name not in modelled_hooks() and not allow_unknown:
         import difflib  # here, not at import: only a misspelt hook name needs it
 
-        close = difflib.get_close_matches(name, sorted(MODELLED_HOOKS), n=1, cutoff=0.6)
+        close = difflib.get_close_matches(name, sorted(modelled_hooks()), n=1, cutoff=0.6)
         hint = f"; did you mean {close[0]!r}?" if close else "."
         msg = (
             f"hook {name!r} is not a hook of any hermes-agent release the kit knows{hint} A"

@@ -16,13 +16,9 @@ from kit_core import (
     declaration_of,
     declarations_in,
 )
+from kit_core._host_model import first_release
 from kit_core.declarations import resolve_module
-from kit_lifecycle._host import (
-    HERMES_NEWER_HOOKS,
-    host_tool_registry,
-    running_host_hooks,
-    running_host_release,
-)
+from kit_lifecycle._host import host_tool_registry, running_host_hooks, running_host_release
 from kit_lifecycle._rollback import Rollback
 from kit_lifecycle._secrets import SecretEnv, secret_env_of
 from kit_lifecycle.commands import CommandSpec, CommandType
@@ -179,6 +175,22 @@ def _plan_skills(plan: _Plan, skills: Iterable[PluginSkill], logger: logging.Log
             raise RegistrationError(msg)
 
 
+_SURFACE = {
+    "register_command": "slash commands",
+    "register_cli_command": "CLI commands",
+    "register_tool": "tools",
+    "register_middleware": "middleware",
+    "register_hook": "hooks",
+    "register_skill": "skills",
+}
+
+
+def _is_hermes_context(ctx: Any) -> bool:
+    """Whether ``ctx`` is hermes' own ``PluginContext`` (so a missing member is the
+    release's, not a stand-in's)."""
+    return type(ctx).__module__ == "hermes_cli.plugins"
+
+
 def _check_host(ctx: Any, plan: _Plan, plugin_name: str) -> None:
     needs = {
         "register_command": plan.commands,
@@ -190,22 +202,33 @@ def _check_host(ctx: Any, plan: _Plan, plugin_name: str) -> None:
     }
     for registrar, items in needs.items():
         if items and not callable(getattr(ctx, registrar, None)):
-            msg = (
-                f"this hermes plugin context ({type(ctx).__name__}) does not support"
-                f" {registrar}(); pass the PluginContext hermes gives register(ctx), or a"
-                " newer hermes-agent"
-            )
+            since = first_release(lambda r, member=registrar: r.offers(member))
+            if since is not None and _is_hermes_context(ctx):
+                msg = (
+                    f"{running_host_release()} has no {registrar}(): it came with"
+                    f" {since.label}. Upgrade hermes to {since.version} or later, or leave"
+                    f" the {_SURFACE[registrar]} out on this host (register_plugin takes a list"
+                    " of the declarations to register)"
+                )
+            else:
+                msg = (
+                    f"this hermes plugin context ({type(ctx).__name__}) does not support"
+                    f" {registrar}(); pass the PluginContext hermes gives register(ctx), or a"
+                    " newer hermes-agent"
+                )
             raise RegistrationError(msg)
     host_hooks = running_host_hooks()
     lacking = sorted(set(plan.hooks) - host_hooks) if host_hooks is not None else []
     if lacking:
-        release = running_host_release()
-        newer = [h for h in lacking if h in HERMES_NEWER_HOOKS]
-        why = " (added by releases after hermes-agent 0.19.0)" if newer == lacking else ""
+        since = {h: first_release(lambda r, h=h: h in r.hooks) for h in lacking}
+        added = "; ".join(
+            f"{h!r} came with {release.label}" for h, release in since.items() if release
+        )
         msg = (
-            f"{release} has no hook {', '.join(map(repr, lacking))}{why}: it would store the"
-            " callback and never call it. Upgrade hermes, or leave the hook out on this host"
-            " (register_plugin takes a list of the declarations to register)"
+            f"{running_host_release()} has no hook {', '.join(map(repr, lacking))}"
+            f"{f' ({added})' if added else ''}: it would store the callback and never call"
+            " it. Upgrade hermes, or leave the hook out on this host (register_plugin takes a"
+            " list of the declarations to register)"
         )
         raise RegistrationError(msg)
     if plan.skills and not _NAMESPACE.fullmatch(plugin_name):

@@ -15,7 +15,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Final
 
-from kit_lifecycle._host import MODELLED_HOOKS
+from kit_core._host_model import first_release, modelled_hooks
 
 VERSIONS_MODULE = "hermes_plugin_kit._versions"
 STANDALONE = "kit_devtools._facade_versions"
@@ -130,12 +130,14 @@ def host_capabilities() -> list[str]:
         return [f"hermes could not be imported to read what it supports: {last}"]
     found: dict[str, Any] = json.loads(run.stdout.strip().splitlines()[-1])
     middleware = found["middleware"]
-    newer = sorted(MODELLED_HOOKS - set(found["hooks"]))
+    newer = sorted(modelled_hooks() - set(found["hooks"]))
+    came = first_release(lambda r: bool(r.middleware))
+    since = came.label if came else "a newer hermes-agent"
     return [
         f"host hooks: {len(found['hooks'])}"
         + (f" (not these of newer releases: {', '.join(newer)})" if newer else ""),
         "host middleware: "
-        + (", ".join(middleware) if middleware else "none (middleware came with 0.17.0)"),
+        + (", ".join(middleware) if middleware else f"none (middleware came with {since})"),
         "host awaits async hooks: " + ("yes" if found["awaits_hooks"] else "no"),
         f"host PluginContext: {', '.join(found['context'])}",
     ]

@@ -23,7 +23,7 @@ from kit_devtools.cli.rules import finding
 from kit_devtools.testing import VALID_HOOKS, VALID_MIDDLEWARE, InMemoryHost, LoadedPlugin
 from kit_devtools.testing._failure import PluginRefused
 from kit_devtools.testing._failure import where as where_raised
-from kit_lifecycle._host import reserved_cli_command
+from kit_devtools.testing.host_names import MODELLED
 
 __all__ = ["MANIFEST_KEYS", "lint_plugin", "probe_tools"]
 
@@ -110,7 +110,7 @@ def _command_findings(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]
     for name in plugin.cli_commands:
         entry = host.cli_commands[name]
         where = f"CLI command {name}"
-        if reserved_cli_command(name):
+        if name in MODELLED.cli_commands:
             found.append(finding("HPK204", where, name=name))
         if entry.setup_fn is None:
             found.append(finding("HPK205", where))

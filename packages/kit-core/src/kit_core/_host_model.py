@@ -1,0 +1,223 @@
+"""The host model: what each hermes-agent release offers a plugin, in one place.
+
+Every registry release the kit supports is read from the release itself
+(``_host_releases``, written by ``scripts/host_model.py``, checked against each real
+release by the host matrix). Upstream hermes (0.21 and later) cannot be installed here (it
+needs Python 3.14), so its entry is modelled from its source at a named commit.
+
+The runtime asks two kinds of question of it:
+
+* at decoration, "does any release know this name?" (:func:`modelled_hooks`,
+  :func:`modelled_middleware`): a decorator's verdict never depends on which hermes, if
+  any, is imported in the process;
+* at registration, "which release first offers this?" (:func:`first_release`), to tell an
+  author who runs an older host which release has what the plugin needs.
+
+Nothing here imports hermes, and the release data is read on first use only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from functools import cache
+from types import MappingProxyType
+from typing import Any, Final, cast
+
+from kit_core._record import Record
+
+__all__ = [
+    "UPSTREAM_COMMIT",
+    "HostRelease",
+    "first_release",
+    "known_releases",
+    "modelled_hooks",
+    "modelled_middleware",
+    "newest_registry_release",
+    "registry_release",
+    "registry_releases",
+    "release_label",
+    "version_key",
+]
+
+UPSTREAM_COMMIT: Final = "00067189dfecf833d4d009c2dd977ae85cf800e0"
+"""The upstream hermes-agent commit (a coherent 0.21.3) the upstream entry is read from."""
+
+UPSTREAM_NEW_HOOKS: Final = frozenset(
+    {
+        "on_stream_start", "on_stream_delta", "on_stream_end", "on_interim_message",
+        "transform_api_error_classification", "on_skill_lifecycle", "agent_loop_stopped",
+        "on_room_member_activity", "pre_transcription", "on_kanban_worker_spawned",
+        "on_kanban_worker_exited", "on_kanban_worker_stale_claim", "on_kanban_task_updated",
+        "on_kanban_dispatch_tick", "gateway_platform_event", "pre_command",
+    }
+)  # fmt: skip
+"""Hooks upstream added after 0.19.0: ``VALID_HOOKS`` in ``hermes_cli/plugins.py`` at
+:data:`UPSTREAM_COMMIT`, less 0.19.0's."""
+
+
+def version_key(version: str) -> tuple[int, ...]:
+    """``"0.18.2"`` -> ``(0, 18, 2)``, for ordering releases."""
+    return tuple(int(part) for part in version.split(".") if part.isdigit())
+
+
+class HostRelease(Record):
+    """What one hermes-agent release offers a plugin."""
+
+    __slots__ = (
+        "agent_loop_tools",
+        "aux_tasks",
+        "awaits_hooks",
+        "cli_commands",
+        "context",
+        "hooks",
+        "manifest",
+        "middleware",
+        "modelled",
+        "requires_python",
+        "slash_commands",
+        "tools",
+        "toolsets",
+        "version",
+    )
+    version: str
+    requires_python: str
+    hooks: frozenset[str]
+    """``hermes_cli.plugins.VALID_HOOKS``: other names are stored and never called."""
+    middleware: frozenset[str]
+    """``hermes_cli.middleware.VALID_MIDDLEWARE``; empty before 0.17.0 (no middleware)."""
+    context: Mapping[str, str]
+    """Public ``PluginContext`` members -> their signature (``"property"`` for properties)."""
+    manifest: tuple[str, ...]
+    """``PluginManifest`` fields."""
+    slash_commands: frozenset[str]
+    """Built-in slash commands and aliases (``hermes_cli.commands._COMMAND_LOOKUP``)."""
+    cli_commands: frozenset[str]
+    """Built-in ``hermes`` subcommands (``hermes_cli.main._BUILTIN_SUBCOMMANDS``)."""
+    aux_tasks: frozenset[str]
+    """Auxiliary task keys (``hermes_cli.main._AUX_TASKS``): a plugin may not take them."""
+    tools: Mapping[str, str]
+    """Every tool of the booted registry with no user plugin -> its toolset."""
+    toolsets: frozenset[str]
+    """``toolsets.TOOLSETS`` keys."""
+    agent_loop_tools: frozenset[str]
+    """``model_tools._AGENT_LOOP_TOOLS``: names the agent loop answers itself."""
+    awaits_hooks: bool
+    """Whether the host awaits an ``async def`` hook (no registry release does)."""
+    modelled: bool
+    """True for a release read from source, not installed and booted."""
+
+    def __init__(self, facts: Mapping[str, Any], *, modelled: bool = False) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "version", str(facts["version"]))
+        setattr_(self, "requires_python", str(facts["requires_python"]))
+        for name in ("hooks", "middleware", "slash_commands", "cli_commands", "aux_tasks"):
+            setattr_(self, name, frozenset(facts[name]))
+        setattr_(self, "toolsets", frozenset(facts["toolsets"]))
+        setattr_(self, "agent_loop_tools", frozenset(facts["agent_loop_tools"]))
+        setattr_(self, "context", MappingProxyType(dict(facts["context"])))
+        setattr_(self, "tools", MappingProxyType(dict(facts["tools"])))
+        setattr_(self, "manifest", tuple(facts["manifest"]))
+        setattr_(self, "awaits_hooks", bool(facts["awaits_hooks"]))
+        setattr_(self, "modelled", modelled)
+
+    @property
+    def label(self) -> str:
+        """``hermes-agent 0.18.2``, or ``upstream hermes-agent 0.21.3 (modelled)``."""
+        if self.modelled:
+            return f"upstream hermes-agent {self.version} (modelled)"
+        return f"hermes-agent {self.version}"
+
+    def offers(self, member: str) -> bool:
+        """Whether ``PluginContext`` has this member on this release."""
+        return member in self.context
+
+
+def _apply(facts: dict[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
+    after = dict(facts)
+    for field, delta in changes.items():
+        before: object = facts[field]
+        if isinstance(before, list):
+            names = set(cast("list[str]", before)) - set(delta["removed"])
+            after[field] = sorted(names | set(delta["added"]))
+        elif isinstance(before, dict):
+            entries = dict(cast("dict[str, str]", before))
+            for name in delta["removed"]:
+                entries.pop(name, None)
+            after[field] = {**entries, **delta["added"]}
+        else:
+            after[field] = delta
+    return after
+
+
+@cache
+def registry_releases() -> tuple[HostRelease, ...]:
+    """Every supported release of the package registry, oldest first."""
+    from kit_core._host_releases import CHANGES, FIRST
+
+    facts = dict(FIRST)
+    found = [HostRelease(facts)]
+    for _, changes in CHANGES:
+        facts = _apply(facts, changes)
+        found.append(HostRelease(facts))
+    return tuple(found)
+
+
+def newest_registry_release() -> HostRelease:
+    """The newest supported release of the registry (what the in-memory host reproduces)."""
+    return registry_releases()[-1]
+
+
+@cache
+def upstream_release() -> HostRelease:
+    """Upstream hermes-agent 0.21.3, modelled from its source at :data:`UPSTREAM_COMMIT`:
+    0.19.0's facts with the hooks upstream added, and hooks awaited
+    (``hermes_cli/plugins_dispatch.py``). Facts not yet read from that source are 0.19.0's.
+    """
+    newest = newest_registry_release()
+    facts: dict[str, Any] = {name: getattr(newest, name) for name in HostRelease.__slots__}
+    facts.update(
+        version="0.21.3",
+        requires_python=">=3.14",
+        hooks=newest.hooks | UPSTREAM_NEW_HOOKS,
+        awaits_hooks=True,
+    )
+    return HostRelease(facts, modelled=True)
+
+
+def known_releases() -> tuple[HostRelease, ...]:
+    """Every release the model knows: the registry's, then upstream (modelled)."""
+    return (*registry_releases(), upstream_release())
+
+
+def registry_release(version: str) -> HostRelease | None:
+    """The registry release of this version, or None when the model does not hold it."""
+    return next((r for r in registry_releases() if r.version == version), None)
+
+
+def first_release(has: Callable[[HostRelease], bool]) -> HostRelease | None:
+    """The oldest known release for which ``has`` holds (None: no release)."""
+    return next((r for r in known_releases() if has(r)), None)
+
+
+def release_label(version: str | None) -> str:
+    """How messages name a running host: ``hermes-agent 0.16.0`` (or ``this hermes``)."""
+    return f"hermes-agent {version}" if version else "this hermes"
+
+
+def _union(values: Iterable[frozenset[str]]) -> frozenset[str]:
+    found: set[str] = set()
+    for names in values:
+        found |= names
+    return frozenset(found)
+
+
+@cache
+def modelled_hooks() -> frozenset[str]:
+    """Every hook of every known release: what ``@hook`` accepts."""
+    return _union(r.hooks for r in known_releases())
+
+
+@cache
+def modelled_middleware() -> frozenset[str]:
+    """Every middleware kind of every known release: what ``@middleware`` accepts."""
+    return _union(r.middleware for r in known_releases())

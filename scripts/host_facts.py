@@ -1,0 +1,97 @@
+"""Print, as one JSON object, what the hermes-agent installed beside this interpreter
+offers a plugin: the facts the kit's host model (``kit_core._host_releases``) records.
+
+Run it with the interpreter of an environment that has hermes-agent installed; it boots
+hermes the way the CLI and the gateway do (``import model_tools``) in an empty temporary
+``HERMES_HOME``, with no user plugin, and reads hermes' own tables. Used by
+``scripts/host_model.py`` (to write the model) and by the host matrix's model test (to
+check the model against each real release).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import importlib.metadata
+import importlib.util
+import inspect
+import json
+import logging
+import os
+import sys
+import tempfile
+import warnings
+from typing import Any
+
+SCRUBBED_ENV = (
+    "HERMES_SAFE_MODE",
+    "HERMES_ENABLE_PROJECT_PLUGINS",
+    "HERMES_BUNDLED_PLUGINS",
+    "HERMES_KANBAN_TASK",
+)
+
+
+def _member(value: object) -> str:
+    if isinstance(value, property):
+        return "property"
+    if callable(value):
+        return str(inspect.signature(value))
+    return "attribute"
+
+
+def _names(table: Any) -> list[str]:
+    """Sorted names of a hermes table: a mapping's keys, or the first field of each row."""
+    if table is None:
+        return []
+    return sorted({row[0] if isinstance(row, tuple) else str(row) for row in table})
+
+
+def read_facts() -> dict[str, Any]:
+    """What the installed hermes offers; call before anything else imports hermes."""
+    plugins = importlib.import_module("hermes_cli.plugins")
+    middleware = (
+        importlib.import_module("hermes_cli.middleware")
+        if importlib.util.find_spec("hermes_cli.middleware") is not None
+        else None
+    )
+    commands = importlib.import_module("hermes_cli.commands")
+    main = importlib.import_module("hermes_cli.main")
+    model_tools = importlib.import_module("model_tools")  # boots the built-in tool registry
+    registry = importlib.import_module("tools.registry").registry
+    toolsets = importlib.import_module("toolsets")
+    manifest = plugins.PluginManifest
+    return {
+        "version": importlib.metadata.version("hermes-agent"),
+        "requires_python": importlib.metadata.metadata("hermes-agent")["Requires-Python"],
+        "hooks": sorted(plugins.VALID_HOOKS),
+        "middleware": sorted(middleware.VALID_MIDDLEWARE) if middleware is not None else [],
+        "context": {
+            name: _member(value)
+            for name, value in sorted(vars(plugins.PluginContext).items())
+            if not name.startswith("_")
+        },
+        "manifest": [field.name for field in dataclasses.fields(manifest)],
+        "slash_commands": _names(getattr(commands, "_COMMAND_LOOKUP", None)),
+        "cli_commands": _names(getattr(main, "_BUILTIN_SUBCOMMANDS", None)),
+        "aux_tasks": _names(getattr(main, "_AUX_TASKS", None)),
+        "tools": {name: entry.toolset for name, entry in sorted(registry._tools.items())},
+        "toolsets": sorted(toolsets.TOOLSETS),
+        "agent_loop_tools": sorted(getattr(model_tools, "_AGENT_LOOP_TOOLS", ())),
+        "awaits_hooks": importlib.util.find_spec("hermes_cli.plugins_dispatch") is not None,
+    }
+
+
+def main() -> None:
+    for name in SCRUBBED_ENV:
+        os.environ.pop(name, None)
+    with tempfile.TemporaryDirectory(prefix="hermes-facts-") as home:
+        os.environ["HERMES_HOME"] = home
+        logging.disable(logging.CRITICAL)  # hermes logs its boot; only the JSON is output
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # hermes' own import-time warnings (3.13 sqlite)
+            facts = read_facts()
+    sys.stdout.write(json.dumps(facts) + "\n")
+
+
+if __name__ == "__main__":
+    main()

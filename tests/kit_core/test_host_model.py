@@ -1,0 +1,94 @@
+"""The host model's own logic: how releases are rebuilt from the stored changes, and what
+the decorators and registration ask of it. Whether each release's facts are the real
+release's is checked by the host matrix (``tests/host/test_host_model_matches.py``, run
+against every release)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from kit_core import _host_model
+from kit_core._host_model import (
+    first_release,
+    known_releases,
+    modelled_hooks,
+    modelled_middleware,
+    newest_registry_release,
+    registry_release,
+    registry_releases,
+    version_key,
+)
+
+SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
+
+
+def _script(name: str) -> ModuleType:
+    sys.path.insert(0, str(SCRIPTS))  # host_model imports its sibling _hosts
+    try:
+        spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
+        assert spec is not None
+        assert spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(str(SCRIPTS))
+
+
+WRITER = _script("host_model")
+
+names = st.lists(st.sampled_from("abcdefgh"), unique=True).map(sorted)
+members = st.dictionaries(st.sampled_from("abcdefgh"), st.sampled_from(["x", "y", "(self)"]))
+facts = st.fixed_dictionaries(
+    {"version": st.sampled_from(["0.1.0", "0.2.0"]), "hooks": names, "context": members}
+)
+
+
+@given(facts, facts)
+def test_a_stored_change_rebuilds_the_next_release_exactly(
+    before: dict[str, Any], after: dict[str, Any]
+) -> None:
+    """What scripts/host_model.py writes, the runtime reads back unchanged."""
+    assert _host_model._apply(before, WRITER.change(before, after)) == after
+
+
+def test_the_registry_releases_run_from_the_oldest_supported_to_the_newest() -> None:
+    versions = [r.version for r in registry_releases()]
+    assert versions[0] == "0.13.0"
+    assert versions == sorted(versions, key=version_key)
+    assert len(set(versions)) == len(versions)
+    assert newest_registry_release().version == versions[-1]
+    assert registry_release("0.16.0") is registry_releases()[versions.index("0.16.0")]
+    assert registry_release("0.12.0") is None
+    assert not any(r.modelled for r in registry_releases())
+    assert known_releases()[-1].modelled  # upstream, read from source
+    assert version_key("0.9.1") < version_key("0.13.0")
+
+
+def test_each_surface_is_found_on_the_release_that_brought_it() -> None:
+    middleware = first_release(lambda r: r.offers("register_middleware"))
+    assert middleware is not None
+    assert middleware.version == "0.17.0"
+    assert all(bool(r.middleware) == r.offers("register_middleware") for r in known_releases())
+    subagent = first_release(lambda r: "subagent_start" in r.hooks)
+    assert subagent is not None
+    assert subagent.version == "0.16.0"
+    streaming = first_release(lambda r: "on_stream_start" in r.hooks)
+    assert streaming is not None
+    assert streaming.label == "upstream hermes-agent 0.21.3 (modelled)"
+    assert first_release(lambda r: r.offers("register_nothing")) is None
+
+
+def test_decorators_accept_what_any_known_release_has() -> None:
+    for release in known_releases():
+        assert release.hooks <= modelled_hooks()
+        assert release.middleware <= modelled_middleware()
+    assert "on_stream_start" in modelled_hooks()
+    assert "not_a_hook" not in modelled_hooks()
