@@ -34,6 +34,7 @@ import copy
 import gc
 import importlib
 import importlib.metadata
+import json
 import logging
 import os
 import shutil
@@ -47,8 +48,42 @@ from typing import Any
 
 import pytest
 
+from kit_core._host_model import newest_registry_release, registry_release
+
 HOST_DISTRIBUTION = "hermes-agent"
-HOST_VERSION = "0.19.0"
+
+
+def _installed_version() -> str | None:
+    try:
+        return importlib.metadata.version(HOST_DISTRIBUTION)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+HOST_VERSION = _installed_version()
+"""The hermes-agent release installed beside the tests: the project environment's (the
+``host`` dependency group), or a host matrix leg's (``scripts/host_matrix.py``)."""
+
+HOST_RELEASE = registry_release(HOST_VERSION) if HOST_VERSION else None
+"""What the host model says this release offers (None: not installed, or not modelled)."""
+
+NEWEST = newest_registry_release()
+
+PARITY_FILES = frozenset({"test_parity.py", "test_provisions_parity.py", "test_manifest_parity.py"})
+"""Tests comparing the real host with the in-memory host, which reproduces the newest
+release only: on an older release they are deselected (not skipped), and say so."""
+
+ROWS = {
+    "test_host_contract.py": "tools: schema, dispatch, envelope",
+    "test_lifecycle_contract.py": "commands, hooks, skills, receipt, rollback",
+    "test_media_contract.py": "media delivery (kit-media)",
+    "test_check_real.py": "check --real",
+    "test_host_model_matches.py": "host model matches the release",
+}
+"""Support table row of each test file (a ``surface`` marker overrides it)."""
+
+RESULTS_VARIABLE = "KIT_HOST_RESULTS"
+"""When set, the outcome per row is written there as JSON at the end of the session."""
 
 HERE = Path(__file__).resolve().parent
 REPO_ROOT = HERE.parents[1]
@@ -80,11 +115,79 @@ def plugin_module_name(key: str) -> str:
     return f"{PLUGIN_NAMESPACE}.{key.replace('/', '__').replace('-', '_')}"
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark every test under tests/host with ``host``."""
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "surface(row): the support table row this host test counts toward"
+    )
+    config.addinivalue_line(
+        "markers",
+        "needs(member): runs only on releases whose PluginContext has this member;"
+        " lacks(member): only on releases without it",
+    )
+
+
+def _runs_here(item: pytest.Item) -> bool:
+    if HOST_RELEASE is None:
+        return True  # the fixture fails every test with the reason
+    if item.path.name in PARITY_FILES and HOST_RELEASE is not NEWEST:
+        return False
+    needs = [m.args[0] for m in item.iter_markers("needs")]
+    lacks = [m.args[0] for m in item.iter_markers("lacks")]
+    return all(HOST_RELEASE.offers(m) for m in needs) and not any(
+        HOST_RELEASE.offers(m) for m in lacks
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark every test under tests/host with ``host``; deselect those this release cannot
+    run (its ``PluginContext`` lacks the surface, or the test compares with the in-memory
+    host, which reproduces the newest release)."""
+    kept: list[pytest.Item] = []
+    dropped: list[pytest.Item] = []
     for item in items:
         if HERE in item.path.parents:
             item.add_marker(pytest.mark.host)
+            if not _runs_here(item):
+                dropped.append(item)
+                continue
+        kept.append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
+
+
+def row_of(item: pytest.Item) -> str | None:
+    """The support table row a host test counts toward (None: not a host test)."""
+    marker = item.get_closest_marker("surface")
+    if marker is not None:
+        return str(marker.args[0])
+    return ROWS.get(item.path.name) if HERE in item.path.parents else None
+
+
+_OUTCOMES: dict[str, dict[str, int]] = {}
+"""Row -> passed/failed/skipped counts (and ``refused`` when a ``lacks`` test ran)."""
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    report = yield
+    row = row_of(item)
+    if row is not None and (report.when == "call" or report.outcome != "passed"):
+        counts = _OUTCOMES.setdefault(row, {"passed": 0, "failed": 0, "skipped": 0})
+        counts[report.outcome] += 1  # a setup error counts as a failure of the test
+        if item.get_closest_marker("lacks") is not None:
+            counts["refused"] = 1  # the row's surface is absent here: its refusal was tested
+    return report
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    target = os.environ.get(RESULTS_VARIABLE)
+    if not target or HOST_VERSION is None:
+        return
+    Path(target).parent.mkdir(parents=True, exist_ok=True)
+    Path(target).write_text(
+        json.dumps({"version": HOST_VERSION, "rows": _OUTCOMES}, indent=1, sort_keys=True)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,6 +370,12 @@ def _close_host_event_loop() -> None:
 def hermes_host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HermesHost]:
     """The real hermes-agent host with ``kit_contract`` and the unit-convert example loaded."""
     dist = _host_distribution()
+    if HOST_RELEASE is None:
+        pytest.fail(
+            f"{HOST_DISTRIBUTION} {HOST_VERSION} is not in the kit's host model: add it with"
+            f" `uv run python scripts/host_model.py {HOST_VERSION}`",
+            pytrace=False,
+        )
     early = _imported_host_modules(dist)
     if early:
         pytest.fail(

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from kit_core import ToolSpec, declaration_of
+from kit_core._host_model import registry_release
 
 if TYPE_CHECKING:
     from tests.host.conftest import HermesHost
@@ -84,7 +85,11 @@ def call(hermes_host: HermesHost, name: str, args: dict[str, Any], **context: An
 
 
 def test_the_host_is_the_pinned_release_with_its_own_home(hermes_host: HermesHost) -> None:
-    assert importlib.metadata.version("hermes-agent") == "0.19.0"
+    import hermes_cli  # imported by the fixture already
+
+    installed = importlib.metadata.version("hermes-agent")
+    assert hermes_cli.__version__ == installed  # the booted host is the installed release
+    assert registry_release(installed) is not None  # ... and one the host model holds
     from hermes_constants import get_hermes_home  # imported by the fixture already
 
     assert get_hermes_home() == hermes_host.home

@@ -1,0 +1,55 @@
+"""The host model (``kit_core._host_model``) against the hermes-agent release installed
+here: every fact it records for this release is what the release itself says, read by
+``scripts/host_facts.py`` in a process of its own. The host matrix runs this on every
+supported release, so a stale or wrong model fails CI."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kit_core._host_model import HostRelease, registry_release
+
+FACTS = Path(__file__).resolve().parents[2] / "scripts" / "host_facts.py"
+
+
+@pytest.fixture(scope="module")
+def real() -> dict[str, Any]:
+    run = subprocess.run(
+        [sys.executable, str(FACTS)], capture_output=True, text=True, check=False, timeout=300
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    return json.loads(run.stdout)
+
+
+@pytest.fixture(scope="module")
+def modelled() -> HostRelease:
+    version = importlib.metadata.version("hermes-agent")
+    release = registry_release(version)
+    assert release is not None, f"hermes-agent {version} is not in the host model"
+    return release
+
+
+FIELDS = [name for name in HostRelease.__slots__ if name != "modelled"]
+
+
+@pytest.mark.parametrize("field", FIELDS)
+def test_the_model_holds_what_the_release_offers(
+    field: str, real: dict[str, Any], modelled: HostRelease
+) -> None:
+    mine: Any = getattr(modelled, field)
+    theirs = real[field]
+    if isinstance(mine, frozenset):
+        assert sorted(mine) == theirs
+    elif isinstance(mine, tuple):
+        assert list(mine) == theirs
+    elif not isinstance(mine, str | bool):
+        assert dict(mine) == theirs
+    else:
+        assert mine == theirs
