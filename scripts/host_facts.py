@@ -46,6 +46,32 @@ def _names(table: Any) -> list[str]:
     return sorted({row[0] if isinstance(row, tuple) else str(row) for row in table})
 
 
+CALL_CONTEXT = ("task_id", "tool_call_id", "session_id", "user_task")
+"""The call context the agent loop has for a tool call (``handle_function_call``'s)."""
+
+
+def tool_keywords(model_tools: Any, registry: Any) -> list[str]:
+    """The keywords a plugin tool handler receives from a full tool call: a probe tool is
+    registered, called through ``model_tools.handle_function_call`` with every piece of
+    call context that release's dispatcher takes, and taken back out."""
+    seen: dict[str, object] = {}
+
+    def probe(args: dict[str, Any], **kwargs: Any) -> str:
+        seen.update(kwargs)
+        return "{}"
+
+    schema = {"name": "kit_probe", "description": "Probe.", "parameters": {"type": "object"}}
+    registry.register(name="kit_probe", toolset="kit_probe", schema=schema, handler=probe)
+    try:
+        accepted = inspect.signature(model_tools.handle_function_call).parameters
+        model_tools.handle_function_call(
+            "kit_probe", {}, **{name: f"kit-{name}" for name in CALL_CONTEXT if name in accepted}
+        )
+    finally:
+        registry.deregister("kit_probe")
+    return sorted(seen)
+
+
 def read_facts() -> dict[str, Any]:
     """What the installed hermes offers; call before anything else imports hermes."""
     plugins = importlib.import_module("hermes_cli.plugins")
@@ -60,6 +86,7 @@ def read_facts() -> dict[str, Any]:
     registry = importlib.import_module("tools.registry").registry
     toolsets = importlib.import_module("toolsets")
     manifest = plugins.PluginManifest
+    tools = {name: entry.toolset for name, entry in sorted(registry._tools.items())}
     return {
         "version": importlib.metadata.version("hermes-agent"),
         "requires_python": importlib.metadata.metadata("hermes-agent")["Requires-Python"],
@@ -74,7 +101,8 @@ def read_facts() -> dict[str, Any]:
         "slash_commands": _names(getattr(commands, "_COMMAND_LOOKUP", None)),
         "cli_commands": _names(getattr(main, "_BUILTIN_SUBCOMMANDS", None)),
         "aux_tasks": _names(getattr(main, "_AUX_TASKS", None)),
-        "tools": {name: entry.toolset for name, entry in sorted(registry._tools.items())},
+        "tools": tools,
+        "tool_keywords": tool_keywords(model_tools, registry),
         "toolsets": sorted(toolsets.TOOLSETS),
         "agent_loop_tools": sorted(getattr(model_tools, "_AGENT_LOOP_TOOLS", ())),
         "awaits_hooks": importlib.util.find_spec("hermes_cli.plugins_dispatch") is not None,

@@ -80,11 +80,14 @@ def change(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
 
 def main(argv: list[str]) -> None:
     versions = set(argv)
-    if TARGET.exists() or not versions:
+    if TARGET.exists():  # the releases it holds, read without building them (a new
+        # field is not in the old data yet)
         sys.path.insert(0, str(TARGET.parent.parent))
-        from kit_core._host_model import registry_releases
+        from kit_core._host_releases import CHANGES, FIRST
 
-        versions |= {release.version for release in registry_releases()}
+        versions |= {FIRST["version"], *(version for version, _ in CHANGES)}
+    if not versions:
+        raise SystemExit("name the releases to read, e.g. 0.19.0")
     ordered = sorted(versions, key=_key)
     facts = [read(version) for version in ordered]
     changes = [(b["version"], change(a, b)) for a, b in itertools.pairwise(facts)]

@@ -48,7 +48,7 @@ from typing import Any
 
 import pytest
 
-from kit_core._host_model import newest_registry_release, registry_release
+from kit_core._host_model import HostRelease, installed_release, newest_registry_release
 
 HOST_DISTRIBUTION = "hermes-agent"
 
@@ -64,7 +64,7 @@ HOST_VERSION = _installed_version()
 """The hermes-agent release installed beside the tests: the project environment's (the
 ``host`` dependency group), or a host matrix leg's (``scripts/host_matrix.py``)."""
 
-HOST_RELEASE = registry_release(HOST_VERSION) if HOST_VERSION else None
+HOST_RELEASE = installed_release()
 """What the host model says this release offers (None: not installed, or not modelled)."""
 
 NEWEST = newest_registry_release()
@@ -113,17 +113,6 @@ HOST_IMPORT_WARNING = r"unclosed database in <sqlite3\.Connection"
 def plugin_module_name(key: str) -> str:
     """The module name hermes imports a directory plugin under (``plugins.py`` 1852-1854)."""
     return f"{PLUGIN_NAMESPACE}.{key.replace('/', '__').replace('-', '_')}"
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line(
-        "markers", "surface(row): the support table row this host test counts toward"
-    )
-    config.addinivalue_line(
-        "markers",
-        "needs(member): runs only on releases whose PluginContext has this member;"
-        " lacks(member): only on releases without it",
-    )
 
 
 def _runs_here(item: pytest.Item) -> bool:
@@ -195,6 +184,8 @@ class HermesHost:
     """The booted host: its modules, and helpers that go through its public entry points."""
 
     home: Path
+    release: HostRelease
+    """What the host model says this release offers."""
     model_tools: Any
     """hermes' ``model_tools`` module: ``get_tool_definitions``, ``handle_function_call``."""
     plugins: Any
@@ -347,8 +338,10 @@ def _boot(home: Path) -> HermesHost:
         logging_restored = _restore_logging(logging_before)
         loaded = _take_plugin_modules()
         sys.modules.update(stashed)
+    assert HOST_RELEASE is not None  # checked by the fixture before booting
     return HermesHost(
         home=home,
+        release=HOST_RELEASE,
         model_tools=model_tools,
         plugins=plugins,
         registry=registry_module.registry,

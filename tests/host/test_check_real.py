@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from kit_core._host_model import installed_release, newest_registry_release
 from kit_devtools.cli import main
 from kit_devtools.cli._real import disagreements, real_verdict
 from kit_devtools.testing import InMemoryHost
@@ -19,12 +20,28 @@ from kit_devtools.testing import InMemoryHost
 ROOT = Path(__file__).resolve().parents[2]
 
 
+RELEASE = installed_release() or newest_registry_release()
+
+
 @pytest.mark.parametrize("example", ["unit-convert", "team-notes", "media-postcard"])
 def test_hermes_and_the_in_memory_host_agree_on_every_example(
     example: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["check", str(ROOT / "examples" / example), "--real", "--format", "json"]) == 0
+    """On a release without middleware, team-notes (which declares some) is refused by
+    hermes: ``check --real`` reports the disagreement with hermes' own reason."""
+    status = main(["check", str(ROOT / "examples" / example), "--real", "--format", "json"])
     report: dict[str, Any] = json.loads(capsys.readouterr().out)
+    if example == "team-notes" and not RELEASE.offers("register_middleware"):
+        assert status == 1
+        (only,) = report["findings"]
+        assert only["rule"] == "HPK010"
+        assert "enabled: hermes False, in memory True" in only["message"]
+        assert (
+            f"hermes' error: hermes-agent {RELEASE.version} has no register_middleware(): it"
+            " came with hermes-agent 0.17.0" in only["message"]
+        )
+        return
+    assert status == 0
     assert report["findings"] == []
 
 
@@ -56,9 +73,12 @@ def test_when_hermes_itself_breaks_on_a_plugin_the_reason_is_shown(
     main(["check", str(directory), "--real", "--format", "json"])
     rules = {f["rule"]: f for f in json.loads(capsys.readouterr().out)["findings"]}
     assert "HPK009" in rules  # refused in memory: the name is a boolean
-    # hermes 0.19.0 keeps the boolean as the plugin's key, and its own list_plugins() then
-    # fails sorting a bool among strings
+    # from 0.15.2 on, hermes keeps the boolean as the plugin's key, and its own
+    # list_plugins() then fails sorting a bool among strings; older releases never list it
+    message = rules["HPK011"]["message"]
     assert (
-        "TypeError: '<' not supported between instances of 'bool' and 'str'"
-        in (rules["HPK011"]["message"])
+        "hermes failed while importing hermes and loading it: TypeError: '<' not supported"
+        " between instances of 'bool' and 'str'"
+        in message
+        or "hermes did not discover it" in message
     )

@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from kit_core import str_arg, tool
+from kit_core import RegistrationError, str_arg, tool
+from kit_core._host_model import installed_release, newest_registry_release
 from kit_lifecycle import (
     CommandType,
     MiddlewareKind,
@@ -42,6 +43,12 @@ if TYPE_CHECKING:
 PLUGIN = "kit_lifecycle_contract"
 
 
+RELEASE = installed_release() or newest_registry_release()
+"""The release installed here, as the host model knows it (what it offers decides which
+declarations a plugin may register on it)."""
+MIDDLEWARE = RELEASE.offers("register_middleware")
+
+
 @pytest.fixture
 def surfaces(hermes_host: HermesHost) -> ModuleType:
     module = hermes_host.plugin_module(PLUGIN, "surfaces")
@@ -52,7 +59,8 @@ def surfaces(hermes_host: HermesHost) -> ModuleType:
 def test_every_surface_is_registered_and_credited_to_the_plugin(hermes_host: HermesHost) -> None:
     info = hermes_host.list_plugins()[PLUGIN]
     assert (info["enabled"], info["error"]) == (True, None)
-    assert (info["tools"], info["hooks"], info["middleware"], info["commands"]) == (1, 2, 4, 2)
+    assert (info["tools"], info["hooks"], info["commands"]) == (1, 2, 2)
+    assert info.get("middleware") == (4 if MIDDLEWARE else None)  # not counted before it
 
 
 def test_register_plugin_returned_the_summary_the_receipt_reports(hermes_host: HermesHost) -> None:
@@ -60,7 +68,8 @@ def test_register_plugin_returned_the_summary_the_receipt_reports(hermes_host: H
     assert summary.tools == ("klc_echo",)
     assert summary.commands == ("klc-later", "klc-status")
     assert summary.cli_commands == ("klc-admin",)
-    assert summary.middlewares == ("llm_execution", "llm_request", "tool_execution", "tool_request")
+    kinds = ("llm_execution", "llm_request", "tool_execution", "tool_request")
+    assert summary.middlewares == (kinds if MIDDLEWARE else ())
     assert summary.hooks == ("pre_llm_call", "pre_tool_call")
     assert summary.skills == ("klc-guide",)
     assert summary.skipped_optional_skills == ("klc-extra",)
@@ -111,6 +120,8 @@ def call(hermes_host: HermesHost, args: dict[str, Any]) -> Any:
     return json.loads(out)
 
 
+@pytest.mark.surface("middleware")
+@pytest.mark.needs("register_middleware")
 def test_tool_middleware_rewrites_the_arguments_and_wraps_the_real_call(
     hermes_host: HermesHost, surfaces: ModuleType
 ) -> None:
@@ -125,17 +136,22 @@ def test_tool_middleware_rewrites_the_arguments_and_wraps_the_real_call(
 def test_a_pre_tool_call_block_stops_the_tool(
     hermes_host: HermesHost, surfaces: ModuleType
 ) -> None:
-    # the guard sees the arguments after the tool_request middleware rewrote them
-    assert call(hermes_host, {"text": "forbidden"}) == {"error": "klc refuses forbidden text"}
+    # the guard sees the arguments after the tool_request middleware rewrote them (upper case)
+    text = "forbidden" if MIDDLEWARE else "FORBIDDEN"
+    assert call(hermes_host, {"text": text}) == {"error": "klc refuses forbidden text"}
     assert surfaces.CALLS == []
 
 
+@pytest.mark.surface("middleware")
+@pytest.mark.needs("register_middleware")
 def test_other_plugins_tools_pass_through_this_plugins_middleware(hermes_host: HermesHost) -> None:
     out = json.loads(hermes_host.call("kitc_echo", {"text": "plain"}, task_id="t", session_id="s"))
     assert out["success"] is True
     assert "stamped_by" not in out
 
 
+@pytest.mark.surface("middleware")
+@pytest.mark.needs("register_middleware")
 def test_llm_middleware_runs_through_the_hosts_helpers(hermes_host: HermesHost) -> None:
     from hermes_cli import middleware as host_middleware
 
@@ -223,16 +239,21 @@ def klc_rb_end(**kwargs: Any) -> None:
     return None
 
 
-ROLLBACK_DECLARATIONS = (klc_rb_say, klc_rb_admin, klc_rb_lookup, klc_rb_request, klc_rb_end)
+ROLLBACK_DECLARATIONS = (
+    (klc_rb_say, klc_rb_admin, klc_rb_lookup)
+    + ((klc_rb_request,) if MIDDLEWARE else ())
+    + (klc_rb_end,)
+)
 ROLLBACK_STEPS = (
     "command 'klc-rb-say'",
     "CLI command 'klc-rb-admin'",
     "tool 'klc_rb_lookup'",
-    "middleware 'tool_request'",
+    *(("middleware 'tool_request'",) if MIDDLEWARE else ()),
     "hook 'on_session_end'",
     "skill 'klc-rb-guide'",
 )
-"""The registrar calls register_plugin makes for these declarations, in order."""
+"""The registrar calls register_plugin makes for these declarations, in order (a release
+without middleware gets none: register_plugin would refuse it)."""
 
 
 class Planted(RuntimeError):
@@ -252,7 +273,9 @@ def host_state(hermes_host: HermesHost) -> dict[str, Any]:
     manager, registry = hermes_host.manager, hermes_host.registry
     return {
         "hooks": {k: [id(cb) for cb in v] for k, v in manager._hooks.items()},
-        "middleware": {k: [id(cb) for cb in v] for k, v in manager._middleware.items()},
+        "middleware": {
+            k: [id(cb) for cb in v] for k, v in getattr(manager, "_middleware", {}).items()
+        },
         "commands": {k: id(v) for k, v in manager._plugin_commands.items()},
         "cli_commands": {k: id(v) for k, v in manager._cli_commands.items()},
         "skills": {k: id(v) for k, v in manager._plugin_skills.items()},
@@ -286,11 +309,6 @@ def host_context(hermes_host: HermesHost, fail_at: str = "", after: bool = False
             super().register_tool(name, toolset, schema, handler, **kw)
             gate(f"tool {name!r}", True)
 
-        def register_middleware(self, kind: str, callback: Any) -> None:
-            gate(f"middleware {kind!r}", False)
-            super().register_middleware(kind, callback)
-            gate(f"middleware {kind!r}", True)
-
         def register_hook(self, hook_name: str, callback: Any) -> None:
             gate(f"hook {hook_name!r}", False)
             super().register_hook(hook_name, callback)
@@ -301,8 +319,15 @@ def host_context(hermes_host: HermesHost, fail_at: str = "", after: bool = False
             super().register_skill(name, path, description)
             gate(f"skill {name!r}", True)
 
+    class FailingMiddleware(Failing):
+        def register_middleware(self, kind: str, callback: Any) -> None:
+            gate(f"middleware {kind!r}", False)
+            super().register_middleware(kind, callback)
+            gate(f"middleware {kind!r}", True)
+
     manifest = plugins.PluginManifest(name=ROLLBACK_PLUGIN, source="user", key=ROLLBACK_PLUGIN)
-    return Failing(manifest, hermes_host.manager)
+    kind = FailingMiddleware if hasattr(plugins.PluginContext, "register_middleware") else Failing
+    return kind(manifest, hermes_host.manager)
 
 
 @pytest.mark.parametrize("after", [False, True], ids=["before-storing", "after-storing"])
@@ -379,10 +404,10 @@ def test_the_same_plugin_registers_cleanly_after_a_rollback(
         assert hermes_host.registry.get_entry("klc_rb_lookup").handler is klc_rb_lookup
     finally:  # take it out again, so the shared host is as the other tests expect it
         manager = hermes_host.manager
-        for table, key, callback in (
-            (manager._hooks, "on_session_end", klc_rb_end),
-            (manager._middleware, "tool_request", klc_rb_request),
-        ):
+        tables = [(manager._hooks, "on_session_end", klc_rb_end)]
+        if MIDDLEWARE:
+            tables.append((manager._middleware, "tool_request", klc_rb_request))
+        for table, key, callback in tables:
             table[key].remove(callback)
             if not table[key]:
                 del table[key]
@@ -426,16 +451,42 @@ def test_hermes_warning_for_a_failing_hook_hides_the_plugins_key(
     try:
         register_plugin(
             plugins.PluginContext(manifest, manager),
-            (klc_secret_fetch, klc_secret_end, klc_secret_request),
+            (klc_secret_fetch, klc_secret_end, *((klc_secret_request,) if MIDDLEWARE else ())),
         )
         assert manager.invoke_hook("on_session_end", session_id=value, task_id=value) == []
-        assert manager.invoke_middleware("tool_request", args={}, task_id=value) == []
+        if MIDDLEWARE:
+            assert manager.invoke_middleware("tool_request", args={}, task_id=value) == []
     finally:
         hermes_host.registry.deregister("klc_secret_fetch")
     host_lines = [r.getMessage() for r in caplog.records if r.name == "hermes_cli.plugins"]
     assert "Hook 'on_session_end' callback klc_secret_end raised: session *** refused" in host_lines
-    assert (
+    assert not MIDDLEWARE or (
         "Middleware 'tool_request' callback klc_secret_request raised: task *** refused"
         in host_lines
     )
     assert all(value not in r.getMessage() for r in caplog.records)
+
+
+# -- a surface the release lacks is refused whole, naming the release that has it -----------
+
+
+@pytest.mark.surface("middleware")
+@pytest.mark.lacks("register_middleware")
+def test_middleware_on_a_release_without_it_is_refused_naming_the_release_and_nothing_stays(
+    hermes_host: HermesHost, rollback_skill: PluginSkill
+) -> None:
+    plugins = hermes_host.plugins
+    manifest = plugins.PluginManifest(name=ROLLBACK_PLUGIN, source="user", key=ROLLBACK_PLUGIN)
+    before = host_state(hermes_host)
+    with pytest.raises(RegistrationError) as caught:
+        register_plugin(
+            plugins.PluginContext(manifest, hermes_host.manager),
+            (*ROLLBACK_DECLARATIONS, klc_rb_request),
+            [rollback_skill],
+        )
+    assert str(caught.value).startswith(
+        f"hermes-agent {RELEASE.version} has no register_middleware(): it came with"
+        " hermes-agent 0.17.0. Upgrade hermes to 0.17.0 or later, or leave the middleware out"
+    )
+    assert host_state(hermes_host) == before  # refused before anything reached the host
+    assert hermes_host.registry.get_entry("klc_rb_lookup") is None

@@ -29,6 +29,7 @@ __all__ = [
     "UPSTREAM_COMMIT",
     "HostRelease",
     "first_release",
+    "installed_release",
     "known_releases",
     "modelled_hooks",
     "modelled_middleware",
@@ -75,6 +76,7 @@ class HostRelease(Record):
         "modelled",
         "requires_python",
         "slash_commands",
+        "tool_keywords",
         "tools",
         "toolsets",
         "version",
@@ -99,6 +101,9 @@ class HostRelease(Record):
     """Every tool of the booted registry with no user plugin -> its toolset."""
     toolsets: frozenset[str]
     """``toolsets.TOOLSETS`` keys."""
+    tool_keywords: frozenset[str]
+    """The keywords a plugin tool's handler receives from a full tool call
+    (``model_tools.handle_function_call`` -> ``registry.dispatch``)."""
     agent_loop_tools: frozenset[str]
     """``model_tools._AGENT_LOOP_TOOLS``: names the agent loop answers itself."""
     awaits_hooks: bool
@@ -113,6 +118,7 @@ class HostRelease(Record):
         for name in ("hooks", "middleware", "slash_commands", "cli_commands", "aux_tasks"):
             setattr_(self, name, frozenset(facts[name]))
         setattr_(self, "toolsets", frozenset(facts["toolsets"]))
+        setattr_(self, "tool_keywords", frozenset(facts["tool_keywords"]))
         setattr_(self, "agent_loop_tools", frozenset(facts["agent_loop_tools"]))
         setattr_(self, "context", MappingProxyType(dict(facts["context"])))
         setattr_(self, "tools", MappingProxyType(dict(facts["tools"])))
@@ -192,6 +198,19 @@ def known_releases() -> tuple[HostRelease, ...]:
 def registry_release(version: str) -> HostRelease | None:
     """The registry release of this version, or None when the model does not hold it."""
     return next((r for r in registry_releases() if r.version == version), None)
+
+
+def installed_release() -> HostRelease | None:
+    """The release of the hermes-agent distribution installed in this environment, or
+    None when none is installed or the model does not hold its version (what tests and
+    author tooling ask; the runtime asks the host it is given instead)."""
+    import importlib.metadata  # here: only tooling asks
+
+    try:
+        version = importlib.metadata.version("hermes-agent")
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    return registry_release(version)
 
 
 def first_release(has: Callable[[HostRelease], bool]) -> HostRelease | None:

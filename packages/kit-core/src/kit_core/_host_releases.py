@@ -275,6 +275,7 @@ FIRST: Final[dict[str, Any]] = {
         "yb_send_dm": "hermes-yuanbao",
         "yb_send_sticker": "hermes-yuanbao",
     },
+    "tool_keywords": ["task_id", "user_task"],
     "toolsets": [
         "browser",
         "clarify",
@@ -456,6 +457,7 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
             "cli_commands": {"added": ["whatsapp-cloud"], "removed": []},
             "aux_tasks": {"added": ["tts_audio_tags"], "removed": []},
             "tools": {"added": {"read_terminal": "terminal"}, "removed": ["send_message"]},
+            "tool_keywords": {"added": ["session_id"], "removed": []},
             "toolsets": {"added": ["coding"], "removed": ["messaging"]},
         },
     ),

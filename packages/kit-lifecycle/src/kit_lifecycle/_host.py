@@ -20,6 +20,7 @@ __all__ = [
     "builtin_on",
     "host_awaits_hooks",
     "host_tool_registry",
+    "is_host_context",
     "modelled_hooks",
     "running_host_hooks",
     "running_host_release",
@@ -35,6 +36,13 @@ def _loaded(module: str, attribute: str) -> Any:
 def host_tool_registry() -> Any:
     """hermes' process-wide tool registry (``tools.registry.registry``) when loaded, else None."""
     return _loaded("tools.registry", "registry")
+
+
+def is_host_context(ctx: object) -> bool:
+    """Whether ``ctx`` is a ``PluginContext`` of the hermes loaded in this process (so a
+    member it lacks is the release's, not a stand-in's)."""
+    context = _loaded("hermes_cli.plugins", "PluginContext")
+    return isinstance(context, type) and isinstance(ctx, context)
 
 
 def running_host_hooks() -> frozenset[str] | None:

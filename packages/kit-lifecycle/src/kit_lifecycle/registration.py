@@ -18,7 +18,12 @@ from kit_core import (
 )
 from kit_core._host_model import first_release
 from kit_core.declarations import resolve_module
-from kit_lifecycle._host import host_tool_registry, running_host_hooks, running_host_release
+from kit_lifecycle._host import (
+    host_tool_registry,
+    is_host_context,
+    running_host_hooks,
+    running_host_release,
+)
 from kit_lifecycle._rollback import Rollback
 from kit_lifecycle._secrets import SecretEnv, secret_env_of
 from kit_lifecycle.commands import CommandSpec, CommandType
@@ -185,12 +190,6 @@ _SURFACE = {
 }
 
 
-def _is_hermes_context(ctx: Any) -> bool:
-    """Whether ``ctx`` is hermes' own ``PluginContext`` (so a missing member is the
-    release's, not a stand-in's)."""
-    return type(ctx).__module__ == "hermes_cli.plugins"
-
-
 def _check_host(ctx: Any, plan: _Plan, plugin_name: str) -> None:
     needs = {
         "register_command": plan.commands,
@@ -203,7 +202,7 @@ def _check_host(ctx: Any, plan: _Plan, plugin_name: str) -> None:
     for registrar, items in needs.items():
         if items and not callable(getattr(ctx, registrar, None)):
             since = first_release(lambda r, member=registrar: r.offers(member))
-            if since is not None and _is_hermes_context(ctx):
+            if since is not None and is_host_context(ctx):
                 msg = (
                     f"{running_host_release()} has no {registrar}(): it came with"
                     f" {since.label}. Upgrade hermes to {since.version} or later, or leave"

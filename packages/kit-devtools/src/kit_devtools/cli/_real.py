@@ -65,7 +65,7 @@ def real_verdict(directory: Path, name: str) -> dict[str, Any] | str:
     lines = [line for line in run.stdout.splitlines() if line.startswith("HPK-REAL ")]
     if run.returncode != 0 or not lines:
         last = (run.stderr.strip().splitlines() or ["no output"])[-1]
-        return f"hermes could not be imported to load it: {last}"
+        return f"hermes failed while importing hermes and loading it: {last}"
     found: list[dict[str, Any]] = json.loads(lines[-1].removeprefix("HPK-REAL "))
     if not found:
         return "hermes did not discover it (no plugin.yaml hermes reads, or another name)"
@@ -82,8 +82,11 @@ def disagreements(real: dict[str, Any], plugin: LoadedPlugin) -> list[str]:
         "middleware": len(plugin.middleware),
         "commands": len(plugin.commands),
     }
-    return [
-        f"{field}: hermes {real.get(field)!r}, in memory {mine[field]!r}"
+    found = [  # a field hermes does not report (middleware before 0.17.0) is not compared
+        f"{field}: hermes {real[field]!r}, in memory {mine[field]!r}"
         for field in COMPARED
-        if real.get(field) != mine[field]
+        if field in real and real[field] != mine[field]
     ]
+    if found and real.get("error") and not plugin.error:
+        found.append(f"hermes' error: {real['error']}")
+    return found
