@@ -8,15 +8,19 @@ say it cannot run (HPK011) on the plugins people install (scripts/plugin_evidenc
 from __future__ import annotations
 
 import json
+import sys
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from kit_devtools.cli import main
 from kit_devtools.cli._real import real_verdict
+from kit_devtools.testing._real_hermes import hermes_installed
 
-pytest.importorskip("hermes_cli.plugins", reason="needs hermes-agent installed")
+# not imported here: tests/host requires hermes imported first under its own HERMES_HOME
+pytestmark = pytest.mark.skipif(not hermes_installed(), reason="needs hermes-agent installed")
 
 PLUGIN = """
 def _lookup(args, **kwargs):
@@ -36,6 +40,14 @@ def register(ctx):
     )
     ctx.register_hook("on_session_start", lambda **kwargs: None)
 """
+
+
+@pytest.fixture(autouse=True)
+def forget_fake_plugin() -> Iterator[None]:
+    """The in-memory host imports the plugin here: other tests install their own."""
+    yield
+    for name in [n for n in sys.modules if n.partition(".")[0] == "fake_plugin"]:
+        del sys.modules[name]
 
 
 def install(site: Path, monkeypatch: pytest.MonkeyPatch, value: str) -> None:

@@ -17,8 +17,10 @@ from pathlib import Path
 import pytest
 
 from kit_devtools.testing import InMemoryHost
+from kit_devtools.testing._real_hermes import hermes_installed
 
-pytest.importorskip("gateway.platforms.base", reason="needs hermes-agent installed")
+# not imported here: tests/host requires hermes imported first under its own HERMES_HOME
+pytestmark = pytest.mark.skipif(not hermes_installed(), reason="needs hermes-agent installed")
 
 HERMES_PACKAGES = {"gateway", "hermes_cli", "tools"}
 
@@ -103,3 +105,25 @@ def test_a_name_hermes_lacks_is_still_an_import_error() -> None:
             exec("from hermes_cli.config import no_such_helper", {})
         with pytest.raises(ModuleNotFoundError):
             importlib.import_module("gateway.no_such_module")
+
+
+@pytest.mark.usefixtures("without_hermes_imported")
+def test_the_kit_asking_what_the_host_can_do_gets_the_in_memory_answer() -> None:
+    probe = (
+        "import gateway.platforms.base as base\nfound = getattr(base, 'BasePlatformAdapter', None)"
+    )
+    host = InMemoryHost()
+    with host.activate():
+        as_kit: dict[str, object] = {"__name__": "kit_media._media_tag"}
+        exec(probe, as_kit)
+        as_plugin: dict[str, object] = {"__name__": "hermes_plugins.echo"}
+        exec(probe, as_plugin)
+        registry = importlib.import_module("tools.registry").registry
+        as_kit_registry: dict[str, object] = {
+            "__name__": "kit_lifecycle.registration",
+            "r": registry,
+        }
+        exec("found = getattr(r, 'get_entry', None)", as_kit_registry)
+    assert as_kit["found"] is None  # the stand-in models no adapter class
+    assert isinstance(as_plugin["found"], type)  # a plugin gets hermes' own
+    assert as_kit_registry["found"] is None

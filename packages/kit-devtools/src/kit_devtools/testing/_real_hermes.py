@@ -10,6 +10,10 @@ submodules it does not stand in for, and a name a stand-in module lacks is read 
 hermes' own module, imported on first use (not before: importing ``gateway`` costs
 hundreds of milliseconds). Where hermes is not installed they fail as before, the plugin
 could not have run without hermes anyway.
+
+The kit's own modules are answered by the stand-ins alone: they ask the host what it can
+do (``getattr(registry, "get_entry", None)``, ``BasePlatformAdapter.extract_media``), and
+the host they are given is the in-memory one, not whatever hermes is installed beside it.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import functools
 import importlib
 import importlib.machinery
 import importlib.metadata
+import inspect
 import sys
 import threading
 from collections.abc import Callable
@@ -30,6 +35,9 @@ _loaded: dict[str, ModuleType] = {}
 """hermes' modules imported for a fallback while hosts are active; forgotten with the
 stand-ins, so each activation reads one consistent set."""
 _loading: set[str] = set()
+KIT: Final = frozenset(
+    {"kit_core", "kit_lifecycle", "kit_media", "hermes_plugin_kit", "kit_devtools"}
+)
 
 
 @functools.cache
@@ -90,12 +98,23 @@ def real_module(name: str) -> ModuleType | None:
         return module
 
 
+def asked_by_kit() -> bool:
+    """Whether the code reading a missing name (two frames up) is the kit's own."""
+    frame = inspect.currentframe()
+    caller = frame.f_back.f_back if frame is not None and frame.f_back is not None else None
+    module = str(caller.f_globals.get("__name__", "")) if caller is not None else ""
+    return module.partition(".")[0] in KIT
+
+
 def fallback(name: str, saved: Callable[[], ModuleType | None]) -> Callable[[str], Any]:
     """A module ``__getattr__`` for the stand-in ``name``: what it does not define is read
-    from hermes' module (the one it hides, ``saved()``, or else imported now)."""
+    from hermes' module (the one it hides, ``saved()``, or else imported now), except by
+    the kit itself."""
 
     def __getattr__(attribute: str) -> Any:
-        real = None if attribute.startswith("__") else (saved() or real_module(name))
+        real = None
+        if not attribute.startswith("__") and not asked_by_kit():
+            real = saved() or real_module(name)
         if real is None:
             msg = f"module {name!r} has no attribute {attribute!r}"
             raise AttributeError(msg)

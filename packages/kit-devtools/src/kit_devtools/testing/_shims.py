@@ -227,9 +227,10 @@ class _Registry:
 
     def __getattr__(self, name: str) -> Any:
         """The rest is hermes' own registry's, where hermes is installed: its own tool
-        modules call ``registry.register`` as they import (``tools.web_tools``)."""
+        modules call ``registry.register`` as they import (``tools.web_tools``). The kit
+        asking what the registry can do gets the host's answer."""
         real = None
-        if not name.startswith("__"):
+        if not name.startswith("__") and not _real_hermes.asked_by_kit():
             real = _hidden("tools.registry") or _real_hermes.real_module("tools.registry")
         if real is None:
             msg = f"'registry' of the in-memory host has no attribute {name!r}"
