@@ -18,7 +18,7 @@ import pytest
 
 import kit_media
 from kit_core import declaration_of
-from kit_devtools.testing import InMemoryHost
+from kit_devtools.testing import InMemoryHost, _real_hermes
 from kit_lifecycle import load_plugin_config
 from kit_media import MEDIA_DELIVERY_HOOKS, MediaPayload, deliver_media
 
@@ -177,13 +177,19 @@ def test_real_modules_are_put_back_intact(monkeypatch: pytest.MonkeyPatch) -> No
     assert "gateway.platforms" not in sys.modules
 
 
-def test_nothing_is_importable_under_a_stand_in_package(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_hermes_nothing_is_importable_under_a_stand_in_package(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     # the real hermes may have been imported by an earlier test (tests/host): hide it
-    for name in [n for n in sys.modules if n == "tools" or n.startswith("tools.")]:
+    for name in [n for n in sys.modules if n.split(".")[0] in {"tools", "hermes_cli"}]:
         monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setattr(_real_hermes, "hermes_installed", lambda: False)
     host = InMemoryHost()
-    with host.activate(), pytest.raises(ModuleNotFoundError):
-        importlib.import_module("tools.web_tools")
+    with host.activate():
+        with pytest.raises(ModuleNotFoundError):
+            importlib.import_module("tools.web_tools")
+        with pytest.raises(ImportError, match="get_env_value"):
+            exec("from hermes_cli.config import get_env_value", {})
 
 
 def test_plugins_read_the_hosts_config_and_registry_helpers_while_registering() -> None:

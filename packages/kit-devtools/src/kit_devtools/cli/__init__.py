@@ -111,14 +111,28 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def real_findings(target: Target, plugin: LoadedPlugin) -> list[Finding]:
-    """``--real``: hermes' own verdict on a plugin directory, against the in-memory one."""
-    from kit_devtools.cli._real import disagreements, real_verdict
+    """``--real``: hermes' own verdict on a plugin directory or an installed entry point,
+    against the in-memory one. An entry point with a defect hermes does not load (HPK007,
+    HPK008) was checked as if fixed: there hermes agrees when it does not load it."""
+    from kit_devtools.cli._real import NOT_DISCOVERED, disagreements, real_verdict
     from kit_devtools.cli.rules import finding
 
     where = f"plugin {plugin.key}"
-    if not isinstance(target.load, Path):
-        return [finding("HPK011", where, why="--real loads plugin directories only")]
-    real = real_verdict(target.load, plugin.name)
+    if target.entry_point is not None:
+        real = real_verdict(None, target.entry_point)
+    elif isinstance(target.load, Path):
+        real = real_verdict(target.load, plugin.name)
+    else:
+        why = "--real loads plugin directories and entry points, not modules"
+        return [finding("HPK011", where, why=why)]
+    unloadable = [f.rule for f in target.findings if f.severity is Severity.ERROR]
+    if unloadable:
+        if isinstance(real, str) and real != NOT_DISCOVERED:
+            return [finding("HPK011", where, why=real)]
+        if isinstance(real, dict) and real.get("enabled"):
+            differences = f"enabled: hermes True, {'/'.join(unloadable)} says it never loads"
+            return [finding("HPK010", where, differences=differences)]
+        return []
     if isinstance(real, str):
         return [finding("HPK011", where, why=real)]
     differences = disagreements(real, plugin)
@@ -178,8 +192,9 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--real",
         action="store_true",
-        help="also load a plugin directory through hermes' own plugin manager (hermes-agent"
-        " installed) and report where it disagrees with the in-memory host",
+        help="also load the plugin directory or entry point through hermes' own plugin"
+        " manager (hermes-agent installed) and report where it disagrees with the in-memory"
+        " host",
     )
     check.add_argument("--format", choices=("text", "json"), default="text")
     check.set_defaults(run=_check)

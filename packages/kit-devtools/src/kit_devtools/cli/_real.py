@@ -1,10 +1,11 @@
 """``check --real``: the plugin loaded by hermes' own plugin manager, in a process of its
 own with an empty temporary hermes home, compared with the in-memory host's verdict.
 
-The directory is installed as an operator installs one (copied to
-``$HERMES_HOME/plugins/<folder>`` and named in ``plugins.enabled``), then hermes is
-imported as the CLI and the gateway import it (``model_tools`` runs plugin discovery), and
-its public ``PluginManager.list_plugins()`` says what became of the plugin.
+A directory is installed as an operator installs one (copied to
+``$HERMES_HOME/plugins/<folder>`` and named in ``plugins.enabled``); an entry point is
+already installed in this environment, so it is only named in ``plugins.enabled``. Then
+hermes is imported as the CLI and the gateway import it (``model_tools`` runs plugin
+discovery), and its public ``PluginManager.list_plugins()`` says what became of the plugin.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any, Final
 
 from kit_devtools.testing import LoadedPlugin
 
-__all__ = ["COMPARED", "disagreements", "real_verdict"]
+__all__ = ["COMPARED", "NOT_DISCOVERED", "disagreements", "real_verdict"]
 
 SCRUBBED: Final = (
     "HERMES_SAFE_MODE",
@@ -42,12 +43,18 @@ print("HPK-REAL " + json.dumps(found))
 """
 
 
-def real_verdict(directory: Path, name: str) -> dict[str, Any] | str:
-    """hermes' ``list_plugins()`` entry for the plugin, or why it could not be read."""
+NOT_DISCOVERED: Final = "hermes did not discover it (no plugin.yaml hermes reads, or another name)"
+
+
+def real_verdict(directory: Path | None, name: str) -> dict[str, Any] | str:
+    """hermes' ``list_plugins()`` entry for the plugin directory, or for the installed
+    entry point ``name`` when ``directory`` is None; or why it could not be read."""
     with tempfile.TemporaryDirectory(prefix="hermes-real-") as root:
         home = Path(root)
-        shutil.copytree(directory, home / "plugins" / directory.name)
-        enabled = sorted({directory.name, name})
+        enabled = [name]
+        if directory is not None:
+            shutil.copytree(directory, home / "plugins" / directory.name)
+            enabled = sorted({directory.name, name})
         (home / "config.yaml").write_text(
             json.dumps({"plugins": {"enabled": enabled}}), encoding="utf-8"
         )  # JSON is YAML
@@ -68,7 +75,7 @@ def real_verdict(directory: Path, name: str) -> dict[str, Any] | str:
         return f"hermes failed while importing hermes and loading it: {last}"
     found: list[dict[str, Any]] = json.loads(lines[-1].removeprefix("HPK-REAL "))
     if not found:
-        return "hermes did not discover it (no plugin.yaml hermes reads, or another name)"
+        return NOT_DISCOVERED
     return found[0]
 
 

@@ -26,6 +26,8 @@ class Target:
     findings: tuple[Finding, ...] = field(default=())
     problem: str | None = None
     key: str | None = None
+    entry_point: str | None = None
+    """The entry point's name when TARGET named one (``check --real`` enables it by name)."""
 
 
 def _entry_point_findings(name: str) -> Target | None:
@@ -36,13 +38,14 @@ def _entry_point_findings(name: str) -> Target | None:
             found = finding(
                 "HPK007", f"entry point {name}", name=name, value=ep.value, module=module
             )
-            return Target(module, (found,), key=name)
-        return Target(name)
+            return Target(module, (found,), key=name, entry_point=name)
+        return Target(name, entry_point=name)
     for group in groups.groups:
         if "hermes" in group and group != ENTRY_POINT_GROUP:
             for ep in groups.select(group=group, name=name):
                 found = finding("HPK008", f"entry point {name}", name=ep.name, group=group)
-                return Target(ep.value.split(":", 1)[0].strip(), (found,), key=name)
+                module = ep.value.split(":", 1)[0].strip()
+                return Target(module, (found,), key=name, entry_point=name)
     return None
 
 

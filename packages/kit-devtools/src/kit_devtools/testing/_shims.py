@@ -4,7 +4,8 @@ kit-media (and hand-written plugins) import ``tools.send_message_tool``,
 ``hermes_cli.plugins``, ``gateway.session_context`` ... at call time. While a host is
 active, ``sys.modules`` maps those names to small modules that answer from this host;
 afterwards every entry is put back exactly as it was (a real hermes module included),
-and nothing imported under a stand-in package is left behind.
+and nothing imported under a stand-in package is left behind. Where hermes-agent is
+installed, what the stand-ins do not model comes from hermes itself (``_real_hermes``).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from contextvars import ContextVar
 from types import ModuleType
 from typing import Any, Final
 
-from kit_devtools.testing import _commands, _hooks, _media
+from kit_devtools.testing import _commands, _hooks, _media, _real_hermes
 from kit_devtools.testing._coerce import as_dict
 from kit_devtools.testing.entries import PluginToolOverrideError, RequestMiddlewareResult
 from kit_devtools.testing.host_names import (
@@ -35,7 +36,8 @@ SHIM_MARK: Final = "__hermes_plugin_kit_shim__"
 """Set in the namespace of every stand-in module."""
 
 PACKAGES: Final = ("hermes_cli", "tools", "gateway", "gateway.platforms")
-"""Parent packages created (empty, nothing importable under them) when not imported yet."""
+"""Parent packages created when not imported yet: empty, with hermes' own submodules
+importable under them where hermes is installed, and nothing where it is not."""
 
 _MISSING: Final = object()
 _LOCK = threading.RLock()
@@ -45,7 +47,14 @@ def _module(name: str, doc: str, **attributes: Any) -> ModuleType:
     module = ModuleType(name, doc)
     module.__dict__.update(attributes)
     module.__dict__[SHIM_MARK] = True
+    module.__dict__["__getattr__"] = _real_hermes.fallback(name, lambda: _hidden(name))
     return module
+
+
+def _hidden(name: str) -> ModuleType | None:
+    """The real module the stand-in ``name`` hides while hosts are active, if any."""
+    saved = _saved.get(name)
+    return saved if isinstance(saved, ModuleType) and not vars(saved).get(SHIM_MARK) else None
 
 
 def _guard_args(
@@ -216,6 +225,18 @@ class _Registry:
     def get_all_tool_names(self) -> list[str]:
         return sorted(self._host.tools)
 
+    def __getattr__(self, name: str) -> Any:
+        """The rest is hermes' own registry's, where hermes is installed: its own tool
+        modules call ``registry.register`` as they import (``tools.web_tools``). The kit
+        asking what the registry can do gets the host's answer."""
+        real = None
+        if not name.startswith("__") and not _real_hermes.asked_by_kit():
+            real = _hidden("tools.registry") or _real_hermes.real_module("tools.registry")
+        if real is None:
+            msg = f"'registry' of the in-memory host has no attribute {name!r}"
+            raise AttributeError(msg)
+        return getattr(real.registry, name)
+
 
 def _session_module(host: Any) -> ModuleType:
     def get_session_env(name: str, default: str = "") -> str:
@@ -306,7 +327,7 @@ def _install() -> None:
     for name in PACKAGES:
         if name not in sys.modules:
             package = _module(name, "An empty stand-in package of the in-memory host.")
-            package.__path__ = []
+            package.__path__ = _real_hermes.search_path(name)
             if name == "hermes_cli":
                 vars(package)["__version__"] = HOST_VERSION  # the release they model
             _saved[name] = _MISSING
@@ -332,6 +353,7 @@ def _restore() -> None:
             sys.modules[name] = old
     _saved.clear()
     _created.clear()
+    _real_hermes.forget()
 
 
 @contextlib.contextmanager

@@ -1,0 +1,129 @@
+"""hermes' own modules behind the in-memory host's stand-ins, where hermes is installed.
+
+A stand-in answers what the host models (``hermes_cli.plugins``' hooks,
+``hermes_cli.config.load_config`` ...). Plugins import more than that from the same
+packages while they load: platform adapters take ``BasePlatformAdapter`` from
+``gateway.platforms.base`` and ``Platform`` from ``gateway.config``, plugins read
+``hermes_cli.config.get_env_value``. In hermes those imports succeed, so where hermes-agent
+is installed they succeed here too: a stand-in package searches hermes' own folder for the
+submodules it does not stand in for, and a name a stand-in module lacks is read from
+hermes' own module, imported on first use (not before: importing ``gateway`` costs
+hundreds of milliseconds). Where hermes is not installed they fail as before, the plugin
+could not have run without hermes anyway.
+
+The kit's own modules are answered by the stand-ins alone: they ask the host what it can
+do (``getattr(registry, "get_entry", None)``, ``BasePlatformAdapter.extract_media``), and
+the host they are given is the in-memory one, not whatever hermes is installed beside it.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import importlib.machinery
+import importlib.metadata
+import inspect
+import sys
+import threading
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any, Final
+
+_MISSING: Final = object()
+_LOCK = threading.RLock()
+_loaded: dict[str, ModuleType] = {}
+"""hermes' modules imported for a fallback while hosts are active; forgotten with the
+stand-ins, so each activation reads one consistent set."""
+_loading: set[str] = set()
+KIT: Final = frozenset(
+    {"kit_core", "kit_lifecycle", "kit_media", "hermes_plugin_kit", "kit_devtools"}
+)
+
+
+@functools.cache
+def hermes_installed() -> bool:
+    """Whether the hermes-agent distribution is installed (never imports it)."""
+    try:
+        importlib.metadata.distribution("hermes-agent")
+    except importlib.metadata.PackageNotFoundError:
+        return False
+    return True
+
+
+def search_path(name: str) -> list[str]:
+    """Where hermes' own package ``name`` keeps its submodules: the ``__path__`` of its
+    stand-in. Empty where hermes is not installed (nothing is importable under it)."""
+    if not hermes_installed():
+        return []
+    parent = name.rpartition(".")[0]
+    try:
+        path = list(getattr(sys.modules[parent], "__path__", [])) if parent else None
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+    except (KeyError, ImportError, ValueError):
+        return []
+    if spec is None or not spec.submodule_search_locations:
+        return []
+    return list(spec.submodule_search_locations)
+
+
+def real_module(name: str) -> ModuleType | None:
+    """hermes' own module ``name``, imported with its stand-in set aside for the while; None
+    where hermes is not installed, lacks it, or it does not import."""
+    if name in _loaded or not hermes_installed():
+        return _loaded.get(name)
+    with _LOCK:
+        if name in _loading:  # hermes' module reads its own name while it imports
+            return None
+        _loading.add(name)
+        stand_in = sys.modules.pop(name, None)
+        parent_name, _, child = name.rpartition(".")
+        parent = sys.modules.get(parent_name) if parent_name else None
+        before = vars(parent).get(child, _MISSING) if parent is not None else _MISSING
+        try:
+            module: ModuleType | None = importlib.import_module(name)
+        except Exception:  # not in this hermes, or it fails here: the stand-in has no name
+            module = None
+        finally:
+            sys.modules.pop(name, None)
+            if stand_in is not None:
+                sys.modules[name] = stand_in
+            if parent is not None:  # the import bound hermes' module on the package
+                if before is _MISSING:
+                    vars(parent).pop(child, None)
+                else:
+                    setattr(parent, child, before)
+            _loading.discard(name)
+        if module is not None:
+            _loaded[name] = module
+        return module
+
+
+def asked_by_kit() -> bool:
+    """Whether the code reading a missing name (two frames up) is the kit's own."""
+    frame = inspect.currentframe()
+    caller = frame.f_back.f_back if frame is not None and frame.f_back is not None else None
+    module = str(caller.f_globals.get("__name__", "")) if caller is not None else ""
+    return module.partition(".")[0] in KIT
+
+
+def fallback(name: str, saved: Callable[[], ModuleType | None]) -> Callable[[str], Any]:
+    """A module ``__getattr__`` for the stand-in ``name``: what it does not define is read
+    from hermes' module (the one it hides, ``saved()``, or else imported now), except by
+    the kit itself."""
+
+    def __getattr__(attribute: str) -> Any:
+        real = None
+        if not attribute.startswith("__") and not asked_by_kit():
+            real = saved() or real_module(name)
+        if real is None:
+            msg = f"module {name!r} has no attribute {attribute!r}"
+            raise AttributeError(msg)
+        return getattr(real, attribute)
+
+    return __getattr__
+
+
+def forget() -> None:
+    """Drop the modules imported for fallbacks (the stand-ins are gone)."""
+    with _LOCK:
+        _loaded.clear()

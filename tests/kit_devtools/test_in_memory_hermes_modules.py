@@ -1,0 +1,129 @@
+"""Where hermes-agent is installed, a plugin imports hermes' own modules while it loads,
+as it does in hermes: what the in-memory host's stand-ins do not model comes from hermes.
+
+Platform adapters published on PyPI (hermes-band 0.1.0, hermes-vk-community 1.1.4) import
+``gateway.config``, ``gateway.platforms.base`` and ``hermes_cli.config.get_env_value``
+while hermes registers them; hermes loads both, and the in-memory host refused both until
+the stand-ins let hermes' own modules through (scripts/plugin_evidence.py).
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from kit_devtools.testing import InMemoryHost
+from kit_devtools.testing._real_hermes import hermes_installed
+
+# not imported here: tests/host requires hermes imported first under its own HERMES_HOME
+pytestmark = pytest.mark.skipif(not hermes_installed(), reason="needs hermes-agent installed")
+
+HERMES_PACKAGES = {"gateway", "hermes_cli", "tools"}
+
+ADAPTER = """
+from gateway.config import Platform, PlatformConfig
+from gateway.platforms.base import BasePlatformAdapter
+from hermes_cli.config import get_env_value, load_config
+
+
+class EchoAdapter(BasePlatformAdapter):
+    pass
+
+
+def register(ctx):
+    from gateway import platforms
+
+    assert platforms.BasePlatformAdapter is BasePlatformAdapter
+    assert Platform("telegram").value == "telegram"
+    assert isinstance(load_config(), dict)  # the host's stand-in still answers
+    ctx.register_tool(
+        name="echo_status",
+        toolset="echo",
+        schema={
+            "name": "echo_status",
+            "description": "Whether the echo platform has a token.",
+            "parameters": {"type": "object", "properties": {}},
+        },
+        handler=lambda args, **kw: str(get_env_value("ECHO_TOKEN") is not None),
+    )
+"""
+
+
+@pytest.fixture
+def without_hermes_imported(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hide the hermes modules earlier tests imported: the stand-in packages are made."""
+    for name in [n for n in sys.modules if n.split(".")[0] in HERMES_PACKAGES]:
+        monkeypatch.delitem(sys.modules, name)
+
+
+def adapter_plugin(root: Path) -> Path:
+    directory = root / "echo_adapter"
+    directory.mkdir()
+    (directory / "__init__.py").write_text(textwrap.dedent(ADAPTER), encoding="utf-8")
+    (directory / "plugin.yaml").write_text("name: echo-adapter\nkind: standalone\n")
+    return directory
+
+
+@pytest.mark.usefixtures("without_hermes_imported")
+def test_a_plugin_importing_hermes_internals_loads_as_in_hermes(tmp_path: Path) -> None:
+    before = set(sys.modules)
+    host = InMemoryHost(strict=True)
+    plugin = host.load(adapter_plugin(tmp_path))
+    assert plugin.enabled
+    assert plugin.tools == ("echo_status",)
+    assert host.call_tool("echo_status", {}) == "False"
+    left = {n for n in set(sys.modules) - before if n.split(".")[0] in HERMES_PACKAGES}
+    assert left == set()  # hermes' modules leave with the stand-ins
+
+
+def test_a_plugin_importing_hermes_internals_loads_beside_hermes(tmp_path: Path) -> None:
+    importlib.import_module("gateway.platforms.base")  # hermes already imported
+    importlib.import_module("hermes_cli.config")
+    plugin = InMemoryHost(strict=True).load(adapter_plugin(tmp_path))
+    assert plugin.enabled
+
+
+@pytest.mark.usefixtures("without_hermes_imported")
+def test_hermes_own_tool_modules_import_under_the_stand_ins() -> None:
+    host = InMemoryHost()
+    with host.activate():
+        web_tools = importlib.import_module("tools.web_tools")  # registers into hermes' registry
+        assert callable(web_tools.web_search_tool)
+        assert importlib.import_module("tools.registry").registry.get_all_tool_names() == []
+    assert "tools.web_tools" not in sys.modules
+
+
+@pytest.mark.usefixtures("without_hermes_imported")
+def test_a_name_hermes_lacks_is_still_an_import_error() -> None:
+    host = InMemoryHost()
+    with host.activate():
+        with pytest.raises(ImportError, match="no_such_helper"):
+            exec("from hermes_cli.config import no_such_helper", {})
+        with pytest.raises(ModuleNotFoundError):
+            importlib.import_module("gateway.no_such_module")
+
+
+@pytest.mark.usefixtures("without_hermes_imported")
+def test_the_kit_asking_what_the_host_can_do_gets_the_in_memory_answer() -> None:
+    probe = (
+        "import gateway.platforms.base as base\nfound = getattr(base, 'BasePlatformAdapter', None)"
+    )
+    host = InMemoryHost()
+    with host.activate():
+        as_kit: dict[str, object] = {"__name__": "kit_media._media_tag"}
+        exec(probe, as_kit)
+        as_plugin: dict[str, object] = {"__name__": "hermes_plugins.echo"}
+        exec(probe, as_plugin)
+        registry = importlib.import_module("tools.registry").registry
+        as_kit_registry: dict[str, object] = {
+            "__name__": "kit_lifecycle.registration",
+            "r": registry,
+        }
+        exec("found = getattr(r, 'get_entry', None)", as_kit_registry)
+    assert as_kit["found"] is None  # the stand-in models no adapter class
+    assert isinstance(as_plugin["found"], type)  # a plugin gets hermes' own
+    assert as_kit_registry["found"] is None
