@@ -12,12 +12,13 @@ from __future__ import annotations
 import importlib
 import sys
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from kit_devtools.testing import InMemoryHost
-from kit_devtools.testing._real_hermes import hermes_installed
+from kit_devtools.testing._real_hermes import _hermes_packages, hermes_installed
 
 # not imported here: tests/host requires hermes imported first under its own HERMES_HOME
 pytestmark = pytest.mark.skipif(not hermes_installed(), reason="needs hermes-agent installed")
@@ -76,10 +77,23 @@ def test_a_plugin_importing_hermes_internals_loads_as_in_hermes(tmp_path: Path) 
     assert plugin.enabled
     assert plugin.tools == ("echo_status",)
     assert host.call_tool("echo_status", {}) == "False"
-    left = {n for n in set(sys.modules) - before if n.split(".")[0] in HERMES_PACKAGES}
-    assert left == set()  # hermes' modules leave with the stand-ins
+    left = {n for n in set(sys.modules) - before if n.split(".")[0] in _hermes_packages()}
+    assert left == set()  # hermes' modules (all it imported) leave with the stand-ins
 
 
+@pytest.fixture
+def hermes_imported_for_the_test() -> Iterator[None]:
+    """hermes imported by the test itself, and taken out again after it: a later real-host
+    test must boot hermes in its own home."""
+    before = set(sys.modules)
+    yield
+    packages = _hermes_packages()
+    for name in [n for n in sys.modules if n not in before]:
+        if name.partition(".")[0] in packages:
+            del sys.modules[name]
+
+
+@pytest.mark.usefixtures("hermes_imported_for_the_test")
 def test_a_plugin_importing_hermes_internals_loads_beside_hermes(tmp_path: Path) -> None:
     importlib.import_module("gateway.platforms.base")  # hermes already imported
     importlib.import_module("hermes_cli.config")

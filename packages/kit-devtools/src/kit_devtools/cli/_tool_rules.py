@@ -11,20 +11,16 @@ from typing import Any, Final, cast
 from kit_core.names import RESERVED_TOOL_NAMES
 from kit_devtools.cli.findings import Finding
 from kit_devtools.cli.rules import finding
+from kit_devtools.testing.host_names import MODELLED
 
 _SNAKE: Final = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*")
 _PROVIDER_NAME: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
-BUILTIN_TOOLSETS_0_19: Final = frozenset(
-    {
-        "browser", "clarify", "code_execution", "coding", "computer_use", "context_engine",
-        "cronjob", "debugging", "delegation", "discord", "discord_admin", "feishu_doc",
-        "feishu_drive", "file", "homeassistant", "image_gen", "kanban", "memory", "project",
-        "safe", "search", "session_search", "skills", "spotify", "terminal", "todo", "tts",
-        "video", "video_gen", "vision", "web", "x_search", "yuanbao",
-    }
-)  # fmt: skip
-"""Static toolsets of hermes-agent 0.19.0 (``toolsets.TOOLSETS`` less the platform bundles)."""
+BUILTIN_TOOLSETS: Final = frozenset(
+    name for name in MODELLED.toolsets if not name.startswith("hermes-")
+)
+"""Static toolsets of the modelled release (``toolsets.TOOLSETS`` less the platform
+bundles, which are named ``hermes-<platform>``)."""
 
 
 def _walk(node: object, path: str) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -108,7 +104,7 @@ def name_findings(name: str, plugin_key: str, toolset: str) -> list[Finding]:
         found.append(finding("HPK113", where))
     elif "_" not in name:
         found.append(finding("HPK114", where, suggestion=f"{namespace}_{name}"))
-    if toolset in BUILTIN_TOOLSETS_0_19:
+    if toolset in BUILTIN_TOOLSETS:
         found.append(finding("HPK115", where, toolset=toolset))
     return found
 

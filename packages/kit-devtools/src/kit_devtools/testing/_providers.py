@@ -19,6 +19,7 @@ from typing import Any, Final
 
 from kit_devtools.testing._shims import SHIM_MARK
 from kit_devtools.testing._state import HostState
+from kit_devtools.testing.host_names import MODELLED
 
 __all__ = ["BUILTIN_AUX_TASKS", "PROVIDER_KINDS", "Provisions"]
 
@@ -50,14 +51,8 @@ PROVIDER_KINDS: Final = {
 registry calls it when refusing a nameless provider; "" for registries with checks of
 their own, which are not modelled)."""
 
-BUILTIN_AUX_TASKS: Final = frozenset(
-    {
-        "vision", "compression", "web_extract", "approval", "mcp", "title_generation",
-        "memory_query_rewrite", "tts_audio_tags", "skills_hub", "triage_specifier",
-        "kanban_decomposer", "profile_describer", "curator",
-    }
-)  # fmt: skip
-"""``hermes_cli.main._AUX_TASKS`` keys of 0.19.0: a plugin may not take them."""
+BUILTIN_AUX_TASKS: Final = MODELLED.aux_tasks
+"""``hermes_cli.main._AUX_TASKS`` keys of the modelled release: a plugin may not take them."""
 
 _PLATFORM_FIELDS: Final = frozenset(
     {"is_connected", "setup_fn", "emoji", "allowed_users_env", "platform_hint", "plugin_name"}

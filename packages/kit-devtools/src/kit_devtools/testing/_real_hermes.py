@@ -35,6 +35,12 @@ _loaded: dict[str, ModuleType] = {}
 """hermes' modules imported for a fallback while hosts are active; forgotten with the
 stand-ins, so each activation reads one consistent set."""
 _loading: set[str] = set()
+_baseline: set[str] = set()
+"""The modules of the process when the stand-ins went in. What hermes imports beyond them
+(``hermes_constants``, ``agent``, ``utils`` ...), through a fallback or a submodule found
+on a stand-in package's path, is taken out again with the stand-ins: hermes is never left
+half-imported for whatever runs next (a real host, a test booting hermes in its own home).
+"""
 KIT: Final = frozenset(
     {"kit_core", "kit_lifecycle", "kit_media", "hermes_plugin_kit", "kit_devtools"}
 )
@@ -123,7 +129,31 @@ def fallback(name: str, saved: Callable[[], ModuleType | None]) -> Callable[[str
     return __getattr__
 
 
+def remember() -> None:
+    """Note the modules of the process as the stand-ins go in (see :func:`forget`)."""
+    with _LOCK:
+        _baseline.clear()
+        _baseline.update(sys.modules)
+
+
+@functools.cache
+def _hermes_packages() -> frozenset[str]:
+    """hermes-agent's top-level modules and packages (its ``top_level.txt``)."""
+    try:
+        listed = importlib.metadata.distribution("hermes-agent").read_text("top_level.txt")
+    except importlib.metadata.PackageNotFoundError:
+        return frozenset()
+    return frozenset((listed or "").split())
+
+
 def forget() -> None:
-    """Drop the modules imported for fallbacks (the stand-ins are gone)."""
+    """Drop the modules imported for fallbacks (the stand-ins are gone), and every hermes
+    module those imports brought into the process."""
     with _LOCK:
         _loaded.clear()
+        if _baseline:
+            packages = _hermes_packages()
+            for name in [n for n in sys.modules if n not in _baseline]:
+                if name.partition(".")[0] in packages:
+                    del sys.modules[name]
+        _baseline.clear()

@@ -324,6 +324,7 @@ class _CurrentHost:
 
 
 def _install() -> None:
+    _real_hermes.remember()
     for name in PACKAGES:
         if name not in sys.modules:
             package = _module(name, "An empty stand-in package of the in-memory host.")
