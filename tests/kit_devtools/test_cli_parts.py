@@ -57,9 +57,20 @@ def test_doctor_names_each_package_revision_and_the_fix_when_they_differ(
     ("version", "start"),
     [
         (None, "hermes-agent is not installed here"),
-        ("0.19.0", "hermes-agent 0.19.0: the release the kit is tested against"),
+        (
+            "0.19.0",
+            "hermes-agent 0.19.0: a release the kit is tested on (0.13.0 to 0.19.0 in the host"
+            " matrix); the in-memory host reproduces this release (0.19.0)",
+        ),
         ("0.20.1", "hermes-agent 0.20.1: newer than 0.19.0"),
-        ("0.18.2", "hermes-agent 0.18.2: older than 0.19.0"),
+        (
+            "0.16.0",
+            "hermes-agent 0.16.0: a release the kit is tested on (0.13.0 to 0.19.0 in the host"
+            " matrix); the in-memory host reproduces 0.19.0, so also run `check --real`"
+            " against this one; it has no middleware (from 0.17.0)",
+        ),
+        ("0.18.2", "hermes-agent 0.18.2: a release the kit is tested on"),
+        ("0.12.0", "hermes-agent 0.12.0: not a registry release the kit knows"),
     ],
 )
 def test_doctor_explains_the_host_version(version: str | None, start: str) -> None:
@@ -70,7 +81,7 @@ def test_doctor_reports_the_installed_versions(capsys: pytest.CaptureFixture[str
     assert main(["doctor"]) == 0
     out = capsys.readouterr().out
     assert "kit-core 0.1.0" in out
-    assert "hermes-agent 0.19.0: the release the kit is tested against" in out
+    assert "hermes-agent 0.19.0: a release the kit is tested on" in out
     # what the installed hermes can do, read from hermes itself in a process of its own
     assert "host hooks: 23 (not these of newer releases: agent_loop_stopped," in out
     assert "host middleware: llm_execution, llm_request, tool_execution, tool_request" in out

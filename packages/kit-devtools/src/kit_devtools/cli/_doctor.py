@@ -6,7 +6,6 @@ import importlib.util
 import json
 import os
 import platform
-import re
 import subprocess
 import sys
 import tempfile
@@ -15,36 +14,52 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Final
 
-from kit_core._host_model import first_release, modelled_hooks
+from kit_core._host_model import (
+    first_release,
+    modelled_hooks,
+    registry_release,
+    registry_releases,
+    version_key,
+)
 
 VERSIONS_MODULE = "hermes_plugin_kit._versions"
 STANDALONE = "kit_devtools._facade_versions"
 
-TESTED_HOST = (0, 19, 0)
-
-
-def _release(version: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in re.findall(r"\d+", version.split("+")[0])[:3])
-
 
 def host_verdict(version: str | None) -> str:
-    """What a hermes-agent version means for a plugin written with this kit."""
-    tested = ".".join(map(str, TESTED_HOST))
+    """What a hermes-agent version means for a plugin written with this kit, from the host
+    model (the releases of the registry the kit is tested on)."""
+    releases = registry_releases()
+    oldest, newest = releases[0].version, releases[-1].version
     if version is None:
         return (
             "hermes-agent is not installed here: fine for writing and testing plugins (the"
             " in-memory host of kit_devtools.testing stands in for it); the plugin runs"
             " where hermes loads it"
         )
-    release = _release(version)
-    if release == TESTED_HOST:
-        return f"hermes-agent {version}: the release the kit is tested against"
-    if release > TESTED_HOST:
+    release = registry_release(version)
+    if release is not None:
+        since = first_release(lambda r: r.offers("register_middleware"))
+        lacking = not release.offers("register_middleware") and since is not None
         return (
-            f"hermes-agent {version}: newer than {tested}, which the kit is tested against; run"
-            " `hermes-plugin-kit check` on your plugin and load it into this host once"
+            f"hermes-agent {version}: a release the kit is tested on ({oldest} to {newest}"
+            " in the host matrix); the in-memory host reproduces "
+            + (
+                f"this release ({newest})"
+                if version == newest
+                else f"{newest}, so also run `check --real` against this one"
+            )
+            + (f"; it has no middleware (from {since.version})" if since and lacking else "")
         )
-    return f"hermes-agent {version}: older than {tested}, which the kit needs; upgrade hermes-agent"
+    if version_key(version) > version_key(newest):
+        return (
+            f"hermes-agent {version}: newer than {newest}, the newest release the kit is"
+            " tested on; run `hermes-plugin-kit check --real` on your plugin against it"
+        )
+    return (
+        f"hermes-agent {version}: not a registry release the kit knows ({oldest} to"
+        f" {newest}); install one of those"
+    )
 
 
 def revision_check() -> ModuleType:
