@@ -179,10 +179,10 @@ def _send(
     """The host's reply (JSON text) and raw ids it may echo; raises HostRefusal."""
     accepted = _host_accepts(payload.path, required=payload.spoiler)
     if payload.spoiler:
-        plugins, refused = load_guard()
-        if refused is not None:
-            return refused, ()
-        return send_spoiler_photo(payload, accepted, target, context, plugins)
+        guard, refused = load_guard()
+        if guard is None:
+            return refused or "", ()
+        return send_spoiler_photo(payload, accepted, target, context, guard)
     message = payload.to_message()
     check_host_reads_back(message, payload.path, voice=payload.media_type is MediaType.VOICE)
     args = {"action": "send", "target": target.host_target, "message": message}

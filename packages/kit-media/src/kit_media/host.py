@@ -90,9 +90,9 @@ def _invoke(name: object, args: object, context: dict[str, Any]) -> str:
         return refusal(
             f"{HOST_MISSING} ({module_name} has no callable {attribute})", "host_unavailable"
         )
-    plugins, refused = load_guard()
-    if refused is not None:
+    guard, refused = load_guard()
+    if guard is None:
         logger.warning("event=host_tool_refused tool=%s reason=no_guard", name)
-        return refused
+        return refused or refusal("hermes' guard could not be loaded", "host_guard_unavailable")
     kwargs = guard_context(context)
-    return run_guarded(plugins, name, payload, context, lambda a: handler(a, **kwargs))
+    return run_guarded(guard, name, payload, context, lambda a: handler(a, **kwargs))
