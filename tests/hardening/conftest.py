@@ -62,6 +62,7 @@ HOST_MODULES = (
     "gateway.session_context",
     "gateway.config",
     "gateway.platforms.base",
+    "gateway.response_filters",
     "telegram",
     "telegram.request",
 )
@@ -358,6 +359,10 @@ class FakeHost:
             "gateway.platforms.base": module(
                 "gateway.platforms.base",
                 validate_media_delivery_path=self.validate_media_delivery_path,
+            ),
+            "gateway.response_filters": module(
+                "gateway.response_filters",
+                is_intentional_silence_response=lambda text: text.strip() == "NO_REPLY",
             ),
         }
 

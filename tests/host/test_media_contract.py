@@ -16,6 +16,7 @@ for ``send_message``; the kit's markers are cleared around every test.
 from __future__ import annotations
 
 import contextvars
+import inspect
 import json
 import logging
 import os
@@ -25,7 +26,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -176,18 +177,66 @@ def plugin(hermes_host: HermesHost, monkeypatch: pytest.MonkeyPatch) -> Iterator
     kit_media.clear_media_delivery_state(session_id=SESSION)
 
 
+def bind_turn(session_context: Any, **values: str) -> None:
+    """Bind a gateway turn's session vars as this release's gateway does.
+
+    ``set_session_vars`` takes a ``session_id`` only from 0.17.0 (0.13.0 knows
+    ``platform`` … ``session_key``): only the keywords this release's function takes are
+    passed, and a ``session_id`` it cannot take is bound as the agent binds it
+    (:func:`bind_agent_session`, in this context only).
+    """
+    accepted = inspect.signature(session_context.set_session_vars).parameters
+    session_context.set_session_vars(**{k: v for k, v in values.items() if k in accepted})
+    if "session_id" not in accepted and values.get("session_id"):
+        _session_id_variable(session_context).set(values["session_id"])
+
+
+def bind_agent_session(session_context: Any, session_id: str) -> None:
+    """What an agent's set-up does with its session id: ``os.environ`` and the context var.
+
+    ``set_current_session_id`` from 0.15.0 (``agent/agent_init.py``); before it,
+    ``run_agent.py`` wrote both itself (0.13.0 ``run_agent.py`` 1902-1905).
+    """
+    setter = getattr(session_context, "set_current_session_id", None)
+    if callable(setter):
+        setter(session_id)
+        return
+    os.environ["HERMES_SESSION_ID"] = session_id
+    _session_id_variable(session_context).set(session_id)
+
+
+def gateway_message_entry(session_context: Any) -> None:
+    """What the gateway does at the top of every message, before it binds the turn.
+
+    From 0.18.0 ``_handle_message`` calls ``reset_session_vars()`` (0.18.0
+    ``gateway/run.py`` 8390-8395); before, a message simply ran in its task's fresh
+    context, which is what the caller's ``copy_context()`` already gives.
+    """
+    reset = getattr(session_context, "reset_session_vars", None)
+    if callable(reset):
+        reset()
+
+
+def _session_id_variable(session_context: Any) -> contextvars.ContextVar[Any]:
+    """The ``HERMES_SESSION_ID`` context variable (``_VAR_MAP``, every release)."""
+    variable = session_context._VAR_MAP["HERMES_SESSION_ID"]
+    assert isinstance(variable, contextvars.ContextVar)
+    return cast("contextvars.ContextVar[Any]", variable)
+
+
 @pytest.fixture
 def in_chat(hermes_host: HermesHost, monkeypatch: pytest.MonkeyPatch) -> Callable[..., Any]:
     """Run a callable the way a gateway turn runs a tool: session vars bound per task.
 
     The vars are bound in a copied context (so nothing leaks into the test session), and
-    the session-context module's process-wide "engaged" latch is restored afterwards.
+    the session-context module's process-wide "engaged" latch (0.18.0 and newer) is
+    restored afterwards.
     """
     from gateway import session_context
 
-    monkeypatch.setattr(
-        session_context, "_session_context_engaged", session_context.session_context_engaged()
-    )
+    engaged = getattr(session_context, "session_context_engaged", None)
+    if callable(engaged):
+        monkeypatch.setattr(session_context, "_session_context_engaged", engaged())
 
     def run(
         fn: Callable[[], T],
@@ -197,7 +246,8 @@ def in_chat(hermes_host: HermesHost, monkeypatch: pytest.MonkeyPatch) -> Callabl
         thread_id: str = TOPIC,
     ) -> T:
         def bound() -> T:
-            session_context.set_session_vars(
+            bind_turn(
+                session_context,
                 platform=platform,
                 chat_id=chat_id,
                 thread_id=thread_id,
@@ -765,12 +815,11 @@ def test_the_session_another_agent_wrote_to_the_environment_is_never_silenced(
     # agent_init's set_current_session_id writes os.environ for every agent it sets up:
     # the environment holds whichever session started last in the process
     monkeypatch.setenv("HERMES_SESSION_ID", "placeholder")
-    contextvars.copy_context().run(session_context.set_current_session_id, "other-session")
+    contextvars.copy_context().run(bind_agent_session, session_context, "other-session")
     assert session_context.get_session_env("HERMES_SESSION_ID") == "other-session"
 
     def fresh_turn() -> kit_media.MediaDeliveryResult:
-        # what the gateway does at the top of every message, before it binds the turn
-        session_context.reset_session_vars()
+        gateway_message_entry(session_context)
         assert session_context.get_session_env("HERMES_SESSION_ID") == "other-session"
         return deliver_media(MediaPayload(files.image), f"telegram:{CHAT}")
 
@@ -825,10 +874,10 @@ def test_the_session_hermes_binds_for_the_turn_is_armed_and_the_gateways_blank_i
     from gateway import session_context
 
     def gateway_turn(agent_session: str | None) -> kit_media.MediaDeliveryResult:
-        # GatewayRunner._set_session_env binds the chat and no session id ("")
-        session_context.set_session_vars(platform="telegram", chat_id=CHAT, thread_id=TOPIC)
-        if agent_session is not None:  # agent_init in this turn: set_current_session_id
-            session_context.set_current_session_id(agent_session)
+        # GatewayRunner._set_session_env binds the chat and no session id ("" from 0.17.0)
+        bind_turn(session_context, platform="telegram", chat_id=CHAT, thread_id=TOPIC)
+        if agent_session is not None:  # the agent's set-up in this turn
+            bind_agent_session(session_context, agent_session)
         return deliver_media(MediaPayload(files.image))
 
     blank = contextvars.copy_context().run(gateway_turn, None)

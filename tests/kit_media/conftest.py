@@ -29,6 +29,7 @@ HOST_MODULES = (
     "gateway.session_context",
     "gateway.config",
     "gateway.platforms.base",
+    "gateway.response_filters",
     "telegram",
     "telegram.request",
 )
@@ -101,6 +102,11 @@ class FakeBot:
         self.host.record_bot("shutdown", {})
 
 
+def is_silence(text: str) -> bool:
+    """Plays ``gateway.response_filters.is_intentional_silence_response`` for the token."""
+    return text.strip().upper() in {"NO_REPLY", "[SILENT]"}
+
+
 @dataclass
 class FakeHost:
     """The hermes (and telegram) surface kit-media uses, with recorders."""
@@ -122,6 +128,8 @@ class FakeHost:
     proxy: str | None = None
     bot_failures: dict[str, Exception] = field(default_factory=dict)
     has_post_hook: bool = True
+    silence_filter: bool = True
+    """Whether the gateway has hermes' silence filter (``gateway.response_filters``)."""
     pre_calls: list[dict[str, Any]] = field(default_factory=list)
     post_calls: list[dict[str, Any]] = field(default_factory=list)
     handler_calls: list[tuple[dict[str, Any], dict[str, Any]]] = field(default_factory=list)
@@ -229,6 +237,10 @@ class FakeHost:
             ),
             "gateway.config": module(
                 "gateway.config", Platform=Platform, load_gateway_config=self.load_gateway_config
+            ),
+            "gateway.response_filters": module(
+                "gateway.response_filters",
+                **({"is_intentional_silence_response": is_silence} if self.silence_filter else {}),
             ),
             "telegram": module("telegram", Bot=self.make_bot),
             "telegram.request": module(

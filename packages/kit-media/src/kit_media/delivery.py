@@ -31,6 +31,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, cast
 
+from kit_media._capabilities import media_policy_missing, silence_unsupported
 from kit_media._checks import check_deliverable_file
 from kit_media._guard import load_guard
 from kit_media._host import HostRefusal, import_host
@@ -150,7 +151,13 @@ def deliver_media(
         return _finish(payload, requested, resolved.display, _Outcome(reason=reason, ids=ids))
     outcome = _interpret(reply, [*ids, *raw_ids])
     if outcome.success:
-        if arm_final_response_suppression(delivery_session(runtime_context)):
+        unsupported = silence_unsupported()
+        if unsupported is not None:
+            logger.warning(
+                "event=media_final_response_suppression_unavailable reason=no_silence_filter"
+            )
+            outcome = replace(outcome, suppression_note=unsupported)
+        elif arm_final_response_suppression(delivery_session(runtime_context)):
             outcome = replace(outcome, suppression_armed=True)
         else:
             logger.warning(
@@ -201,8 +208,7 @@ def _host_accepts(path: Path, *, required: bool) -> Path:
     validate = getattr(base, "validate_media_delivery_path", None)
     if not callable(validate):
         if required:
-            msg = "hermes' media path policy (validate_media_delivery_path) is not available"
-            raise HostRefusal(msg)
+            raise HostRefusal(media_policy_missing())
         return path
     accepted = validate(str(path))
     if not isinstance(accepted, str) or not accepted:
