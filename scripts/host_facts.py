@@ -47,6 +47,7 @@ HOST_FUNCTIONS = (
     "model_tools.handle_function_call",
     "model_tools._emit_post_tool_call_hook",
     "tools.send_message_tool.send_message_tool",
+    "tools.send_message_tool._media_caption_split",
     "gateway.config.load_gateway_config",
     "gateway.session_context.get_session_env",
     "gateway.session_context.set_session_vars",

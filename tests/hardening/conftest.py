@@ -351,7 +351,9 @@ class FakeHost:
                 invoke_hook=self.invoke_hook,
             ),
             "tools.send_message_tool": module(
-                "tools.send_message_tool", send_message_tool=self.send_message_tool
+                "tools.send_message_tool",
+                send_message_tool=self.send_message_tool,
+                _media_caption_split=lambda text, media, **kw: (None, text),
             ),
             "gateway.session_context": module(
                 "gateway.session_context", get_session_env=self.get_session_env

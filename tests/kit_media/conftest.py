@@ -107,6 +107,11 @@ def is_silence(text: str) -> bool:
     return text.strip().upper() in {"NO_REPLY", "[SILENT]"}
 
 
+def caption_split(text: str, media: Any, *, max_caption_len: int) -> tuple[str | None, str]:
+    """Plays ``tools.send_message_tool._media_caption_split`` (its presence is what counts)."""
+    return (text.strip(), "") if text.strip() and len(media) == 1 else (None, text)
+
+
 @dataclass
 class FakeHost:
     """The hermes (and telegram) surface kit-media uses, with recorders."""
@@ -130,6 +135,8 @@ class FakeHost:
     has_post_hook: bool = True
     silence_filter: bool = True
     """Whether the gateway has hermes' silence filter (``gateway.response_filters``)."""
+    caption_split: bool = True
+    """Whether ``send_message`` can put a caption on the file (``_media_caption_split``)."""
     pre_calls: list[dict[str, Any]] = field(default_factory=list)
     post_calls: list[dict[str, Any]] = field(default_factory=list)
     handler_calls: list[tuple[dict[str, Any], dict[str, Any]]] = field(default_factory=list)
@@ -225,7 +232,9 @@ class FakeHost:
                 invoke_hook=self.invoke_hook,
             ),
             "tools.send_message_tool": module(
-                "tools.send_message_tool", send_message_tool=self.send_message_tool
+                "tools.send_message_tool",
+                send_message_tool=self.send_message_tool,
+                **({"_media_caption_split": caption_split} if self.caption_split else {}),
             ),
             "gateway.session_context": module(
                 "gateway.session_context", get_session_env=self.get_session_env

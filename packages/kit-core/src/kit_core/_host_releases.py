@@ -591,7 +591,8 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
             },
             "functions": {
                 "added": {
-                    "gateway.session_context.set_session_vars": "(platform: str = '', source: str = '', chat_id: str = '', chat_name: str = '', thread_id: str = '', user_id: str = '', user_name: str = '', session_key: str = '', session_id: str = '', message_id: str = '', profile: str = '', cwd: str = '', async_delivery: bool = True, ui_session_id: str = '') -> list"
+                    "tools.send_message_tool._media_caption_split": "(text, media_files, *, max_caption_len)",
+                    "gateway.session_context.set_session_vars": "(platform: str = '', source: str = '', chat_id: str = '', chat_name: str = '', thread_id: str = '', user_id: str = '', user_name: str = '', session_key: str = '', session_id: str = '', message_id: str = '', profile: str = '', cwd: str = '', async_delivery: bool = True, ui_session_id: str = '') -> list",
                 },
                 "removed": [],
             },

@@ -18,6 +18,11 @@ SILENCE_FUNCTION: Final = "gateway.response_filters.is_intentional_silence_respo
 MEDIA_POLICY_FUNCTION: Final = "gateway.platforms.base.validate_media_delivery_path"
 """hermes' media delivery policy: which local files it agrees to send."""
 
+CAPTION_FUNCTION: Final = "tools.send_message_tool._media_caption_split"
+"""``send_message``'s one decision whether a message's text rides on its single media
+file as the caption (0.19.0 ``tools/send_message_tool.py`` 86-123, used for Telegram at
+876-880); before it, the text always went out as a message of its own."""
+
 SILENCE_TOKEN: Final = "NO_REPLY"
 """hermes' canonical silence token (0.19.0 ``gateway/response_filters.py:14``)."""
 
@@ -53,6 +58,24 @@ def silence_unsupported() -> str | None:
         f" filter ({SILENCE_FUNCTION}) that drops a {SILENCE_TOKEN!r} reply, so no"
         " suppression was armed (the token would reach the user as text); final-reply"
         f" suppression needs {first_offering(SILENCE_FUNCTION)}"
+    )
+
+
+def caption_unsupported() -> str | None:
+    """``None`` when the running ``send_message`` can put a caption on the file; else
+    why a captioned payload is refused (the caption would be a second message).
+
+    Raises:
+        HostUnavailableError: ``tools.send_message_tool`` cannot be imported.
+    """
+    module = import_host("tools.send_message_tool")
+    if callable(getattr(module, CAPTION_FUNCTION.rpartition(".")[2], None)):
+        return None
+    return (
+        "this hermes' send_message cannot put a caption on a file: it would send the"
+        " caption as a message of its own before the file, so nothing was sent; captions"
+        f" ride on the file in {first_offering(CAPTION_FUNCTION)}: deliver without a"
+        " caption (and send the text yourself), or as a voice note"
     )
 
 

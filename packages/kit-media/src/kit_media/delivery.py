@@ -31,7 +31,11 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, cast
 
-from kit_media._capabilities import media_policy_missing, silence_unsupported
+from kit_media._capabilities import (
+    caption_unsupported,
+    media_policy_missing,
+    silence_unsupported,
+)
 from kit_media._checks import check_deliverable_file
 from kit_media._guard import load_guard
 from kit_media._host import HostRefusal, import_host
@@ -190,6 +194,10 @@ def _send(
         if guard is None:
             return refused or "", ()
         return send_spoiler_photo(payload, accepted, target, context, guard)
+    if payload.caption and payload.media_type is not MediaType.VOICE:
+        refused = caption_unsupported()
+        if refused is not None:
+            raise HostRefusal(refused)
     message = payload.to_message()
     check_host_reads_back(message, payload.path, voice=payload.media_type is MediaType.VOICE)
     args = {"action": "send", "target": target.host_target, "message": message}

@@ -263,6 +263,7 @@ def build(host: Any) -> dict[str, ModuleType]:
             "tools.send_message_tool",
             "The in-memory host's recorded send_message.",
             send_message_tool=lambda args, **kw: _media.send_message(host, args, **kw),  # pyright: ignore[reportUnknownLambdaType]
+            _media_caption_split=_media.media_caption_split,
         ),
         "gateway.session_context": _session_module(host),
         "gateway.platforms.base": _module(
