@@ -155,20 +155,26 @@ def deliver_media(
         return _finish(payload, requested, resolved.display, _Outcome(reason=reason, ids=ids))
     outcome = _interpret(reply, [*ids, *raw_ids])
     if outcome.success:
-        unsupported = silence_unsupported()
-        if unsupported is not None:
-            logger.warning(
-                "event=media_final_response_suppression_unavailable reason=no_silence_filter"
-            )
-            outcome = replace(outcome, suppression_note=unsupported)
-        elif arm_final_response_suppression(delivery_session(runtime_context)):
-            outcome = replace(outcome, suppression_armed=True)
-        else:
-            logger.warning(
-                "event=media_final_response_suppression_unavailable reason=no_session_id"
-            )
-            outcome = replace(outcome, suppression_note=NO_SESSION_NOTE)
+        outcome = _arm_suppression(outcome, delivery_session(runtime_context))
     return _finish(payload, requested, resolved.display, outcome)
+
+
+def _arm_suppression(outcome: _Outcome, session: str | None) -> _Outcome:
+    """Arm the final-reply suppression of ``session`` after a successful delivery, or say
+    why not: the call named no session, or the running gateway would send the silence
+    token as text (see :func:`kit_media._capabilities.silence_unsupported`)."""
+    if session is None:
+        logger.warning("event=media_final_response_suppression_unavailable reason=no_session_id")
+        return replace(outcome, suppression_note=NO_SESSION_NOTE)
+    unsupported = silence_unsupported()
+    if unsupported is not None:
+        logger.warning(
+            "event=media_final_response_suppression_unavailable reason=no_silence_filter"
+        )
+        return replace(outcome, suppression_note=unsupported)
+    if arm_final_response_suppression(session):
+        return replace(outcome, suppression_armed=True)
+    return replace(outcome, suppression_note=NO_SESSION_NOTE)
 
 
 @dataclass(frozen=True, slots=True)
