@@ -70,13 +70,7 @@ def send_spoiler_photo(
             or python-telegram-bot missing; checked before the guard runs.
         HostUnavailableError: hermes' gateway config cannot be imported.
     """
-    if target.platform != "telegram":
-        msg = (
-            f"spoiler photos are a Telegram-only extension; the target platform is"
-            f" {target.platform!r}, so nothing was sent: target a Telegram chat, or send"
-            " without spoiler=True"
-        )
-        raise SpoilerRefusal(msg)
+    require_telegram_route(target)
     telegram_config = _telegram_config()
     token = telegram_config.token
     chat, topic = _route(target, telegram_config)
@@ -95,6 +89,17 @@ def send_spoiler_photo(
 
     reply = run_guarded(guard, "send_message", args, context, operation, secrets=(token,))
     return reply, raw_ids
+
+
+def require_telegram_route(target: ResolvedDeliveryTarget) -> None:
+    """Raise :class:`SpoilerRefusal` unless ``target`` is a Telegram route."""
+    if target.platform != "telegram":
+        msg = (
+            f"spoiler photos are a Telegram-only extension; the target platform is"
+            f" {target.platform!r}, so nothing was sent: target a Telegram chat, or send"
+            " without spoiler=True"
+        )
+        raise SpoilerRefusal(msg)
 
 
 @dataclass(frozen=True, slots=True)

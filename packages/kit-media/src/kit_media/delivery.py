@@ -42,7 +42,7 @@ from kit_media._host import HostRefusal, import_host
 from kit_media._media_tag import check_host_reads_back, same_file
 from kit_media._privacy import route_ids, scrub_host_result, scrub_text
 from kit_media._session import NO_SESSION_NOTE, delivery_session
-from kit_media._telegram import send_spoiler_photo
+from kit_media._telegram import require_telegram_route, send_spoiler_photo
 from kit_media.errors import MediaError
 from kit_media.host import invoke_host_tool
 from kit_media.payload import MediaPayload, MediaType
@@ -194,6 +194,8 @@ def _send(
     payload: MediaPayload, target: ResolvedDeliveryTarget, context: dict[str, Any]
 ) -> tuple[str, tuple[str, ...]]:
     """The host's reply (JSON text) and raw ids it may echo; raises HostRefusal."""
+    if payload.spoiler:
+        require_telegram_route(target)  # about the request: said before any host question
     accepted = _host_accepts(payload.path, required=payload.spoiler)
     if payload.spoiler:
         guard, refused = load_guard()
