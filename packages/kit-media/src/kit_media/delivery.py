@@ -131,7 +131,7 @@ def deliver_media(
         )
         raise MediaError(msg)
     parsed = parse_delivery_target(target)
-    check_deliverable_file(payload.path)
+    check_deliverable_file(payload.path, at_delivery=True)
     requested = "origin" if parsed is None else parsed.requested
     try:
         resolved = resolve_origin() if parsed is None else parsed
