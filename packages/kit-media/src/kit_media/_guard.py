@@ -7,17 +7,17 @@ function's presence and its signature), never its version number:
 1. **pre_tool_call.** ``hermes_cli.plugins.resolve_pre_tool_block`` where it exists (it
    fires ``pre_tool_call`` once, and an ``approve`` directive whose human gate denies,
    times out or fails is a block: hermes-agent 0.18.1, ``hermes_cli/plugins.py``
-   2226-2274, called from ``model_tools.py`` 1176-1190; 0.19.0 ``model_tools.py``
-   1181-1194). Older releases call ``get_pre_tool_call_block_message`` instead
-   (hermes-agent 0.13.0, ``model_tools.py`` 741-755; 0.17.0, ``model_tools.py``
-   1026-1045), whose keyword parameters grew over time (``task_id``, ``session_id``,
+   2226-2274, called from ``model_tools.py`` 1175-1208; 0.19.0 ``model_tools.py``
+   1181-1214). Older releases call ``get_pre_tool_call_block_message`` instead
+   (hermes-agent 0.13.0, ``model_tools.py`` 740-755; 0.17.0, ``model_tools.py``
+   1031-1064), whose keyword parameters grew over time (``task_id``, ``session_id``,
    ``tool_call_id`` in 0.13.0; ``turn_id``, ``api_request_id`` from 0.16.0): the kit
    passes only those the function's signature accepts.
 2. **Blocked:** the result is ``{"error": <message>}`` exactly as the host writes it, and
    the operation never runs. Where the release's pipeline reports a block to
    ``post_tool_call`` (through ``model_tools._emit_post_tool_call_hook`` with
    ``status="blocked"``, ``error_type="plugin_block"``: 0.16.0 ``model_tools.py``
-   1005-1020, 0.19.0 ``model_tools.py`` 1198-1214), so does the kit; older releases
+   1006-1022, 0.19.0 ``model_tools.py`` 1198-1214), so does the kit; older releases
    return without it (0.13.0 ``model_tools.py`` 754-755), and so does the kit.
 3. **Otherwise** the operation runs, timed, and ``post_tool_call`` is emitted as that
    release emits it: through its ``_emit_post_tool_call_hook``, with the observer fields
