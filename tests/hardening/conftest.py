@@ -63,6 +63,7 @@ HOST_MODULES = (
     "gateway.config",
     "gateway.platforms.base",
     "gateway.response_filters",
+    "model_tools",
     "telegram",
     "telegram.request",
 )

@@ -30,6 +30,7 @@ HOST_MODULES = (
     "gateway.config",
     "gateway.platforms.base",
     "gateway.response_filters",
+    "model_tools",
     "telegram",
     "telegram.request",
 )
