@@ -33,7 +33,7 @@ from typing import Any, Final, cast
 
 from kit_core import redact_text
 from kit_media._guard import load_guard, refusal, run_guarded
-from kit_media._host import HOST_MISSING, HostUnavailableError, guard_context, import_host
+from kit_media._host import HostUnavailableError, guard_context, host_missing, import_host
 
 __all__ = ["SUPPORTED_HOST_TOOLS", "invoke_host_tool"]
 
@@ -88,7 +88,7 @@ def _invoke(name: object, args: object, context: dict[str, Any]) -> str:
         return refusal(str(exc), "host_unavailable")
     if not callable(handler):
         return refusal(
-            f"{HOST_MISSING} ({module_name} has no callable {attribute})", "host_unavailable"
+            f"{host_missing()} ({module_name} has no callable {attribute})", "host_unavailable"
         )
     guard, refused = load_guard()
     if guard is None:
