@@ -121,6 +121,8 @@ class HostRelease(Record):
         setattr_(self, "agent_loop_tools", frozenset(facts["agent_loop_tools"]))
         setattr_(self, "context", MappingProxyType(dict(facts["context"])))
         setattr_(self, "tools", MappingProxyType(dict(facts["tools"])))
+        # .get: scripts/host_model.py reads the model it is about to rewrite, which may
+        # predate this field; the model test checks every release's real functions
         setattr_(self, "functions", MappingProxyType(dict(facts.get("functions", {}))))
         setattr_(self, "manifest", tuple(facts["manifest"]))
         setattr_(self, "awaits_hooks", bool(facts["awaits_hooks"]))
