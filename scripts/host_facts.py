@@ -39,6 +39,47 @@ def _member(value: object) -> str:
     return "attribute"
 
 
+HOST_FUNCTIONS = (
+    "hermes_cli.plugins.resolve_pre_tool_block",
+    "hermes_cli.plugins.get_pre_tool_call_block_message",
+    "hermes_cli.plugins.invoke_hook",
+    "hermes_cli.plugins.has_hook",
+    "model_tools.handle_function_call",
+    "model_tools._emit_post_tool_call_hook",
+    "tools.send_message_tool.send_message_tool",
+    "tools.send_message_tool._media_caption_split",
+    "gateway.config.load_gateway_config",
+    "gateway.session_context.get_session_env",
+    "gateway.session_context.set_session_vars",
+    "gateway.session_context.set_current_session_id",
+    "gateway.session_context.reset_session_vars",
+    "gateway.platforms.base.validate_media_delivery_path",
+    "gateway.platforms.base.BasePlatformAdapter.extract_media",
+    "gateway.response_filters.is_intentional_silence_response",
+)
+"""Module-level hermes functions a kit package calls (``module.function`` or
+``module.Class.method``): the model records which release has each, and its signature."""
+
+
+def _functions() -> dict[str, str]:
+    """Each of :data:`HOST_FUNCTIONS` this release has -> its signature."""
+    found: dict[str, str] = {}
+    for qualified in HOST_FUNCTIONS:
+        module_name, _, rest = qualified.partition(".")
+        value: Any = None
+        for part in rest.split("."):  # import the longest module prefix, then getattr
+            try:
+                value = importlib.import_module(f"{module_name}.{part}")
+                module_name = f"{module_name}.{part}"
+            except ImportError:
+                value = getattr(value or importlib.import_module(module_name), part, None)
+                if value is None:
+                    break
+        if callable(value) and not inspect.ismodule(value):
+            found[qualified] = str(inspect.signature(value))
+    return found
+
+
 def _names(table: Any) -> list[str]:
     """Sorted names of a hermes table: a mapping's keys, or the first field of each row."""
     if table is None:
@@ -106,6 +147,7 @@ def read_facts() -> dict[str, Any]:
         "toolsets": sorted(toolsets.TOOLSETS),
         "agent_loop_tools": sorted(getattr(model_tools, "_AGENT_LOOP_TOOLS", ())),
         "awaits_hooks": importlib.util.find_spec("hermes_cli.plugins_dispatch") is not None,
+        "functions": _functions(),
     }
 
 

@@ -62,6 +62,8 @@ HOST_MODULES = (
     "gateway.session_context",
     "gateway.config",
     "gateway.platforms.base",
+    "gateway.response_filters",
+    "model_tools",
     "telegram",
     "telegram.request",
 )
@@ -350,7 +352,9 @@ class FakeHost:
                 invoke_hook=self.invoke_hook,
             ),
             "tools.send_message_tool": module(
-                "tools.send_message_tool", send_message_tool=self.send_message_tool
+                "tools.send_message_tool",
+                send_message_tool=self.send_message_tool,
+                _media_caption_split=lambda text, media, **kw: (None, text),
             ),
             "gateway.session_context": module(
                 "gateway.session_context", get_session_env=self.get_session_env
@@ -358,6 +362,10 @@ class FakeHost:
             "gateway.platforms.base": module(
                 "gateway.platforms.base",
                 validate_media_delivery_path=self.validate_media_delivery_path,
+            ),
+            "gateway.response_filters": module(
+                "gateway.response_filters",
+                is_intentional_silence_response=lambda text: text.strip() == "NO_REPLY",
             ),
         }
 

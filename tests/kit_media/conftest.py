@@ -29,6 +29,8 @@ HOST_MODULES = (
     "gateway.session_context",
     "gateway.config",
     "gateway.platforms.base",
+    "gateway.response_filters",
+    "model_tools",
     "telegram",
     "telegram.request",
 )
@@ -101,6 +103,16 @@ class FakeBot:
         self.host.record_bot("shutdown", {})
 
 
+def is_silence(text: str) -> bool:
+    """Plays ``gateway.response_filters.is_intentional_silence_response`` for the token."""
+    return text.strip().upper() in {"NO_REPLY", "[SILENT]"}
+
+
+def caption_split(text: str, media: Any, *, max_caption_len: int) -> tuple[str | None, str]:
+    """Plays ``tools.send_message_tool._media_caption_split`` (its presence is what counts)."""
+    return (text.strip(), "") if text.strip() and len(media) == 1 else (None, text)
+
+
 @dataclass
 class FakeHost:
     """The hermes (and telegram) surface kit-media uses, with recorders."""
@@ -122,6 +134,10 @@ class FakeHost:
     proxy: str | None = None
     bot_failures: dict[str, Exception] = field(default_factory=dict)
     has_post_hook: bool = True
+    silence_filter: bool = True
+    """Whether the gateway has hermes' silence filter (``gateway.response_filters``)."""
+    caption_split: bool = True
+    """Whether ``send_message`` can put a caption on the file (``_media_caption_split``)."""
     pre_calls: list[dict[str, Any]] = field(default_factory=list)
     post_calls: list[dict[str, Any]] = field(default_factory=list)
     handler_calls: list[tuple[dict[str, Any], dict[str, Any]]] = field(default_factory=list)
@@ -217,7 +233,9 @@ class FakeHost:
                 invoke_hook=self.invoke_hook,
             ),
             "tools.send_message_tool": module(
-                "tools.send_message_tool", send_message_tool=self.send_message_tool
+                "tools.send_message_tool",
+                send_message_tool=self.send_message_tool,
+                **({"_media_caption_split": caption_split} if self.caption_split else {}),
             ),
             "gateway.session_context": module(
                 "gateway.session_context", get_session_env=self.get_session_env
@@ -229,6 +247,10 @@ class FakeHost:
             ),
             "gateway.config": module(
                 "gateway.config", Platform=Platform, load_gateway_config=self.load_gateway_config
+            ),
+            "gateway.response_filters": module(
+                "gateway.response_filters",
+                **({"is_intentional_silence_response": is_silence} if self.silence_filter else {}),
             ),
             "telegram": module("telegram", Bot=self.make_bot),
             "telegram.request": module(

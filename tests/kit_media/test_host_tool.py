@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from kit_core._host_model import first_release
 from kit_media import invoke_host_tool
 
 if TYPE_CHECKING:
@@ -171,9 +172,11 @@ def test_args_that_are_not_a_dict_are_refused(host: FakeHost, args: Any) -> None
 def test_without_hermes_the_call_is_refused() -> None:
     out = answer(invoke_host_tool("send_message", ARGS))
     assert out["error_code"] == "host_unavailable"
+    oldest = first_release(lambda r: "tools.send_message_tool.send_message_tool" in r.functions)
+    assert oldest is not None  # the host model names the release, the kit does not
     assert out["error"].startswith(
         "hermes-agent is not importable: kit-media delivers through the host's send_message;"
-        " run inside hermes-agent 0.19.0 or newer"
+        f" run inside {oldest.label} or newer"
     )
 
 

@@ -145,8 +145,9 @@ def _install_extract_media(host: FakeHost, answer: Any) -> list[str]:
 def test_a_host_that_reads_another_file_is_refused_and_nothing_is_sent(
     host: FakeHost, image: Path
 ) -> None:
+    payload = MediaPayload(image)  # built before hermes loaded its parser
     seen = _install_extract_media(host, lambda content: [("/elsewhere/other.png", False)])
-    result = deliver_media(MediaPayload(image), "telegram", session_id="s-1")
+    result = deliver_media(payload, "telegram", session_id="s-1")
     assert result.success is False
     assert result.reason == (
         "hermes would read this MEDIA: line as 'other.png', not 'cat.png' alone, so nothing"
@@ -170,8 +171,9 @@ def test_a_host_that_reads_another_file_is_refused_and_nothing_is_sent(
 def test_a_host_that_reads_no_file_two_or_another_way_is_refused(
     host: FakeHost, image: Path, answer: Any
 ) -> None:
+    payload = MediaPayload(image)  # built before hermes loaded its parser
     _install_extract_media(host, answer)
-    result = deliver_media(MediaPayload(image), "telegram", session_id="s-1")
+    result = deliver_media(payload, "telegram", session_id="s-1")
     assert result.success is False
     assert result.reason is not None
     assert result.reason.startswith("hermes would read this MEDIA: line as")
@@ -179,8 +181,12 @@ def test_a_host_that_reads_no_file_two_or_another_way_is_refused(
 
 
 def test_a_host_that_reads_the_file_back_sends_it(host: FakeHost, voice: Path) -> None:
-    seen = _install_extract_media(host, lambda content: [(str(voice), True)])
-    result = deliver_media(MediaPayload(voice, MediaType.VOICE), "telegram", session_id="s-1")
+    seen = _install_extract_media(
+        host, lambda content: [(str(voice), "[[audio_as_voice]]" in content)]
+    )
+    payload = MediaPayload(voice, MediaType.VOICE)  # its path is asked of the loaded parser
+    result = deliver_media(payload, "telegram", session_id="s-1")
     assert result.success is True, result.reason
-    assert seen == [f"[[audio_as_voice]]\nMEDIA:{voice}"]
+    # the path when the payload was built, then the whole message when it was delivered
+    assert seen == [f"MEDIA:{voice}", f"[[audio_as_voice]]\nMEDIA:{voice}"]
     assert json.loads(json.dumps(result.as_dict()))["success"] is True

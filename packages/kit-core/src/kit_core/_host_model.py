@@ -70,6 +70,7 @@ class HostRelease(Record):
         "awaits_hooks",
         "cli_commands",
         "context",
+        "functions",
         "hooks",
         "manifest",
         "middleware",
@@ -108,6 +109,10 @@ class HostRelease(Record):
     """``model_tools._AGENT_LOOP_TOOLS``: names the agent loop answers itself."""
     awaits_hooks: bool
     """Whether the host awaits an ``async def`` hook (no registry release does)."""
+    functions: Mapping[str, str]
+    """hermes functions a kit package calls (``module.function``, or
+    ``module.Class.method``; the list is ``scripts/host_facts.py``'s ``HOST_FUNCTIONS``)
+    that this release has -> their signature."""
     modelled: bool
     """True for a release read from source, not installed and booted."""
 
@@ -122,6 +127,9 @@ class HostRelease(Record):
         setattr_(self, "agent_loop_tools", frozenset(facts["agent_loop_tools"]))
         setattr_(self, "context", MappingProxyType(dict(facts["context"])))
         setattr_(self, "tools", MappingProxyType(dict(facts["tools"])))
+        # .get: scripts/host_model.py reads the model it is about to rewrite, which may
+        # predate this field; the model test checks every release's real functions
+        setattr_(self, "functions", MappingProxyType(dict(facts.get("functions", {}))))
         setattr_(self, "manifest", tuple(facts["manifest"]))
         setattr_(self, "awaits_hooks", bool(facts["awaits_hooks"]))
         setattr_(self, "modelled", modelled)

@@ -336,6 +336,16 @@ FIRST: Final[dict[str, Any]] = {
     ],
     "agent_loop_tools": ["delegate_task", "memory", "session_search", "todo"],
     "awaits_hooks": False,
+    "functions": {
+        "hermes_cli.plugins.get_pre_tool_call_block_message": "(tool_name: 'str', args: 'Optional[Dict[str, Any]]', task_id: 'str' = '', session_id: 'str' = '', tool_call_id: 'str' = '') -> 'Optional[str]'",
+        "hermes_cli.plugins.invoke_hook": "(hook_name: 'str', **kwargs: 'Any') -> 'List[Any]'",
+        "model_tools.handle_function_call": "(function_name: str, function_args: Dict[str, Any], task_id: Optional[str] = None, tool_call_id: Optional[str] = None, session_id: Optional[str] = None, user_task: Optional[str] = None, enabled_tools: Optional[List[str]] = None, skip_pre_tool_call_hook: bool = False) -> str",
+        "tools.send_message_tool.send_message_tool": "(args, **kw)",
+        "gateway.config.load_gateway_config": "() -> gateway.config.GatewayConfig",
+        "gateway.session_context.get_session_env": "(name: str, default: str = '') -> str",
+        "gateway.session_context.set_session_vars": "(platform: str = '', chat_id: str = '', chat_name: str = '', thread_id: str = '', user_id: str = '', user_name: str = '', session_key: str = '') -> list",
+        "gateway.platforms.base.BasePlatformAdapter.extract_media": "(content: str) -> Tuple[List[Tuple[str, bool]], str]",
+    },
 }
 
 CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
@@ -393,6 +403,14 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
                 "removed": ["session_search"],
             },
             "toolsets": {"added": ["context_engine"], "removed": []},
+            "functions": {
+                "added": {
+                    "gateway.session_context.set_session_vars": "(platform: str = '', chat_id: str = '', chat_name: str = '', thread_id: str = '', user_id: str = '', user_name: str = '', session_key: str = '', message_id: str = '') -> list",
+                    "gateway.session_context.set_current_session_id": "(session_id: str) -> None",
+                    "gateway.platforms.base.validate_media_delivery_path": "(path: str) -> Optional[str]",
+                },
+                "removed": [],
+            },
         },
     ),
     ("0.15.1", {"version": "0.15.1"}),
@@ -423,6 +441,16 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
             "slash_commands": {"added": [], "removed": ["provider"]},
             "cli_commands": {"added": ["desktop", "gui", "prompt-size"], "removed": []},
             "tools": {"added": {"browser_dialog": "browser-cdp"}, "removed": []},
+            "functions": {
+                "added": {
+                    "hermes_cli.plugins.get_pre_tool_call_block_message": "(tool_name: 'str', args: 'Optional[Dict[str, Any]]', task_id: 'str' = '', session_id: 'str' = '', tool_call_id: 'str' = '', turn_id: 'str' = '', api_request_id: 'str' = '') -> 'Optional[str]'",
+                    "hermes_cli.plugins.has_hook": "(hook_name: 'str') -> 'bool'",
+                    "model_tools.handle_function_call": "(function_name: str, function_args: Dict[str, Any], task_id: Optional[str] = None, tool_call_id: Optional[str] = None, session_id: Optional[str] = None, turn_id: Optional[str] = None, api_request_id: Optional[str] = None, user_task: Optional[str] = None, enabled_tools: Optional[List[str]] = None, skip_pre_tool_call_hook: bool = False, enabled_toolsets: Optional[List[str]] = None, disabled_toolsets: Optional[List[str]] = None) -> str",
+                    "model_tools._emit_post_tool_call_hook": "(*, function_name: str, function_args: Dict[str, Any], result: Any, task_id: Optional[str] = None, session_id: Optional[str] = None, tool_call_id: Optional[str] = None, turn_id: Optional[str] = None, api_request_id: Optional[str] = None, duration_ms: int = 0, status: Optional[str] = None, error_type: Optional[str] = None, error_message: Optional[str] = None) -> None",
+                    "gateway.session_context.set_session_vars": "(platform: str = '', chat_id: str = '', chat_name: str = '', thread_id: str = '', user_id: str = '', user_name: str = '', session_key: str = '', message_id: str = '', cwd: str = '') -> list",
+                },
+                "removed": [],
+            },
         },
     ),
     (
@@ -459,6 +487,16 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
             "tools": {"added": {"read_terminal": "terminal"}, "removed": ["send_message"]},
             "tool_keywords": {"added": ["session_id"], "removed": []},
             "toolsets": {"added": ["coding"], "removed": ["messaging"]},
+            "functions": {
+                "added": {
+                    "hermes_cli.plugins.get_pre_tool_call_block_message": "(tool_name: 'str', args: 'Optional[Dict[str, Any]]', task_id: 'str' = '', session_id: 'str' = '', tool_call_id: 'str' = '', turn_id: 'str' = '', api_request_id: 'str' = '', middleware_trace: 'Optional[List[Dict[str, Any]]]' = None) -> 'Optional[str]'",
+                    "model_tools.handle_function_call": "(function_name: str, function_args: Dict[str, Any], task_id: Optional[str] = None, tool_call_id: Optional[str] = None, session_id: Optional[str] = None, turn_id: Optional[str] = None, api_request_id: Optional[str] = None, user_task: Optional[str] = None, enabled_tools: Optional[List[str]] = None, skip_pre_tool_call_hook: bool = False, skip_tool_request_middleware: bool = False, tool_request_middleware_trace: Optional[List[Dict[str, Any]]] = None, enabled_toolsets: Optional[List[str]] = None, disabled_toolsets: Optional[List[str]] = None) -> str",
+                    "model_tools._emit_post_tool_call_hook": "(*, function_name: str, function_args: Dict[str, Any], result: Any, task_id: Optional[str] = None, session_id: Optional[str] = None, tool_call_id: Optional[str] = None, turn_id: Optional[str] = None, api_request_id: Optional[str] = None, duration_ms: int = 0, status: Optional[str] = None, error_type: Optional[str] = None, error_message: Optional[str] = None, middleware_trace: Optional[List[Dict[str, Any]]] = None) -> None",
+                    "gateway.session_context.set_session_vars": "(platform: str = '', chat_id: str = '', chat_name: str = '', thread_id: str = '', user_id: str = '', user_name: str = '', session_key: str = '', session_id: str = '', message_id: str = '', cwd: str = '') -> list",
+                    "gateway.response_filters.is_intentional_silence_response": "(response: 'Any') -> 'bool'",
+                },
+                "removed": [],
+            },
         },
     ),
     (
@@ -508,6 +546,13 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
                 "removed": ["mixture_of_agents"],
             },
             "toolsets": {"added": ["project"], "removed": ["moa"]},
+            "functions": {
+                "added": {
+                    "gateway.session_context.set_session_vars": "(platform: str = '', source: str = '', chat_id: str = '', chat_name: str = '', thread_id: str = '', user_id: str = '', user_name: str = '', session_key: str = '', session_id: str = '', message_id: str = '', profile: str = '', cwd: str = '', async_delivery: bool = True) -> list",
+                    "gateway.session_context.reset_session_vars": "() -> None",
+                },
+                "removed": [],
+            },
         },
     ),
     (
@@ -520,6 +565,12 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
             },
             "slash_commands": {"added": ["compact"], "removed": []},
             "cli_commands": {"added": ["console"], "removed": []},
+            "functions": {
+                "added": {
+                    "hermes_cli.plugins.resolve_pre_tool_block": "(tool_name: 'str', args: 'Optional[Dict[str, Any]]', task_id: 'str' = '', session_id: 'str' = '', tool_call_id: 'str' = '', turn_id: 'str' = '', api_request_id: 'str' = '', middleware_trace: 'Optional[List[Dict[str, Any]]]' = None) -> 'Optional[str]'"
+                },
+                "removed": [],
+            },
         },
     ),
     ("0.18.2", {"version": "0.18.2"}),
@@ -537,6 +588,13 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
                     "kanban_attach": "kanban",
                     "kanban_attach_url": "kanban",
                     "kanban_attachments": "kanban",
+                },
+                "removed": [],
+            },
+            "functions": {
+                "added": {
+                    "tools.send_message_tool._media_caption_split": "(text, media_files, *, max_caption_len)",
+                    "gateway.session_context.set_session_vars": "(platform: str = '', source: str = '', chat_id: str = '', chat_name: str = '', thread_id: str = '', user_id: str = '', user_name: str = '', session_key: str = '', session_id: str = '', message_id: str = '', profile: str = '', cwd: str = '', async_delivery: bool = True, ui_session_id: str = '') -> list",
                 },
                 "removed": [],
             },

@@ -60,9 +60,10 @@ def coerce_path(value: object) -> Path:
     return path
 
 
-def check_deliverable_file(path: Path) -> None:
+def check_deliverable_file(path: Path, *, at_delivery: bool = False) -> None:
     """Raise :class:`MediaError` unless ``path`` is an existing, non-empty regular file
-    that hermes reads back from ``MEDIA:<path>`` as itself (:mod:`kit_media._media_tag`)."""
+    that hermes reads back from ``MEDIA:<path>`` as itself (:mod:`kit_media._media_tag`;
+    ``at_delivery``: see :func:`kit_media._media_tag.check_tag_path`)."""
     try:
         if not path.exists():
             msg = f"media file {path.name!r} does not exist ({path}): create it before delivery"
@@ -79,7 +80,7 @@ def check_deliverable_file(path: Path) -> None:
     if empty:
         msg = f"media file {path.name!r} is empty: messaging platforms refuse empty files"
         raise MediaError(msg)
-    check_tag_path(path)
+    check_tag_path(path, at_delivery=at_delivery)
 
 
 def check_caption(value: object) -> str:

@@ -1,47 +1,75 @@
-"""Running a host operation inside hermes' own tool-call guard.
+"""Running a host operation inside the running hermes' own tool-call guard.
 
-The order is the one ``model_tools.handle_function_call`` uses for a registered tool
-(hermes 0.19.0, ``model_tools.py:1168-1330``):
+The kit does what the running release's ``model_tools.handle_function_call`` does for a
+registered tool, with the helpers that release offers; it asks the host what it has (a
+function's presence and its signature), never its version number:
 
-1. ``hermes_cli.plugins.resolve_pre_tool_block`` fires ``pre_tool_call`` once. A
-   ``block`` directive, or an ``approve`` directive whose human gate denies, times out
-   or fails, returns the block message (``plugins.py:2228-2276``).
-2. Blocked: the result is ``{"error": <message>}`` exactly as the host writes it, and
-   ``post_tool_call`` is emitted with ``status="blocked"``,
-   ``error_type="plugin_block"``. The operation never runs.
-3. Otherwise the operation runs, timed, and ``post_tool_call`` is emitted with the
-   host's observer fields: ``status`` ``"ok"`` or ``"error"`` (``error_type``
+1. **pre_tool_call.** ``hermes_cli.plugins.resolve_pre_tool_block`` where it exists (it
+   fires ``pre_tool_call`` once, and an ``approve`` directive whose human gate denies,
+   times out or fails is a block: hermes-agent 0.18.1, ``hermes_cli/plugins.py``
+   2226-2274, called from ``model_tools.py`` 1175-1208; 0.19.0 ``model_tools.py``
+   1181-1214). Older releases call ``get_pre_tool_call_block_message`` instead
+   (hermes-agent 0.13.0, ``model_tools.py`` 740-755; 0.17.0, ``model_tools.py``
+   1031-1064), whose keyword parameters grew over time (``task_id``, ``session_id``,
+   ``tool_call_id`` in 0.13.0; ``turn_id``, ``api_request_id`` from 0.16.0): the kit
+   passes only those the function's signature accepts.
+2. **Blocked:** the result is ``{"error": <message>}`` exactly as the host writes it, and
+   the operation never runs. Where the release's pipeline reports a block to
+   ``post_tool_call`` (through ``model_tools._emit_post_tool_call_hook`` with
+   ``status="blocked"``, ``error_type="plugin_block"``: 0.16.0 ``model_tools.py``
+   1006-1022, 0.19.0 ``model_tools.py`` 1198-1214), so does the kit; older releases
+   return without it (0.13.0 ``model_tools.py`` 754-755), and so does the kit.
+3. **Otherwise** the operation runs, timed, and ``post_tool_call`` is emitted as that
+   release emits it: through its ``_emit_post_tool_call_hook``, with the observer fields
+   the helper's signature takes (``status`` ``"ok"`` or ``"error"``, ``error_type``
    ``"tool_error"`` when the result carries an error, ``"host_tool_error"`` when the
-   operation raised). The payload keys are those of ``model_tools._emit_post_tool_call_hook``
-   (``model_tools.py:974-1022``); the kit emits through the public ``has_hook`` /
-   ``invoke_hook`` rather than that private helper.
+   operation raised); or, on a release without that helper, with the payload its
+   ``handle_function_call`` builds inline (``tool_name``, ``args``, ``result``,
+   ``task_id``, ``session_id``, ``tool_call_id``, ``duration_ms``: 0.13.0
+   ``model_tools.py`` 791-804, 0.15.0 ``model_tools.py`` 849-862).
 
-Where hermes fails open the kit fails closed: no guard API means no call, and a guard
-that raises blocks the call.
+Where hermes fails open the kit fails closed: no guard function means no call, and a
+guard that raises blocks the call.
 """
 
 from __future__ import annotations
 
+import inspect
 import json
 import logging
+import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from kit_core import redact_text
+from kit_core._host_model import first_release
 from kit_core.envelope import error_envelope
 from kit_media._host import HostUnavailableError, guard_context, import_host
 
 logger = logging.getLogger("kit_media.host")
 
-GUARD_MISSING: Final = (
-    "hermes' pre_tool_call guard (hermes_cli.plugins.resolve_pre_tool_block) is not"
-    " available; the host call was refused rather than made unguarded: run inside"
-    " hermes-agent 0.19.0 or newer"
-)
+GUARD_FUNCTIONS: Final = ("resolve_pre_tool_block", "get_pre_tool_call_block_message")
+"""``hermes_cli.plugins`` functions that run the ``pre_tool_call`` guard, newest first."""
+
+LEGACY_POST_KEYS: Final = ("task_id", "session_id", "tool_call_id")
+"""Call identity in the ``post_tool_call`` payload of a release without
+``_emit_post_tool_call_hook`` (hermes-agent 0.13.0, ``model_tools.py`` 793-802)."""
 
 Operation = Callable[[dict[str, Any]], Any]
 """The guarded host operation: gets the (guard-checked) args, returns the result."""
+
+
+def guard_missing_message() -> str:
+    """Why the kit refuses a host call on a hermes without a guard function, naming the
+    first release whose plugins have a ``pre_tool_call`` hook (from the host model)."""
+    first = first_release(lambda release: "pre_tool_call" in release.hooks)
+    where = f"run inside {first.label} or newer" if first else "upgrade hermes-agent"
+    names = " or ".join(f"hermes_cli.plugins.{name}" for name in GUARD_FUNCTIONS)
+    return (
+        f"hermes' pre_tool_call guard ({names}) is not available; the host call was"
+        f" refused rather than made unguarded: {where}"
+    )
 
 
 def refusal(message: str, code: str) -> str:
@@ -49,19 +77,123 @@ def refusal(message: str, code: str) -> str:
     return error_envelope(message, code)
 
 
-def load_guard() -> tuple[Any, str | None]:
-    """``(hermes_cli.plugins, None)``, or ``(None, refusal JSON)`` when it cannot guard."""
+class HostGuard:
+    """The running host's guard: its pre-call check and its ``post_tool_call`` emitter.
+
+    ``post_tool_call`` goes out the way the running release's pipeline sends it:
+
+    * through ``model_tools._emit_post_tool_call_hook`` when the host's ``model_tools``
+      is loaded and has it (0.16.0 and newer), with the keywords its signature takes;
+    * otherwise, on a host whose ``hermes_cli.plugins`` has ``has_hook`` (which that
+      helper is gated on, 0.16.0 ``model_tools.py`` 837-839), with the same observer
+      fields through ``has_hook`` / ``invoke_hook`` (the in-memory host, a fake);
+    * otherwise with the payload a release without either builds inline, and never
+      for a blocked call (0.13.0 ``model_tools.py`` 754-755, 791-804).
+    """
+
+    __slots__ = ("_check", "_check_keys", "_emit", "_emit_keys", "_has_hook", "_plugins")
+
+    def __init__(self, plugins: Any, check: Callable[..., Any], emit: Any) -> None:
+        self._plugins = plugins
+        self._check = check
+        self._check_keys = accepted_keywords(check)
+        self._emit = emit if callable(emit) else None
+        self._emit_keys = accepted_keywords(emit) if callable(emit) else None
+        has_hook = getattr(plugins, "has_hook", None)
+        self._has_hook: Callable[[str], Any] | None = has_hook if callable(has_hook) else None
+
+    @property
+    def reports_blocks(self) -> bool:
+        """Whether this host tells ``post_tool_call`` about a blocked call."""
+        return self._emit is not None or self._has_hook is not None
+
+    def check(self, tool_name: str, args: dict[str, Any], ctx: Mapping[str, str]) -> Any:
+        """The guard's block message (``None``: the call may proceed); may raise."""
+        return self._check(tool_name, args, **_only(ctx, self._check_keys))
+
+    def emit_post(
+        self,
+        tool_name: str,
+        args: dict[str, Any],
+        result: str,
+        ctx: Mapping[str, str],
+        fields: Mapping[str, Any],
+    ) -> None:
+        """Emit ``post_tool_call`` as this host does; a failure never reaches the caller."""
+        try:
+            if self._emit is not None:
+                payload = {**ctx, **fields}
+                self._emit(
+                    function_name=tool_name,
+                    function_args=args,
+                    result=result,
+                    **_only(payload, self._emit_keys),
+                )
+            elif self._has_hook is not None:
+                if self._has_hook("post_tool_call"):
+                    self._plugins.invoke_hook(
+                        "post_tool_call",
+                        tool_name=tool_name,
+                        args=args,
+                        result=result,
+                        **ctx,
+                        **fields,
+                        middleware_trace=[],
+                    )
+            else:
+                self._plugins.invoke_hook(
+                    "post_tool_call",
+                    tool_name=tool_name,
+                    args=args,
+                    result=result,
+                    **{key: ctx.get(key, "") for key in LEGACY_POST_KEYS},
+                    duration_ms=fields.get("duration_ms", 0),
+                )
+        except Exception as exc:
+            logger.warning(
+                "event=post_tool_call_failed tool=%s error_type=%s", tool_name, type(exc).__name__
+            )
+
+
+def accepted_keywords(function: Any) -> frozenset[str] | None:
+    """The keyword names ``function`` takes (``None``: any, or its signature is unreadable)."""
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters):
+        return None
+    return frozenset(
+        p.name
+        for p in parameters
+        if p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    )
+
+
+def _only(values: Mapping[str, Any], keys: frozenset[str] | None) -> dict[str, Any]:
+    return dict(values) if keys is None else {k: v for k, v in values.items() if k in keys}
+
+
+def load_guard() -> tuple[HostGuard | None, str | None]:
+    """``(guard, None)``, or ``(None, refusal JSON)`` when the host cannot guard a call."""
     try:
         plugins = import_host("hermes_cli.plugins")
     except HostUnavailableError as exc:
         return None, refusal(str(exc), "host_unavailable")
-    if not callable(getattr(plugins, "resolve_pre_tool_block", None)):
-        return None, refusal(GUARD_MISSING, "host_guard_unavailable")
-    return plugins, None
+    check = next(
+        (f for name in GUARD_FUNCTIONS if callable(f := getattr(plugins, name, None))), None
+    )
+    if check is None or not callable(getattr(plugins, "invoke_hook", None)):
+        return None, refusal(guard_missing_message(), "host_guard_unavailable")
+    # the host's tool pipeline is loaded wherever hermes runs a plugin (model_tools
+    # discovers the plugins); it is looked up, never imported, so that asking for the
+    # guard never boots hermes' tool discovery
+    emit = getattr(sys.modules.get("model_tools"), "_emit_post_tool_call_hook", None)
+    return HostGuard(plugins, check, emit), None
 
 
 def run_guarded(
-    plugins: Any,
+    guard: HostGuard,
     tool_name: str,
     args: dict[str, Any],
     context: dict[str, Any],
@@ -70,12 +202,12 @@ def run_guarded(
 ) -> str:
     """Run ``operation(args)`` as hermes would run tool ``tool_name``; never raises.
 
-    ``plugins`` is what :func:`load_guard` returned. ``secrets`` are exact values to
+    ``guard`` is what :func:`load_guard` returned. ``secrets`` are exact values to
     redact from an exception's text (a bot token).
     """
     ctx = guard_context(context)
     try:
-        block = plugins.resolve_pre_tool_block(tool_name, args, **ctx)
+        block = guard.check(tool_name, args, ctx)
     except Exception as exc:
         message = (
             f"hermes' pre_tool_call guard raised {type(exc).__name__}; {tool_name} was not"
@@ -85,13 +217,13 @@ def run_guarded(
             "event=host_tool_guard_failed tool=%s error_type=%s", tool_name, type(exc).__name__
         )
         result = refusal(message, "host_guard_failed")
-        _emit_post(plugins, tool_name, args, result, ctx, 0, "blocked", "guard_error", message)
+        _report_block(guard, tool_name, args, result, ctx, "guard_error", message)
         return result
     if block is not None:
         message = str(block)
         result = json.dumps({"error": message}, ensure_ascii=False)
         logger.info("event=host_tool_blocked tool=%s", tool_name)
-        _emit_post(plugins, tool_name, args, result, ctx, 0, "blocked", "plugin_block", message)
+        _report_block(guard, tool_name, args, result, ctx, "plugin_block", message)
         return result
 
     started = time.monotonic()
@@ -108,17 +240,35 @@ def run_guarded(
     logger.info(
         "event=host_tool_completed tool=%s status=%s duration_ms=%d", tool_name, status, duration_ms
     )
-    _emit_post(
-        plugins, tool_name, args, result, ctx, duration_ms, status, error_type, error_message
-    )
+    fields = {
+        "duration_ms": duration_ms,
+        "status": status,
+        "error_type": error_type,
+        "error_message": error_message,
+    }
+    guard.emit_post(tool_name, args, result, ctx, fields)
     return result
+
+
+def _report_block(
+    guard: HostGuard,
+    tool_name: str,
+    args: dict[str, Any],
+    result: str,
+    ctx: Mapping[str, str],
+    error_type: str,
+    message: str,
+) -> None:
+    if guard.reports_blocks:
+        fields = {"status": "blocked", "error_type": error_type, "error_message": message}
+        guard.emit_post(tool_name, args, result, ctx, {"duration_ms": 0, **fields})
 
 
 def observe(result: str) -> tuple[str, str | None, str | None]:
     """The host's ``post_tool_call`` status fields for a result string.
 
-    Like ``model_tools._tool_result_observer_fields`` (``model_tools.py:962-971``), and
-    a reply that says ``"success": false`` is an error too.
+    Like ``model_tools._tool_result_observer_fields`` (0.19.0 ``model_tools.py:962-971``),
+    and a reply that says ``"success": false`` is an error too.
     """
     try:
         parsed = json.loads(result)
@@ -137,37 +287,3 @@ def _as_json_text(value: Any) -> str:
     if isinstance(value, str):
         return value
     return json.dumps(value, ensure_ascii=False)
-
-
-def _emit_post(
-    plugins: Any,
-    tool_name: str,
-    args: dict[str, Any],
-    result: str,
-    ctx: dict[str, str],
-    duration_ms: int,
-    status: str,
-    error_type: str | None,
-    error_message: str | None,
-) -> None:
-    """Emit ``post_tool_call`` as the host does; a failure here never reaches the caller."""
-    try:
-        has_hook = getattr(plugins, "has_hook", None)
-        if callable(has_hook) and not has_hook("post_tool_call"):
-            return
-        plugins.invoke_hook(
-            "post_tool_call",
-            tool_name=tool_name,
-            args=args,
-            result=result,
-            **ctx,
-            duration_ms=duration_ms,
-            status=status,
-            error_type=error_type,
-            error_message=error_message,
-            middleware_trace=[],
-        )
-    except Exception as exc:
-        logger.warning(
-            "event=post_tool_call_failed tool=%s error_type=%s", tool_name, type(exc).__name__
-        )

@@ -10,12 +10,24 @@ from __future__ import annotations
 import importlib
 from typing import Any, Final
 
+from kit_core._host_model import first_release
 from kit_media.errors import MediaError
 
-HOST_MISSING: Final = (
-    "hermes-agent is not importable: kit-media delivers through the host's send_message;"
-    " run inside hermes-agent 0.19.0 or newer"
-)
+SEND_MESSAGE_FUNCTION: Final = "tools.send_message_tool.send_message_tool"
+"""The host handler kit-media delivers through (``HostRelease.functions`` name)."""
+
+
+def host_missing() -> str:
+    """Why kit-media cannot deliver without hermes, naming the first release (from the
+    host model) whose ``send_message`` it delivers through."""
+    release = first_release(lambda r: SEND_MESSAGE_FUNCTION in r.functions)
+    where = f"{release.label} or newer" if release is not None else "hermes-agent"
+    return (
+        "hermes-agent is not importable: kit-media delivers through the host's"
+        f" send_message; run inside {where}"
+    )
+
+
 TELEGRAM_MISSING: Final = (
     "python-telegram-bot is not importable: the Telegram spoiler path sends through it;"
     " install hermes-agent with its messaging extra (hermes-agent[messaging])"
@@ -38,7 +50,7 @@ class HostUnavailableError(HostRefusal):
 
 def import_host(module: str) -> Any:
     """Import one hermes module, or raise :class:`HostUnavailableError` saying why."""
-    return _import(module, HOST_MISSING)
+    return _import(module, host_missing())
 
 
 def import_telegram() -> Any:
@@ -63,7 +75,7 @@ def session_env(name: str) -> str:
     """
     getter = getattr(import_host("gateway.session_context"), "get_session_env", None)
     if not callable(getter):
-        msg = f"{HOST_MISSING} (gateway.session_context has no get_session_env)"
+        msg = f"{host_missing()} (gateway.session_context has no get_session_env)"
         raise HostUnavailableError(msg)
     value = getter(name, "")
     return value.strip() if isinstance(value, str) else ""

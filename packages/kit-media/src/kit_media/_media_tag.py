@@ -52,6 +52,8 @@ from __future__ import annotations
 import functools
 import os
 import re
+import sys
+from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 from typing import Final, cast
 
@@ -112,17 +114,65 @@ def held_directive(text: str) -> str | None:
     return next((d for d in DIRECTIVES if d.lower() in lowered), None)
 
 
-def check_tag_path(path: Path) -> None:
-    """Raise :class:`MediaError` unless hermes reads ``MEDIA:<path>`` back as ``path``."""
-    problem = tag_problem(str(path))
+def check_tag_path(path: Path, *, at_delivery: bool = False) -> None:
+    """Raise :class:`MediaError` unless hermes reads ``MEDIA:<path>`` back as ``path``.
+
+    ``at_delivery``: when the running hermes has loaded its parser, only the rules that
+    hold for every release are checked here, since the delivery then asks that parser
+    about the whole message (:func:`check_host_reads_back`) and reports its answer as a
+    failed delivery.
+    """
+    text = str(path)
+    if at_delivery and loaded_parser() is not None:
+        problem = _always_problem(text)
+    else:
+        problem = tag_problem(text)
     if problem is not None:
         raise MediaError(problem)
 
 
 def tag_problem(text: str) -> str | None:
     """Why hermes would not read ``MEDIA:<text>`` back as ``text`` (the message for the
-    author), or ``None``; see the module docstring for the rules."""
+    author), or ``None``; see the module docstring for the rules.
+
+    The directive and backtick rules always apply. The rules about which path hermes
+    reads follow the running hermes when it has loaded its parser: its own
+    ``extract_media`` is asked (releases read the line differently: 0.13.0 reads any
+    non-space run, 0.14.0 to 0.17.0 only a path ending in a deliverable extension, 0.18.0
+    and newer also other paths that exist), and the kit's model only explains a
+    refusal. Without a loaded parser the kit's model (hermes 0.19.0's) decides.
+    """
     name = PurePosixPath(text).name or text
+    problem = _always_problem(text)
+    if problem is not None:
+        return problem
+    modelled = _path_problem(text, name)
+    extract = loaded_parser()
+    if extract is None:
+        return modelled
+    read = _read(extract, f"{MEDIA_PREFIX}{text}")
+    if read == [(text, False)]:
+        return None
+    names = ", ".join(repr(PurePosixPath(p).name) for p, _ in read) or "no file"
+    because = modelled or f"{_FIX} without spaces, quotes or trailing punctuation"
+    return f"hermes would read MEDIA:{name} as {names}, not {name!r} alone: {because}"
+
+
+def loaded_parser() -> Callable[[str], object] | None:
+    """The running hermes' ``BasePlatformAdapter.extract_media``, if hermes has loaded it
+    (never imported here: building a payload must not boot hermes)."""
+    base = sys.modules.get("gateway.platforms.base")
+    extract = getattr(getattr(base, "BasePlatformAdapter", None), "extract_media", None)
+    return extract if callable(extract) else None
+
+
+def _read(extract: Callable[[str], object], message: str) -> list[tuple[str, bool]]:
+    media, _ = cast("tuple[list[tuple[str, bool]], str]", extract(message))
+    return [(str(p), bool(v)) for p, v in media]
+
+
+def _always_problem(text: str) -> str | None:
+    """The rules that hold for every release: what hermes acts on in a path."""
     directive = held_directive(text)
     if directive is not None:
         return (
@@ -130,17 +180,22 @@ def tag_problem(text: str) -> str | None:
             " in a message (every file of it would go out as a document or a voice note, or"
             f" a second file would be read): {_FIX} without it"
         )
+    if "`" in text:
+        return (
+            f"media path {text!r} holds a backtick, and hermes skips text between backticks"
+            f" as inline code, so it would send another file or nothing: {_FIX} without it"
+        )
+    return None
+
+
+def _path_problem(text: str, name: str) -> str | None:
+    """The kit's model (hermes 0.19.0's) of the path hermes reads from ``MEDIA:<text>``."""
     last = text[-1]
     if last.isspace() or last in STRIPPED_END:
         return (
             f"media file {name!r} ends in {last!r}, which hermes strips from a MEDIA: path,"
             f" so it would send {_trimmed(name)!r} (another file) or nothing: {_FIX} so that"
             " its name ends in its extension"
-        )
-    if "`" in text:
-        return (
-            f"media path {text!r} holds a backtick, and hermes skips text between backticks"
-            f" as inline code, so it would send another file or nothing: {_FIX} without it"
         )
     ending = _extension_patterns()[0].search(text)
     deliverable = ending is not None
@@ -179,8 +234,7 @@ def check_host_reads_back(message: str, path: Path, *, voice: bool) -> None:
     extract = getattr(getattr(base, "BasePlatformAdapter", None), "extract_media", None)
     if not callable(extract):
         return
-    media, _ = cast("tuple[list[tuple[str, bool]], str]", extract(message))
-    read = [(str(p), bool(v)) for p, v in media]
+    read = _read(extract, message)
     if len(read) == 1 and read[0][1] == voice and same_file(read[0][0], path):
         return
     names = ", ".join(repr(PurePosixPath(p).name) for p, _ in read) or "no file"

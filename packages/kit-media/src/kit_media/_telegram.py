@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any, Final, TypeVar
 
 from kit_core import redact_text
-from kit_media._guard import run_guarded
+from kit_media._guard import HostGuard, run_guarded
 from kit_media._host import HostRefusal, HostUnavailableError, import_host, import_telegram
 from kit_media._privacy import mask_id
 from kit_media.payload import MediaPayload
@@ -59,7 +59,7 @@ def send_spoiler_photo(
     photo: Path,
     target: ResolvedDeliveryTarget,
     context: dict[str, Any],
-    plugins: Any,
+    guard: HostGuard,
 ) -> tuple[str, tuple[str, ...]]:
     """Send ``photo`` as a spoiler to ``target`` under the guard.
 
@@ -70,13 +70,7 @@ def send_spoiler_photo(
             or python-telegram-bot missing; checked before the guard runs.
         HostUnavailableError: hermes' gateway config cannot be imported.
     """
-    if target.platform != "telegram":
-        msg = (
-            f"spoiler photos are a Telegram-only extension; the target platform is"
-            f" {target.platform!r}, so nothing was sent: target a Telegram chat, or send"
-            " without spoiler=True"
-        )
-        raise SpoilerRefusal(msg)
+    require_telegram_route(target)
     telegram_config = _telegram_config()
     token = telegram_config.token
     chat, topic = _route(target, telegram_config)
@@ -93,8 +87,19 @@ def send_spoiler_photo(
     def operation(_args: dict[str, Any]) -> str:
         return _send(bot_class, bot_kwargs, chat, topic, photo, payload.caption, token)
 
-    reply = run_guarded(plugins, "send_message", args, context, operation, secrets=(token,))
+    reply = run_guarded(guard, "send_message", args, context, operation, secrets=(token,))
     return reply, raw_ids
+
+
+def require_telegram_route(target: ResolvedDeliveryTarget) -> None:
+    """Raise :class:`SpoilerRefusal` unless ``target`` is a Telegram route."""
+    if target.platform != "telegram":
+        msg = (
+            f"spoiler photos are a Telegram-only extension; the target platform is"
+            f" {target.platform!r}, so nothing was sent: target a Telegram chat, or send"
+            " without spoiler=True"
+        )
+        raise SpoilerRefusal(msg)
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,13 +31,18 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, cast
 
+from kit_media._capabilities import (
+    caption_unsupported,
+    media_policy_missing,
+    silence_unsupported,
+)
 from kit_media._checks import check_deliverable_file
 from kit_media._guard import load_guard
 from kit_media._host import HostRefusal, import_host
 from kit_media._media_tag import check_host_reads_back, same_file
 from kit_media._privacy import route_ids, scrub_host_result, scrub_text
 from kit_media._session import NO_SESSION_NOTE, delivery_session
-from kit_media._telegram import send_spoiler_photo
+from kit_media._telegram import require_telegram_route, send_spoiler_photo
 from kit_media.errors import MediaError
 from kit_media.host import invoke_host_tool
 from kit_media.payload import MediaPayload, MediaType
@@ -126,7 +131,7 @@ def deliver_media(
         )
         raise MediaError(msg)
     parsed = parse_delivery_target(target)
-    check_deliverable_file(payload.path)
+    check_deliverable_file(payload.path, at_delivery=True)
     requested = "origin" if parsed is None else parsed.requested
     try:
         resolved = resolve_origin() if parsed is None else parsed
@@ -150,14 +155,26 @@ def deliver_media(
         return _finish(payload, requested, resolved.display, _Outcome(reason=reason, ids=ids))
     outcome = _interpret(reply, [*ids, *raw_ids])
     if outcome.success:
-        if arm_final_response_suppression(delivery_session(runtime_context)):
-            outcome = replace(outcome, suppression_armed=True)
-        else:
-            logger.warning(
-                "event=media_final_response_suppression_unavailable reason=no_session_id"
-            )
-            outcome = replace(outcome, suppression_note=NO_SESSION_NOTE)
+        outcome = _arm_suppression(outcome, delivery_session(runtime_context))
     return _finish(payload, requested, resolved.display, outcome)
+
+
+def _arm_suppression(outcome: _Outcome, session: str | None) -> _Outcome:
+    """Arm the final-reply suppression of ``session`` after a successful delivery, or say
+    why not: the call named no session, or the running gateway would send the silence
+    token as text (see :func:`kit_media._capabilities.silence_unsupported`)."""
+    if session is None:
+        logger.warning("event=media_final_response_suppression_unavailable reason=no_session_id")
+        return replace(outcome, suppression_note=NO_SESSION_NOTE)
+    unsupported = silence_unsupported()
+    if unsupported is not None:
+        logger.warning(
+            "event=media_final_response_suppression_unavailable reason=no_silence_filter"
+        )
+        return replace(outcome, suppression_note=unsupported)
+    if arm_final_response_suppression(session):
+        return replace(outcome, suppression_armed=True)
+    return replace(outcome, suppression_note=NO_SESSION_NOTE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,12 +194,18 @@ def _send(
     payload: MediaPayload, target: ResolvedDeliveryTarget, context: dict[str, Any]
 ) -> tuple[str, tuple[str, ...]]:
     """The host's reply (JSON text) and raw ids it may echo; raises HostRefusal."""
+    if payload.spoiler:
+        require_telegram_route(target)  # about the request: said before any host question
     accepted = _host_accepts(payload.path, required=payload.spoiler)
     if payload.spoiler:
-        plugins, refused = load_guard()
+        guard, refused = load_guard()
+        if guard is None:
+            return refused or "", ()
+        return send_spoiler_photo(payload, accepted, target, context, guard)
+    if payload.caption and payload.media_type is not MediaType.VOICE:
+        refused = caption_unsupported()
         if refused is not None:
-            return refused, ()
-        return send_spoiler_photo(payload, accepted, target, context, plugins)
+            raise HostRefusal(refused)
     message = payload.to_message()
     check_host_reads_back(message, payload.path, voice=payload.media_type is MediaType.VOICE)
     args = {"action": "send", "target": target.host_target, "message": message}
@@ -201,8 +224,7 @@ def _host_accepts(path: Path, *, required: bool) -> Path:
     validate = getattr(base, "validate_media_delivery_path", None)
     if not callable(validate):
         if required:
-            msg = "hermes' media path policy (validate_media_delivery_path) is not available"
-            raise HostRefusal(msg)
+            raise HostRefusal(media_policy_missing())
         return path
     accepted = validate(str(path))
     if not isinstance(accepted, str) or not accepted:

@@ -33,7 +33,7 @@ from typing import Any, Final, cast
 
 from kit_core import redact_text
 from kit_media._guard import load_guard, refusal, run_guarded
-from kit_media._host import HOST_MISSING, HostUnavailableError, guard_context, import_host
+from kit_media._host import HostUnavailableError, guard_context, host_missing, import_host
 
 __all__ = ["SUPPORTED_HOST_TOOLS", "invoke_host_tool"]
 
@@ -88,11 +88,11 @@ def _invoke(name: object, args: object, context: dict[str, Any]) -> str:
         return refusal(str(exc), "host_unavailable")
     if not callable(handler):
         return refusal(
-            f"{HOST_MISSING} ({module_name} has no callable {attribute})", "host_unavailable"
+            f"{host_missing()} ({module_name} has no callable {attribute})", "host_unavailable"
         )
-    plugins, refused = load_guard()
-    if refused is not None:
+    guard, refused = load_guard()
+    if guard is None:
         logger.warning("event=host_tool_refused tool=%s reason=no_guard", name)
-        return refused
+        return refused or refusal("hermes' guard could not be loaded", "host_guard_unavailable")
     kwargs = guard_context(context)
-    return run_guarded(plugins, name, payload, context, lambda a: handler(a, **kwargs))
+    return run_guarded(guard, name, payload, context, lambda a: handler(a, **kwargs))

@@ -96,3 +96,25 @@ def _denied(resolved: Path) -> bool:
         if resolved.is_relative_to(root) and root != home:
             return True
     return False
+
+
+_CAPTIONABLE: Final = frozenset(
+    {".jpg", ".jpeg", ".png", ".webp", ".gif", ".mp4", ".mov", ".avi", ".mkv", ".3gp"}
+    | {".pdf", ".doc", ".docx", ".txt", ".md", ".csv", ".xlsx", ".zip"}
+)
+
+
+def media_caption_split(
+    text: Any, media_files: Any, *, max_caption_len: int
+) -> tuple[str | None, Any]:
+    """Whether the text rides on the single media file as its caption: ``(caption, "")``,
+    else ``(None, text)`` (hermes-agent 0.19.0 ``tools/send_message_tool.py`` 86-123:
+    one captionable file, not a voice note, text within the limit)."""
+    stripped = (text or "").strip()
+    media = list(media_files or [])
+    if not stripped or len(media) != 1:
+        return None, text
+    media_path, is_voice = media[0]
+    if is_voice or os.path.splitext(str(media_path))[1].lower() not in _CAPTIONABLE:
+        return None, text
+    return (None, text) if len(stripped) > max_caption_len else (stripped, "")

@@ -16,6 +16,7 @@ import json
 import os
 import sys
 import threading
+import unicodedata
 from collections.abc import Callable, Generator
 from contextvars import ContextVar
 from types import ModuleType
@@ -283,6 +284,7 @@ def build(host: Any) -> dict[str, ModuleType]:
             "tools.send_message_tool",
             "The in-memory host's recorded send_message.",
             send_message_tool=lambda args, **kw: _media.send_message(host, args, **kw),  # pyright: ignore[reportUnknownLambdaType]
+            _media_caption_split=_media.media_caption_split,
         ),
         "gateway.session_context": _session_module(host),
         "gateway.platforms.base": _module(
@@ -290,8 +292,36 @@ def build(host: Any) -> dict[str, ModuleType]:
             "The in-memory host's stand-in for hermes' media path policy.",
             validate_media_delivery_path=_media.validate_media_delivery_path,
         ),
+        "gateway.response_filters": _module(
+            "gateway.response_filters",
+            "The in-memory host's stand-in for the gateway's silence filter.",
+            SILENT_REPLY_TOKEN="NO_REPLY",
+            is_intentional_silence_response=_is_intentional_silence_response,
+        ),
         "model_tools": _model_tools_module(host),
     }
+
+
+_SILENT_MARKERS: Final = frozenset({"[SILENT]", "SILENT", "NO_REPLY", "NO REPLY"})
+
+
+def _is_intentional_silence_response(response: Any) -> bool:
+    """Whether the gateway would deliver nothing for this final reply: the whole reply is
+    one silence marker, at most 64 characters (hermes-agent 0.19.0
+    ``gateway/response_filters.py`` 19-24 and 56-70; edge punctuation is trimmed as there,
+    square brackets kept)."""
+    if not isinstance(response, str) or not response.strip() or len(response.strip()) > 64:
+        return False
+    text = response.strip()
+    start, end = 0, len(text)
+    while start < end and text[start] not in "[]" and unicodedata.category(text[start])[0] == "P":
+        start += 1
+    while (
+        end > start and text[end - 1] not in "[]" and unicodedata.category(text[end - 1])[0] == "P"
+    ):
+        end -= 1
+    candidates = {text, text[start:end].strip()}
+    return any(" ".join(c.upper().split()) in _SILENT_MARKERS for c in candidates)
 
 
 _current: ContextVar[Any] = ContextVar("hermes_plugin_kit_host", default=None)
