@@ -33,6 +33,9 @@ ROWS = (
     "commands, hooks, skills, receipt, rollback",
     "middleware",
     "media delivery (kit-media)",
+    "media: a caption on the file",
+    "media: final-reply suppression",
+    "media: Telegram spoiler photos",
     "check --real",
 )
 
@@ -66,7 +69,7 @@ def cell(row: dict[str, Any] | None) -> str:
     if row["failed"] or row["skipped"]:
         return f"**FAILS** {row['failed'] + row['skipped']} of {total}"
     if row.get("refused"):
-        return f"refused, clearly ({total})"
+        return f"absent: the kit says so ({total})"
     return f"yes ({total})"
 
 

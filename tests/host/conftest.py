@@ -153,6 +153,19 @@ def row_of(item: pytest.Item) -> str | None:
     return ROWS.get(item.path.name) if HERE in item.path.parents else None
 
 
+def absent_here(item: pytest.Item) -> bool:
+    """Whether the test's surface is one this release lacks (so what passed there is the
+    kit's refusal): a ``lacks`` test, or a ``surface(row, requires=...)`` whose
+    ``PluginContext`` member or hermes function the release does not have."""
+    if item.get_closest_marker("lacks") is not None:
+        return True
+    marker = item.get_closest_marker("surface")
+    requires = marker.kwargs.get("requires") if marker is not None else None
+    if requires is None or HOST_RELEASE is None:
+        return False
+    return not HOST_RELEASE.offers(requires) and requires not in HOST_RELEASE.functions
+
+
 _OUTCOMES: dict[str, dict[str, int]] = {}
 """Row -> passed/failed/skipped counts (and ``refused`` when a ``lacks`` test ran)."""
 
@@ -164,7 +177,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     if row is not None and (report.when == "call" or report.outcome != "passed"):
         counts = _OUTCOMES.setdefault(row, {"passed": 0, "failed": 0, "skipped": 0})
         counts[report.outcome] += 1  # a setup error counts as a failure of the test
-        if item.get_closest_marker("lacks") is not None:
+        if absent_here(item):
             counts["refused"] = 1  # the row's surface is absent here: its refusal was tested
     return report
 

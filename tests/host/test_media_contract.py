@@ -446,6 +446,7 @@ def test_documents_go_out_as_files(
     }
 
 
+@pytest.mark.surface("media: a caption on the file", requires=CAPTION_FUNCTION)
 def test_a_caption_rides_on_the_photo_not_in_a_second_message(
     telegram_network: FakeTelegramNetwork, in_chat: Callable[..., Any], files: SimpleNamespace
 ) -> None:
@@ -534,6 +535,7 @@ def test_a_failed_telegram_send_is_a_failure_and_arms_nothing(
     assert transform_media_delivery_output(response_text="x", session_id=SESSION) is None
 
 
+@pytest.mark.surface("media: Telegram spoiler photos", requires=MEDIA_POLICY_FUNCTION)
 def test_the_hosts_media_policy_is_asked_before_sending(
     telegram_network: FakeTelegramNetwork,
     in_chat: Callable[..., Any],
@@ -678,6 +680,7 @@ def test_send_message_really_is_not_a_registered_tool(hermes_host: HermesHost) -
 # -- the Telegram spoiler extension -------------------------------------------------------
 
 
+@pytest.mark.surface("media: Telegram spoiler photos", requires=MEDIA_POLICY_FUNCTION)
 def test_spoiler_photo_goes_to_the_current_topic_and_the_client_is_closed(
     plugin: ModuleType,
     telegram_network: FakeTelegramNetwork,
@@ -722,6 +725,7 @@ def test_spoiler_photo_goes_to_the_current_topic_and_the_client_is_closed(
     assert "file=cat picture.png" in caplog.text
 
 
+@pytest.mark.surface("media: Telegram spoiler photos", requires=MEDIA_POLICY_FUNCTION)
 def test_spoiler_to_the_home_channel_uses_its_topic(
     plugin: ModuleType,
     telegram_network: FakeTelegramNetwork,
@@ -742,6 +746,7 @@ def test_spoiler_to_the_home_channel_uses_its_topic(
     }
 
 
+@pytest.mark.surface("media: Telegram spoiler photos", requires=MEDIA_POLICY_FUNCTION)
 def test_spoiler_to_a_forums_general_topic_omits_the_thread(
     plugin: ModuleType, telegram_network: FakeTelegramNetwork, files: SimpleNamespace
 ) -> None:
@@ -752,6 +757,7 @@ def test_spoiler_to_a_forums_general_topic_omits_the_thread(
     assert "message_thread_id" not in telegram_network.only("send_photo").kwargs
 
 
+@pytest.mark.surface("media: Telegram spoiler photos", requires=MEDIA_POLICY_FUNCTION)
 def test_a_blocked_spoiler_never_builds_a_client(
     plugin: ModuleType,
     telegram_network: FakeTelegramNetwork,
@@ -792,6 +798,7 @@ def test_a_spoiler_outside_telegram_is_refused_not_sent_plainly(
     assert plugin.PRE_CALLS == []  # refused before the guard: nothing was attempted
 
 
+@pytest.mark.surface("media: Telegram spoiler photos", requires=MEDIA_POLICY_FUNCTION)
 def test_a_failed_spoiler_send_still_closes_the_client_and_hides_the_token(
     plugin: ModuleType,
     telegram_network: FakeTelegramNetwork,
@@ -865,6 +872,7 @@ def test_a_module_registered_as_a_whole_registers_the_media_hooks_it_imports(
     assert hooks["on_session_end"].count(clear_media_delivery_state) == 2
 
 
+@pytest.mark.surface("media: final-reply suppression", requires=SILENCE_FUNCTION)
 def test_two_plugins_with_the_media_hooks_still_silence_one_reply(
     hermes_host: HermesHost,
     telegram_network: FakeTelegramNetwork,
@@ -888,6 +896,7 @@ def test_two_plugins_with_the_media_hooks_still_silence_one_reply(
     assert finalize(hermes_host, "Anything else?") == "Anything else?"
 
 
+@pytest.mark.surface("media: final-reply suppression", requires=SILENCE_FUNCTION)
 def test_one_final_reply_is_suppressed_after_a_delivery_from_a_real_tool_call(
     hermes_host: HermesHost,
     telegram_network: FakeTelegramNetwork,
@@ -919,6 +928,7 @@ def test_one_final_reply_is_suppressed_after_a_delivery_from_a_real_tool_call(
     assert finalize(hermes_host, "Anything else?") == "Anything else?"
 
 
+@pytest.mark.surface("media: final-reply suppression", requires=SILENCE_FUNCTION)
 def test_other_sessions_replies_are_left_alone(
     hermes_host: HermesHost,
     telegram_network: FakeTelegramNetwork,
@@ -950,6 +960,7 @@ def test_session_end_clears_an_unconsumed_marker(
     assert finalize(hermes_host, "next turn") == "next turn"
 
 
+@pytest.mark.surface("media: final-reply suppression", requires=SILENCE_FUNCTION)
 def test_without_a_session_id_in_the_context_the_task_local_one_is_used(
     hermes_host: HermesHost,
     telegram_network: FakeTelegramNetwork,
@@ -1024,6 +1035,7 @@ def test_a_plain_thread_started_in_a_turn_arms_nothing(
     assert finalize(hermes_host, "my reply") == "my reply"
 
 
+@pytest.mark.surface("media: final-reply suppression", requires=SILENCE_FUNCTION)
 def test_the_session_hermes_binds_for_the_turn_is_armed_and_the_gateways_blank_is_not(
     hermes_host: HermesHost,
     telegram_network: FakeTelegramNetwork,
