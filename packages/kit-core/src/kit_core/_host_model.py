@@ -37,6 +37,7 @@ __all__ = [
     "registry_release",
     "registry_releases",
     "release_label",
+    "upstream_release",
     "version_key",
 ]
 

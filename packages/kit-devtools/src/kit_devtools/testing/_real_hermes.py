@@ -25,7 +25,7 @@ import importlib.metadata
 import inspect
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from types import ModuleType
 from typing import Any, Final
 
@@ -112,12 +112,19 @@ def asked_by_kit() -> bool:
     return module.partition(".")[0] in KIT
 
 
-def fallback(name: str, saved: Callable[[], ModuleType | None]) -> Callable[[str], Any]:
-    """A module ``__getattr__`` for the stand-in ``name``: what it does not define is read
+def fallback(
+    name: str,
+    saved: Callable[[], ModuleType | None],
+    computed: Mapping[str, Callable[[], Any]] | None = None,
+) -> Callable[[str], Any]:
+    """A module ``__getattr__`` for the stand-in ``name``: a ``computed`` attribute is
+    answered by its function (for everyone); what the stand-in does not define is read
     from hermes' module (the one it hides, ``saved()``, or else imported now), except by
     the kit itself."""
 
     def __getattr__(attribute: str) -> Any:
+        if computed is not None and attribute in computed:
+            return computed[attribute]()
         real = None
         if not attribute.startswith("__") and not asked_by_kit():
             real = saved() or real_module(name)

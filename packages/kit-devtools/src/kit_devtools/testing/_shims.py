@@ -17,7 +17,8 @@ import os
 import sys
 import threading
 import unicodedata
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterator
+from collections.abc import Set as AbstractSet
 from contextvars import ContextVar
 from types import ModuleType
 from typing import Any, Final
@@ -26,10 +27,8 @@ from kit_devtools.testing import _commands, _hooks, _media, _real_hermes
 from kit_devtools.testing._coerce import as_dict
 from kit_devtools.testing.entries import PluginToolOverrideError, RequestMiddlewareResult
 from kit_devtools.testing.host_names import (
-    HOST_VERSION,
     MIDDLEWARE_SCHEMA_VERSION,
     OBSERVER_SCHEMA_VERSION,
-    VALID_HOOKS,
     VALID_MIDDLEWARE,
 )
 
@@ -120,7 +119,7 @@ def _plugins_module(host: Any) -> ModuleType:
     return _module(
         "hermes_cli.plugins",
         "The in-memory host's stand-in for hermes_cli.plugins.",
-        VALID_HOOKS=set(VALID_HOOKS),
+        VALID_HOOKS=_HostHooks(),
         ENTRY_POINTS_GROUP="hermes_agent.plugins",
         PluginToolOverrideError=PluginToolOverrideError,
         invoke_hook=lambda hook_name, **kwargs: host.invoke_hook(hook_name, **kwargs),  # pyright: ignore[reportUnknownLambdaType]
@@ -353,14 +352,37 @@ class _CurrentHost:
         return getattr(current_host(), name)
 
 
+class _HostHooks(AbstractSet[str]):
+    """``hermes_cli.plugins.VALID_HOOKS`` of the release the current host plays."""
+
+    def _names(self) -> frozenset[str]:
+        return current_host().release.hooks
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(self._names()))
+
+    def __len__(self) -> int:
+        return len(self._names())
+
+    def __repr__(self) -> str:
+        return repr(set(self._names()))
+
+
 def _install() -> None:
     _real_hermes.remember()
     for name in PACKAGES:
         if name not in sys.modules:
             package = _module(name, "An empty stand-in package of the in-memory host.")
             package.__path__ = _real_hermes.search_path(name)
-            if name == "hermes_cli":
-                vars(package)["__version__"] = HOST_VERSION  # the release they model
+            if name == "hermes_cli":  # the version of the release the current host plays
+                vars(package)["__getattr__"] = _real_hermes.fallback(
+                    name,
+                    lambda: _hidden("hermes_cli"),
+                    {"__version__": lambda: current_host().release.version},
+                )
             _saved[name] = _MISSING
             sys.modules[name] = package
             _created.append(name)

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 
+from kit_core._host_model import HostRelease
 from kit_devtools.testing.entries import (
     CliCommandEntry,
     CommandEntry,
@@ -17,6 +18,7 @@ from kit_devtools.testing.entries import (
     SkillEntry,
     ToolEntry,
 )
+from kit_devtools.testing.host_names import MODELLED
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +33,11 @@ class Snapshot:
 class HostState:
     """Registry, manager tables and the event log of one in-memory host."""
 
-    def __init__(self, config: Mapping[str, Any] | None) -> None:
+    def __init__(
+        self, config: Mapping[str, Any] | None, release: HostRelease | None = None
+    ) -> None:
+        self.release: HostRelease = release or MODELLED
+        """The hermes release this host plays (the newest registry release, or upstream)."""
         self.config: dict[str, Any] = copy.deepcopy(dict(config or {}))
         self.tools: dict[str, ToolEntry] = {}
         self.hooks: dict[str, list[HookEntry]] = {}

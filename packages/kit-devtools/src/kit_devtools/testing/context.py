@@ -29,7 +29,6 @@ from kit_devtools.testing.entries import (
 from kit_devtools.testing.host_names import (
     BUILTIN_COMMANDS,
     BUILTIN_TOOLS,
-    VALID_HOOKS,
     VALID_MIDDLEWARE,
 )
 
@@ -200,10 +199,11 @@ class HostContext(Provisions):
 
     def register_hook(self, hook_name: str, callback: Callable[..., Any]) -> None:
         """Store a hook callback; an unknown name is stored too, with a warning."""
-        if hook_name not in VALID_HOOKS:
+        valid = self._state.release.hooks
+        if hook_name not in valid:
             message = (
                 f"Plugin '{self._plugin}' registered unknown hook '{hook_name}' "
-                f"(valid: {', '.join(sorted(VALID_HOOKS))})"
+                f"(valid: {', '.join(sorted(valid))})"
             )
             self._state.record("WARNING", self._plugin, "hook", hook_name, message)
         entry = HookEntry(hook_name, callback, self._plugin)

@@ -21,6 +21,7 @@ from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import Any
 
+from kit_core._host_model import HostRelease
 from kit_devtools.testing import _commands, _hooks, _loader, _pipeline, _schema, _shims
 from kit_devtools.testing._failure import PluginLoadError, load_failure
 from kit_devtools.testing._home import HermesHome
@@ -38,7 +39,7 @@ from kit_devtools.testing.entries import (
     SkillEntry,
     ToolEntry,
 )
-from kit_devtools.testing.host_names import BUILTIN_COMMANDS
+from kit_devtools.testing.host_names import BUILTIN_COMMANDS, profile
 
 __all__ = ["InMemoryHost"]
 
@@ -57,6 +58,11 @@ class InMemoryHost:
         strict: ``load()`` raises :class:`PluginLoadError` when the plugin does not load
             (the pytest fixture ``plugin_host`` is strict); otherwise the failure is kept on
             the result, as hermes keeps it, and ``check`` reports it.
+        hermes: the release the host plays: the newest of the package registry (the
+            default), or ``"0.21"`` for upstream hermes-agent 0.21.3, modelled from its
+            source (each behaviour of that profile cites the upstream file and lines it
+            copies). Plugin code sees that release's ``hermes_cli.__version__`` and
+            ``VALID_HOOKS``.
     """
 
     def __init__(
@@ -65,9 +71,10 @@ class InMemoryHost:
         config: Mapping[str, Any] | None = None,
         strict: bool = False,
         hermes_home: str | Path | None = None,
+        hermes: str | None = None,
     ) -> None:
         self.strict = strict
-        self._state = HostState(config)
+        self._state = HostState(config, profile(hermes))
         self._home = HermesHome(hermes_home, config or {})
         self._plugins: dict[str, LoadedPlugin] = {}
         self.send_message_reply: Callable[[dict[str, Any]], Any] | None = None
@@ -77,6 +84,11 @@ class InMemoryHost:
         return f"InMemoryHost(plugins={sorted(self._plugins)!r}, tools={sorted(self.tools)!r})"
 
     # -- what was registered --------------------------------------------------------------
+
+    @property
+    def release(self) -> HostRelease:
+        """The hermes release this host plays (``release.modelled``: read from source)."""
+        return self._state.release
 
     @property
     def hermes_home(self) -> Path:

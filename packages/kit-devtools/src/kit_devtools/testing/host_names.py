@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from kit_core._host_model import newest_registry_release
+from kit_core._host_model import HostRelease, newest_registry_release, upstream_release
 
 __all__ = [
     "AGENT_LOOP_TOOLS",
@@ -19,6 +19,7 @@ __all__ = [
     "HOST_VERSION",
     "MIDDLEWARE_SCHEMA_VERSION",
     "OBSERVER_SCHEMA_VERSION",
+    "PROFILES",
     "TOOL_SEARCH_TOOLS",
     "VALID_HOOKS",
     "VALID_MIDDLEWARE",
@@ -29,6 +30,26 @@ MODELLED: Final = newest_registry_release()
 
 HOST_VERSION: Final = MODELLED.version
 """Its version."""
+
+PROFILES: Final = ("0.19.0", "0.21")
+"""The hermes releases the in-memory host can play: the newest of the registry (by
+default), and upstream 0.21.3, modelled from its source."""
+
+
+def profile(hermes: str | None) -> HostRelease:
+    """The release an in-memory host plays: ``None`` or the newest registry version for
+    that release; ``"0.21"`` (or ``"0.21.3"``, ``"upstream"``) for upstream."""
+    if hermes is None or hermes == MODELLED.version:
+        return MODELLED
+    if hermes in {"0.21", "0.21.3", "upstream"}:
+        return upstream_release()
+    msg = (
+        f"the in-memory host plays hermes-agent {MODELLED.version} or upstream 0.21"
+        f" (modelled from source), not {hermes!r}; for another release use the real host"
+        " (`hermes-plugin-kit check --real` with that release installed)"
+    )
+    raise ValueError(msg)
+
 
 OBSERVER_SCHEMA_VERSION: Final = "hermes.observer.v1"
 """Added to every hook call as ``telemetry_schema_version`` (``hermes_cli/middleware.py``)."""

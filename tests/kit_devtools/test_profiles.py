@@ -1,0 +1,81 @@
+"""The release an in-memory host plays: the newest registry release by default, or
+upstream 0.21 (``InMemoryHost(hermes="0.21")``), modelled from its source. Plugin code sees
+that release's version and hooks, so the kit's registration answers as on that host."""
+
+from __future__ import annotations
+
+import importlib
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from kit_core._host_model import newest_registry_release, upstream_release
+from kit_devtools.testing import InMemoryHost
+
+STREAMER = """
+import sys
+
+from hermes_plugin_kit import hook, register_plugin
+
+
+@hook("on_stream_start")
+def started(**kwargs):
+    return None
+
+
+def register(ctx):
+    register_plugin(ctx, sys.modules[__name__])
+"""
+
+
+def streamer(root: Path) -> Path:
+    directory = root / "streamer"
+    directory.mkdir()
+    (directory / "__init__.py").write_text(textwrap.dedent(STREAMER), encoding="utf-8")
+    (directory / "plugin.yaml").write_text("name: streamer\nkind: standalone\n")
+    return directory
+
+
+def test_by_default_the_host_plays_the_newest_registry_release() -> None:
+    host = InMemoryHost()
+    assert host.release is newest_registry_release()
+    with host.activate():
+        assert importlib.import_module("hermes_cli").__version__ == host.release.version
+        hooks = importlib.import_module("hermes_cli.plugins").VALID_HOOKS
+        assert set(hooks) == host.release.hooks
+        assert "on_stream_start" not in hooks
+
+
+def test_the_upstream_profile_shows_plugin_code_upstreams_version_and_hooks() -> None:
+    host = InMemoryHost(hermes="0.21")
+    assert host.release == upstream_release()
+    assert host.release.modelled
+    with host.activate():
+        assert importlib.import_module("hermes_cli").__version__ == "0.21.3"
+        assert "on_stream_start" in importlib.import_module("hermes_cli.plugins").VALID_HOOKS
+
+
+def test_a_hook_of_upstream_registers_on_the_upstream_profile_only(tmp_path: Path) -> None:
+    directory = streamer(tmp_path)
+    upstream = InMemoryHost(hermes="0.21").load(directory)
+    assert (upstream.enabled, upstream.hooks, upstream.error) == (True, ("on_stream_start",), None)
+    refused = InMemoryHost().load(directory)
+    assert refused.enabled is False
+    assert refused.error is not None
+    assert "has no hook 'on_stream_start'" in refused.error
+
+
+def test_two_hosts_playing_different_releases_answer_each_for_its_own() -> None:
+    older, upstream = InMemoryHost(), InMemoryHost(hermes="0.21")
+    with older.activate():
+        with upstream.activate():
+            assert importlib.import_module("hermes_cli").__version__ == "0.21.3"
+        assert importlib.import_module("hermes_cli").__version__ == older.release.version
+
+
+@pytest.mark.parametrize("asked", ["0.18.2", "0.22", "latest"])
+def test_a_release_the_host_cannot_play_is_refused_naming_what_it_can(asked: str) -> None:
+    with pytest.raises(ValueError, match=r"plays hermes-agent 0\.19\.0 or upstream 0\.21") as e:
+        InMemoryHost(hermes=asked)
+    assert "check --real" in str(e.value)
