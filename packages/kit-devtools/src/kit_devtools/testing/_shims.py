@@ -352,6 +352,10 @@ class _CurrentHost:
         return getattr(current_host(), name)
 
 
+VERSIONED: Final = "hermes_cli"
+"""The package whose ``__version__`` names the release a host plays."""
+
+
 class _HostHooks(AbstractSet[str]):
     """``hermes_cli.plugins.VALID_HOOKS`` of the release the current host plays."""
 
@@ -374,17 +378,21 @@ class _HostHooks(AbstractSet[str]):
 def _install() -> None:
     _real_hermes.remember()
     for name in PACKAGES:
-        if name not in sys.modules:
-            package = _module(name, "An empty stand-in package of the in-memory host.")
-            package.__path__ = _real_hermes.search_path(name)
-            if name == "hermes_cli":  # the version of the release the current host plays
-                vars(package)["__getattr__"] = _real_hermes.fallback(
-                    name,
-                    lambda: _hidden("hermes_cli"),
-                    {"__version__": lambda: current_host().release.version},
-                )
-            _saved[name] = _MISSING
-            sys.modules[name] = package
+        real = sys.modules.get(name)
+        if real is not None and name != VERSIONED:
+            continue  # hermes' own package stays; its stand-in submodules go in below
+        package = _module(name, "A stand-in package of the in-memory host.")
+        package.__path__ = list(getattr(real, "__path__", ())) or _real_hermes.search_path(name)
+        if name == VERSIONED:  # in front of hermes' own package, if imported: the version
+            # is the one of the release the current host plays, the rest is hermes'
+            vars(package)["__getattr__"] = _real_hermes.fallback(
+                name,
+                lambda: _hidden(VERSIONED),
+                {"__version__": lambda: current_host().release.version},
+            )
+        _saved[name] = _MISSING if real is None else real
+        sys.modules[name] = package
+        if real is None:
             _created.append(name)
     for name, module in build(_CurrentHost()).items():
         _saved[name] = sys.modules.get(name, _MISSING)
