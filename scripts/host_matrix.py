@@ -21,7 +21,7 @@ import time
 from typing import Any
 
 from _hosts import CACHE, ROOT, environment
-from kit_core._host_model import registry_releases
+from kit_core._host_model import UPSTREAM_COMMIT, registry_releases, upstream_release
 
 RESULTS = CACHE / "results"
 LOGS = CACHE / "logs"
@@ -80,13 +80,18 @@ def table() -> str:
         path = RESULTS / f"{version}.json"
         if not path.exists():
             raise SystemExit(f"host matrix: no results for hermes-agent {version} ({path})")
-        found[version] = json.loads(path.read_text())["rows"]
+        found[version] = json.loads(path.read_text())
+    upstream: dict[str, Any] = found[versions[-1]].get("upstream", {})
+    modelled = upstream_release()
+    heading = f"{modelled.version} (modelled at {UPSTREAM_COMMIT[:8]}, not run)"
     lines = [
-        "| what the kit does, tested on the real host (tests run) | " + " | ".join(versions) + " |",
-        "|---|" + "---|" * len(versions),
+        "| what the kit does (tests run) | " + " | ".join([*versions, heading]) + " |",
+        "|---|" + "---|" * (len(versions) + 1),
     ]
-    for name in ROWS:
-        cells = [cell(found[v].get(name)) for v in versions]
+    extra = sorted(set(upstream) - set(ROWS))
+    for name in (*ROWS, *extra):
+        cells = [cell(found[v]["rows"].get(name)) if name in ROWS else "—" for v in versions]
+        cells.append(cell(upstream.get(name)) if name in upstream else "—")
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 

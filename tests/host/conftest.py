@@ -34,7 +34,6 @@ import copy
 import gc
 import importlib
 import importlib.metadata
-import json
 import logging
 import os
 import shutil
@@ -72,18 +71,6 @@ NEWEST = newest_registry_release()
 PARITY_FILES = frozenset({"test_parity.py", "test_provisions_parity.py", "test_manifest_parity.py"})
 """Tests comparing the real host with the in-memory host, which reproduces the newest
 release only: on an older release they are deselected (not skipped), and say so."""
-
-ROWS = {
-    "test_host_contract.py": "tools: schema, dispatch, envelope",
-    "test_lifecycle_contract.py": "commands, hooks, skills, receipt, rollback",
-    "test_media_contract.py": "media delivery (kit-media)",
-    "test_check_real.py": "check --real",
-    "test_host_model_matches.py": "host model matches the release",
-}
-"""Support table row of each test file (a ``surface`` marker overrides it)."""
-
-RESULTS_VARIABLE = "KIT_HOST_RESULTS"
-"""When set, the outcome per row is written there as JSON at the end of the session."""
 
 HERE = Path(__file__).resolve().parent
 REPO_ROOT = HERE.parents[1]
@@ -143,53 +130,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = kept
-
-
-def row_of(item: pytest.Item) -> str | None:
-    """The support table row a host test counts toward (None: not a host test)."""
-    marker = item.get_closest_marker("surface")
-    if marker is not None:
-        return str(marker.args[0])
-    return ROWS.get(item.path.name) if HERE in item.path.parents else None
-
-
-def absent_here(item: pytest.Item) -> bool:
-    """Whether the test's surface is one this release lacks (so what passed there is the
-    kit's refusal): a ``lacks`` test, or a ``surface(row, requires=...)`` whose
-    ``PluginContext`` member or hermes function the release does not have."""
-    if item.get_closest_marker("lacks") is not None:
-        return True
-    marker = item.get_closest_marker("surface")
-    requires = marker.kwargs.get("requires") if marker is not None else None
-    if requires is None or HOST_RELEASE is None:
-        return False
-    return not HOST_RELEASE.offers(requires) and requires not in HOST_RELEASE.functions
-
-
-_OUTCOMES: dict[str, dict[str, int]] = {}
-"""Row -> passed/failed/skipped counts (and ``refused`` when a ``lacks`` test ran)."""
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
-    report = yield
-    row = row_of(item)
-    if row is not None and (report.when == "call" or report.outcome != "passed"):
-        counts = _OUTCOMES.setdefault(row, {"passed": 0, "failed": 0, "skipped": 0})
-        counts[report.outcome] += 1  # a setup error counts as a failure of the test
-        if absent_here(item):
-            counts["refused"] = 1  # the row's surface is absent here: its refusal was tested
-    return report
-
-
-def pytest_sessionfinish(session: pytest.Session) -> None:
-    target = os.environ.get(RESULTS_VARIABLE)
-    if not target or HOST_VERSION is None:
-        return
-    Path(target).parent.mkdir(parents=True, exist_ok=True)
-    Path(target).write_text(
-        json.dumps({"version": HOST_VERSION, "rows": _OUTCOMES}, indent=1, sort_keys=True)
-    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,6 +47,7 @@ def test_by_default_the_host_plays_the_newest_registry_release() -> None:
         assert "on_stream_start" not in hooks
 
 
+@pytest.mark.upstream("hooks: upstream's names accepted, each host's own checked")
 def test_the_upstream_profile_shows_plugin_code_upstreams_version_and_hooks() -> None:
     host = InMemoryHost(hermes="0.21")
     assert host.release == upstream_release()
@@ -56,6 +57,7 @@ def test_the_upstream_profile_shows_plugin_code_upstreams_version_and_hooks() ->
         assert "on_stream_start" in importlib.import_module("hermes_cli.plugins").VALID_HOOKS
 
 
+@pytest.mark.upstream("hooks: upstream's names accepted, each host's own checked")
 def test_a_hook_of_upstream_registers_on_the_upstream_profile_only(tmp_path: Path) -> None:
     directory = streamer(tmp_path)
     upstream = InMemoryHost(hermes="0.21").load(directory)

@@ -1,0 +1,88 @@
+"""What the test run records for the README's support table (``scripts/host_matrix.py``).
+
+With ``KIT_HOST_RESULTS`` set, the outcomes are written there as JSON at the end of the
+session, counted by row:
+
+* ``rows``: the real-host tests (``tests/host``), by file or by a ``surface`` marker; a
+  row whose surface the release lacks is marked ``refused`` (what passed there is the
+  kit's refusal, or its note that it does without);
+* ``upstream``: tests marked ``upstream(row)``, which run against the in-memory host's
+  upstream profile (``InMemoryHost(hermes="0.21")``), modelled from upstream's source.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kit_core._host_model import installed_release
+
+HOST = Path(__file__).resolve().parent / "host"
+RESULTS_VARIABLE = "KIT_HOST_RESULTS"
+ROWS = {
+    "test_host_contract.py": "tools: schema, dispatch, envelope",
+    "test_lifecycle_contract.py": "commands, hooks, skills, receipt, rollback",
+    "test_media_contract.py": "media delivery (kit-media)",
+    "test_check_real.py": "check --real",
+    "test_host_model_matches.py": "host model matches the release",
+}
+"""Support table row of each real-host test file (a ``surface`` marker overrides it)."""
+
+RELEASE = installed_release()
+
+_OUTCOMES: dict[str, dict[str, dict[str, int]]] = {"rows": {}, "upstream": {}}
+"""Column kind -> row -> passed/failed/skipped counts (and ``refused``)."""
+
+
+def row_of(item: pytest.Item) -> str | None:
+    """The support table row a real-host test counts toward (None: not one)."""
+    marker = item.get_closest_marker("surface")
+    if marker is not None:
+        return str(marker.args[0])
+    return ROWS.get(item.path.name) if HOST in item.path.parents else None
+
+
+def absent_here(item: pytest.Item) -> bool:
+    """Whether the test's surface is one this release lacks: a ``lacks`` test, or a
+    ``surface(row, requires=...)`` whose ``PluginContext`` member or hermes function the
+    release does not have."""
+    if item.get_closest_marker("lacks") is not None:
+        return True
+    marker = item.get_closest_marker("surface")
+    requires = marker.kwargs.get("requires") if marker is not None else None
+    if requires is None or RELEASE is None:
+        return False
+    return not RELEASE.offers(requires) and requires not in RELEASE.functions
+
+
+def _count(kind: str, row: str, outcome: str, refused: bool = False) -> None:
+    counts = _OUTCOMES[kind].setdefault(row, {"passed": 0, "failed": 0, "skipped": 0})
+    counts[outcome] += 1  # a setup error counts as a failure of the test
+    if refused:
+        counts["refused"] = 1
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    report = yield
+    if report.when == "call" or report.outcome != "passed":
+        row = row_of(item)
+        if row is not None:
+            _count("rows", row, report.outcome, absent_here(item))
+        upstream = item.get_closest_marker("upstream")
+        if upstream is not None:
+            _count("upstream", str(upstream.args[0]), report.outcome)
+    return report
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    target = os.environ.get(RESULTS_VARIABLE)
+    if not target or RELEASE is None:
+        return
+    Path(target).parent.mkdir(parents=True, exist_ok=True)
+    found = {"version": RELEASE.version, **_OUTCOMES}
+    Path(target).write_text(json.dumps(found, indent=1, sort_keys=True))
