@@ -20,6 +20,7 @@ from types import ModuleType, SimpleNamespace
 from typing import Any, ParamSpec, Protocol, TypeVar
 
 import pytest
+from tests.kit_media._upstream_gateway import human_turn_predicates
 
 from kit_media._markers import MARKERS
 
@@ -138,6 +139,13 @@ class FakeHost:
     """Whether the gateway has hermes' silence filter (``gateway.response_filters``)."""
     caption_split: bool = True
     """Whether ``send_message`` can put a caption on the file (``_media_caption_split``)."""
+    dispatch_api: bool = False
+    """Whether ``hermes_cli.plugins`` has upstream's ``_dispatch_pre_tool_call_hooks``."""
+    modify: list[Any] = field(default_factory=list)
+    """``args`` of the ``{"action": "modify", "args": ...}`` directives the hooks return."""
+    human_turn_guard: str | None = None
+    """Which upstream human-turn silence predicate ``gateway.response_filters`` exports
+    (``"allows_final_silence"``, ``"is_machinery_display_kind"``, ``"silence_allowed"``)."""
     pre_calls: list[dict[str, Any]] = field(default_factory=list)
     post_calls: list[dict[str, Any]] = field(default_factory=list)
     handler_calls: list[tuple[dict[str, Any], dict[str, Any]]] = field(default_factory=list)
@@ -147,12 +155,37 @@ class FakeHost:
 
     # -- hermes_cli.plugins
     def resolve_pre_tool_block(self, tool_name: str, args: Any, **context: Any) -> str | None:
+        if self.dispatch_api:  # upstream: ``return _dispatch_pre_tool_call_hooks(...)[0]``
+            return self.dispatch_pre_tool_call_hooks(tool_name, args, **context)[0]
         self.pre_calls.append(
             {"tool_name": tool_name, "args": json.loads(json.dumps(args)), **context}
         )
         if self.guard_error is not None:
             raise self.guard_error
         return self.block
+
+    def dispatch_pre_tool_call_hooks(
+        self, tool_name: str, args: Any, **hook_kwargs: Any
+    ) -> tuple[str | None, dict[str, Any] | None]:
+        """Plays upstream's ``_dispatch_pre_tool_call_hooks`` (``hermes_cli/plugins.py`` at
+        00067189dfecf833d4d009c2dd977ae85cf800e0, about char 107k): one hook pass, then
+        ``(block_message, modified_args)``; the merge copies
+        ``_get_pre_tool_call_directive_details`` (about char 101k): each non-empty dict
+        ``args`` of a modify directive is merged over the args so far, later ones winning
+        per key, and the original args are never changed."""
+        self.pre_calls.append(
+            {"tool_name": tool_name, "args": json.loads(json.dumps(args)), **hook_kwargs}
+        )
+        if self.guard_error is not None:
+            raise self.guard_error
+        modified: dict[str, Any] | None = None
+        for partial in self.modify:
+            if isinstance(partial, dict) and partial:
+                base = (
+                    modified if modified is not None else (args if isinstance(args, dict) else {})
+                )
+                modified = {**base, **partial}
+        return self.block, modified
 
     def has_hook(self, name: str) -> bool:
         return self.has_post_hook
@@ -231,6 +264,11 @@ class FakeHost:
                 resolve_pre_tool_block=self.resolve_pre_tool_block,
                 has_hook=self.has_hook,
                 invoke_hook=self.invoke_hook,
+                **(
+                    {"_dispatch_pre_tool_call_hooks": self.dispatch_pre_tool_call_hooks}
+                    if self.dispatch_api
+                    else {}
+                ),
             ),
             "tools.send_message_tool": module(
                 "tools.send_message_tool",
@@ -251,6 +289,7 @@ class FakeHost:
             "gateway.response_filters": module(
                 "gateway.response_filters",
                 **({"is_intentional_silence_response": is_silence} if self.silence_filter else {}),
+                **human_turn_predicates(self.human_turn_guard),
             ),
             "telegram": module("telegram", Bot=self.make_bot),
             "telegram.request": module(

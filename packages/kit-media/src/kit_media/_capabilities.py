@@ -7,7 +7,8 @@ first has it: the release is taken from the kit's host model
 
 from __future__ import annotations
 
-from typing import Final
+import sys
+from typing import Any, Final
 
 from kit_core._host_model import first_release
 from kit_media._host import HostUnavailableError, import_host
@@ -52,7 +53,7 @@ def silence_unsupported() -> str | None:
     except Exception:  # a filter that fails is not one the kit can rely on
         honoured = False
     if honoured:
-        return None
+        return human_turn_guard_note(filters)
     return (
         "the final reply of this turn will be sent as usual: this hermes has no silence"
         f" filter ({SILENCE_FUNCTION}) that drops a {SILENCE_TOKEN!r} reply, so no"
@@ -86,3 +87,59 @@ def media_policy_missing() -> str:
         " hermes, and this delivery bypasses send_message's own handling, so nothing was"
         f" sent: spoiler photos need {first_offering(MEDIA_POLICY_FUNCTION)}"
     )
+
+
+HUMAN_TURN_PREDICATES: Final = (
+    "silence_allowed",
+    "allows_final_silence",
+    "is_machinery_display_kind",
+)
+"""The human-turn silence predicates of upstream's ``gateway/response_filters.py``, newest
+first: ``silence_allowed(display_kind, reply_expected=None)`` (imported by
+``gateway/run_turn.py`` L28-30 at 0107e0399523cf47587bf248d7e9027b7cd1c3df),
+``allows_final_silence(agent_result, display_kind, heartbeat_turn=False)`` (L118-128 at
+06202cddf797e761f2905c0c088129e2683ff7b7) and ``is_machinery_display_kind(display_kind)``
+(L108, PR #111624 as merged)."""
+
+HUMAN_TURN_NOTE: Final = (
+    "the file is already in the chat; end this turn with one short sentence and no"
+    " MEDIA: line, file path or link. The final reply of this turn will be sent: this"
+    " hermes does not let a person's turn end in silence (its gateway answers a"
+    f" {SILENCE_TOKEN!r} reply with a visible 'unexpected silence' message instead), so no"
+    " suppression was armed"
+)
+"""``MediaDeliveryResult.suppression_note`` on a gateway with the human-turn silence guard;
+the model reads it in the tool result."""
+
+
+def human_turn_may_be_silent(filters: Any) -> bool:
+    """Whether the running gateway lets an ordinary human turn end in a silence marker.
+
+    Asked of the gateway's own predicate (see :data:`HUMAN_TURN_PREDICATES`) for a healthy,
+    completed turn of no display kind (a person's message), with no ``reply_expected``
+    (unknown) and not a heartbeat. Without a predicate, a loaded ``gateway.run_turn`` that
+    has the fallback text (``_unexpected_silence_reply`` or ``_UNEXPECTED_SILENCE_REPLY``)
+    means the guard is there all the same; it is looked up, never imported. A predicate
+    that fails or has a signature the kit does not know counts as the guard (no silence).
+    """
+    healthy = {"failed": False, "completed": True}
+    calls: dict[str, tuple[Any, ...]] = {
+        "silence_allowed": (None, None),
+        "allows_final_silence": (healthy, None, False),
+        "is_machinery_display_kind": (None,),
+    }
+    for name in HUMAN_TURN_PREDICATES:
+        predicate = getattr(filters, name, None)
+        if callable(predicate):
+            try:
+                return predicate(*calls[name]) is True
+            except Exception:  # a predicate the kit cannot ask: assume the guard
+                return False
+    run_turn = sys.modules.get("gateway.run_turn")
+    fallback = ("_unexpected_silence_reply", "_UNEXPECTED_SILENCE_REPLY")
+    return not any(hasattr(run_turn, name) for name in fallback)
+
+
+def human_turn_guard_note(filters: Any) -> str | None:
+    """``None`` when a person's turn may end in silence here; else :data:`HUMAN_TURN_NOTE`."""
+    return None if human_turn_may_be_silent(filters) else HUMAN_TURN_NOTE

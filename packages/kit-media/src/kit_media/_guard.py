@@ -28,6 +28,23 @@ function's presence and its signature), never its version number:
    ``task_id``, ``session_id``, ``tool_call_id``, ``duration_ms``: 0.13.0
    ``model_tools.py`` 791-804, 0.15.0 ``model_tools.py`` 849-862).
 
+**modify.** Upstream hermes (PR #87482) lets a ``pre_tool_call`` callback return
+``{"action": "modify", "args": {...}}``: ``_get_pre_tool_call_directive_details``
+shallow-merges each such dict over the original args (later hooks win per key; an empty
+or non-dict ``args`` is ignored; modify survives a later block), and
+``_dispatch_pre_tool_call_hooks`` fires the hook once and returns ``(block_message,
+modified_args)`` (``hermes_cli/plugins.py`` at 00067189dfecf833d4d009c2dd977ae85cf800e0:
+the two functions from about char 101k and 107k of the 119,764-char file, whose line
+numbers the stored copy does not give; its public ``resolve_pre_tool_block`` returns
+only ``[0]`` of it, dropping the args). hermes' own pipeline then runs the tool with the
+modified args (``model_tools._pre_dispatch_guards``: ``if modified_args is not None:
+function_args = modified_args``, the stored ``model_tools.py`` of file id 68283923223
+from char 38,679, a 0.21-era version whose commit the store does not resolve;
+``agent/agent_runtime_helpers._pre_tool_block_message`` does the same). Where the
+running hermes has ``_dispatch_pre_tool_call_hooks`` (asked by its presence), the kit
+calls it instead of ``resolve_pre_tool_block`` and does the same: the operation runs
+with, and ``post_tool_call`` reports, the modified args.
+
 Where hermes fails open the kit fails closed: no guard function means no call, and a
 guard that raises blocks the call.
 """
@@ -40,7 +57,7 @@ import logging
 import sys
 import time
 from collections.abc import Callable, Mapping
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from kit_core import redact_text
 from kit_core._host_model import first_release
@@ -49,8 +66,13 @@ from kit_media._host import HostUnavailableError, guard_context, import_host
 
 logger = logging.getLogger("kit_media.host")
 
+DISPATCH_FUNCTION: Final = "_dispatch_pre_tool_call_hooks"
+"""Upstream's one ``pre_tool_call`` pass returning ``(block_message, modified_args)``
+(private, so looked up by presence and used only when it is there)."""
+
 GUARD_FUNCTIONS: Final = ("resolve_pre_tool_block", "get_pre_tool_call_block_message")
-"""``hermes_cli.plugins`` functions that run the ``pre_tool_call`` guard, newest first."""
+"""``hermes_cli.plugins`` public functions that run the ``pre_tool_call`` guard, newest
+first (used where :data:`DISPATCH_FUNCTION` is absent)."""
 
 LEGACY_POST_KEYS: Final = ("task_id", "session_id", "tool_call_id")
 """Call identity in the ``post_tool_call`` payload of a release without
@@ -91,11 +113,22 @@ class HostGuard:
       for a blocked call (0.13.0 ``model_tools.py`` 754-755, 791-804).
     """
 
-    __slots__ = ("_check", "_check_keys", "_emit", "_emit_keys", "_has_hook", "_plugins")
+    __slots__ = (
+        "_check",
+        "_check_keys",
+        "_emit",
+        "_emit_keys",
+        "_has_hook",
+        "_plugins",
+        "_returns_args",
+    )
 
-    def __init__(self, plugins: Any, check: Callable[..., Any], emit: Any) -> None:
+    def __init__(
+        self, plugins: Any, check: Callable[..., Any], emit: Any, *, returns_args: bool = False
+    ) -> None:
         self._plugins = plugins
         self._check = check
+        self._returns_args = returns_args
         self._check_keys = accepted_keywords(check)
         self._emit = emit if callable(emit) else None
         self._emit_keys = accepted_keywords(emit) if callable(emit) else None
@@ -107,9 +140,18 @@ class HostGuard:
         """Whether this host tells ``post_tool_call`` about a blocked call."""
         return self._emit is not None or self._has_hook is not None
 
-    def check(self, tool_name: str, args: dict[str, Any], ctx: Mapping[str, str]) -> Any:
-        """The guard's block message (``None``: the call may proceed); may raise."""
-        return self._check(tool_name, args, **_only(ctx, self._check_keys))
+    def check(
+        self, tool_name: str, args: dict[str, Any], ctx: Mapping[str, str]
+    ) -> tuple[Any, dict[str, Any] | None]:
+        """``(block message, modified args)``: ``None`` as the message lets the call
+        proceed, ``None`` as the args keeps the caller's; may raise."""
+        answer = self._check(tool_name, dict(args), **_only(ctx, self._check_keys))
+        if not self._returns_args:
+            return answer, None
+        block, modified = answer  # the dispatcher's (block_message, modified_args)
+        if isinstance(modified, dict):
+            return block, dict(cast("dict[str, Any]", modified))
+        return block, None
 
     def emit_post(
         self,
@@ -180,8 +222,13 @@ def load_guard() -> tuple[HostGuard | None, str | None]:
         plugins = import_host("hermes_cli.plugins")
     except HostUnavailableError as exc:
         return None, refusal(str(exc), "host_unavailable")
-    check = next(
-        (f for name in GUARD_FUNCTIONS if callable(f := getattr(plugins, name, None))), None
+    dispatch = getattr(plugins, DISPATCH_FUNCTION, None)
+    check = (
+        dispatch
+        if callable(dispatch)
+        else next(
+            (f for name in GUARD_FUNCTIONS if callable(f := getattr(plugins, name, None))), None
+        )
     )
     if check is None or not callable(getattr(plugins, "invoke_hook", None)):
         return None, refusal(guard_missing_message(), "host_guard_unavailable")
@@ -189,7 +236,7 @@ def load_guard() -> tuple[HostGuard | None, str | None]:
     # discovers the plugins); it is looked up, never imported, so that asking for the
     # guard never boots hermes' tool discovery
     emit = getattr(sys.modules.get("model_tools"), "_emit_post_tool_call_hook", None)
-    return HostGuard(plugins, check, emit), None
+    return HostGuard(plugins, check, emit, returns_args=check is dispatch), None
 
 
 def run_guarded(
@@ -207,7 +254,7 @@ def run_guarded(
     """
     ctx = guard_context(context)
     try:
-        block = guard.check(tool_name, args, ctx)
+        block, modified = guard.check(tool_name, args, ctx)
     except Exception as exc:
         message = (
             f"hermes' pre_tool_call guard raised {type(exc).__name__}; {tool_name} was not"
@@ -219,6 +266,9 @@ def run_guarded(
         result = refusal(message, "host_guard_failed")
         _report_block(guard, tool_name, args, result, ctx, "guard_error", message)
         return result
+    if modified is not None:
+        logger.info("event=host_tool_args_modified tool=%s", tool_name)
+        args = modified
     if block is not None:
         message = str(block)
         result = json.dumps({"error": message}, ensure_ascii=False)

@@ -32,6 +32,7 @@ from types import MappingProxyType
 from typing import Any, cast
 
 from kit_media._capabilities import (
+    HUMAN_TURN_NOTE,
     caption_unsupported,
     media_policy_missing,
     silence_unsupported,
@@ -168,9 +169,8 @@ def _arm_suppression(outcome: _Outcome, session: str | None) -> _Outcome:
         return replace(outcome, suppression_note=NO_SESSION_NOTE)
     unsupported = silence_unsupported()
     if unsupported is not None:
-        logger.warning(
-            "event=media_final_response_suppression_unavailable reason=no_silence_filter"
-        )
+        reason = "human_turn_guard" if unsupported == HUMAN_TURN_NOTE else "no_silence_filter"
+        logger.warning("event=media_final_response_suppression_unavailable reason=%s", reason)
         return replace(outcome, suppression_note=unsupported)
     if arm_final_response_suppression(session):
         return replace(outcome, suppression_armed=True)

@@ -1,0 +1,59 @@
+"""Names upstream hermes moved or deleted in its Sep 2026 decomposition (PR #102117).
+
+Copied from upstream's ``compat_manifest.json`` (repository root) at commit
+0f9c44d87902ab14309b47ece66ac95521761d8b, which ``hermes_cli/plugin_compat.py`` at
+00067189dfecf833d4d009c2dd977ae85cf800e0 reads (``load_manifest``; ``scan_source``
+finds a plugin's uses of them; ``disable_reason`` skips such a plugin from
+``COMPAT_REMOVAL_DATE`` = 2026-09-14 unless ``plugins.allow_deprecated_imports: true``).
+
+Only the facade modules the kit, its examples or its tests reach are copied, each with
+all of its entries (an empty tuple: the manifest has none for that module, read from its
+sorted neighbours). :data:`COPIED` is the list of facades whose entries are here; a kit
+module that starts using another hermes module must copy that module's entries first
+(the test checks it).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+MOVED: Final[dict[str, tuple[str, ...]]] = {
+    "gateway": (),
+    "gateway.config": ("json",),
+    "gateway.platform_registry": (),
+    "gateway.platforms": (),
+    "gateway.platforms.base": (),
+    "gateway.response_filters": ("SILENT_REPLY_TOKEN",),
+    "gateway.session_context": (),
+    "hermes_cli": (),
+    "hermes_cli.commands": (
+        "Any", "Callable", "Dict", "Mapping", "Optional", "Sequence",
+        "SlashCommandAutoSuggest", "SlashCommandCompleter", "Tuple", "_requires_argument",
+        "_CMD_NAME_LIMIT", "_clamp_command_names", "_collect_gateway_skill_entries",
+        "discord_skill_commands", "discord_skill_commands_by_category", "field", "os",
+        "shutil", "slack_app_manifest", "slack_native_slashes", "slack_subcommand_map",
+        "subprocess", "telegram_bot_commands", "telegram_menu_commands",
+        "telegram_menu_max_commands", "time",
+    ),
+    "hermes_cli.config": (
+        "normalize_route_base_url", "_install_method_project_root", "stamp_install_method",
+    ),
+    "hermes_cli.dashboard_auth": (),
+    "hermes_cli.main": ("hashlib", "line_input", "shlex", "stat", "tempfile"),
+    "hermes_cli.middleware": (
+        "API_EXECUTION_MIDDLEWARE", "API_REQUEST_MIDDLEWARE", "apply_api_request_middleware",
+        "run_api_execution_middleware",
+    ),
+    "hermes_cli.plugins": (
+        "CAPABILITY_REGISTRY", "ENTRY_POINT_CAPABILITIES_GROUP", "Iterable",
+        "LEGACY_RELAY_PLUGIN_KEYS", "MAX_SYSTEM_PROMPT_SECTIONS", "OBSERVER_SCHEMA_VERSION",
+        "Type", "VALID_CAPABILITY_IDS", "cfg_get", "contextmanager", "contextvars", "copy",
+        "fast_safe_load", "format_system_prompt_section", "get_plugin_subscriptions",
+        "hashlib", "reset_hermes_home_override", "set_hermes_home_override", "time",
+        "unload_plugins", "wraps",
+    ),
+    "hermes_cli.plugins_cmd": ("importlib",),
+    "hermes_cli.plugins_dispatch": (),
+}  # fmt: skip
+
+COPIED: Final = frozenset(MOVED)
