@@ -41,6 +41,7 @@ CONTEXT = {"task_id": "t-1", "session_id": "s-1", "tool_call_id": "c-1", "turn_i
 # -- modify ---------------------------------------------------------------------------
 
 
+@pytest.mark.upstream("media: host calls follow a pre_tool_call modify directive")
 def test_modify_directive_args_reach_the_host_handler(host: FakeHost) -> None:
     host.dispatch_api = True
     host.modify = [{"message": "hello (checked)"}, {}, "not a dict", {"message": "final"}]
@@ -54,6 +55,7 @@ def test_modify_directive_args_reach_the_host_handler(host: FakeHost) -> None:
     assert host.post_calls[0]["args"] == sent  # post_tool_call reports what ran
 
 
+@pytest.mark.upstream("media: host calls follow a pre_tool_call modify directive")
 def test_modify_then_block_reports_the_modified_args(host: FakeHost) -> None:
     host.dispatch_api = True
     host.modify = [{"target": "telegram:-100999"}]
@@ -67,6 +69,7 @@ def test_modify_then_block_reports_the_modified_args(host: FakeHost) -> None:
     assert host.post_calls[0]["args"]["target"] == "telegram:-100999"
 
 
+@pytest.mark.upstream("media: host calls follow a pre_tool_call modify directive")
 def test_no_modify_keeps_the_callers_args_and_the_dispatcher_is_called_once(
     host: FakeHost,
 ) -> None:
@@ -84,6 +87,7 @@ def test_without_the_dispatcher_the_public_guard_is_used(host: FakeHost) -> None
     assert host.handler_calls[0][0] == ARGS
 
 
+@pytest.mark.upstream("media: host calls follow a pre_tool_call modify directive")
 def test_dispatcher_that_raises_blocks(host: FakeHost) -> None:
     host.dispatch_api = True
     host.guard_error = RuntimeError("boom")
@@ -96,6 +100,7 @@ def test_dispatcher_that_raises_blocks(host: FakeHost) -> None:
 # -- the human-turn silence guard -------------------------------------------------------
 
 
+@pytest.mark.upstream("media: final reply, later upstream's silence guard (06202cdd)")
 @pytest.mark.parametrize(
     "generation", ["is_machinery_display_kind", "allows_final_silence", "silence_allowed"]
 )
@@ -116,6 +121,7 @@ def test_guarded_gateway_arms_no_suppression_and_asks_for_a_short_reply(
     assert sent == "Here it is."
 
 
+@pytest.mark.upstream("media: final reply, later upstream's silence guard (06202cdd)")
 def test_what_arming_would_cost_on_a_guarded_gateway() -> None:
     # the reason for the above: a NO_REPLY on a person's turn becomes the fallback text
     guarded = final_delivery("NO_REPLY", internal=False, guard=True, is_silence=_is_silence)
@@ -131,6 +137,7 @@ def test_gateway_without_the_guard_still_arms(host: FakeHost, image: Path) -> No
     assert transform_media_delivery_output(response_text="x", session_id="s-1") == "NO_REPLY"
 
 
+@pytest.mark.upstream("media: final reply, later upstream's silence guard (06202cdd)")
 def test_loaded_run_turn_with_the_fallback_counts_as_the_guard(
     host: FakeHost, image: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -144,6 +151,7 @@ def test_loaded_run_turn_with_the_fallback_counts_as_the_guard(
     assert (result.suppression_armed, result.suppression_note) == (False, HUMAN_TURN_NOTE)
 
 
+@pytest.mark.upstream("media: final reply, later upstream's silence guard (06202cdd)")
 def test_a_predicate_that_fails_counts_as_the_guard(host: FakeHost, image: Path) -> None:
     host.human_turn_guard = "allows_final_silence"
     modules = _install(host.in_chat())
