@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import ast
 import re
+import subprocess
+import sys
 import tomllib
 from importlib import metadata
 from pathlib import Path
@@ -180,3 +182,30 @@ def test_each_package_is_typed_and_src_laid_out(dist: str) -> None:
     assert (package / "__init__.py").is_file()
     assert (package / "py.typed").is_file()
     assert load(MEMBERS[dist] / "pyproject.toml")["project"]["requires-python"] == ">=3.11"
+
+
+def _tool(name: str) -> str:
+    found = Path(sys.executable).parent / name
+    return str(found) if found.exists() else name
+
+
+def test_packages_lint_clean_for_python_3_14() -> None:
+    """ruff with 3.14 as the target. The pyupgrade (UP) rules are left out: they propose
+    syntax only newer Pythons have (PEP 695 type parameters, dropping version checks), and
+    the packages run on 3.11 and later."""
+    run = subprocess.run(
+        [_tool("ruff"), "check", "--target-version", "py314", "--extend-ignore", "UP",
+         "--output-format", "concise", "packages"],
+        cwd=ROOT, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_packages_type_check_for_python_3_14() -> None:
+    """pyright (strict, the workspace's settings) with 3.14 as the Python version: the
+    standard library's 3.14 stubs, and the 3.14 branches of version checks."""
+    run = subprocess.run(
+        [_tool("pyright"), "--pythonversion", "3.14", "packages"],
+        cwd=ROOT, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout + run.stderr

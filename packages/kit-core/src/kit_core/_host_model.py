@@ -56,6 +56,14 @@ UPSTREAM_NEW_HOOKS: Final = frozenset(
 """Hooks upstream added after 0.19.0: ``VALID_HOOKS`` in ``hermes_cli/plugins.py`` at
 :data:`UPSTREAM_COMMIT`, less 0.19.0's."""
 
+UPSTREAM_NEW_MANIFEST_FIELDS: Final = (
+    "requires_hermes", "portable", "skill_namespace", "capabilities", "manifest_version",
+    "api_version", "requires_plugins", "python_dependencies", "config_schema", "license",
+    "homepage", "tags", "emits", "listens",
+)  # fmt: skip
+"""``PluginManifest`` fields upstream added after 0.19.0: the dataclass in
+``hermes_cli/plugins_manifest.py`` L321-369 at :data:`UPSTREAM_COMMIT`, less 0.19.0's."""
+
 
 def version_key(version: str) -> tuple[int, ...]:
     """``"0.18.2"`` -> ``(0, 18, 2)``, for ordering releases."""
@@ -185,8 +193,10 @@ def newest_registry_release() -> HostRelease:
 @cache
 def upstream_release() -> HostRelease:
     """Upstream hermes-agent 0.21.3, modelled from its source at :data:`UPSTREAM_COMMIT`:
-    0.19.0's facts with the hooks upstream added, and hooks awaited
-    (``hermes_cli/plugins_dispatch.py``). Facts not yet read from that source are 0.19.0's.
+    0.19.0's facts with the hooks upstream added, hooks awaited
+    (``hermes_cli/plugins_dispatch.py``), and the manifest fields it added
+    (``hermes_cli/plugins_manifest.py`` L321-369, among them ``requires_hermes``, which
+    it enforces). Facts not yet read from that source are 0.19.0's.
     """
     newest = newest_registry_release()
     facts: dict[str, Any] = {name: getattr(newest, name) for name in HostRelease.__slots__}
@@ -195,6 +205,7 @@ def upstream_release() -> HostRelease:
         requires_python=">=3.14",
         hooks=newest.hooks | UPSTREAM_NEW_HOOKS,
         awaits_hooks=True,
+        manifest=(*newest.manifest, *UPSTREAM_NEW_MANIFEST_FIELDS),
     )
     return HostRelease(facts, modelled=True)
 

@@ -10,9 +10,10 @@ with ``object.__setattr__``; this base gives it the rest, as the dataclass did.
 
 from __future__ import annotations
 
-import inspect
 from dataclasses import FrozenInstanceError
 from typing import Any, ClassVar, dataclass_transform
+
+from kit_core._annotations import annotated_names
 
 __all__ = ["Record"]
 
@@ -34,7 +35,7 @@ class Record:
         names: list[str] = []
         for klass in reversed(cls.__mro__):
             slots = klass.__dict__.get("__slots__", ())
-            names.extend(name for name in inspect.get_annotations(klass) if name in slots)
+            names.extend(name for name in annotated_names(klass) if name in slots)
         cls._field_order = tuple(names)
 
     def _fields(self) -> tuple[str, ...]:

@@ -16,6 +16,7 @@ from collections.abc import Callable, Coroutine, Mapping, Sequence
 from types import FunctionType
 from typing import Any, Never, ParamSpec, Protocol, cast, overload
 
+from kit_core._annotations import signature_of
 from kit_core._env import check_requires_env
 from kit_core._runtime import ToolRunner, sync_call
 from kit_core._schema import check_function_schema, describe_arguments, schema_from_specs
@@ -136,7 +137,7 @@ def _check_handler(fn: object, label: str) -> None:
     fits = _plain_function_fits(fn)
     if fits is None:
         try:
-            params = list(inspect.signature(fn).parameters.values())
+            params = list(signature_of(fn).parameters.values())
         except (TypeError, ValueError):
             return
         kinds = {p.kind for p in params}
@@ -186,7 +187,7 @@ def _check_options(label: str, opts: dict[str, Any]) -> tuple[str, ...]:
     check_fn = opts["check_fn"]
     if check_fn is not None:
         try:
-            inspect.signature(check_fn).bind()
+            signature_of(check_fn).bind()
         except TypeError:
             msg = (
                 f"{label}: check_fn must be callable with no arguments (the host calls check_fn())"

@@ -15,17 +15,23 @@ from collections.abc import Generator, Sequence
 from pathlib import Path
 from typing import Any
 
+from kit_core._host_model import HostRelease
 from kit_devtools.cli._doctor import doctor
-from kit_devtools.cli._report import as_json, as_text, counts, inventory
+from kit_devtools.cli._report import as_json, as_text, counts, host_report, inventory
 from kit_devtools.cli._scaffold import scaffold
 from kit_devtools.cli._target import Target, resolve_target
 from kit_devtools.cli.findings import Finding, Severity
 from kit_devtools.cli.lint import lint_plugin, probe_tools
 from kit_devtools.testing import InMemoryHost, LoadedPlugin
+from kit_devtools.testing.host_names import MODELLED, profile
 
 __all__ = ["Finding", "Severity", "main"]
 
 RECEIPT_PREFIX = "hermes_plugin_kit: registered"
+HERMES_HELP = (
+    f"the release the in-memory host plays: {MODELLED.version} (the default) or 0.21"
+    " (upstream 0.21.3, modelled from its source, not run)"
+)
 
 
 class _Receipts(logging.Handler):
@@ -63,11 +69,11 @@ def _quiet_logs() -> Generator[None, None, None]:
         root.removeHandler(handler)
 
 
-def _load(target: Target) -> tuple[InMemoryHost, LoadedPlugin, list[str]]:
+def _load(target: Target, hermes: str | None) -> tuple[InMemoryHost, LoadedPlugin, list[str]]:
     if target.load is None:
         msg = "nothing to load"
         raise ValueError(msg)
-    host = InMemoryHost()
+    host = InMemoryHost(hermes=hermes)
     with _capture_receipts() as receipts:
         plugin = host.load(target.load, key=target.key)
     return host, plugin, receipts
@@ -78,7 +84,24 @@ def _fail(message: str) -> int:
     return 2
 
 
+def _release(args: argparse.Namespace) -> HostRelease | str:
+    """The release ``--hermes`` names, or why it cannot be played."""
+    try:
+        release = profile(args.hermes)
+    except ValueError as exc:
+        return str(exc)
+    if release.modelled and getattr(args, "real", False):
+        return (
+            f"--real runs the hermes-agent installed here; {release.label} cannot be"
+            " installed (it needs Python 3.14): drop --real or --hermes"
+        )
+    return release
+
+
 def _check(args: argparse.Namespace) -> int:
+    release = _release(args)
+    if isinstance(release, str):
+        return _fail(release)
     target = resolve_target(args.target)
     if target.problem is not None:
         return _fail(target.problem)
@@ -86,11 +109,12 @@ def _check(args: argparse.Namespace) -> int:
     data: dict[str, Any] = {"plugin": {"key": args.target, "name": args.target, "source":
                              "entrypoint", "path": None, "enabled": False, "error": None},
                             "tools": [], "commands": [], "cli_commands": [], "middleware": [],
-                            "hooks": [], "skills": [], "provisions": {}}  # fmt: skip
+                            "hooks": [], "skills": [], "provisions": {},
+                            "host": host_report(release)}  # fmt: skip
     receipts: list[str] = []
     if target.load is not None:
         try:
-            host, plugin, receipts = _load(target)
+            host, plugin, receipts = _load(target, args.hermes)
         except Exception as exc:
             from kit_devtools.cli.rules import finding
 
@@ -150,7 +174,10 @@ def _call(args: argparse.Namespace) -> int:
         tool_args = json.loads(args.args)
     except ValueError as exc:
         return _fail(f"--args is not JSON ({exc}); pass an object, e.g. --args '{{\"q\": 1}}'")
-    host, plugin, _ = _load(target)
+    release = _release(args)
+    if isinstance(release, str):
+        return _fail(release)
+    host, plugin, _ = _load(target, args.hermes)
     if args.tool not in host.tools:
         listed = ", ".join(sorted(plugin.tools)) or "none"
         return _fail(f"{args.tool!r} is not a tool of {plugin.key} (its tools: {listed})")
@@ -197,6 +224,7 @@ def _parser() -> argparse.ArgumentParser:
         " host",
     )
     check.add_argument("--format", choices=("text", "json"), default="text")
+    check.add_argument("--hermes", default=None, help=HERMES_HELP)
     check.set_defaults(run=_check)
     call = sub.add_parser("call", help="run one tool through the in-memory host's pipeline")
     call.add_argument("target")
@@ -204,6 +232,7 @@ def _parser() -> argparse.ArgumentParser:
     call.add_argument("--args", default="{}", help="the tool's arguments as a JSON object")
     call.add_argument("--session-id", default="cli")
     call.add_argument("--task-id", default="cli")
+    call.add_argument("--hermes", default=None, help=HERMES_HELP)
     call.set_defaults(run=_call)
     new = sub.add_parser("new", help="scaffold a plugin project")
     new.add_argument("name", help="lowercase kebab-case plugin name")

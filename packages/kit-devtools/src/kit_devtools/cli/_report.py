@@ -6,6 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from kit_core._host_model import UPSTREAM_COMMIT, HostRelease
 from kit_devtools.cli.findings import Finding, Severity
 from kit_devtools.testing import InMemoryHost, LoadedPlugin
 
@@ -40,11 +41,30 @@ def inventory(host: InMemoryHost, plugin: LoadedPlugin) -> dict[str, Any]:
         "middleware": sorted(set(plugin.middleware)),
         "hooks": sorted(set(plugin.hooks)),
         "skills": sorted(plugin.skills),
+        "host": host_report(host.release),
         "provisions": {
             kind: sorted(name for name, (owner, _) in entries.items() if owner == plugin.name)
             for kind, entries in sorted(host.provisions.items())
             if any(owner == plugin.name for owner, _ in entries.values())
         },
+    }
+
+
+def host_report(release: HostRelease) -> dict[str, Any]:
+    """Which hermes the verdict is of, and how it was reached."""
+    if release.modelled:
+        how = (
+            f"modelled from upstream's source at commit {UPSTREAM_COMMIT[:8]}"
+            f" ({UPSTREAM_COMMIT}), not run: upstream needs Python 3.14"
+        )
+    else:
+        how = "the in-memory host reproducing it (--real runs the installed hermes' own loader)"
+    return {
+        "version": release.version,
+        "label": release.label,
+        "modelled": release.modelled,
+        "commit": UPSTREAM_COMMIT if release.modelled else None,
+        "verdict": how,
     }
 
 
@@ -73,6 +93,7 @@ def as_text(data: dict[str, Any], receipts: Sequence[str], findings: Sequence[Fi
     plugin = data["plugin"]
     state = "enabled" if plugin["enabled"] else f"NOT LOADED: {plugin['error']}"
     lines = [f"plugin {plugin['key']} ({plugin['source']}: {plugin['path'] or '-'}): {state}"]
+    lines.append(f"host: {data['host']['label']}: {data['host']['verdict']}")
     lines += [f"receipt: {r}" for r in receipts]
     lines.append(f"tools ({len(data['tools'])}), as the model receives them:")
     lines += ["  " + line for line in json.dumps(data["tools"], indent=2).splitlines()]

@@ -10,6 +10,8 @@ from pathlib import Path
 from string import Template
 from typing import Any, Final, cast
 
+from kit_core._host_model import registry_releases
+
 _NAME: Final = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 SUBDIRECTORY: Final = "packages/hermes-plugin-kit"
 
@@ -42,6 +44,12 @@ name: $name
 version: 0.1.0
 description: A hermes-agent plugin built with hermes-plugin-kit
 kind: standalone
+# the oldest hermes-agent this plugin runs on (upstream 0.21 refuses to load it on an older
+# one; 0.19.0 and older ignore the key)
+requires_hermes: ">=$floor"
+# manifest v1: `hermes plugins install` refuses manifest_version 2 on every release
+# through 0.21.3
+manifest_version: 1
 """)
 
 INIT: Final = Template('''\
@@ -212,6 +220,7 @@ def scaffold(name: str, directory: Path, mode: str = "auto") -> list[Path]:
         "requirement": requirement,
         "dev_requirement": requirement.replace("hermes-plugin-kit", "hermes-plugin-kit[dev]", 1),
         "sources": sources,
+        "floor": registry_releases()[0].version,
     }
     files = {
         root / "pyproject.toml": PYPROJECT,

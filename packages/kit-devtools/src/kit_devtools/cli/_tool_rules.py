@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any, Final, cast
 
+from kit_core._annotations import signature_of
 from kit_core.names import RESERVED_TOOL_NAMES
 from kit_devtools.cli.findings import Finding
 from kit_devtools.cli.rules import finding
@@ -112,7 +113,7 @@ def name_findings(name: str, plugin_key: str, toolset: str) -> list[Finding]:
 def signature_shape(fn: object) -> tuple[bool, bool] | None:
     """(takes a positional argument, takes **kwargs), or None when it cannot be read."""
     try:
-        params = list(inspect.signature(cast("Any", fn)).parameters.values())
+        params = list(signature_of(cast("Any", fn)).parameters.values())
     except (TypeError, ValueError):
         return None
     positional = any(

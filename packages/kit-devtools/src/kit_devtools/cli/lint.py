@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import difflib
 import json
-import re
 import traceback
 from collections.abc import Iterable
 from typing import Any, Final, cast
 
 from kit_core import ErrorCode, ToolSpec, declaration_of
+from kit_core._host_model import HostRelease
+from kit_devtools.cli._manifest_rules import MANIFEST_KEYS, manifest_findings
 from kit_devtools.cli._probe_args import arguments_for
 from kit_devtools.cli._tool_rules import (
     handler_findings,
@@ -20,20 +21,13 @@ from kit_devtools.cli._tool_rules import (
 )
 from kit_devtools.cli.findings import Finding
 from kit_devtools.cli.rules import finding
-from kit_devtools.testing import VALID_HOOKS, VALID_MIDDLEWARE, InMemoryHost, LoadedPlugin
+from kit_devtools.testing import InMemoryHost, LoadedPlugin
 from kit_devtools.testing._failure import PluginRefused
 from kit_devtools.testing._failure import where as where_raised
 from kit_devtools.testing.host_names import MODELLED
 
 __all__ = ["MANIFEST_KEYS", "lint_plugin", "probe_tools"]
 
-MANIFEST_KEYS: Final = frozenset(
-    {"name", "version", "description", "author", "requires_env", "provides_tools",
-     "provides_hooks", "kind"}
-)  # fmt: skip
-"""The plugin.yaml keys hermes-agent 0.19.0 reads (``_parse_manifest``)."""
-
-_NAMESPACE: Final = re.compile(r"[A-Za-z0-9_-]+")
 _HOST_ERRORS: Final = ("[TOOL_ERROR]", "Tool execution failed:", "Error executing")
 """How hermes words a tool whose handler raised (``tools/registry.py`` dispatch)."""
 
@@ -62,22 +56,6 @@ def _load_findings(plugin: LoadedPlugin) -> list[Finding]:
     if not _raised_in(exc, "register"):  # it failed while the plugin was being imported
         return [finding("HPK003", where, error=error)]
     return [finding("HPK001", where, error=error)]
-
-
-def _manifest_findings(plugin: LoadedPlugin) -> list[Finding]:
-    if plugin.source != "directory" or (
-        isinstance(plugin.exception, PluginRefused) and not (plugin.manifest)
-    ):
-        return []  # no manifest to lint (its absence is the refusal)
-    where = f"plugin {plugin.key} plugin.yaml"
-    manifest: dict[str, Any] = plugin.manifest or {}
-    found: list[Finding] = []
-    if "kind" not in manifest:
-        found.append(finding("HPK004", where))
-    found += [finding("HPK005", where, key=key) for key in manifest if key not in MANIFEST_KEYS]
-    if plugin.skills and not _NAMESPACE.fullmatch(str(plugin.name)):
-        found.append(finding("HPK006", where, name=plugin.name))
-    return found
 
 
 def _tool_findings(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]:
@@ -127,7 +105,7 @@ def _unknown_name_hint(name: str, known: Iterable[str]) -> str:
 
 def _callback_findings(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]:
     found: list[Finding] = []
-    known = {"hook": VALID_HOOKS, "middleware": VALID_MIDDLEWARE}
+    known = {"hook": host.release.hooks, "middleware": host.release.middleware}
     for surface, table, names in (
         ("hook", host.hooks, plugin.hooks),
         ("middleware", host.middleware, plugin.middleware),
@@ -140,17 +118,21 @@ def _callback_findings(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding
         for name in sorted(set(names)):
             for entry in table.get(name, ()):
                 if entry.plugin == plugin.name:
-                    found += _callback_shape(surface, name, entry.callback)
+                    found += _callback_shape(surface, name, entry.callback, host.release)
     return found
 
 
-def _callback_shape(surface: str, name: str, callback: object) -> list[Finding]:
+def _callback_shape(
+    surface: str, name: str, callback: object, release: HostRelease
+) -> list[Finding]:
     where = f"{surface} {name}"
     found: list[Finding] = []
     shape = signature_shape(callback)
     if shape is not None and not shape[1]:
         found.append(finding("HPK301", where))
-    if is_coroutine_function(callback):
+    # upstream awaits an async def hook (hermes_cli/plugins_dispatch.py at 00067189);
+    # middleware stays synchronous on every release
+    if is_coroutine_function(callback) and not (surface == "hook" and release.awaits_hooks):
         found.append(finding("HPK302", where))
     return found
 
@@ -176,7 +158,8 @@ def _skill_findings(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]:
 
 def lint_plugin(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]:
     """Every finding for ``plugin`` as the in-memory ``host`` loaded it."""
-    found = _load_findings(plugin) + _manifest_findings(plugin) + _skill_findings(host, plugin)
+    found = _load_findings(plugin) + manifest_findings(plugin, host.release)
+    found += _skill_findings(host, plugin)
     found += _tool_findings(host, plugin)
     found += _command_findings(host, plugin)
     found += _callback_findings(host, plugin)

@@ -22,8 +22,10 @@ RULES: Final[dict[str, tuple[Severity, str, str]]] = {
     "HPK004": (W, "plugin.yaml has no 'kind': hermes re-kinds a plugin whose __init__.py"
                " mentions MemoryProvider or register_provider, and then never loads it",
                "add 'kind: standalone' to plugin.yaml"),
-    "HPK005": (W, "plugin.yaml key {key!r} is not one hermes-agent 0.19.0 reads; it is"
-               " dropped silently", "remove it (read settings with load_plugin_config)"),
+    "HPK005": (W, "plugin.yaml key {key!r} is not one hermes reads: hermes-agent 0.19.0"
+               " drops it silently, upstream 0.21 logs it (at debug for a manifest_version 1"
+               " file, at warning for 2) and ignores it",
+               "remove it (read settings with load_plugin_config)"),
     "HPK006": (E, "the plugin name {name!r} cannot namespace skills: hermes needs"
                " [A-Za-z0-9_-]+", "rename the plugin in plugin.yaml"),
     "HPK007": (E, "the entry point {name!r} names {value!r}, a function: hermes loads the"
@@ -36,6 +38,27 @@ RULES: Final[dict[str, tuple[Severity, str, str]]] = {
                "trust hermes; please report the difference to hermes-plugin-kit"),
     "HPK011": (W, "check --real could not run: {why}",
                "install hermes-agent beside the plugin, and point check at its directory"),
+    "HPK012": (E, "requires_hermes {spec!r} does not parse: upstream's `hermes plugins"
+               " validate` (catalog admission) refuses it, and upstream's loader, which skips"
+               " a clause it cannot parse, enforces nothing",
+               "write version clauses, e.g. requires_hermes: \">={floor}\" (or"
+               " \">={floor}, <1.0\")"),
+    "HPK013": (W, "requires_hermes is the YAML {kind} {value!r}, which hermes reads as"
+               " {read!r}", "quote it, e.g. requires_hermes: \">={floor}\""),
+    "HPK014": (W, "requires_hermes {spec!r} excludes {host}, which does not read the field"
+               " (only upstream 0.21 enforces it) and loads the plugin anyway",
+               "make the plugin work there too, or tell its operators which hermes it needs"),
+    "HPK015": (E, "config_schema {problem}: upstream's `hermes plugins validate` refuses the"
+               " plugin (hermes-agent 0.19.0 ignores config_schema)",
+               "declare each setting as {{type: str|int|float|bool|list|dict, default: ...,"
+               " required: true|false, description: ...}}"),
+    "HPK016": (W, "config_schema.{key}: type {type!r} passes `hermes plugins validate`, but"
+               " upstream's loader does not know it: it warns at every load and never checks"
+               " that setting's type", "write type: dict"),
+    "HPK017": (E, "manifest_version {value!r}: {why}; `hermes plugins install` refuses the"
+               " plugin on every release through 0.21.3 (its installer accepts integers up"
+               " to 1; the loader reads up to 2)",
+               "write manifest_version: 1, or leave it out (absent means 1)"),
     # tool schema
     "HPK101": (E, "the schema is a {kind}, not the function object hermes sends to the model",
                "pass {{'name', 'description', 'parameters': {{'type': 'object', ...}}}}"),

@@ -8,8 +8,8 @@ import argparse
 import asyncio
 import inspect
 import threading
-from collections.abc import Iterable, Mapping
-from typing import Any, Final
+from collections.abc import Coroutine, Iterable, Mapping
+from typing import Any, Final, cast
 
 from kit_devtools.testing.entries import CliCommandEntry
 
@@ -24,14 +24,14 @@ def resolve_command_result(result: Any) -> Any:
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        return asyncio.run(result)  # pyright: ignore[reportArgumentType, reportUnknownVariableType]
+        return asyncio.run(cast("Coroutine[Any, Any, Any]", result))
     outcome: dict[str, Any] = {}
     failure: dict[str, BaseException] = {}
     done = threading.Event()
 
     def runner() -> None:
         try:
-            outcome["value"] = asyncio.run(result)  # pyright: ignore[reportArgumentType]
+            outcome["value"] = asyncio.run(cast("Coroutine[Any, Any, Any]", result))
         except BaseException as exc:
             failure["exc"] = exc
         finally:

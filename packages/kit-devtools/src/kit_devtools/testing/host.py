@@ -22,7 +22,15 @@ from types import MappingProxyType, ModuleType
 from typing import Any
 
 from kit_core._host_model import HostRelease
-from kit_devtools.testing import _commands, _hooks, _loader, _pipeline, _schema, _shims
+from kit_devtools.testing import (
+    _commands,
+    _hooks,
+    _loader,
+    _pipeline,
+    _requires_hermes,
+    _schema,
+    _shims,
+)
 from kit_devtools.testing._failure import PluginLoadError, load_failure
 from kit_devtools.testing._home import HermesHome
 from kit_devtools.testing._manifest import plugin_slug
@@ -183,8 +191,9 @@ class InMemoryHost:
         plugin_key = manifest.key or manifest.name
         for warning in found.warnings:
             self._state.record("WARNING", manifest.name, "plugin", plugin_key, warning)
-        if found.refused is not None:
-            return self._keep(found, None, error=found.refused.error, exception=found.refused)
+        refused = found.refused or _requires_hermes.gate(found.data, self.release)
+        if refused is not None:
+            return self._keep(found, None, error=refused.error, exception=refused)
         namespace = f"{_loader.NAMESPACE}.{plugin_slug(plugin_key)}"
         self._state.override_policy[namespace] = self._state.override_allowed(plugin_key)
         before = self._state.snapshot()

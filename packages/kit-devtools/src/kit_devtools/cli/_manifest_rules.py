@@ -1,0 +1,137 @@
+"""``check``'s plugin.yaml rules: the keys each host reads, and manifest v2's fields.
+
+The v2 fields (``requires_hermes``, ``config_schema``, ``manifest_version``) are checked
+as upstream hermes-agent checks them at commit ``00067189dfecf833d4d009c2dd977ae85cf800e0``
+(0.21.3, read from source, not run): ``hermes_cli/plugin_validate.py`` (the catalog's
+admission command) and ``hermes_cli/plugins_manifest.py`` (the loader). Whatever host
+``check`` plays, since the catalog and the installer are upstream's. hermes-agent 0.19.0
+reads none of them: it drops every key it does not know (``_parse_manifest``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Final, cast
+
+from kit_core._host_model import HostRelease, registry_releases
+from kit_devtools.cli.findings import Finding
+from kit_devtools.cli.rules import finding
+from kit_devtools.testing import LoadedPlugin
+from kit_devtools.testing._failure import PluginRefused
+from kit_devtools.testing._requires_hermes import enforces, spec_of, spec_parses
+from kit_devtools.testing._requires_hermes import version_satisfies as admits
+
+__all__ = ["MANIFEST_KEYS", "UPSTREAM_MANIFEST_KEYS", "manifest_findings"]
+
+MANIFEST_KEYS: Final = frozenset(
+    {"name", "version", "description", "author", "requires_env", "provides_tools",
+     "provides_hooks", "kind"}
+)  # fmt: skip
+"""The plugin.yaml keys hermes-agent 0.19.0 reads (``_parse_manifest``)."""
+
+UPSTREAM_MANIFEST_KEYS: Final = MANIFEST_KEYS | {
+    "hooks", "label", "optional_env", "platforms", "external_dependencies",
+    "pip_dependencies", "provides_browser_providers", "provides_web_providers",
+    "manifest_version", "api_version", "requires_plugins", "python_dependencies",
+    "config_schema", "license", "homepage", "tags", "capabilities", "emits", "listens",
+    "hermes", "depends", "requires_hermes",
+}  # fmt: skip
+"""``_KNOWN_MANIFEST_FIELDS`` (``plugins_manifest.py`` L32-39 at 00067189): other keys are
+logged, at debug for a v1 manifest and at warning for v2, and ignored."""
+
+VALIDATE_CONFIG_TYPES: Final = frozenset(
+    {"str", "string", "int", "integer", "float", "number", "bool", "boolean", "list",
+     "array", "dict", "mapping", "map"}
+)  # fmt: skip
+"""``_CONFIG_TYPES`` (``plugin_validate.py`` L27-30): what admission accepts."""
+
+LOADER_CONFIG_TYPES: Final = VALIDATE_CONFIG_TYPES - {"mapping", "map"}
+"""``_CONFIG_SCHEMA_TYPES`` (``plugins_manifest.py`` L44-48): what the loader type-checks
+(``_parse_manifest_v2_fields`` L146-152 warns on any other type)."""
+
+_NAMESPACE: Final = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def _floor() -> str:
+    return registry_releases()[0].version
+
+
+def _requires_hermes(manifest: dict[str, Any], release: HostRelease, where: str) -> list[Finding]:
+    raw: object = manifest.get("requires_hermes")
+    spec = spec_of(manifest)
+    if not spec:
+        return []
+    if not spec_parses(spec):  # plugin_validate.py L108-121
+        return [finding("HPK012", where, spec=spec, floor=_floor())]
+    found: list[Finding] = []
+    if not isinstance(raw, str):  # parse_manifest_file: str(value), so 0.20 reads "0.2"
+        kind = "boolean" if isinstance(raw, bool) else type(raw).__name__
+        found.append(finding("HPK013", where, kind=kind, value=raw, read=spec, floor=_floor()))
+    if not enforces(release) and not admits(spec, release.version):
+        found.append(finding("HPK014", where, spec=spec, host=release.label))
+    return found
+
+
+def _config_schema(manifest: dict[str, Any], where: str) -> list[Finding]:
+    """``_check_config_spec`` (plugin_validate.py L124-154), one finding per problem; and
+    the types admission accepts but the loader does not know."""
+    raw: object = manifest.get("config_schema")
+    if raw is None or raw == [] or raw == {}:
+        return []
+    if not isinstance(raw, dict):
+        return [finding("HPK015", where, problem="must be a mapping of key -> spec")]
+    found: list[Finding] = []
+    for key, spec in cast("dict[object, object]", raw).items():
+        if not isinstance(spec, dict):
+            found.append(
+                finding("HPK015", where, problem=f"{key}: must be a mapping (e.g. {{type: str}})")
+            )
+            continue
+        entry = cast("dict[str, object]", spec)
+        kind = entry.get("type")
+        if kind is not None and str(kind).lower() not in VALIDATE_CONFIG_TYPES:
+            known = "/".join(sorted(VALIDATE_CONFIG_TYPES))
+            found.append(finding("HPK015", where, problem=f"{key}: type must be one of {known}"))
+        elif kind is not None and str(kind).lower() not in LOADER_CONFIG_TYPES:
+            found.append(finding("HPK016", where, key=key, type=kind))
+        required = entry.get("required")
+        if required is not None and not isinstance(required, bool):
+            found.append(finding("HPK015", where, problem=f"{key}: required must be a boolean"))
+    return found
+
+
+def _manifest_version(manifest: dict[str, Any], where: str) -> list[Finding]:
+    """The installer's gate (``hermes plugins install``: ``int(manifest_version)``, refused
+    when it raises or exceeds ``_SUPPORTED_MANIFEST_VERSION = 1`` in
+    ``hermes_cli/plugins_cmd.py``; the cap stayed 1 on every release through 0.21.3 and was
+    lifted on main on 2026-09-20, upstream #85879/#85893)."""
+    value: object = manifest.get("manifest_version")
+    if value is None:
+        return []
+    try:
+        number = int(cast("Any", value))
+    except (TypeError, ValueError):
+        # the loader (_manifest_int, plugins_manifest.py L102-108) warns and reads 1
+        return [finding("HPK017", where, value=value, why="it is not an integer")]
+    if number > 1:
+        return [finding("HPK017", where, value=value, why="manifest version 2 is the loader's")]
+    return []
+
+
+def manifest_findings(plugin: LoadedPlugin, release: HostRelease) -> list[Finding]:
+    """Every plugin.yaml finding of a directory plugin checked against ``release``."""
+    refused = isinstance(plugin.exception, PluginRefused)
+    if plugin.source != "directory" or (refused and not plugin.manifest):
+        return []  # no manifest to lint (its absence is the refusal)
+    where = f"plugin {plugin.key} plugin.yaml"
+    manifest: dict[str, Any] = plugin.manifest or {}
+    found: list[Finding] = []
+    if "kind" not in manifest:
+        found.append(finding("HPK004", where))
+    found += [
+        finding("HPK005", where, key=key) for key in manifest if key not in UPSTREAM_MANIFEST_KEYS
+    ]
+    if plugin.skills and not _NAMESPACE.fullmatch(str(plugin.name)):
+        found.append(finding("HPK006", where, name=plugin.name))
+    found += _requires_hermes(manifest, release, where) + _config_schema(manifest, where)
+    return found + _manifest_version(manifest, where)

@@ -1,0 +1,257 @@
+"""Manifest v2 in ``check`` and ``new``, and ``check --hermes``.
+
+Upstream hermes-agent 0.21.3 is read from source, not run (it needs Python 3.14): commit
+``00067189dfecf833d4d009c2dd977ae85cf800e0``. The pinned behaviours cite what they copy:
+
+* ``hermes_cli/plugins_manifest.py``: ``_KNOWN_MANIFEST_FIELDS`` L32-39,
+  ``_CONFIG_SCHEMA_TYPES`` L44-48, ``_parse_manifest_v2_fields`` L111-167 (an unknown
+  config type warns), ``_version_tuple`` L385-392, ``version_satisfies`` L395-408
+  (permissive), ``requires_hermes_error`` L411-419 (the load gate and its wording);
+* ``hermes_cli/plugin_validate.py``: ``_CONFIG_TYPES`` L27-30,
+  ``_requires_hermes_spec_valid`` L74-91 (strict), ``_check_config_spec`` L124-154;
+* the installer's cap, ``_SUPPORTED_MANIFEST_VERSION = 1`` in ``hermes_cli/plugins_cmd.py``
+  (1 on every release through 0.21.3; reference doc section 5, upstream #85879).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kit_core._host_model import UPSTREAM_COMMIT, registry_releases
+from kit_devtools.cli import main
+from kit_devtools.testing import InMemoryHost
+from kit_devtools.testing._requires_hermes import spec_parses, version_satisfies, version_tuple
+
+STREAMY = """\
+from typing import Any
+import sys
+from hermes_plugin_kit import hook, register_plugin
+
+
+@hook("on_stream_start")
+def started(**kwargs: Any) -> None:
+    return None
+
+
+def register(ctx):
+    return register_plugin(ctx, sys.modules[__name__])
+"""
+
+BASE = "name: demo\nversion: 0.1.0\ndescription: A demo\nkind: standalone\n"
+
+
+def plugin(tmp_path: Path, manifest: str, source: str = STREAMY) -> Path:
+    directory = tmp_path / "demo"
+    if directory.exists():
+        shutil.rmtree(directory)
+    directory.mkdir()
+    (directory / "plugin.yaml").write_text(manifest, encoding="utf-8")
+    (directory / "__init__.py").write_text(source, encoding="utf-8")
+    return directory
+
+
+def check(
+    directory: Path, capsys: pytest.CaptureFixture[str], *extra: str
+) -> tuple[int, dict[str, Any]]:
+    status = main(["check", str(directory), "--format", "json", *extra])
+    return status, json.loads(capsys.readouterr().out)
+
+
+def rules(report: dict[str, Any]) -> list[tuple[str, str]]:
+    return sorted((f["rule"], f["severity"]) for f in report["findings"])
+
+
+# -- item 9: check --hermes ------------------------------------------------------------
+
+
+def test_a_newer_hook_is_an_error_on_the_default_host_and_clean_on_upstream(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    directory = plugin(tmp_path, BASE)
+    status, report = check(directory, capsys)
+    assert (status, rules(report)) == (1, [("HPK001", "error")])
+    assert report["host"]["modelled"] is False
+    assert report["host"]["version"] == "0.19.0"
+    status, report = check(directory, capsys, "--hermes", "0.21")
+    assert (status, report["findings"], report["hooks"]) == (0, [], ["on_stream_start"])
+    assert report["host"]["modelled"] is True
+    assert report["host"]["commit"] == UPSTREAM_COMMIT
+    assert "not run" in report["host"]["verdict"]
+
+
+def test_the_text_report_says_the_upstream_verdict_is_modelled_at_the_commit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    directory = plugin(tmp_path, BASE)
+    assert main(["check", str(directory), "--hermes", "0.21"]) == 0
+    first = capsys.readouterr().out.splitlines()[1]
+    assert first.startswith("host: upstream hermes-agent 0.21.3 (modelled): modelled from")
+    assert f"at commit {UPSTREAM_COMMIT[:8]}" in first
+    assert main(["check", str(directory), "--hermes", "0.19.0"]) == 1
+    second = capsys.readouterr().out.splitlines()[1]
+    assert second.startswith("host: hermes-agent 0.19.0: the in-memory host")
+
+
+def test_an_async_hook_is_refused_on_0_19_and_awaited_on_upstream(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """HPK302 follows the release: upstream awaits async hooks (plugins_dispatch)."""
+    source = (
+        "async def started(**kwargs):\n    return None\n\n\n"
+        "def register(ctx):\n    ctx.register_hook('pre_llm_call', started)\n"
+    )
+    directory = plugin(tmp_path, BASE, source)
+    _, report = check(directory, capsys)
+    assert rules(report) == [("HPK302", "error")]
+    _, report = check(directory, capsys, "--hermes", "0.21")
+    assert rules(report) == []
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["--hermes", "0.20"], ["--hermes", "0.21", "--real"]],
+)
+def test_check_refuses_a_host_it_cannot_play(
+    argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["check", str(plugin(tmp_path, BASE)), *argv]) == 2
+    assert capsys.readouterr().err.startswith("hermes-plugin-kit: ")
+
+
+# -- item 6: requires_hermes ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("version", "parsed"),
+    [("0.19", (0, 19, 0)), ("v1.2.3-rc1", (1, 2, 3)), ("0.19.0.9", (0, 19, 0)),
+     ("0.19.x", None), ("", None), (">=", None)],
+)  # fmt: skip
+def test_versions_parse_as_upstreams_version_tuple(
+    version: str, parsed: tuple[int, ...] | None
+) -> None:
+    """plugins_manifest.py L385-392 at 00067189: padded to three, extra segments ignored."""
+    assert version_tuple(version) == parsed
+
+
+def test_the_load_gate_is_permissive_and_validate_is_strict() -> None:
+    """version_satisfies (plugins_manifest.py L395-408) skips a clause it cannot parse;
+    _requires_hermes_spec_valid (plugin_validate.py L74-91) fails it."""
+    assert version_satisfies(">=0.19, <1.0", "0.21.3")
+    assert not version_satisfies(">=0.22", "0.21.3")
+    assert version_satisfies("0.21", "0.21.3")  # a bare version means >=
+    assert version_satisfies(">=0.2x", "0.13.0")
+    assert not spec_parses(">=0.2x")
+    assert not spec_parses(">=")
+    assert spec_parses(">=0.19, <1.0")
+
+
+def test_upstream_refuses_to_load_a_plugin_its_version_is_outside_of(tmp_path: Path) -> None:
+    """requires_hermes_error (plugins_manifest.py L411-419): recorded, never imported."""
+    directory = plugin(tmp_path, BASE + 'requires_hermes: ">=0.22"\n')
+    loaded = InMemoryHost(hermes="0.21").load(directory)
+    assert (loaded.enabled, loaded.error) == (False, "requires hermes >=0.22, running 0.21.3")
+    assert (
+        InMemoryHost(hermes="0.21")
+        .load(plugin(tmp_path, BASE + 'requires_hermes: ">=0.21"\n'))
+        .enabled
+    )
+
+
+def test_check_reports_the_requires_hermes_each_host_sees(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = STREAMY.replace("on_stream_start", "pre_llm_call")
+    directory = plugin(tmp_path, BASE + 'requires_hermes: ">=0.22"\n', source)
+    status, report = check(directory, capsys, "--hermes", "0.21")
+    assert (status, rules(report)) == (1, [("HPK009", "error")])
+    status, report = check(directory, capsys)  # 0.19.0 ignores the key: loads it anyway
+    assert (status, rules(report)) == (0, [("HPK014", "warning")])
+    unparsed = plugin(tmp_path, BASE + 'requires_hermes: ">=0.19.x"\n', source)
+    status, report = check(unparsed, capsys, "--hermes", "0.21")
+    assert (status, rules(report)) == (1, [("HPK012", "error")])
+    number = plugin(tmp_path, BASE + "requires_hermes: 0.10\n", source)  # YAML reads 0.1
+    _, report = check(number, capsys)
+    (found,) = report["findings"]
+    assert found["rule"] == "HPK013"
+    assert "'0.1'" in found["message"]
+
+
+def test_upstream_keys_are_not_unknown_keys(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """_KNOWN_MANIFEST_FIELDS (plugins_manifest.py L32-39): keys upstream reads are not
+    HPK005 on any host; a key no hermes reads still is."""
+    source = STREAMY.replace("on_stream_start", "pre_llm_call")
+    manifest = BASE + 'requires_hermes: ">=0.13.0"\nlicense: MIT\ntags: [x]\nconfigs: {}\n'
+    _, report = check(plugin(tmp_path, manifest, source), capsys)
+    assert [(f["rule"], "'configs'" in f["message"]) for f in report["findings"]] == [
+        ("HPK005", True)
+    ]
+
+
+# -- item 6: config_schema and manifest_version --------------------------------------------
+
+
+def test_config_schema_shape_is_checked_as_plugins_validate_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """_check_config_spec (plugin_validate.py L124-154), and the loader's narrower type
+    table (plugins_manifest.py L44-48, L146-152) for map/mapping."""
+    schema = (
+        "config_schema:\n"
+        "  ok: {type: int, default: 3, required: false}\n"
+        "  bad_type: {type: decimal}\n"
+        "  bad_required: {type: str, required: 'yes'}\n"
+        "  not_a_mapping: str\n"
+        "  loose: {type: mapping}\n"
+    )
+    source = STREAMY.replace("on_stream_start", "pre_llm_call")
+    status, report = check(plugin(tmp_path, BASE + schema, source), capsys)
+    assert status == 1
+    found = {(f["rule"], f["message"].split(":")[0]) for f in report["findings"]}
+    assert found == {
+        ("HPK015", "config_schema bad_type"),
+        ("HPK015", "config_schema bad_required"),
+        ("HPK015", "config_schema not_a_mapping"),
+        ("HPK016", "config_schema.loose"),
+    }
+    status, report = check(plugin(tmp_path, BASE + "config_schema: [a]\n", source), capsys)
+    assert (status, rules(report)) == (1, [("HPK015", "error")])
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [("1", []), ("'1'", []), ("2", [("HPK017", "error")]), ("two", [("HPK017", "error")])],
+)
+def test_manifest_version_above_the_installers_cap_is_an_error(
+    value: str, expected: list[tuple[str, str]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = STREAMY.replace("on_stream_start", "pre_llm_call")
+    directory = plugin(tmp_path, BASE + f"manifest_version: {value}\n", source)
+    _, report = check(directory, capsys, "--hermes", "0.21")
+    assert rules(report) == expected
+
+
+# -- item 6: new ----------------------------------------------------------------------------
+
+
+def test_new_scaffolds_the_kits_floor_and_manifest_v1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import yaml
+
+    assert main(["new", "floor-demo", "--directory", str(tmp_path), "--kit-source", "path"]) == 0
+    capsys.readouterr()
+    directory = tmp_path / "floor-demo" / "src" / "floor_demo"
+    manifest = yaml.safe_load((directory / "plugin.yaml").read_text(encoding="utf-8"))
+    oldest = registry_releases()[0].version
+    assert manifest["requires_hermes"] == f">={oldest}"
+    assert manifest["manifest_version"] == 1
+    for release in ("0.19.0", "0.21"):
+        status, report = check(directory, capsys, "--hermes", release)
+        assert (status, report["findings"]) == (0, []), release
