@@ -62,6 +62,14 @@ def hook(*, session_id: PluginContext = None, **kwargs: PluginContext) -> None:
     return None
 
 
+def no_kwargs(*, session_id: PluginContext = None) -> None:
+    return None
+
+
+def say(raw: PluginContext) -> str:
+    return "said"
+
+
 class Availability:
     pass
 """
@@ -167,3 +175,18 @@ def test_record_fields_come_from_annotated_names_without_evaluating_them() -> No
 
     assert annotated_names(Later) == ("first", "second")
     assert repr(Later(1, 2)).endswith("Later(first=1, second=2)")
+
+
+def test_hooks_commands_and_the_media_guard_read_callbacks_under_deferred_annotations(
+    deferred: ModuleType, evaluating_signatures: None
+) -> None:
+    """kit-lifecycle's **kwargs and command checks, and kit-media's reading of a host
+    guard's keywords, never evaluate annotations (a NameError on 3.14 before)."""
+    from kit_lifecycle import DeclarationError, command, hook
+    from kit_media._guard import accepted_keywords
+
+    assert callable(hook("on_session_end")(deferred.hook))
+    with pytest.raises(DeclarationError, match=r"must accept \*\*kwargs"):
+        hook("on_session_end")(deferred.no_kwargs)
+    assert callable(command("deferred-say", "Say.")(deferred.say))
+    assert accepted_keywords(deferred.no_kwargs) == frozenset({"session_id"})

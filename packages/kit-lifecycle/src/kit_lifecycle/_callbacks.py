@@ -6,6 +6,7 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
+from kit_core._annotations import signature_of
 from kit_lifecycle.errors import DeclarationError
 
 
@@ -19,7 +20,7 @@ def require_kwargs_callback(label: str, fn: object) -> Callable[..., Any]:
         msg = f"{label}: expected a function, got {type(fn).__name__}"
         raise DeclarationError(msg)
     try:
-        params = inspect.signature(fn).parameters.values()
+        params = signature_of(fn).parameters.values()
     except (TypeError, ValueError):
         return fn
     if not any(p.kind is p.VAR_KEYWORD for p in params):

@@ -30,6 +30,7 @@ from typing import (
 )
 
 from kit_core import Declaration, declare, redact_text
+from kit_core._annotations import signature_of
 from kit_lifecycle._callbacks import is_async
 from kit_lifecycle._host import builtin_on, span
 from kit_lifecycle._observe import log_outcome
@@ -177,7 +178,7 @@ def _check_handler(label: str, kind: CommandType, fn: object) -> None:
         )
         raise DeclarationError(msg)
     try:
-        inspect.signature(fn).bind("raw")
+        signature_of(fn).bind("raw")
     except TypeError:
         what = "the raw text after the command" if kind is CommandType.SLASH else "the Namespace"
         msg = f"{label}: the handler must take one positional argument ({what})"

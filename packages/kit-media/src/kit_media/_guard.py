@@ -60,6 +60,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final, cast
 
 from kit_core import redact_text
+from kit_core._annotations import signature_of
 from kit_core._host_model import first_release
 from kit_core.envelope import error_envelope
 from kit_media._host import HostUnavailableError, guard_context, import_host
@@ -200,7 +201,7 @@ class HostGuard:
 def accepted_keywords(function: Any) -> frozenset[str] | None:
     """The keyword names ``function`` takes (``None``: any, or its signature is unreadable)."""
     try:
-        parameters = inspect.signature(function).parameters.values()
+        parameters = signature_of(function).parameters.values()
     except (TypeError, ValueError):
         return None
     if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters):
