@@ -69,6 +69,7 @@ def rules(report: dict[str, Any]) -> list[tuple[str, str]]:
 # -- item 9: check --hermes ------------------------------------------------------------
 
 
+@pytest.mark.upstream("check --hermes 0.21: the verdict upstream would give")
 def test_a_newer_hook_is_an_error_on_the_default_host_and_clean_on_upstream(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -84,6 +85,7 @@ def test_a_newer_hook_is_an_error_on_the_default_host_and_clean_on_upstream(
     assert "not run" in report["host"]["verdict"]
 
 
+@pytest.mark.upstream("check --hermes 0.21: the verdict upstream would give")
 def test_the_text_report_says_the_upstream_verdict_is_modelled_at_the_commit(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -97,6 +99,7 @@ def test_the_text_report_says_the_upstream_verdict_is_modelled_at_the_commit(
     assert second.startswith("host: hermes-agent 0.19.0: the in-memory host")
 
 
+@pytest.mark.upstream("check --hermes 0.21: the verdict upstream would give")
 def test_an_async_hook_is_refused_on_0_19_and_awaited_on_upstream(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -150,6 +153,7 @@ def test_the_load_gate_is_permissive_and_validate_is_strict() -> None:
     assert spec_parses(">=0.19, <1.0")
 
 
+@pytest.mark.upstream("manifest: requires_hermes as upstream enforces it")
 def test_upstream_refuses_to_load_a_plugin_its_version_is_outside_of(tmp_path: Path) -> None:
     """requires_hermes_error (plugins_manifest.py L411-419): recorded, never imported."""
     directory = plugin(tmp_path, BASE + 'requires_hermes: ">=0.22"\n')
