@@ -244,9 +244,7 @@ def dispatch_pre_tool_call(
     in a process with no interactive user, gateway or cron session blocks with the message
     below (``tools/approval.py`` 2940-3024, hermes-agent 0.19.0).
     """
-    action, message, _rule_key, modified = pre_tool_call_details(
-        state, tool_name, args, **context
-    )
+    action, message, _rule_key, modified = pre_tool_call_details(state, tool_name, args, **context)
     if action == "block":
         return message, modified
     if action == "approve":
