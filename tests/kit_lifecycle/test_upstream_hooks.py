@@ -118,7 +118,7 @@ def test_upstream_awaits_an_async_hook_and_the_kit_logs_the_awaited_result(
     assert set(loaded.hooks) == {"post_llm_call", "on_session_end"}
     with caplog.at_level(logging.INFO):
         assert host.invoke_hook("post_llm_call", session_id="s-1") == ["awaited:s-1"]
-    lines = [r.getMessage() for r in caplog.records if "post_llm_call" in r.getMessage()]
+    lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("post_llm_call")]
     assert len(lines) == 1
     assert "post_llm_call: ok;" in lines[0]
     assert "result=str" in lines[0]
@@ -132,7 +132,7 @@ def test_an_exception_inside_an_async_hook_gets_the_kits_failure_line(
     host.load(plugin(tmp_path, "up_async", ASYNC_HOOKS))
     with caplog.at_level(logging.INFO):
         assert host.invoke_hook("on_session_end", session_id="s-2") == []
-    lines = [r.getMessage() for r in caplog.records if "on_session_end" in r.getMessage()]
+    lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("on_session_end")]
     assert len(lines) == 1
     assert "callback raised" in lines[0]
     assert "error_type=ValueError" in lines[0]

@@ -36,7 +36,10 @@ SEEN = {}
 
 def register(ctx):
     SEEN["config"] = load_plugin_config(ctx, "caller-name")
-    SEEN["host"] = {k: ctx.get_config(k) for k in ("endpoint", "retries", "legacy_only")} if hasattr(ctx, "get_config") else None
+    if hasattr(ctx, "get_config"):
+        SEEN["host"] = {k: ctx.get_config(k) for k in ("endpoint", "retries", "legacy_only")}
+    else:
+        SEEN["host"] = None
 """
 
 MANIFEST = """name: cfg_plugin

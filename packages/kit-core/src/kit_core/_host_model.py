@@ -27,6 +27,7 @@ from kit_core._record import Record
 
 __all__ = [
     "UPSTREAM_COMMIT",
+    "UPSTREAM_ONLY_FIELDS",
     "HostRelease",
     "first_release",
     "installed_release",
@@ -71,6 +72,11 @@ UPSTREAM_CONTEXT: Final = {
     "set_config": "(key: 'str', value: 'Any') -> 'None'",
 }
 """``PluginContext`` members upstream added that the kit uses, with their signatures."""
+
+
+UPSTREAM_ONLY_FIELDS: Final = ("fail_closed_hooks", "modify_directive", "registration_ledger")
+"""Facts read from upstream's source only: ``scripts/host_facts.py`` does not observe them
+on a booted release, and no registry release has them (empty / False there)."""
 
 
 def version_key(version: str) -> tuple[int, ...]:

@@ -143,13 +143,15 @@ def _entry_config(plugin_id: str) -> dict[str, Any]:
     ``_nested_plugin_value`` and ``_plugin_settings_entry``, ``hermes_cli/plugins_state.py``
     L42-49 and L60-63 @25ce047f). Keys ``get_config`` refuses are left out, with a warning."""
     config = _read_host_config(plugin_id)
-    entry = _field(_field(_field(config, "plugins"), "entries"), plugin_id)
+    found = _field(_field(_field(config, "plugins"), "entries"), plugin_id)
     where = f"plugins.entries.{plugin_id}"
-    if entry is not None and not isinstance(entry, Mapping):
-        _not_a_mapping(entry, where, plugin_id)
+    if found is not None and not isinstance(found, Mapping):
+        _not_a_mapping(found, where, plugin_id)
         return {}
-    legacy = _settings(_field(entry, "config"), f"{where}.config", plugin_id) or {}
-    settings = _settings(_field(entry, "settings"), f"{where}.settings", plugin_id) or {}
+    legacy = _settings(_field(cast("object", found), "config"), f"{where}.config", plugin_id) or {}
+    settings = (
+        _settings(_field(cast("object", found), "settings"), f"{where}.settings", plugin_id) or {}
+    )
     merged = {**legacy, **settings}
     refused = [k for k in merged if not _host_key(k)]
     for key in refused:
@@ -168,18 +170,22 @@ def _entry_config(plugin_id: str) -> dict[str, Any]:
 
 def _host_key(key: object) -> bool:
     return (
-        isinstance(key, str) and bool(_SEGMENT.fullmatch(key)) and key.lower() not in _RESERVED_ROOTS
+        isinstance(key, str)
+        and bool(_SEGMENT.fullmatch(key))
+        and key.lower() not in _RESERVED_ROOTS
     )
 
 
-def _with_schema_defaults(ctx: Any, settings: dict[str, Any], plugin: str) -> dict[str, Any]:
+def _with_schema_defaults(ctx: Any, settings: dict[Any, Any], plugin: str) -> dict[str, Any]:
     """``settings`` plus the ``default`` of every ``config_schema`` key of the manifest that
     is not set (hermes itself only checks the schema and never applies a default:
     ``validate_config_schema``, ``hermes_cli/plugins_manifest.py`` @00067189)."""
+    try:
+        manifest = getattr(ctx, "manifest", None)
+    except Exception:  # already warned about by the manifest read
+        return settings
     schema = _read(
-        lambda: getattr(getattr(ctx, "manifest", None), "config_schema", None),
-        "manifest config_schema read",
-        plugin,
+        lambda: getattr(manifest, "config_schema", None), "manifest config_schema read", plugin
     )
     if not isinstance(schema, Mapping):
         return settings

@@ -18,8 +18,8 @@ from kit_core import (
 )
 from kit_core._host_model import first_release
 from kit_core.declarations import resolve_module
+from kit_lifecycle._fail_closed import warn_fail_closed
 from kit_lifecycle._host import (
-    host_fail_closed_hooks,
     host_tool_registry,
     is_host_context,
     running_host_hooks,
@@ -309,7 +309,7 @@ def register_plugin(
     name = _names(ctx, declared, plugin_name)
     _plan_skills(plan, skills, log)
     _check_host(ctx, plan, name)
-    _warn_fail_closed(plan, name, log)
+    warn_fail_closed(plan.hooks, name, log)
     secrets = _bind_secrets(plan)
     summary = RegistrationSummary(
         tools=tuple(plan.tools),
@@ -331,20 +331,6 @@ def register_plugin(
             raise
         raise error from exc
     return summary
-
-
-def _warn_fail_closed(plan: _Plan, plugin: str, logger: logging.Logger) -> None:
-    """One WARNING per hook the host fails closed on (upstream: ``pre_tool_call``): there a
-    callback that raises or times out blocks every tool call, of every plugin."""
-    for hook_name in sorted(set(plan.hooks) & host_fail_closed_hooks()):
-        logger.warning(
-            "hermes_plugin_kit: plugin %s: this hermes fails %s closed: if the callback raises"
-            " or runs past plugins.hook_callback_timeout (30 s by default), hermes blocks the"
-            " tool call, for every tool of every plugin, not only this plugin's. Catch what"
-            " the guard does not mean to block on, and keep it fast",
-            plugin,
-            hook_name,
-        )
 
 
 def _bind_secrets(plan: _Plan) -> SecretEnv:

@@ -27,7 +27,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from kit_devtools.testing.context import HostContext
 from kit_devtools.testing.entries import PluginManifest
@@ -79,7 +79,7 @@ def _nested(root: object, segments: tuple[str, ...], default: Any) -> Any:
     for segment in segments:
         if not isinstance(current, Mapping) or segment not in current:
             return default
-        current = current[segment]
+        current = cast("Mapping[str, Any]", current)[segment]
     return current
 
 
@@ -155,7 +155,9 @@ class UpstreamContext(HostContext):
         state = self._state
         previous = state.tools.get(name)
         if previous is None and not override and name in BUILTIN_TOOLS:
-            message = f"Plugin {self._plugin} tried to shadow global tool {name} without override=True"
+            message = (
+                f"Plugin {self._plugin} tried to shadow global tool {name} without override=True"
+            )
             state.record("WARNING", self._plugin, "tool", name, message)
             return None
         credited = name in state.plugin_tool_names
