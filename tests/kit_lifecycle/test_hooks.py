@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import logging
 import re
 import sys
@@ -204,6 +205,27 @@ def test_async_hooks_are_refused_when_the_host_does_not_await_them() -> None:
 def test_async_hooks_are_accepted_on_a_host_that_awaits_them(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    # upstream's hermes_cli.plugins offers ainvoke_hook and awaits async callbacks
+    # (hermes_cli/plugins.py @00067189dfecf833d4d009c2dd977ae85cf800e0, about char 98.4k)
+    plugins = types.ModuleType("hermes_cli.plugins")
+
+    async def ainvoke_hook(hook_name: str, **kwargs: Any) -> list[Any]:
+        return []
+
+    plugins.ainvoke_hook = ainvoke_hook  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "hermes_cli.plugins", plugins)
+
+    async def callback(**kwargs: Any) -> Any:
+        return None
+
+    wrapped = hook("post_tool_call")(callback)
+    assert spec_of(wrapped).name == "post_tool_call"
+    assert inspect.iscoroutinefunction(wrapped)
+
+
+def test_a_module_named_plugins_dispatch_alone_does_not_make_async_hooks_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setitem(
         sys.modules, "hermes_cli.plugins_dispatch", types.ModuleType("hermes_cli.plugins_dispatch")
     )
@@ -211,7 +233,8 @@ def test_async_hooks_are_accepted_on_a_host_that_awaits_them(
     async def callback(**kwargs: Any) -> Any:
         return None
 
-    assert spec_of(hook("post_tool_call")(callback)).name == "post_tool_call"
+    with pytest.raises(DeclarationError, match="async def hooks never run"):
+        hook("post_tool_call")(callback)
 
 
 def test_callbacks_must_accept_var_keyword() -> None:

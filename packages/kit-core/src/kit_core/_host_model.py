@@ -27,6 +27,7 @@ from kit_core._record import Record
 
 __all__ = [
     "UPSTREAM_COMMIT",
+    "UPSTREAM_ONLY_FIELDS",
     "HostRelease",
     "first_release",
     "installed_release",
@@ -65,6 +66,27 @@ UPSTREAM_NEW_MANIFEST_FIELDS: Final = (
 ``hermes_cli/plugins_manifest.py`` L321-369 at :data:`UPSTREAM_COMMIT`, less 0.19.0's."""
 
 
+UPSTREAM_FAIL_CLOSED_HOOKS: Final = frozenset({"pre_tool_call", "pre_tts_synthesis"})
+"""``_HOOK_TIMEOUT_FAIL_CLOSED_HOOKS`` (``hermes_cli/plugins_dispatch.py`` L47 @006a5aeb): a
+callback that raises or outlives ``plugins.hook_callback_timeout`` blocks the tool call."""
+
+UPSTREAM_CONTEXT: Final = {
+    # PluginContext.plugin_id: manifest_key(manifest) = manifest.key or manifest.name
+    # (hermes_cli/plugins.py L233-236 and plugins_manifest.py manifest_key, @00067189)
+    "plugin_id": "property",
+    # PluginContext.get_config: the key is required (hermes_cli/plugins.py L257-267 @00067189)
+    "get_config": "(key: 'str', default: 'Any' = None) -> 'Any'",
+    # PluginContext.set_config (hermes_cli/plugins.py L269-287 @00067189)
+    "set_config": "(key: 'str', value: 'Any') -> 'None'",
+}
+"""``PluginContext`` members upstream added that the kit uses, with their signatures."""
+
+
+UPSTREAM_ONLY_FIELDS: Final = ("fail_closed_hooks", "modify_directive", "registration_ledger")
+"""Facts read from upstream's source only: ``scripts/host_facts.py`` does not observe them
+on a booted release, and no registry release has them (empty / False there)."""
+
+
 def version_key(version: str) -> tuple[int, ...]:
     """``"0.18.2"`` -> ``(0, 18, 2)``, for ordering releases."""
     return tuple(int(part) for part in version.split(".") if part.isdigit())
@@ -79,11 +101,14 @@ class HostRelease(Record):
         "awaits_hooks",
         "cli_commands",
         "context",
+        "fail_closed_hooks",
         "functions",
         "hooks",
         "manifest",
         "middleware",
         "modelled",
+        "modify_directive",
+        "registration_ledger",
         "requires_python",
         "slash_commands",
         "tool_keywords",
@@ -124,6 +149,16 @@ class HostRelease(Record):
     that this release has -> their signature."""
     modelled: bool
     """True for a release read from source, not installed and booted."""
+    fail_closed_hooks: frozenset[str]
+    """Hooks whose callback, when it raises or times out, blocks instead of being skipped
+    (empty on every registry release)."""
+    modify_directive: bool
+    """Whether a ``pre_tool_call`` result ``{"action": "modify", "args": {...}}`` changes the
+    arguments the tool runs with (no registry release)."""
+    registration_ledger: bool
+    """Whether every ``register_*`` returns a handle (``dispose()`` undoes it), a refused
+    ``register_tool`` returns None, plugin tools live in a per-home overlay and a
+    ``register()`` that raises is rolled back by the host (no registry release)."""
 
     def __init__(self, facts: Mapping[str, Any], *, modelled: bool = False) -> None:
         setattr_ = object.__setattr__
@@ -141,6 +176,10 @@ class HostRelease(Record):
         setattr_(self, "functions", MappingProxyType(dict(facts.get("functions", {}))))
         setattr_(self, "manifest", tuple(facts["manifest"]))
         setattr_(self, "awaits_hooks", bool(facts["awaits_hooks"]))
+        # .get: facts only upstream has (registry releases are generated without them)
+        setattr_(self, "fail_closed_hooks", frozenset(facts.get("fail_closed_hooks", ())))
+        setattr_(self, "modify_directive", bool(facts.get("modify_directive", False)))
+        setattr_(self, "registration_ledger", bool(facts.get("registration_ledger", False)))
         setattr_(self, "modelled", modelled)
 
     @property
@@ -194,7 +233,9 @@ def newest_registry_release() -> HostRelease:
 def upstream_release() -> HostRelease:
     """Upstream hermes-agent 0.21.3, modelled from its source at :data:`UPSTREAM_COMMIT`:
     0.19.0's facts with the hooks upstream added, hooks awaited
-    (``hermes_cli/plugins_dispatch.py``), and the manifest fields it added
+    (``PluginDispatchMixin._invoke_hook_callback``, ``hermes_cli/plugins_dispatch.py``
+    L196-205 @006a5aeb), ``pre_tool_call`` failing closed, registration handles, the
+    ``PluginContext`` members the kit uses, and the manifest fields it added
     (``hermes_cli/plugins_manifest.py`` L321-369, among them ``requires_hermes``, which
     it enforces). Facts not yet read from that source are 0.19.0's.
     """
@@ -206,6 +247,21 @@ def upstream_release() -> HostRelease:
         hooks=newest.hooks | UPSTREAM_NEW_HOOKS,
         awaits_hooks=True,
         manifest=(*newest.manifest, *UPSTREAM_NEW_MANIFEST_FIELDS),
+        # a failing pre_tool_call guard blocks: _HOOK_TIMEOUT_FAIL_CLOSED_HOOKS,
+        # hermes_cli/plugins_dispatch.py L47 and L237-240 @006a5aeb
+        fail_closed_hooks=UPSTREAM_FAIL_CLOSED_HOOKS,
+        # {"action": "modify", "args": {...}} merges over the call's args, later hooks winning
+        # per key, before block/approve: _get_pre_tool_call_directive_details and
+        # _dispatch_pre_tool_call_hooks, hermes_cli/plugins.py @00067189 (about chars
+        # 101.9k-107.8k), applied by model_tools.handle_function_call (PR #87482)
+        modify_directive=True,
+        # register_* return PluginRegistration handles; register_tool returns None when it
+        # refuses, without calling the registry; plugin tools live in per-home overlays
+        # (scope=manager.scope_key): hermes_cli/plugins.py L458-500 @00067189 (lines counted
+        # from get_config at L257); a raising register() is rolled back (plugins_ledger)
+        registration_ledger=True,
+        # plugin_id, get_config(key, default), set_config: see UPSTREAM_CONTEXT
+        context={**newest.context, **UPSTREAM_CONTEXT},
     )
     return HostRelease(facts, modelled=True)
 

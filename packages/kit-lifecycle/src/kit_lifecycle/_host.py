@@ -19,6 +19,7 @@ from kit_core._host_model import HostRelease, known_releases, modelled_hooks, re
 __all__ = [
     "builtin_on",
     "host_awaits_hooks",
+    "host_fail_closed_hooks",
     "host_tool_registry",
     "is_host_context",
     "modelled_hooks",
@@ -62,8 +63,37 @@ def running_host_release() -> str:
 
 
 def host_awaits_hooks() -> bool:
-    """Whether the running host awaits ``async def`` hooks (releases after 0.19.0 do)."""
-    return "hermes_cli.plugins_dispatch" in sys.modules
+    """Whether the hermes loaded in this process awaits an ``async def`` hook callback.
+
+    Asked of the host's behaviour, not of a module's presence: upstream hermes awaits a
+    coroutine a callback returns (``PluginDispatchMixin._invoke_hook_callback`` resolves it
+    through ``resolve_plugin_command_result``, ``hermes_cli/plugins_dispatch.py`` L196-205
+    @006a5aeb) and offers the awaiting entry point ``ainvoke_hook`` (``hermes_cli/plugins.py``
+    @00067189dfecf833d4d009c2dd977ae85cf800e0, module level, about char 98.4k; and on
+    ``PluginDispatchMixin``). hermes-agent 0.19.0 has neither and drops the coroutine.
+    Looking the module up in ``sys.modules`` imports nothing.
+    """
+    plugins = sys.modules.get("hermes_cli.plugins")
+    if plugins is None:
+        return False
+    if callable(getattr(plugins, "ainvoke_hook", None)):
+        return True
+    manager = getattr(plugins, "PluginManager", None)
+    return isinstance(manager, type) and callable(getattr(manager, "ainvoke_hook", None))
+
+
+def host_fail_closed_hooks() -> frozenset[str]:
+    """The hooks whose failing callback the loaded hermes turns into a block: its own table
+    ``_HOOK_TIMEOUT_FAIL_CLOSED_HOOKS`` (upstream: ``pre_tool_call`` and
+    ``pre_tts_synthesis``, ``hermes_cli/plugins_dispatch.py`` L47 @006a5aeb; a callback
+    that raises or outlives ``plugins.hook_callback_timeout`` blocks the tool call, L229-240),
+    read from ``hermes_cli.plugins_dispatch`` or ``hermes_cli.plugins`` when loaded; empty
+    when neither has it (hermes-agent 0.19.0 logs the exception and calls the next one)."""
+    for module in ("hermes_cli.plugins_dispatch", "hermes_cli.plugins"):
+        table = _loaded(module, "_HOOK_TIMEOUT_FAIL_CLOSED_HOOKS")
+        if isinstance(table, Iterable) and not isinstance(table, str):
+            return frozenset(str(h) for h in cast("Iterable[object]", table))
+    return frozenset()
 
 
 def builtin_on(has: Callable[[HostRelease], bool]) -> list[HostRelease]:

@@ -86,3 +86,35 @@ def call_observed(
             logger, label, started, result, None, secrets, context=context_of(kwargs, secrets)
         )
     return result
+
+
+async def call_observed_async(
+    fn: Callable[..., Any],
+    kwargs: dict[str, Any],
+    label: str,
+    logger: logging.Logger,
+    env: SecretEnv,
+) -> Any:
+    """:func:`call_observed` for an ``async def`` callback: ``await fn(**kwargs)``, so the
+    elapsed time and result type are the awaited callback's, and an exception raised
+    inside the coroutine gets the failure line and is cleaned of secrets too."""
+    if logger.isEnabledFor(logging.DEBUG):
+        secrets = env.values()
+        logger.debug(
+            "%s: invoked; context=%s", redact_text(label, secrets), context_of(kwargs, secrets)
+        )
+    started = perf_counter()
+    try:
+        result = await fn(**kwargs)
+    except BaseException as exc:
+        secrets = env.values()
+        scrub(exc, secrets)
+        context = context_of(kwargs, secrets) if logger.isEnabledFor(logging.WARNING) else ""
+        log_outcome(logger, label, started, None, exc, secrets, context=context)
+        raise
+    if logger.isEnabledFor(logging.INFO):
+        secrets = env.values()
+        log_outcome(
+            logger, label, started, result, None, secrets, context=context_of(kwargs, secrets)
+        )
+    return result

@@ -40,6 +40,16 @@ _NO_UNDO: Final = "this host offers no way to remove a registration"
 _RECEIPT: Final = "the registration receipt"
 
 
+class ToolRefusedError(Exception):
+    """A host whose registrars return handles returned none for a tool: it refused it."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(
+            f"the host refused tool {name!r} (register_tool returned no registration; the"
+            " hermes log says why: most often a name a built-in tool already holds)"
+        )
+
+
 class _Outcome:
     """What undoing one registration did: removed it, or kept it and why (plain slots, not
     a dataclass: the module is imported with every kit-lifecycle plugin)."""
@@ -233,7 +243,7 @@ class _Step:
 class Rollback:
     """The registrar calls of one ``register_plugin``, each with how to take it back."""
 
-    __slots__ = ("_ctx", "_ledger", "_manager", "_steps")
+    __slots__ = ("_ctx", "_handles", "_ledger", "_manager", "_steps")
 
     def __init__(self, ctx: Any) -> None:
         self._ctx = ctx
@@ -243,6 +253,8 @@ class Rollback:
         # tables are never the kit's to edit
         self._ledger = hasattr(self._manager, "_ownership_ledger")
         self._steps: list[_Step] = []
+        self._handles = False
+        """Whether a registrar of this host returned a handle (so None means refused)."""
 
     def run(
         self, surface: Surface, name: str, call: Callable[[], object], obj: object = None
@@ -276,12 +288,16 @@ class Rollback:
         self._steps.append(step)  # first: a call that raises may have stored something
         return step
 
-    @staticmethod
-    def _settle(step: _Step, result: object) -> None:
+    def _settle(self, step: _Step, result: object) -> None:
         if result is not None and callable(getattr(result, "dispose", None)):
             step.undo = _Handle(result)
+            self._handles = True
         elif step.undo is not None:
             step.undo.settle(result)
+        if result is None and step.surface == "tool" and (self._ledger or self._handles):
+            # a host whose registrars return handles returns None for a tool it refused
+            # (upstream: a name a built-in holds; hermes_cli/plugins.py L458-500 @00067189)
+            raise ToolRefusedError(step.name)
         step.done = True
 
     def _table(self, attribute: str) -> dict[Any, Any] | None:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import copy
+import inspect
 import logging
 import os
+import re
 import sys
 import threading
 from collections.abc import Callable, Mapping
@@ -19,6 +22,10 @@ _HANDLER_TAG: Final = "_hermes_plugin_kit_env_var"
 _HOST_KEYS: Final = frozenset({"enabled", "disabled", "entries"})
 """hermes' own keys under ``plugins:``, never a plugin's settings table."""
 _SHOWN_PROBLEMS: Final = 10
+_SEGMENT: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,127}")
+_RESERVED_ROOTS: Final = frozenset({"model", "plugins", "security", "settings"})
+"""The keys ``ctx.get_config`` refuses (``_plugin_relative_segments``,
+``hermes_cli/plugins_state.py`` L16-17 and L24-38 @25ce047f987023c8665432021f612e2ef7297ac6)."""
 _lock = threading.Lock()
 
 
@@ -80,7 +87,8 @@ def _field(table: object, key: str) -> object:
     return None
 
 
-def _host_config(plugin_name: str) -> dict[str, Any]:
+def _read_host_config(plugin_name: str) -> object:
+    """hermes' effective config (``hermes_cli.config.load_config_readonly()``), or None."""
     try:
         if sys.modules.get("hermes_cli.config") is not None:
             config_module: Any = sys.modules["hermes_cli.config"]
@@ -89,10 +97,12 @@ def _host_config(plugin_name: str) -> dict[str, Any]:
 
             config_module = importlib.import_module("hermes_cli.config")
     except ImportError:
-        return {}
-    config = _read(
-        lambda: config_module.load_config_readonly(), "effective config read", plugin_name
-    )
+        return None
+    return _read(lambda: config_module.load_config_readonly(), "effective config read", plugin_name)
+
+
+def _host_config(plugin_name: str) -> dict[str, Any]:
+    config = _read_host_config(plugin_name)
     plugins = _field(config, "plugins")
     entry = _field(_field(plugins, "entries"), plugin_name)
     where = f"plugins.entries.{plugin_name}"
@@ -113,13 +123,99 @@ def _host_config(plugin_name: str) -> dict[str, Any]:
     return settings
 
 
+def _keyed(get_config: Callable[..., Any]) -> bool:
+    """Whether the host's ``get_config`` needs a key (upstream: ``get_config(key,
+    default=None)``, ``hermes_cli/plugins.py`` L257-267 @00067189)."""
+    try:
+        params = inspect.signature(get_config).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(
+        p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+        for p in params
+    )
+
+
+def _entry_config(plugin_id: str) -> dict[str, Any]:
+    """What ``ctx.get_config(key)`` answers for each top-level key: ``plugins.entries.
+    <plugin_id>.settings.<key>`` when the key is present there (an explicit null too), else
+    the legacy ``…config.<key>`` (``hermes_cli/plugins.py`` L257-267 @00067189;
+    ``_nested_plugin_value`` and ``_plugin_settings_entry``, ``hermes_cli/plugins_state.py``
+    L42-49 and L60-63 @25ce047f). Keys ``get_config`` refuses are left out, with a warning."""
+    config = _read_host_config(plugin_id)
+    found = _field(_field(_field(config, "plugins"), "entries"), plugin_id)
+    where = f"plugins.entries.{plugin_id}"
+    if found is not None and not isinstance(found, Mapping):
+        _not_a_mapping(found, where, plugin_id)
+        return {}
+    legacy = _settings(_field(cast("object", found), "config"), f"{where}.config", plugin_id) or {}
+    settings = (
+        _settings(_field(cast("object", found), "settings"), f"{where}.settings", plugin_id) or {}
+    )
+    merged = {**legacy, **settings}
+    refused = [k for k in merged if not _host_key(k)]
+    for key in refused:
+        del merged[key]
+    if refused:
+        _log.warning(
+            "hermes_plugin_kit: plugin config for %s: %d key(s) under %s were left out because"
+            " ctx.get_config refuses them (a key must match [A-Za-z0-9][A-Za-z0-9_-]* and not"
+            " be model, plugins, security or settings); rename them",
+            plugin_id,
+            len(refused),
+            where,
+        )
+    return merged
+
+
+def _host_key(key: object) -> bool:
+    return (
+        isinstance(key, str)
+        and bool(_SEGMENT.fullmatch(key))
+        and key.lower() not in _RESERVED_ROOTS
+    )
+
+
+def _with_schema_defaults(ctx: Any, settings: dict[Any, Any], plugin: str) -> dict[str, Any]:
+    """``settings`` plus the ``default`` of every ``config_schema`` key of the manifest that
+    is not set (hermes itself only checks the schema and never applies a default:
+    ``validate_config_schema``, ``hermes_cli/plugins_manifest.py`` @00067189)."""
+    try:
+        manifest = getattr(ctx, "manifest", None)
+    except Exception:  # already warned about by the manifest read
+        return settings
+    schema = _read(
+        lambda: getattr(manifest, "config_schema", None), "manifest config_schema read", plugin
+    )
+    if not isinstance(schema, Mapping):
+        return settings
+    for key, spec in cast("Mapping[object, object]", schema).items():
+        if key in settings or not isinstance(spec, Mapping) or "default" not in spec:
+            continue
+        default = cast("Mapping[str, object]", spec)["default"]
+        try:
+            settings[key] = copy.deepcopy(default)
+        except Exception:
+            settings[key] = default
+    return settings
+
+
 def load_plugin_config(ctx: Any, plugin_name: str) -> dict[str, Any]:
     """The plugin's settings, always as a deep copy (``{}`` when there are none).
 
-    In order: a non-empty ``ctx.manifest.config`` (tests and older hosts); the host's
-    per-plugin config API, ``ctx.get_config()``, on hosts that have one; then the
-    host's read-only config: ``plugins.entries.<name>.settings`` (newer hermes) or
-    ``plugins.<name>`` (the convention of hermes-agent 0.19.0).
+    In order: a non-empty ``ctx.manifest.config`` (tests and older hosts); on a host whose
+    ``ctx.get_config(key, default)`` needs a key and that names the plugin ``ctx.plugin_id``
+    (upstream hermes 0.21), what ``get_config`` answers for each key: the key under
+    ``plugins.entries.<plugin_id>.settings``, else under the legacy ``…config`` (keys
+    ``get_config`` refuses are left out, with a warning); a keyless ``ctx.get_config()``;
+    then the host's read-only config: ``plugins.entries.<name>.settings`` or
+    ``plugins.<name>`` (the convention of hermes-agent 0.19.0), ``<name>`` being
+    ``ctx.plugin_id`` where the context has one, else ``plugin_name``.
+
+    Keys of the manifest's ``config_schema`` that are not set get their ``default``
+    (a copy). hermes itself never applies those defaults (it only warns about settings
+    that do not match the schema), so ``ctx.get_config(key)`` returns its ``default``
+    argument for such a key while this returns the schema's.
 
     It never raises on what it reads. A WARNING (naming the source or key path and why,
     never a value) is logged when the host's config or API cannot be read (``{}`` or
@@ -139,8 +235,12 @@ def load_plugin_config(ctx: Any, plugin_name: str) -> dict[str, Any]:
     from_manifest = _settings(manifest_config, "ctx.manifest.config", name)
     if from_manifest is not None:
         return from_manifest
+    plugin_id = _read(lambda: getattr(ctx, "plugin_id", None), "plugin_id read", name)
+    key = plugin_id.strip() if isinstance(plugin_id, str) and plugin_id.strip() else None
     get_config = getattr(ctx, "get_config", None)
-    if callable(get_config):
+    if callable(get_config) and key is not None and _keyed(get_config):
+        return _with_schema_defaults(ctx, _entry_config(key), key)
+    if callable(get_config) and not _keyed(get_config):
         try:
             from_api = get_config()
         except TypeError:  # an API that needs a key: fall through to the config file
@@ -152,8 +252,8 @@ def load_plugin_config(ctx: Any, plugin_name: str) -> dict[str, Any]:
             from_api = None
         settings = _settings(from_api, "ctx.get_config()", name)
         if settings is not None:
-            return settings
-    return _host_config(name)
+            return _with_schema_defaults(ctx, settings, name)
+    return _with_schema_defaults(ctx, _host_config(key or name), key or name)
 
 
 def configure_stderr_logging(

@@ -7,6 +7,7 @@ The decorated callback keeps its own signature for type checkers and carries a
 from __future__ import annotations
 
 import functools
+import inspect
 import logging
 import re
 from collections.abc import Callable, Sequence
@@ -15,7 +16,7 @@ from typing import Any, Final, ParamSpec, TypeVar, cast
 from kit_core import HookSpec, declare
 from kit_lifecycle._callbacks import is_async, require_kwargs_callback
 from kit_lifecycle._host import host_awaits_hooks, modelled_hooks
-from kit_lifecycle._observe import call_observed
+from kit_lifecycle._observe import call_observed, call_observed_async
 from kit_lifecycle._secrets import SecretEnv, attach, check_env_names
 from kit_lifecycle.errors import DeclarationError
 
@@ -54,10 +55,19 @@ def hook(
     """Declare a callback for the host hook ``name``.
 
     The callback receives the host's keyword arguments unchanged and its return value
-    goes back unchanged; an exception propagates (the same object) so the host keeps
-    its per-plugin isolation. Type checkers see the callback's own signature. Logs: the
+    goes back unchanged; an exception propagates (the same object) so the host sees it
+    and applies its own policy. For most hooks that policy isolates the callback (hermes
+    logs it and calls the next one), but upstream hermes (0.21) fails ``pre_tool_call``
+    closed: a guard that raises, or runs past ``plugins.hook_callback_timeout`` (30 s),
+    blocks the tool call, for every tool of every plugin; :func:`register_plugin` warns
+    about it on such a host. Type checkers see the callback's own signature. Logs: the
     hook name, elapsed time, result type and the ``session_id`` / ``task_id`` the host
     passed, never payloads or exception messages.
+
+    An ``async def`` callback is wrapped in an ``async def`` (the host awaits it, and the
+    log line times and types the awaited result, or logs the exception raised inside);
+    it is refused where the host loaded in the process does not await hooks (any
+    hermes-agent release of the package registry; with no hermes loaded too).
 
     Secret values never show in those lines nor in the message of an exception leaving
     the callback: secret-shaped text, and the current values of the environment
@@ -76,6 +86,13 @@ def hook(
     def decorate(fn: Callable[_P, _R]) -> Callable[_P, _R]:
         label = f"@hook({hook_name!r})"
         require_kwargs_callback(label, fn)
+        if inspect.isasyncgenfunction(fn):
+            msg = (
+                f"{label}: an async generator never runs as a hook: a host that awaits hooks"
+                " awaits a coroutine, and one that does not drops the generator; write a def"
+                " or an async def that returns its result"
+            )
+            raise DeclarationError(msg)
         if is_async(fn) and not host_awaits_hooks():
             msg = (
                 f"{label}: async def hooks never run on hermes-agent 0.19.0, which calls hooks"
@@ -84,11 +101,21 @@ def hook(
             raise DeclarationError(msg)
         logger = logging.getLogger(getattr(fn, "__module__", None) or "hermes_plugin_kit")
         env = SecretEnv(env_names)
+        wrapper: Callable[..., Any]
+        if inspect.iscoroutinefunction(fn):
 
-        @functools.wraps(fn)
-        def wrapper(**kwargs: Any) -> Any:
-            return call_observed(fn, kwargs, hook_name, logger, env)
+            @functools.wraps(fn)
+            async def awaited(**kwargs: Any) -> Any:
+                return await call_observed_async(fn, kwargs, hook_name, logger, env)
 
+            wrapper = awaited
+        else:
+
+            @functools.wraps(fn)
+            def called(**kwargs: Any) -> Any:
+                return call_observed(fn, kwargs, hook_name, logger, env)
+
+            wrapper = called
         attach(wrapper, env)
         return cast("Callable[_P, _R]", declare(wrapper, HookSpec(hook_name, wrapper)))
 

@@ -18,6 +18,7 @@ from kit_core import (
 )
 from kit_core._host_model import first_release
 from kit_core.declarations import resolve_module
+from kit_lifecycle._fail_closed import warn_fail_closed
 from kit_lifecycle._host import (
     host_tool_registry,
     is_host_context,
@@ -308,6 +309,7 @@ def register_plugin(
     name = _names(ctx, declared, plugin_name)
     _plan_skills(plan, skills, log)
     _check_host(ctx, plan, name)
+    warn_fail_closed(plan.hooks, name, log)
     secrets = _bind_secrets(plan)
     summary = RegistrationSummary(
         tools=tuple(plan.tools),

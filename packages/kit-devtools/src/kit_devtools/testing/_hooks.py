@@ -7,6 +7,7 @@ import copy
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
+from kit_devtools.testing import _upstream_hooks
 from kit_devtools.testing._state import HostState, discard_coroutines
 from kit_devtools.testing.entries import RequestMiddlewareResult
 from kit_devtools.testing.host_names import MIDDLEWARE_SCHEMA_VERSION, OBSERVER_SCHEMA_VERSION
@@ -37,7 +38,12 @@ def _call_each(
 
 
 def invoke_hook(state: HostState, hook_name: str, **kwargs: Any) -> list[Any]:
-    """Every callback in registration order; non-None results; exceptions logged."""
+    """Every callback in registration order; non-None results; exceptions logged. On a
+    release that awaits hooks (upstream), as upstream dispatches them
+    (:mod:`kit_devtools.testing._upstream_hooks`: awaited, bounded, fail-closed)."""
+    if state.release.awaits_hooks:
+        entries = state.hooks.get(hook_name, [])
+        return _upstream_hooks.invoke_hook(state, hook_name, entries, **kwargs)
     kwargs.setdefault("telemetry_schema_version", OBSERVER_SCHEMA_VERSION)
     return _call_each(state, state.hooks.get(hook_name, []), "hook_call", hook_name, kwargs)
 
@@ -167,24 +173,40 @@ def run_execution_chain(
     return call_at(0, kwargs[payload_key])
 
 
-def pre_tool_call_directive(
+def pre_tool_call_details(
     state: HostState, tool_name: str, args: Any, **context: Any
-) -> tuple[str | None, str | None, str | None]:
-    """``(action, message, rule_key)`` from the first valid ``pre_tool_call`` result."""
+) -> tuple[str | None, str | None, str | None, dict[str, Any] | None]:
+    """``(action, message, rule_key, modified_args)`` from the ``pre_tool_call`` results.
+
+    The first valid ``block`` (with a message) or ``approve`` wins. On a release with the
+    ``modify`` directive, each ``{"action": "modify", "args": {...}}`` before it is
+    shallow-merged over the call's arguments, later hooks winning per key
+    (``_get_pre_tool_call_directive_details``, upstream ``hermes_cli/plugins.py``
+    @00067189dfecf833d4d009c2dd977ae85cf800e0, about chars 101.9k-104.6k); elsewhere it is
+    ignored, as hermes-agent 0.19.0 ignores any other action.
+    """
+    call_args: dict[str, Any] = cast("dict[str, Any]", args) if isinstance(args, dict) else {}
     results = invoke_hook(
         state,
         "pre_tool_call",
         tool_name=tool_name,
-        args=args if isinstance(args, dict) else {},
+        args=call_args,
         **{key: context.get(key, "") for key in CONTEXT_KEYS},
         middleware_trace=list(context.get("middleware_trace") or []),
     )
+    modified: dict[str, Any] | None = None
     try:
         for result in results:
             if not isinstance(result, dict):
                 continue
             found = cast("dict[str, Any]", result)
             action = found.get("action")
+            if action == "modify" and state.release.modify_directive:
+                partial = found.get("args")
+                if isinstance(partial, dict) and partial:
+                    base = modified if modified is not None else call_args
+                    modified = {**base, **cast("dict[str, Any]", partial)}
+                continue
             if action not in ("block", "approve"):
                 continue
             message = found.get("message")
@@ -193,26 +215,44 @@ def pre_tool_call_directive(
                 continue
             rule_key = found.get("rule_key") if action == "approve" else None
             rule_key = rule_key.strip() if isinstance(rule_key, str) else None
-            return cast("str", action), message, rule_key or None
-        return None, None, None
+            return cast("str", action), message, rule_key or None, modified
+        return None, None, None, modified
     finally:
         discard_coroutines(results)
 
 
-def resolve_pre_tool_block(state: HostState, tool_name: str, args: Any, **context: Any) -> Any:
-    """The block message, or None. ``approve`` fails closed: no human answers here.
+def pre_tool_call_directive(
+    state: HostState, tool_name: str, args: Any, **context: Any
+) -> tuple[str | None, str | None, str | None]:
+    """``(action, message, rule_key)`` from the first valid ``pre_tool_call`` result."""
+    return pre_tool_call_details(state, tool_name, args, **context)[:3]
 
-    hermes asks its approval gate, which in a process with no interactive user, gateway
-    or cron session blocks with the message below (``tools/approval.py`` 2940-3024).
+
+def resolve_pre_tool_block(state: HostState, tool_name: str, args: Any, **context: Any) -> Any:
+    """The block message, or None (upstream's ``resolve_pre_tool_block`` drops ``modify``)."""
+    return dispatch_pre_tool_call(state, tool_name, args, **context)[0]
+
+
+def dispatch_pre_tool_call(
+    state: HostState, tool_name: str, args: Any, **context: Any
+) -> tuple[str | None, dict[str, Any] | None]:
+    """``(block_message, modified_args)``: upstream's ``_dispatch_pre_tool_call_hooks``
+    (``hermes_cli/plugins.py`` @00067189, about chars 106.9k-107.8k); ``modified_args`` is
+    None unless the release has the ``modify`` directive and a hook used it.
+
+    ``approve`` fails closed: no human answers here. hermes asks its approval gate, which
+    in a process with no interactive user, gateway or cron session blocks with the message
+    below (``tools/approval.py`` 2940-3024, hermes-agent 0.19.0).
     """
-    action, message, _rule_key = pre_tool_call_directive(state, tool_name, args, **context)
+    action, message, _rule_key, modified = pre_tool_call_details(state, tool_name, args, **context)
     if action == "block":
-        return message
+        return message, modified
     if action == "approve":
         description = message or f"Plugin requires approval for {tool_name}"
-        return (
+        block = (
             f"BLOCKED: Tool '{tool_name}' requires approval ({description}) "
             "but no interactive user or gateway is present to approve it. "
             "A plugin flagged this action for human confirmation."
         )
-    return None
+        return block, modified
+    return None, modified

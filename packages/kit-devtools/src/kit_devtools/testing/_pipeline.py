@@ -1,5 +1,10 @@
 """One tool call as hermes 0.19.0 runs it: ``registry.dispatch`` (``tools/registry.py``
-583-644) and ``model_tools.handle_function_call`` (1025-1352), over the host's tables."""
+583-644) and ``model_tools.handle_function_call`` (1025-1352), over the host's tables.
+
+On the upstream profile the ``pre_tool_call`` decision is upstream's: a guard that raises
+or times out blocks (:mod:`kit_devtools.testing._upstream_hooks`), and a ``modify``
+directive replaces the arguments the rest of the call sees (:func:`dispatch_pre_tool_call`).
+"""
 
 from __future__ import annotations
 
@@ -14,8 +19,8 @@ from typing import Any
 from kit_devtools.testing._coerce import as_dict, coerce_tool_args
 from kit_devtools.testing._hooks import (
     apply_request_middleware,
+    dispatch_pre_tool_call,
     invoke_hook,
-    resolve_pre_tool_block,
     run_execution_chain,
 )
 from kit_devtools.testing._state import HostState, discard_coroutines
@@ -238,9 +243,16 @@ def handle_function_call(
         if name in AGENT_LOOP_TOOLS:
             return json.dumps({"error": f"{name} must be handled by the agent loop"})
         try:
-            block = resolve_pre_tool_block(state, name, args, **strings, middleware_trace=trace)
+            block, modified = dispatch_pre_tool_call(
+                state, name, args, **strings, middleware_trace=trace
+            )
         except Exception:
-            block = None
+            block, modified = None, None
+        if modified is not None:
+            # upstream applies a pre_tool_call "modify" directive to the call (PR #87482:
+            # model_tools.handle_function_call -> _pre_dispatch_guards substitutes the
+            # args _dispatch_pre_tool_call_hooks returns; hermes_cli/plugins.py @00067189)
+            args = modified
         if block is not None:
             result = json.dumps({"error": block}, ensure_ascii=False)
             blocked = ("blocked", "plugin_block", block)

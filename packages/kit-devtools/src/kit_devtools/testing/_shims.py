@@ -116,7 +116,24 @@ def _plugins_module(host: Any) -> ModuleType:
             for name, e in state().commands.items()
         }
 
-    return _module(
+    async def ainvoke_hook(hook_name: str, **kwargs: Any) -> list[Any]:
+        return host.invoke_hook(hook_name, **kwargs)
+
+    def dispatch_pre_tool_call_hooks(*args: Any, **kwargs: Any) -> tuple[Any, Any]:
+        name, tool_args, context = _guard_args(*args, **kwargs)
+        return _hooks.dispatch_pre_tool_call(state(), name, tool_args, **context)
+
+    def upstream(value: Callable[..., Any], has: Callable[[Any], bool]) -> Callable[[], Any]:
+        """A function only a release with ``has(release)`` offers (AttributeError else)."""
+
+        def answer() -> Any:
+            if not has(state().release):
+                raise AttributeError(value.__name__)
+            return value
+
+        return answer
+
+    module = _module(
         "hermes_cli.plugins",
         "The in-memory host's stand-in for hermes_cli.plugins.",
         VALID_HOOKS=_HostHooks(),
@@ -133,6 +150,27 @@ def _plugins_module(host: Any) -> ModuleType:
         get_plugin_commands=get_plugin_commands,
         resolve_plugin_command_result=_commands.resolve_command_result,
     )
+    # what only upstream offers, per the release the current host plays: ainvoke_hook
+    # (hermes_cli/plugins.py @00067189, about char 98.4k), the fail-closed hook table
+    # (plugins_dispatch.py L47 @006a5aeb) and _dispatch_pre_tool_call_hooks (plugins.py
+    # @00067189, about char 106.9k)
+    computed: dict[str, Callable[[], Any]] = {
+        "ainvoke_hook": upstream(ainvoke_hook, lambda r: r.awaits_hooks),
+        "_HOOK_TIMEOUT_FAIL_CLOSED_HOOKS": lambda: _fail_closed(state().release),
+        "_dispatch_pre_tool_call_hooks": upstream(
+            dispatch_pre_tool_call_hooks, lambda r: r.modify_directive
+        ),
+    }
+    vars(module)["__getattr__"] = _real_hermes.fallback(
+        "hermes_cli.plugins", lambda: _hidden("hermes_cli.plugins"), computed
+    )
+    return module
+
+
+def _fail_closed(release: Any) -> set[str]:
+    if not release.fail_closed_hooks:
+        raise AttributeError("_HOOK_TIMEOUT_FAIL_CLOSED_HOOKS")
+    return set(release.fail_closed_hooks)
 
 
 def _middleware_module(host: Any) -> ModuleType:

@@ -35,6 +35,7 @@ from kit_devtools.testing._failure import PluginLoadError, load_failure
 from kit_devtools.testing._home import HermesHome
 from kit_devtools.testing._manifest import plugin_slug
 from kit_devtools.testing._state import HostState
+from kit_devtools.testing._upstream_context import UpstreamContext, upstream_manifest
 from kit_devtools.testing.context import HostContext
 from kit_devtools.testing.entries import (
     CliCommandEntry,
@@ -198,6 +199,7 @@ class InMemoryHost:
         self._state.override_policy[namespace] = self._state.override_allowed(plugin_key)
         before = self._state.snapshot()
         module: ModuleType | None = None
+        ctx: HostContext | None = None
         with self.activate():
             try:
                 module = found.importer()
@@ -206,14 +208,24 @@ class InMemoryHost:
                     message = f"Plugin '{manifest.name}' has no register() function"
                     self._state.record("WARNING", manifest.name, "plugin", plugin_key, message)
                     return self._keep(found, module, error="no register() function")
-                register(HostContext(self._state, self.dispatch, manifest))
+                ctx = self._context(manifest, found.data)
+                register(ctx)
             except Exception as exc:
                 message = f"Failed to load plugin '{manifest.name}': {exc}"
                 self._state.record("WARNING", manifest.name, "plugin", plugin_key, message, exc)
+                if isinstance(ctx, UpstreamContext):
+                    ctx.rollback()  # upstream's ledger unwinds what register() registered
                 credits = self._state.credits(before, manifest.name)
                 return self._keep(found, module, error=str(exc), exception=exc, credits=credits)
         credits = self._state.credits(before, manifest.name)
         return self._keep(found, module, enabled=True, credits=credits)
+
+    def _context(self, manifest: Any, data: Mapping[str, Any]) -> HostContext:
+        """The ``PluginContext`` of the release the host plays: upstream's where the release
+        has the registration ledger (:mod:`kit_devtools.testing._upstream_context`)."""
+        if self._state.release.registration_ledger:
+            return UpstreamContext(self._state, self.dispatch, upstream_manifest(manifest, data))
+        return HostContext(self._state, self.dispatch, manifest)
 
     def _keep(
         self,

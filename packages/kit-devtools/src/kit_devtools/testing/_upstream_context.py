@@ -1,0 +1,242 @@
+"""Upstream hermes' ``PluginContext`` (0.21.3), for ``InMemoryHost(hermes="0.21")``:
+modelled from ``hermes_cli/plugins.py`` @00067189dfecf833d4d009c2dd977ae85cf800e0 and
+``hermes_cli/plugins_state.py`` @25ce047f987023c8665432021f612e2ef7297ac6.
+
+* ``plugin_id`` is ``manifest.key or manifest.name`` (plugins.py L233-236,
+  ``manifest_key``), and ``manifest.config_schema`` holds the manifest's ``config_schema``
+  mapping (each entry a mapping; ``plugins_manifest.py`` ``_parse_manifest_v2_fields``).
+* ``get_config(key, default=None)`` needs a key (plugins.py L257-267): a relative key
+  (``_plugin_relative_segments``, plugins_state.py L24-38; ValueError otherwise), read
+  from ``plugins.entries.<plugin_id>.settings.<key>`` when present (an explicit null too),
+  else from the legacy ``…config.<key>``, else ``default``; ``config_schema`` defaults are
+  never applied.
+* Every ``register_*`` of the six the kit uses returns a handle whose ``dispose()`` takes
+  the registration back (``PluginRegistration``, ``hermes_cli/plugins_ledger.py``), and
+  None when nothing was stored.
+* ``register_tool`` (plugins.py L458-500, counted from get_config at L257): plugin tools
+  live in the host's overlay; a name a built-in holds, without ``override=True``, is
+  refused with a WARNING and None, the registry never called; a tool the registry did not
+  take returns None and is not credited (``tools_registered`` lists accepted tools only).
+* ``InMemoryHost.load`` disposes the handles of a ``register()`` that raised, newest first
+  (the ledger's rollback), so nothing of that plugin stays registered.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any, Final, cast
+
+from kit_devtools.testing.context import HostContext
+from kit_devtools.testing.entries import PluginManifest
+from kit_devtools.testing.host_names import BUILTIN_TOOLS
+
+_SEGMENT: Final = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$")
+_RESERVED: Final = frozenset({"model", "plugins", "security", "settings"})
+_UNSET: Final = object()
+
+
+@dataclass(frozen=True, slots=True)
+class UpstreamManifest(PluginManifest):
+    """Upstream's ``PluginManifest``: 0.19.0's fields and ``config_schema``."""
+
+    config_schema: dict[str, Any] = field(default_factory=dict[str, Any])
+
+
+def upstream_manifest(manifest: PluginManifest, data: Mapping[str, Any]) -> UpstreamManifest:
+    """``manifest`` with the ``config_schema`` of the parsed YAML (mapping entries only)."""
+    raw = data.get("config_schema")
+    schema: dict[str, Any] = {}
+    if isinstance(raw, Mapping):
+        for key, spec in raw.items():  # pyright: ignore[reportUnknownVariableType]
+            if isinstance(spec, Mapping):
+                schema[str(key)] = dict(spec)  # pyright: ignore[reportUnknownArgumentType]
+    values = {f.name: getattr(manifest, f.name) for f in fields(manifest)}
+    return UpstreamManifest(**values, config_schema=schema)
+
+
+def relative_segments(key: object) -> tuple[str, ...]:
+    """``_plugin_relative_segments`` (plugins_state.py L24-38 @25ce047f)."""
+    if not isinstance(key, str):
+        msg = "Expected a plugin-relative config key string"
+        raise ValueError(msg)
+    segments = tuple(key.split("."))
+    invalid = not key or "/" in key or "\\" in key or segments[0].lower() in _RESERVED
+    if invalid or not all(_SEGMENT.fullmatch(s) for s in segments):
+        msg = (
+            "Expected a plugin-relative config key such as 'endpoint' or "
+            "'retry.policy'; global, cross-plugin, and traversal paths are forbidden"
+        )
+        raise ValueError(msg)
+    return segments
+
+
+def _nested(root: object, segments: tuple[str, ...], default: Any) -> Any:
+    """``_nested_plugin_value`` (plugins_state.py L42-49 @25ce047f)."""
+    current: Any = root
+    for segment in segments:
+        if not isinstance(current, Mapping) or segment not in current:
+            return default
+        current = cast("Mapping[str, Any]", current)[segment]
+    return current
+
+
+class PluginRegistration:
+    """A handle for one registration; ``dispose()`` takes it back (once)."""
+
+    __slots__ = ("_release", "kind", "name")
+
+    def __init__(self, kind: str, name: str, release: Callable[[], None]) -> None:
+        self.kind = kind
+        self.name = name
+        self._release: Callable[[], None] | None = release
+
+    def __repr__(self) -> str:
+        return f"PluginRegistration({self.kind!r}, {self.name!r})"
+
+    def dispose(self) -> None:
+        release, self._release = self._release, None
+        if release is not None:
+            release()
+
+
+class _Manager:
+    """The parts of upstream's ``PluginManager`` a context exposes as ``ctx._manager``:
+    the registration ledger (``_ownership_ledger``: plugin key -> handles)."""
+
+    def __init__(self) -> None:
+        self._ownership_ledger: dict[str, list[PluginRegistration]] = {}
+        self.scope_key = "default"
+
+
+class UpstreamContext(HostContext):
+    """The in-memory host's ``PluginContext`` on the upstream profile."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._manager = _Manager()
+        self.handles: list[PluginRegistration] = []
+        """Every handle this context returned, oldest first."""
+
+    @property
+    def plugin_id(self) -> str:
+        return self.manifest.key or self.manifest.name
+
+    def get_config(self, key: str, default: Any = None) -> Any:
+        segments = relative_segments(key)
+        plugins: Any = self._state.config.get("plugins")
+        entry = _nested(plugins, ("entries", self.plugin_id), None)
+        if not isinstance(entry, Mapping):
+            return default
+        entry_map: Mapping[str, Any] = entry  # pyright: ignore[reportUnknownVariableType]
+        value = _nested(entry_map.get("settings"), segments, _UNSET)
+        if value is not _UNSET:
+            return value
+        return _nested(entry_map.get("config"), segments, default)
+
+    def _track(self, kind: str, name: str, release: Callable[[], None]) -> PluginRegistration:
+        handle = PluginRegistration(kind, name, release)
+        self.handles.append(handle)
+        self._manager._ownership_ledger.setdefault(self.plugin_id, []).append(handle)  # pyright: ignore[reportPrivateUsage]
+        return handle
+
+    def rollback(self) -> None:
+        """Dispose every handle, newest first (the ledger unwinding a failed register())."""
+        for handle in reversed(self.handles):
+            handle.dispose()
+
+    def register_tool(  # type: ignore[override]
+        self, name: str, toolset: str, schema: dict[str, Any], handler: Callable[..., Any],
+        check_fn: Callable[[], Any] | None = None, requires_env: list[Any] | None = None,
+        is_async: bool = False, description: str = "", emoji: str = "", override: bool = False,
+    ) -> PluginRegistration | None:  # fmt: skip
+        state = self._state
+        previous = state.tools.get(name)
+        if previous is None and not override and name in BUILTIN_TOOLS:
+            message = (
+                f"Plugin {self._plugin} tried to shadow global tool {name} without override=True"
+            )
+            state.record("WARNING", self._plugin, "tool", name, message)
+            return None
+        credited = name in state.plugin_tool_names
+        super().register_tool(
+            name, toolset, schema, handler, check_fn, requires_env, is_async, description,
+            emoji, override,
+        )  # fmt: skip
+        registered = state.tools.get(name)
+        if registered is None or registered is previous or registered.handler is not handler:
+            if not credited:
+                state.plugin_tool_names.pop(name, None)  # only accepted tools are credited
+            return None
+
+        def release() -> None:
+            if state.tools.get(name) is registered:
+                if previous is not None:
+                    state.tools[name] = previous
+                else:
+                    del state.tools[name]
+                    state.plugin_tool_names.pop(name, None)
+
+        return self._track("tool", name, release)
+
+    def register_hook(self, hook_name: str, callback: Callable[..., Any]) -> PluginRegistration:  # type: ignore[override]
+        super().register_hook(hook_name, callback)
+        return self._track("hook", hook_name, self._remover(self._state.hooks, hook_name))
+
+    def register_middleware(self, kind: str, callback: Callable[..., Any]) -> PluginRegistration:  # type: ignore[override]
+        super().register_middleware(kind, callback)
+        return self._track("middleware", kind, self._remover(self._state.middleware, kind))
+
+    def _remover(self, table: dict[str, list[Any]], key: str) -> Callable[[], None]:
+        entry = table[key][-1]
+
+        def release() -> None:
+            entries = table.get(key, [])
+            if entry in entries:
+                entries.remove(entry)
+            if not entries:
+                table.pop(key, None)
+
+        return release
+
+    def register_command(  # type: ignore[override]
+        self, name: str, handler: Callable[..., Any], description: str = "", args_hint: str = ""
+    ) -> PluginRegistration | None:
+        clean = name.lower().strip().lstrip("/").replace(" ", "-")
+        before = self._state.commands.get(clean)
+        super().register_command(name, handler, description, args_hint)
+        return self._stored("command", self._state.commands, clean, before)
+
+    def register_cli_command(  # type: ignore[override]
+        self, name: str, help: str, setup_fn: Callable[..., Any],
+        handler_fn: Callable[..., Any] | None = None, description: str = "",
+    ) -> PluginRegistration | None:  # fmt: skip
+        before = self._state.cli_commands.get(name)
+        super().register_cli_command(name, help, setup_fn, handler_fn, description)
+        return self._stored("cli_command", self._state.cli_commands, name, before)
+
+    def register_skill(  # type: ignore[override]
+        self, name: str, path: Path, description: str = ""
+    ) -> PluginRegistration | None:
+        qualified = f"{self.manifest.name}:{name}"
+        before = self._state.skills.get(qualified)
+        super().register_skill(name, path, description)
+        return self._stored("skill", self._state.skills, qualified, before)
+
+    def _stored(
+        self, kind: str, table: dict[str, Any], key: str, before: Any
+    ) -> PluginRegistration | None:
+        entry = table.get(key)
+        if entry is None or entry is before:
+            return None
+
+        def release() -> None:
+            if table.get(key) is entry:
+                if before is not None:
+                    table[key] = before
+                else:
+                    del table[key]
+
+        return self._track(kind, key, release)

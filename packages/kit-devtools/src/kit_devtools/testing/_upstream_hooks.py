@@ -1,0 +1,152 @@
+"""Hook dispatch as upstream hermes (0.21.3) runs it, for the in-memory host's upstream
+profile (``InMemoryHost(hermes="0.21")``); modelled from source, each rule citing the lines
+it copies.
+
+* ``PluginDispatchMixin.invoke_hook`` (``hermes_cli/plugins_dispatch.py`` L207-241 @
+  ``006a5aebb4d134ba188ff60adf1a02f668312b5f``; lines counted from the stored copy): every
+  callback in registration order; ``telemetry_schema_version`` added (not for
+  ``gateway_platform_event``); an exception is logged and the next callback runs, except
+  that a *fail-closed* hook (``pre_tool_call``, ``pre_tts_synthesis``, L47) turns it into
+  ``{"action": "block", "message": "<hook> plugin callback <name> raised <Type>: <msg>"}``
+  (``_policy_error_block_directive``, L57-63, message cut at 200 characters).
+* ``_invoke_hook_callback`` (L196-205): a callback gets only the keywords it declares
+  unless it takes ``**kwargs`` (``_hook_callback_kwargs``, L180-194), and a coroutine it
+  returns is awaited with ``resolve_plugin_command_result`` (``hermes_cli/plugins.py``
+  @00067189dfecf833d4d009c2dd977ae85cf800e0, about char 113.6k: ``asyncio.run``, or a
+  helper thread when a loop is running).
+* The fail-closed hooks are the release's ``fail_closed_hooks`` (the host model's
+  ``_HOOK_TIMEOUT_FAIL_CLOSED_HOOKS``, L47).
+* Bounded hooks (``_HOOK_TIMEOUT_BOUNDED_HOOKS`` L40-44 and the fail-closed ones, L172-176)
+  run on a daemon worker with a copied context for at most ``plugins.hook_callback_timeout``
+  seconds (default 30, at most 600: L151-152). A worker still running is abandoned: the
+  callback is skipped, and a fail-closed hook blocks with
+  ``"pre_tool_call plugin callback timed out or is still running"`` (L54, L229-232).
+
+Not modelled: the 60 s suppression of a callback after a timeout and the cap of three
+abandoned workers (L50-53), lazy discovery, and the observability layer of
+``hermes_cli.lifecycle``.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import inspect
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any, Final
+
+from kit_devtools.testing._commands import resolve_command_result
+from kit_devtools.testing._state import HostState
+from kit_devtools.testing.host_names import OBSERVER_SCHEMA_VERSION
+
+BOUNDED_HOOKS: Final = frozenset(
+    {
+        "post_tool_call", "transform_terminal_output", "transform_tool_result",
+        "transform_llm_output", "pre_llm_call", "post_llm_call", "pre_api_request",
+        "post_api_request", "api_request_error", "pre_auxiliary_call", "post_auxiliary_call",
+        "pre_verify", "on_session_start", "on_session_end",
+    }
+)  # fmt: skip
+"""``_HOOK_TIMEOUT_BOUNDED_HOOKS`` (``plugins_dispatch.py`` L40-44 @006a5aeb)."""
+
+TIMEOUT_BLOCK_MESSAGE: Final = "pre_tool_call plugin callback timed out or is still running"
+"""``_PRE_TOOL_CALL_TIMEOUT_BLOCK_MESSAGE`` (L54)."""
+
+DEFAULT_TIMEOUT_SECONDS: Final = 30.0
+MAX_TIMEOUT_SECONDS: Final = 600.0
+_SKIPPED: Final = object()
+
+
+def callback_timeout(state: HostState) -> float:
+    """``plugins.hook_callback_timeout`` of the host's config: 30 s by default, at most
+    600 s; a value that is not a number gives the default."""
+    plugins: Any = state.config.get("plugins") or {}
+    raw: Any = plugins.get("hook_callback_timeout", DEFAULT_TIMEOUT_SECONDS)
+    try:
+        value = float(raw)
+    except (TypeError, ValueError):
+        return DEFAULT_TIMEOUT_SECONDS
+    return min(value, MAX_TIMEOUT_SECONDS)
+
+
+def callback_kwargs(callback: Callable[..., Any], payload: dict[str, Any]) -> dict[str, Any]:
+    """Everything for a ``**kwargs`` callback, else only the keywords it declares."""
+    try:
+        parameters = inspect.signature(callback).parameters
+    except (TypeError, ValueError):
+        return dict(payload)
+    if any(p.kind is p.VAR_KEYWORD for p in parameters.values()):
+        return dict(payload)
+    kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    return {k: v for k, v in payload.items() if k in parameters and parameters[k].kind in kinds}
+
+
+def _invoke(callback: Callable[..., Any], payload: dict[str, Any]) -> Any:
+    return resolve_command_result(callback(**callback_kwargs(callback, payload)))
+
+
+def _bounded(callback: Callable[..., Any], payload: dict[str, Any], timeout: float) -> Any:
+    """The callback on a daemon worker (context copied); ``_SKIPPED`` when it is still
+    running after ``timeout`` seconds (the worker is abandoned, never joined)."""
+    outcome: dict[str, Any] = {}
+    done = threading.Event()
+
+    def run() -> None:
+        try:
+            outcome["value"] = _invoke(callback, payload)
+        except BaseException as exc:
+            outcome["exc"] = exc
+        finally:
+            done.set()
+
+    context = contextvars.copy_context()
+    worker = threading.Thread(target=context.run, args=(run,), daemon=True, name="hermes-hook")
+    worker.start()
+    if not done.wait(timeout):
+        return _SKIPPED
+    if "exc" in outcome:
+        raise outcome["exc"]
+    return outcome.get("value")
+
+
+def _name_of(callback: object) -> str:
+    return str(getattr(callback, "__name__", repr(callback)))
+
+
+def invoke_hook(
+    state: HostState, hook_name: str, entries: Sequence[Any], **kwargs: Any
+) -> list[Any]:
+    """Upstream's ``invoke_hook`` over ``entries`` (the hook's registered callbacks)."""
+    if hook_name != "gateway_platform_event":
+        kwargs.setdefault("telemetry_schema_version", OBSERVER_SCHEMA_VERSION)
+    timeout = callback_timeout(state)
+    fail_closed = hook_name in state.release.fail_closed_hooks
+    use_timeout = timeout > 0 and (hook_name in BOUNDED_HOOKS or fail_closed)
+    results: list[Any] = []
+    for entry in list(entries):
+        callback = entry.callback
+        try:
+            if use_timeout:
+                result = _bounded(callback, kwargs, timeout)
+                if result is _SKIPPED:
+                    message = (
+                        f"Hook '{hook_name}' callback {_name_of(callback)} timed out after"
+                        f" {timeout:g}s — skipping"
+                    )
+                    state.record("WARNING", entry.plugin, "hook_call", hook_name, message)
+                    if fail_closed:
+                        results.append({"action": "block", "message": TIMEOUT_BLOCK_MESSAGE})
+                    continue
+            else:
+                result = _invoke(callback, kwargs)
+        except (Exception, SystemExit) as exc:
+            message = f"Hook '{hook_name}' callback {_name_of(callback)} raised: {exc}"
+            state.record("WARNING", entry.plugin, "hook_call", hook_name, message, exc)
+            if fail_closed:
+                text = f"{type(exc).__name__}: {str(exc)[:200]}"
+                block = f"{hook_name} plugin callback {_name_of(callback)} raised {text}"
+                results.append({"action": "block", "message": block})
+            continue
+        if result is not None:
+            results.append(result)
+    return results

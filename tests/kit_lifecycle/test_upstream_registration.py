@@ -1,0 +1,198 @@
+"""Config and registration on upstream hermes (0.21.3), played by
+``InMemoryHost(hermes="0.21")``, and on the default profile (hermes-agent 0.19.0).
+
+Upstream behaviour pinned here, modelled from source:
+
+* ``PluginContext.plugin_id`` = ``manifest.key or manifest.name`` and
+  ``get_config(key, default=None)``: ``plugins.entries.<plugin_id>.settings.<key>``, else
+  the legacy ``…config.<key>``, else ``default`` (``hermes_cli/plugins.py`` L233-236 and
+  L257-267 @00067189dfecf833d4d009c2dd977ae85cf800e0; ``hermes_cli/plugins_state.py``
+  L24-63 @25ce047f987023c8665432021f612e2ef7297ac6); ``config_schema`` defaults are never
+  applied by the host (``plugins_manifest.py`` ``validate_config_schema`` @00067189);
+* ``register_tool`` refuses a name a built-in holds with a WARNING and returns None without
+  calling the registry; every ``register_*`` returns a handle; a ``register()`` that raises
+  is rolled back (``hermes_cli/plugins.py`` L458-500 @00067189, counted from L257).
+"""
+
+from __future__ import annotations
+
+import logging
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kit_devtools.testing import InMemoryHost
+from kit_lifecycle import PartialRegistrationError, load_plugin_config
+
+CONFIGURED = """
+import sys
+
+from hermes_plugin_kit import load_plugin_config
+
+SEEN = {}
+
+
+def register(ctx):
+    SEEN["config"] = load_plugin_config(ctx, "caller-name")
+    if hasattr(ctx, "get_config"):
+        SEEN["host"] = {k: ctx.get_config(k) for k in ("endpoint", "retries", "legacy_only")}
+    else:
+        SEEN["host"] = None
+"""
+
+MANIFEST = """name: cfg_plugin
+kind: standalone
+config_schema:
+  endpoint: {type: str, default: "https://default.example"}
+  retries: {type: int, default: 3}
+  colour: {type: str, default: "blue"}
+"""
+
+CONFIG = {
+    "plugins": {
+        "entries": {
+            "cfg_plugin": {
+                "settings": {"endpoint": "https://settings.example", "retries": None},
+                "config": {"retries": 9, "legacy_only": "old"},
+            }
+        },
+        "caller-name": {"endpoint": "https://wrong.example"},
+    }
+}
+
+SHADOW = """
+import sys
+
+from hermes_plugin_kit import command, register_plugin, str_arg, tool
+
+
+@command("shadowcmd", description="A command registered before the tool.")
+def shadowcmd(raw_args, **kwargs):
+    return "ok"
+
+
+@tool(toolset="shadow", name={NAME!r}, params={{"text": str_arg("Text", required=True)}})
+def shadow(args, **kwargs):
+    "Take a built-in's name."
+    return {{"text": args["text"]}}
+
+
+def register(ctx):
+    register_plugin(ctx, sys.modules[__name__])
+"""
+
+
+def plugin(root: Path, name: str, source: str, manifest: str | None = None) -> Path:
+    directory = root / name
+    directory.mkdir()
+    (directory / "__init__.py").write_text(textwrap.dedent(source), encoding="utf-8")
+    (directory / "plugin.yaml").write_text(manifest or f"name: {name}\nkind: standalone\n")
+    return directory
+
+
+# -- item 3: load_plugin_config ------------------------------------------------------------
+
+
+def test_upstream_config_is_what_get_config_answers_keyed_by_plugin_id(tmp_path: Path) -> None:
+    host = InMemoryHost(hermes="0.21", strict=True, config=CONFIG)
+    loaded = host.load(plugin(tmp_path, "cfg_plugin", CONFIGURED, MANIFEST))
+    seen: Any = loaded.module.SEEN  # type: ignore[union-attr]
+    # the host: settings first (an explicit null too), then the legacy config subtree
+    assert seen["host"] == {
+        "endpoint": "https://settings.example",
+        "retries": None,
+        "legacy_only": "old",
+    }
+    # the kit: the same per key, plus config_schema defaults for keys not set
+    assert seen["config"] == {
+        "endpoint": "https://settings.example",
+        "retries": None,
+        "legacy_only": "old",
+        "colour": "blue",
+    }
+
+
+def test_the_default_profile_keeps_reading_by_the_callers_name(tmp_path: Path) -> None:
+    host = InMemoryHost(strict=True, config=CONFIG)
+    loaded = host.load(plugin(tmp_path, "cfg_plugin", CONFIGURED, MANIFEST))
+    seen: Any = loaded.module.SEEN  # type: ignore[union-attr]
+    assert seen["host"] is None
+    assert seen["config"] == {"endpoint": "https://wrong.example"}
+
+
+def test_a_key_get_config_refuses_is_left_out_with_a_warning(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    config = {"plugins": {"entries": {"p": {"settings": {"model": "x", "ok": 1}}}}}
+    host = InMemoryHost(hermes="0.21", config=config)
+
+    class Ctx:
+        plugin_id = "p"
+        manifest = None
+
+        def get_config(self, key: str, default: Any = None) -> Any:
+            raise AssertionError("not called per key")
+
+    with host.activate(), caplog.at_level(logging.WARNING):
+        assert load_plugin_config(Ctx(), "p") == {"ok": 1}
+    assert any("ctx.get_config refuses" in r.getMessage() for r in caplog.records)
+
+
+# -- item 5: registration semantics -----------------------------------------------------------
+
+
+def test_upstream_refuses_a_built_in_name_and_the_kit_rolls_back_without_a_receipt(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    host = InMemoryHost(hermes="0.21")
+    with caplog.at_level(logging.INFO):
+        loaded = host.load(plugin(tmp_path, "shadower", SHADOW.format(NAME="terminal")))
+    assert loaded.enabled is False
+    assert isinstance(loaded.exception, PartialRegistrationError)
+    assert loaded.exception.failed == "tool 'terminal'"
+    assert loaded.exception.rolled_back == ("command 'shadowcmd'",)
+    assert loaded.exception.left_registered == ()
+    assert host.commands == {}
+    assert host.tools == {}
+    assert loaded.tools == ()
+    assert not any("registered plugin lifecycle" in r.getMessage() for r in caplog.records)
+    (event,) = [e for e in host.events if e.surface == "tool"]
+    assert (event.level, event.message) == (
+        "WARNING",
+        "Plugin shadower tried to shadow global tool terminal without override=True",
+    )
+
+
+def test_upstream_returns_handles_and_the_receipt_lists_what_was_registered(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    host = InMemoryHost(hermes="0.21", strict=True)
+    with caplog.at_level(logging.INFO):
+        loaded = host.load(plugin(tmp_path, "fresh", SHADOW.format(NAME="fresh_echo")))
+    assert (loaded.tools, loaded.commands) == (("fresh_echo",), ("shadowcmd",))
+    receipts = [r.getMessage() for r in caplog.records if "registered plugin" in r.getMessage()]
+    assert len(receipts) == 1
+    assert "tools=fresh_echo" in receipts[0]
+
+
+def test_upstream_rolls_back_a_register_that_raises(tmp_path: Path) -> None:
+    source = """
+    def register(ctx):
+        ctx.register_command("early", lambda raw: "ok")
+        ctx.register_hook("post_llm_call", lambda **kwargs: None)
+        raise RuntimeError("late failure")
+    """
+    (tmp_path / "u").mkdir()
+    upstream_host = InMemoryHost(hermes="0.21")
+    upstream = upstream_host.load(plugin(tmp_path / "u", "raiser", source))
+    assert upstream_host.commands == {}
+    assert upstream_host.hooks == {}
+    assert (upstream.enabled, upstream.commands, upstream.hooks) == (False, (), ())
+    older_host = InMemoryHost()
+    (tmp_path / "o").mkdir()
+    older = older_host.load(plugin(tmp_path / "o", "raiser", source))
+    assert older.enabled is False
+    assert "early" in older_host.commands  # 0.19.0 leaves them registered
+    assert older_host.hooks["post_llm_call"]
