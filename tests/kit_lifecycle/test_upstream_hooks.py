@@ -110,6 +110,7 @@ def guarded_host(tmp_path: Path, mode: str, hermes: str | None, **config: Any) -
 # -- item 2: async hooks ------------------------------------------------------------------
 
 
+@pytest.mark.upstream("hooks: async hooks awaited and logged")
 def test_upstream_awaits_an_async_hook_and_the_kit_logs_the_awaited_result(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -125,6 +126,7 @@ def test_upstream_awaits_an_async_hook_and_the_kit_logs_the_awaited_result(
     assert "coroutine" not in lines[0]
 
 
+@pytest.mark.upstream("hooks: async hooks awaited and logged")
 def test_an_exception_inside_an_async_hook_gets_the_kits_failure_line(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -151,6 +153,7 @@ def test_the_default_profile_still_refuses_async_hooks(tmp_path: Path) -> None:
 # -- item 4: pre_tool_call fails closed; modify ------------------------------------------
 
 
+@pytest.mark.upstream("pre_tool_call: fails closed, the kit warns")
 def test_a_raising_guard_blocks_every_tool_on_upstream(tmp_path: Path) -> None:
     host = guarded_host(tmp_path, "raise", "0.21")
     result = json.loads(host.call_tool("up_echo", {"text": "hi"}))
@@ -166,12 +169,14 @@ def test_a_raising_guard_is_skipped_on_the_default_profile(tmp_path: Path) -> No
     assert result["data"] == {"text": "hi"}
 
 
+@pytest.mark.upstream("pre_tool_call: fails closed, the kit warns")
 def test_a_guard_past_the_timeout_blocks_on_upstream(tmp_path: Path) -> None:
     host = guarded_host(tmp_path, "slow", "0.21", plugins={"hook_callback_timeout": 0.2})
     result = json.loads(host.call_tool("up_echo", {"text": "hi"}))
     assert result == {"error": "pre_tool_call plugin callback timed out or is still running"}
 
 
+@pytest.mark.upstream("pre_tool_call: modify directive applied")
 @pytest.mark.parametrize(("hermes", "text"), [("0.21", "rewritten"), (None, "hi")])
 def test_a_modify_directive_changes_the_args_on_upstream_only(
     tmp_path: Path, hermes: str | None, text: str
@@ -181,6 +186,7 @@ def test_a_modify_directive_changes_the_args_on_upstream_only(
     assert result["data"] == {"text": text}
 
 
+@pytest.mark.upstream("pre_tool_call: fails closed, the kit warns")
 @pytest.mark.parametrize(("hermes", "warned"), [("0.21", True), (None, False)])
 def test_a_guard_hook_is_warned_about_where_the_host_fails_closed(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, hermes: str | None, warned: bool

@@ -95,6 +95,7 @@ def plugin(root: Path, name: str, source: str, manifest: str | None = None) -> P
 # -- item 3: load_plugin_config ------------------------------------------------------------
 
 
+@pytest.mark.upstream("plugin config: what get_config answers")
 def test_upstream_config_is_what_get_config_answers_keyed_by_plugin_id(tmp_path: Path) -> None:
     host = InMemoryHost(hermes="0.21", strict=True, config=CONFIG)
     loaded = host.load(plugin(tmp_path, "cfg_plugin", CONFIGURED, MANIFEST))
@@ -122,6 +123,7 @@ def test_the_default_profile_keeps_reading_by_the_callers_name(tmp_path: Path) -
     assert seen["config"] == {"endpoint": "https://wrong.example"}
 
 
+@pytest.mark.upstream("plugin config: what get_config answers")
 def test_a_key_get_config_refuses_is_left_out_with_a_warning(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
@@ -143,6 +145,7 @@ def test_a_key_get_config_refuses_is_left_out_with_a_warning(
 # -- item 5: registration semantics -----------------------------------------------------------
 
 
+@pytest.mark.upstream("registration: handles, refusals, rollback")
 def test_upstream_refuses_a_built_in_name_and_the_kit_rolls_back_without_a_receipt(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -165,6 +168,7 @@ def test_upstream_refuses_a_built_in_name_and_the_kit_rolls_back_without_a_recei
     )
 
 
+@pytest.mark.upstream("registration: handles, refusals, rollback")
 def test_upstream_returns_handles_and_the_receipt_lists_what_was_registered(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -177,6 +181,7 @@ def test_upstream_returns_handles_and_the_receipt_lists_what_was_registered(
     assert "tools=fresh_echo" in receipts[0]
 
 
+@pytest.mark.upstream("registration: handles, refusals, rollback")
 def test_upstream_rolls_back_a_register_that_raises(tmp_path: Path) -> None:
     source = """
     def register(ctx):
