@@ -123,7 +123,8 @@ except ImportError:
     found["middleware"] = None
 context = plugins.PluginContext
 found["context"] = sorted(n for n in vars(context) if not n.startswith("_"))
-found["awaits_hooks"] = importlib.util.find_spec("hermes_cli.plugins_dispatch") is not None
+manager = getattr(plugins, "PluginManager", None)  # as kit_lifecycle asks: ainvoke_hook
+found["awaits_hooks"] = any(callable(getattr(o, "ainvoke_hook", None)) for o in (plugins, manager))
 print(json.dumps(found))
 """
 """Read in a process of its own with an empty temporary HERMES_HOME: importing hermes
