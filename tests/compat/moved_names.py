@@ -54,6 +54,18 @@ MOVED: Final[dict[str, tuple[str, ...]]] = {
     ),
     "hermes_cli.plugins_cmd": ("importlib",),
     "hermes_cli.plugins_dispatch": (),
+    "agent.browser_provider": ("Any", "Optional"),
+    "model_tools": (),
+    "tools": (),
+    "tools.registry": (),
+    "tools.send_message_tool": ("SEND_MESSAGE_SCHEMA", "re", "redact_sensitive_text", "time"),
+    "tools.skills_tool": (
+        "Enum", "Set", "display_hermes_home", "env_var_enabled", "re", "threading",
+    ),
+    "tools.tool_search": (
+        "Literal", "build_catalog_listing", "copy", "field", "re", "snowballstemmer", "threading",
+    ),
+    "toolsets": ("resolve_multiple_toolsets",),
 }  # fmt: skip
 
 COPIED: Final = frozenset(MOVED)
