@@ -57,6 +57,44 @@ def log_outcome(
     logger.log(level, outcome[0], redact_text(label, secrets), elapsed, outcome[1], *extra)
 
 
+def _started(kwargs: dict[str, Any], label: str, logger: logging.Logger, env: SecretEnv) -> float:
+    if logger.isEnabledFor(logging.DEBUG):
+        secrets = env.values()
+        logger.debug(
+            "%s: invoked; context=%s", redact_text(label, secrets), context_of(kwargs, secrets)
+        )
+    return perf_counter()
+
+
+def _failed(
+    exc: BaseException,
+    kwargs: dict[str, Any],
+    label: str,
+    logger: logging.Logger,
+    env: SecretEnv,
+    started: float,
+) -> None:
+    secrets = env.values()
+    scrub(exc, secrets)
+    context = context_of(kwargs, secrets) if logger.isEnabledFor(logging.WARNING) else ""
+    log_outcome(logger, label, started, None, exc, secrets, context=context)
+
+
+def _succeeded(
+    result: Any,
+    kwargs: dict[str, Any],
+    label: str,
+    logger: logging.Logger,
+    env: SecretEnv,
+    started: float,
+) -> None:
+    if logger.isEnabledFor(logging.INFO):
+        secrets = env.values()
+        log_outcome(
+            logger, label, started, result, None, secrets, context=context_of(kwargs, secrets)
+        )
+
+
 def call_observed(
     fn: Callable[..., Any],
     kwargs: dict[str, Any],
@@ -66,25 +104,13 @@ def call_observed(
 ) -> Any:
     """``fn(**kwargs)`` with the safe invocation, outcome and failure logs; re-raises the
     callback's exception, its message cleaned of secrets."""
-    if logger.isEnabledFor(logging.DEBUG):
-        secrets = env.values()
-        logger.debug(
-            "%s: invoked; context=%s", redact_text(label, secrets), context_of(kwargs, secrets)
-        )
-    started = perf_counter()
+    started = _started(kwargs, label, logger, env)
     try:
         result = fn(**kwargs)
     except BaseException as exc:
-        secrets = env.values()
-        scrub(exc, secrets)
-        context = context_of(kwargs, secrets) if logger.isEnabledFor(logging.WARNING) else ""
-        log_outcome(logger, label, started, None, exc, secrets, context=context)
+        _failed(exc, kwargs, label, logger, env, started)
         raise
-    if logger.isEnabledFor(logging.INFO):
-        secrets = env.values()
-        log_outcome(
-            logger, label, started, result, None, secrets, context=context_of(kwargs, secrets)
-        )
+    _succeeded(result, kwargs, label, logger, env, started)
     return result
 
 
@@ -98,23 +124,11 @@ async def call_observed_async(
     """:func:`call_observed` for an ``async def`` callback: ``await fn(**kwargs)``, so the
     elapsed time and result type are the awaited callback's, and an exception raised
     inside the coroutine gets the failure line and is cleaned of secrets too."""
-    if logger.isEnabledFor(logging.DEBUG):
-        secrets = env.values()
-        logger.debug(
-            "%s: invoked; context=%s", redact_text(label, secrets), context_of(kwargs, secrets)
-        )
-    started = perf_counter()
+    started = _started(kwargs, label, logger, env)
     try:
         result = await fn(**kwargs)
     except BaseException as exc:
-        secrets = env.values()
-        scrub(exc, secrets)
-        context = context_of(kwargs, secrets) if logger.isEnabledFor(logging.WARNING) else ""
-        log_outcome(logger, label, started, None, exc, secrets, context=context)
+        _failed(exc, kwargs, label, logger, env, started)
         raise
-    if logger.isEnabledFor(logging.INFO):
-        secrets = env.values()
-        log_outcome(
-            logger, label, started, result, None, secrets, context=context_of(kwargs, secrets)
-        )
+    _succeeded(result, kwargs, label, logger, env, started)
     return result

@@ -17,7 +17,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, Final
 
-from kit_devtools.testing._shims import SHIM_MARK
+from kit_devtools.testing._standin_state import SHIM_MARK
 from kit_devtools.testing._state import HostState
 from kit_devtools.testing.host_names import MODELLED
 

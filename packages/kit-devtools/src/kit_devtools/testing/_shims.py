@@ -15,46 +15,36 @@ import copy
 import json
 import os
 import sys
-import threading
 import unicodedata
-from collections.abc import Callable, Generator, Iterator
-from collections.abc import Set as AbstractSet
-from contextvars import ContextVar
+from collections.abc import Callable, Generator
 from types import ModuleType
 from typing import Any, Final
 
 from kit_devtools.testing import _commands, _hooks, _media, _real_hermes
 from kit_devtools.testing._coerce import as_dict
+from kit_devtools.testing._standin_state import (
+    ACTIVE,
+    CREATED,
+    CURRENT,
+    LOCK,
+    MISSING,
+    PACKAGES,
+    SAVED,
+    SESSION_ID,
+    SESSION_ID_VARIABLE,
+    VERSIONED,
+    CurrentHost,
+    HostHooks,
+    current_host,
+    hidden,
+    stand_in_module,
+)
 from kit_devtools.testing.entries import PluginToolOverrideError, RequestMiddlewareResult
 from kit_devtools.testing.host_names import (
     MIDDLEWARE_SCHEMA_VERSION,
     OBSERVER_SCHEMA_VERSION,
     VALID_MIDDLEWARE,
 )
-
-SHIM_MARK: Final = "__hermes_plugin_kit_shim__"
-"""Set in the namespace of every stand-in module."""
-
-PACKAGES: Final = ("hermes_cli", "tools", "gateway", "gateway.platforms")
-"""Parent packages created when not imported yet: empty, with hermes' own submodules
-importable under them where hermes is installed, and nothing where it is not."""
-
-_MISSING: Final = object()
-_LOCK = threading.RLock()
-
-
-def _module(name: str, doc: str, **attributes: Any) -> ModuleType:
-    module = ModuleType(name, doc)
-    module.__dict__.update(attributes)
-    module.__dict__[SHIM_MARK] = True
-    module.__dict__["__getattr__"] = _real_hermes.fallback(name, lambda: _hidden(name))
-    return module
-
-
-def _hidden(name: str) -> ModuleType | None:
-    """The real module the stand-in ``name`` hides while hosts are active, if any."""
-    saved = _saved.get(name)
-    return saved if isinstance(saved, ModuleType) and not vars(saved).get(SHIM_MARK) else None
 
 
 def _guard_args(
@@ -133,10 +123,10 @@ def _plugins_module(host: Any) -> ModuleType:
 
         return answer
 
-    module = _module(
+    module = stand_in_module(
         "hermes_cli.plugins",
         "The in-memory host's stand-in for hermes_cli.plugins.",
-        VALID_HOOKS=_HostHooks(),
+        VALID_HOOKS=HostHooks(),
         ENTRY_POINTS_GROUP="hermes_agent.plugins",
         PluginToolOverrideError=PluginToolOverrideError,
         invoke_hook=lambda hook_name, **kwargs: host.invoke_hook(hook_name, **kwargs),  # pyright: ignore[reportUnknownLambdaType]
@@ -162,7 +152,7 @@ def _plugins_module(host: Any) -> ModuleType:
         ),
     }
     vars(module)["__getattr__"] = _real_hermes.fallback(
-        "hermes_cli.plugins", lambda: _hidden("hermes_cli.plugins"), computed
+        "hermes_cli.plugins", lambda: hidden("hermes_cli.plugins"), computed
     )
     return module
 
@@ -197,7 +187,7 @@ def _middleware_module(host: Any) -> ModuleType:
             **context,
         )
 
-    return _module(
+    return stand_in_module(
         "hermes_cli.middleware",
         "The in-memory host's stand-in for hermes_cli.middleware.",
         VALID_MIDDLEWARE=set(VALID_MIDDLEWARE),
@@ -228,7 +218,7 @@ def _config_module(host: Any) -> ModuleType:
     def load_config() -> dict[str, Any]:
         return copy.deepcopy(host._state.config)
 
-    return _module(
+    return stand_in_module(
         "hermes_cli.config",
         "The in-memory host's stand-in for hermes_cli.config (its config= mapping).",
         load_config=load_config,
@@ -269,7 +259,7 @@ class _Registry:
         asking what the registry can do gets the host's answer."""
         real = None
         if not name.startswith("__") and not _real_hermes.asked_by_kit():
-            real = _hidden("tools.registry") or _real_hermes.real_module("tools.registry")
+            real = hidden("tools.registry") or _real_hermes.real_module("tools.registry")
         if real is None:
             msg = f"'registry' of the in-memory host has no attribute {name!r}"
             raise AttributeError(msg)
@@ -281,7 +271,7 @@ def _session_module(host: Any) -> ModuleType:
         values = host.session_env
         return values[name] if name in values else os.getenv(name, default)
 
-    return _module(
+    return stand_in_module(
         "gateway.session_context",
         "The in-memory host's stand-in: InMemoryHost.session_env, then os.environ.",
         get_session_env=get_session_env,
@@ -297,7 +287,7 @@ def _model_tools_module(host: Any) -> ModuleType:
         known = {k: kwargs[k] for k in names if k in kwargs}
         return host.call_tool(function_name, function_args, task_id=task_id, **known)
 
-    return _module(
+    return stand_in_module(
         "model_tools",
         "The in-memory host's stand-in for model_tools.",
         handle_function_call=handle_function_call,
@@ -310,26 +300,26 @@ def build(host: Any) -> dict[str, ModuleType]:
         "hermes_cli.plugins": _plugins_module(host),
         "hermes_cli.middleware": _middleware_module(host),
         "hermes_cli.config": _config_module(host),
-        "tools.registry": _module(
+        "tools.registry": stand_in_module(
             "tools.registry",
             "The in-memory host's stand-in for tools.registry.",
             registry=_Registry(host),
             tool_error=tool_error,
             tool_result=tool_result,
         ),
-        "tools.send_message_tool": _module(
+        "tools.send_message_tool": stand_in_module(
             "tools.send_message_tool",
             "The in-memory host's recorded send_message.",
             send_message_tool=lambda args, **kw: _media.send_message(host, args, **kw),  # pyright: ignore[reportUnknownLambdaType]
             _media_caption_split=_media.media_caption_split,
         ),
         "gateway.session_context": _session_module(host),
-        "gateway.platforms.base": _module(
+        "gateway.platforms.base": stand_in_module(
             "gateway.platforms.base",
             "The in-memory host's stand-in for hermes' media path policy.",
             validate_media_delivery_path=_media.validate_media_delivery_path,
         ),
-        "gateway.response_filters": _module(
+        "gateway.response_filters": stand_in_module(
             "gateway.response_filters",
             "The in-memory host's stand-in for the gateway's silence filter.",
             SILENT_REPLY_TOKEN="NO_REPLY",
@@ -361,97 +351,45 @@ def _is_intentional_silence_response(response: Any) -> bool:
     return any(" ".join(c.upper().split()) in _SILENT_MARKERS for c in candidates)
 
 
-_current: ContextVar[Any] = ContextVar("hermes_plugin_kit_host", default=None)
-SESSION_ID_VARIABLE = "HERMES_SESSION_ID"
-_SESSION_ID: ContextVar[str] = ContextVar(SESSION_ID_VARIABLE)
-_active: list[Any] = []
-"""Hosts active now, in activation order (any thread)."""
-_saved: dict[str, Any] = {}
-_created: list[str] = []
-
-
-def current_host() -> Any:
-    """The host this call runs under: this context's, else the latest activated one
-    (for threads a plugin starts without copying the context)."""
-    host = _current.get()
-    if host is not None:
-        return host
-    if _active:
-        return _active[-1]
-    msg = "no in-memory host is active"
-    raise RuntimeError(msg)
-
-
-class _CurrentHost:
-    """Forwards every attribute to :func:`current_host`, so one set of stand-ins serves
-    every host (nested, or active in several threads at once)."""
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(current_host(), name)
-
-
-VERSIONED: Final = "hermes_cli"
-"""The package whose ``__version__`` names the release a host plays."""
-
-
-class _HostHooks(AbstractSet[str]):
-    """``hermes_cli.plugins.VALID_HOOKS`` of the release the current host plays."""
-
-    def _names(self) -> frozenset[str]:
-        return current_host().release.hooks
-
-    def __contains__(self, name: object) -> bool:
-        return name in self._names()
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(sorted(self._names()))
-
-    def __len__(self) -> int:
-        return len(self._names())
-
-    def __repr__(self) -> str:
-        return repr(set(self._names()))
-
-
 def _install() -> None:
     _real_hermes.remember()
     for name in PACKAGES:
         real = sys.modules.get(name)
         if real is not None and name != VERSIONED:
             continue  # hermes' own package stays; its stand-in submodules go in below
-        package = _module(name, "A stand-in package of the in-memory host.")
+        package = stand_in_module(name, "A stand-in package of the in-memory host.")
         package.__path__ = list(getattr(real, "__path__", ())) or _real_hermes.search_path(name)
         if name == VERSIONED:  # in front of hermes' own package, if imported: the version
             # is the one of the release the current host plays, the rest is hermes'
             vars(package)["__getattr__"] = _real_hermes.fallback(
                 name,
-                lambda: _hidden(VERSIONED),
+                lambda: hidden(VERSIONED),
                 {"__version__": lambda: current_host().release.version},
             )
-        _saved[name] = _MISSING if real is None else real
+        SAVED[name] = MISSING if real is None else real
         sys.modules[name] = package
         if real is None:
-            _created.append(name)
-    for name, module in build(_CurrentHost()).items():
-        _saved[name] = sys.modules.get(name, _MISSING)
+            CREATED.append(name)
+    for name, module in build(CurrentHost()).items():
+        SAVED[name] = sys.modules.get(name, MISSING)
         sys.modules[name] = module
         parent, _, child = name.rpartition(".")
-        if parent in _created:
+        if parent in CREATED:
             setattr(sys.modules[parent], child, module)
 
 
 def _restore() -> None:
-    prefixes = tuple(f"{p}." for p in _created)
+    prefixes = tuple(f"{p}." for p in CREATED)
     for name in [n for n in sys.modules if prefixes and n.startswith(prefixes)]:
-        if name not in _saved:
+        if name not in SAVED:
             del sys.modules[name]
-    for name, old in reversed(_saved.items()):
-        if old is _MISSING:
+    for name, old in reversed(SAVED.items()):
+        if old is MISSING:
             sys.modules.pop(name, None)
         else:
             sys.modules[name] = old
-    _saved.clear()
-    _created.clear()
+    SAVED.clear()
+    CREATED.clear()
     _real_hermes.forget()
 
 
@@ -466,25 +404,25 @@ def activated(host: Any) -> Generator[None, None, None]:
     reads the bound session, as kit-media does to arm suppression, finds it there.
     """
     session_id = host.session_env.get(SESSION_ID_VARIABLE)
-    session_token = _SESSION_ID.set(session_id) if isinstance(session_id, str) else None
-    token = _current.set(host)
-    with _LOCK:
-        if not _active:
+    session_token = SESSION_ID.set(session_id) if isinstance(session_id, str) else None
+    token = CURRENT.set(host)
+    with LOCK:
+        if not ACTIVE:
             _install()
-        _active.append(host)
+        ACTIVE.append(host)
     try:
         yield
     finally:
-        with _LOCK:
-            for index in range(len(_active) - 1, -1, -1):
-                if _active[index] is host:
-                    del _active[index]
+        with LOCK:
+            for index in range(len(ACTIVE) - 1, -1, -1):
+                if ACTIVE[index] is host:
+                    del ACTIVE[index]
                     break
-            if not _active:
+            if not ACTIVE:
                 _restore()
         try:
-            _current.reset(token)
+            CURRENT.reset(token)
             if session_token is not None:
-                _SESSION_ID.reset(session_token)
+                SESSION_ID.reset(session_token)
         except ValueError:  # left in another context (a generator closed elsewhere)
-            _current.set(None)
+            CURRENT.set(None)

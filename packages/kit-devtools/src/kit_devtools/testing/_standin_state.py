@@ -1,0 +1,93 @@
+"""What the in-memory host's stand-in modules share: which hosts are active, the
+modules the stand-ins hide, and how a stand-in module is made.
+
+``_shims`` builds the stand-ins and puts them in and out of ``sys.modules``; this module
+holds the state both they and their builders read, so neither imports the other.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from collections.abc import Set as AbstractSet
+from contextvars import ContextVar
+from types import ModuleType
+from typing import Any, Final
+
+from kit_devtools.testing import _real_hermes
+
+SHIM_MARK: Final = "__hermes_plugin_kit_shim__"
+"""Set in the namespace of every stand-in module."""
+
+PACKAGES: Final = ("hermes_cli", "tools", "gateway", "gateway.platforms")
+"""Parent packages created when not imported yet: empty, with hermes' own submodules
+importable under them where hermes is installed, and nothing where it is not."""
+
+MISSING: Final = object()
+LOCK = threading.RLock()
+
+
+def stand_in_module(name: str, doc: str, **attributes: Any) -> ModuleType:
+    module = ModuleType(name, doc)
+    module.__dict__.update(attributes)
+    module.__dict__[SHIM_MARK] = True
+    module.__dict__["__getattr__"] = _real_hermes.fallback(name, lambda: hidden(name))
+    return module
+
+
+def hidden(name: str) -> ModuleType | None:
+    """The real module the stand-in ``name`` hides while hosts are active, if any."""
+    saved = SAVED.get(name)
+    return saved if isinstance(saved, ModuleType) and not vars(saved).get(SHIM_MARK) else None
+
+
+CURRENT: ContextVar[Any] = ContextVar("hermes_plugin_kit_host", default=None)
+SESSION_ID_VARIABLE = "HERMES_SESSION_ID"
+SESSION_ID: ContextVar[str] = ContextVar(SESSION_ID_VARIABLE)
+ACTIVE: list[Any] = []
+"""Hosts active now, in activation order (any thread)."""
+SAVED: dict[str, Any] = {}
+CREATED: list[str] = []
+
+
+def current_host() -> Any:
+    """The host this call runs under: this context's, else the latest activated one
+    (for threads a plugin starts without copying the context)."""
+    host = CURRENT.get()
+    if host is not None:
+        return host
+    if ACTIVE:
+        return ACTIVE[-1]
+    msg = "no in-memory host is active"
+    raise RuntimeError(msg)
+
+
+class CurrentHost:
+    """Forwards every attribute to :func:`current_host`, so one set of stand-ins serves
+    every host (nested, or active in several threads at once)."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(current_host(), name)
+
+
+VERSIONED: Final = "hermes_cli"
+"""The package whose ``__version__`` names the release a host plays."""
+
+
+class HostHooks(AbstractSet[str]):
+    """``hermes_cli.plugins.VALID_HOOKS`` of the release the current host plays."""
+
+    def _names(self) -> frozenset[str]:
+        return current_host().release.hooks
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(self._names()))
+
+    def __len__(self) -> int:
+        return len(self._names())
+
+    def __repr__(self) -> str:
+        return repr(set(self._names()))
