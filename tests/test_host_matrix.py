@@ -1,0 +1,80 @@
+"""scripts/host_matrix.py turns the recorded outcomes into the README's support table: a
+failure or a missing release is never rendered as support, and the table in the README is
+replaced between its markers only."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from kit_core._host_model import registry_releases
+
+SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
+
+
+@pytest.fixture
+def matrix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    monkeypatch.syspath_prepend(str(SCRIPTS))
+    spec = importlib.util.spec_from_file_location("host_matrix", SCRIPTS / "host_matrix.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.setattr(module, "RESULTS", tmp_path / "results")
+    monkeypatch.setattr(module, "README", tmp_path / "README.md")
+    sys.modules.pop("host_matrix", None)
+    return module
+
+
+def write_results(root: Path, rows: dict[str, dict[str, int]], upstream: dict[str, dict[str, int]]):
+    root.mkdir(parents=True, exist_ok=True)
+    for release in registry_releases():
+        found = {"version": release.version, "rows": rows, "upstream": upstream}
+        (root / f"{release.version}.json").write_text(json.dumps(found))
+
+
+def test_each_outcome_is_rendered_for_what_it_is(matrix: ModuleType) -> None:
+    assert matrix.cell({"passed": 3, "failed": 0, "skipped": 0}) == "yes (3)"
+    assert matrix.cell({"passed": 2, "failed": 1, "skipped": 0}) == "**FAILS** 1 of 3"
+    assert matrix.cell({"passed": 2, "failed": 0, "skipped": 1}) == "**FAILS** 1 of 3"
+    refused = {"passed": 1, "failed": 0, "skipped": 0, "refused": 1}
+    assert matrix.cell(refused) == "absent: the kit says so (1)"
+    assert matrix.cell(None) == "not run"
+
+
+def test_the_table_has_a_column_per_release_and_the_modelled_upstream_one(
+    matrix: ModuleType, tmp_path: Path
+) -> None:
+    ok = {"passed": 2, "failed": 0, "skipped": 0}
+    write_results(matrix.RESULTS, {"check --real": ok}, {"upstream only row": ok})
+    lines = matrix.table().splitlines()
+    header = [c.strip() for c in lines[0].strip("|").split("|")]
+    assert header[1:-1] == [r.version for r in registry_releases()]
+    assert header[-1].startswith("0.21.3 (modelled at 00067189, not run)")
+    by_row = {line.split("|")[1].strip(): line for line in lines[2:]}
+    assert by_row["check --real"].count("yes (2)") == len(registry_releases())
+    assert by_row["tools: schema, dispatch, envelope"].count("not run") == len(registry_releases())
+    assert by_row["upstream only row"].rstrip(" |").endswith("yes (2)")
+
+
+def test_a_missing_release_stops_the_table(matrix: ModuleType) -> None:
+    write_results(matrix.RESULTS, {}, {})
+    (matrix.RESULTS / f"{registry_releases()[0].version}.json").unlink()
+    with pytest.raises(SystemExit, match=r"no results for hermes-agent 0\.13\.0"):
+        matrix.table()
+
+
+def test_the_readme_is_rewritten_between_its_markers_only(matrix: ModuleType) -> None:
+    write_results(matrix.RESULTS, {}, {})
+    matrix.README.write_text(f"before\n{matrix.START}\nold table\n{matrix.END}\nafter\n")
+    assert matrix.write_table() is False  # it changed
+    text = matrix.README.read_text()
+    assert text.startswith(f"before\n{matrix.START}\n| what the kit does")
+    assert text.endswith(f"{matrix.END}\nafter\n")
+    assert "old table" not in text
+    assert matrix.write_table() is True  # already what the runs produced
