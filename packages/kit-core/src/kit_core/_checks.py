@@ -266,6 +266,21 @@ def suggest(name: str, known: list[str]) -> str:
     return f"{hint} This tool {accepted}"
 
 
+def sent_instead(missing: str, args: Mapping[Any, Any], known: frozenset[str]) -> str:
+    """A did-you-mean for a missing argument when the call sent an unknown one spelt
+    close to it (``minuts`` for ``minutes``), else ``""``. Only a refused call asks."""
+    unknown = [k for k in args if k.__class__ is str and k not in known]
+    if not unknown:
+        return ""
+    import difflib  # here, not at import: only a refused call needs it
+
+    by_cut = {k[: 2 * ECHO_CHARS]: k for k in unknown}
+    close = difflib.get_close_matches(missing, list(by_cut), n=1, cutoff=0.75)
+    if not close:
+        return ""
+    return f"; got {short_name(by_cut[close[0]])!r} instead: did you mean {missing!r}?"
+
+
 def compile_object_check(schema: Mapping[str, Any]) -> ValueCheck:
     """Compile a nested object schema: its required keys, unknown keys and properties."""
     props: Mapping[str, Any] = schema.get("properties") or {}
@@ -327,7 +342,8 @@ def compile_arguments(
         for key in required:
             value = args.get(key)
             if value is None or (value.__class__ is str and not value.strip()):
-                return args, Rejection(MISSING, key, missing_text[key])
+                text = missing_text[key] + sent_instead(key, args, known_set)
+                return args, Rejection(MISSING, key, text)
         if closed and not known_set.issuperset(args):
             for key in args:
                 if key not in known_set:
