@@ -71,7 +71,8 @@ def test_an_enum_kind_is_registered_as_its_plain_string(kind: MiddlewareKind) ->
     ],
 )
 def test_string_kinds_including_future_ones_are_accepted(given_kind: str, expected: str) -> None:
-    assert spec_of(middleware(given_kind)(passthrough)).kind == expected
+    # a future host's phase needs allow_unknown=True; a known one is accepted either way
+    assert spec_of(middleware(given_kind, allow_unknown=True)(passthrough)).kind == expected
 
 
 @pytest.mark.parametrize("blank", ["", "   ", None, 3])
@@ -426,7 +427,7 @@ def test_failure_logs_the_type_only(caplog: pytest.LogCaptureFixture) -> None:
 
 def test_no_ids_give_an_empty_context(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO)
-    middleware("future_phase")(passthrough)(args={}, session_id=None)
+    middleware("future_phase", allow_unknown=True)(passthrough)(args={}, session_id=None)
     ((_, ok),) = ours(caplog)
     assert re.fullmatch(
         rf"future_phase middleware: ok; {ELAPSED}; result=NoneType; context=\{{\}}", ok
@@ -445,3 +446,37 @@ def test_a_second_next_call_is_logged_as_a_runtime_error(caplog: pytest.LogCaptu
     ((level, raised),) = ours(caplog)
     assert level == logging.WARNING
     assert "error_type=RuntimeError" in raised
+
+
+# --- misspelt kinds ----------------------------------------------------------------------
+
+
+def test_a_misspelt_kind_is_refused_with_a_did_you_mean() -> None:
+    with pytest.raises(DeclarationError) as caught:
+        middleware("tool_reqest")
+    text = str(caught.value)
+    assert "did you mean 'tool_request'?" in text
+    for kind in MiddlewareKind:
+        assert kind.value in text  # every known kind is listed
+    assert "allow_unknown=True" in text
+
+
+def test_an_unknown_kind_far_from_any_has_no_did_you_mean() -> None:
+    with pytest.raises(DeclarationError, match="is not a middleware phase") as caught:
+        middleware("banana")
+    assert "did you mean" not in str(caught.value)
+
+
+@pytest.mark.parametrize("kind", [*MiddlewareKind, *(k.value for k in MiddlewareKind)])
+def test_every_known_kind_is_accepted(kind: MiddlewareKind | str) -> None:
+    spec = declaration_of(middleware(kind)(passthrough), MiddlewareSpec)
+    assert spec is not None
+    assert spec.kind == str(kind)
+
+
+def test_allow_unknown_keeps_a_newer_hosts_kind() -> None:
+    spec = declaration_of(
+        middleware("future_phase", allow_unknown=True)(passthrough), MiddlewareSpec
+    )
+    assert spec is not None
+    assert spec.kind == "future_phase"

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final, cast
 
 from kit_core._quick import FastPath
+from kit_core._snapshot import ATOMS, deep_copy
 from kit_core.redaction import is_secret_key, redact_preview
 
 # A value check returns None when the value is fine, else "<what was expected>; got <what arrived>".
@@ -265,6 +266,21 @@ def suggest(name: str, known: list[str]) -> str:
     return f"{hint} This tool {accepted}"
 
 
+def sent_instead(missing: str, args: Mapping[Any, Any], known: frozenset[str]) -> str:
+    """A did-you-mean for a missing argument when the call sent an unknown one spelt
+    close to it (``minuts`` for ``minutes``), else ``""``. Only a refused call asks."""
+    unknown = [k for k in args if k.__class__ is str and k not in known]
+    if not unknown:
+        return ""
+    import difflib  # here, not at import: only a refused call needs it
+
+    by_cut = {k[: 2 * ECHO_CHARS]: k for k in unknown}
+    close = difflib.get_close_matches(missing, list(by_cut), n=1, cutoff=0.75)
+    if not close:
+        return ""
+    return f"; got {short_name(by_cut[close[0]])!r} instead: did you mean {missing!r}?"
+
+
 def compile_object_check(schema: Mapping[str, Any]) -> ValueCheck:
     """Compile a nested object schema: its required keys, unknown keys and properties."""
     props: Mapping[str, Any] = schema.get("properties") or {}
@@ -299,12 +315,14 @@ def compile_arguments(
     parameters: Mapping[str, Any],
     examples: Mapping[str, Any],
     value_check: Callable[[Mapping[str, Any], bool], ValueCheck] = compile_value_check,
+    defaults: Mapping[str, Any] | None = None,
 ) -> ArgumentCheck:
     """Compile a tool's ``parameters`` into the check that runs before its handler.
 
     The check returns the arguments to hand to the handler (optional arguments sent
-    as ``null`` are dropped, as if absent) and the first problem found, if any. Each
-    property's check comes from ``value_check(schema, secret)``.
+    as ``null`` are dropped, as if absent, and absent ones with a default get a copy of
+    it) and the first problem found, if any. Each property's check comes from
+    ``value_check(schema, secret)``.
     """
     props: Mapping[str, Any] = parameters.get("properties") or {}
     required = tuple(parameters.get("required") or ())
@@ -324,7 +342,8 @@ def compile_arguments(
         for key in required:
             value = args.get(key)
             if value is None or (value.__class__ is str and not value.strip()):
-                return args, Rejection(MISSING, key, missing_text[key])
+                text = missing_text[key] + sent_instead(key, args, known_set)
+                return args, Rejection(MISSING, key, text)
         if closed and not known_set.issuperset(args):
             for key in args:
                 if key not in known_set:
@@ -344,10 +363,31 @@ def compile_arguments(
                 return args, Rejection(INVALID, key, problem)
         if nulls:
             args = {k: v for k, v in args.items() if k not in nulls}
+        if fill is not None:
+            args = fill(args)
         return args, None
 
+    fill = default_filler(defaults) if defaults else None
     # the straight-line fast path answers the common valid call; anything else is ``check``
-    return FastPath(props).check(required, closed, checks, check)
+    return FastPath(props).check(required, closed, checks, check, fill, tuple(defaults or ()))
+
+
+def default_filler(defaults: Mapping[str, Any]) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """A function giving the arguments with every absent defaulted one filled in: a new
+    dict (the caller's is never changed), each default a fresh copy, so a handler that
+    changes a default list or dict changes it for that call only."""
+    fixed = dict(defaults)
+
+    def fill(args: dict[str, Any]) -> dict[str, Any]:
+        filled: dict[str, Any] | None = None
+        for key, value in fixed.items():
+            if key not in args:
+                if filled is None:
+                    filled = dict(args)
+                filled[key] = value if type(value) in ATOMS else deep_copy(value)
+        return args if filled is None else filled
+
+    return fill
 
 
 def parse_arguments(raw: Any) -> tuple[dict[str, Any], Rejection | None]:
@@ -386,6 +426,7 @@ __all__ = [
     "compile_arguments",
     "compile_value_check",
     "declared_types",
+    "default_filler",
     "describe_value",
     "parse_arguments",
     "render_example",

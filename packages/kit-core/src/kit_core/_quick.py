@@ -147,13 +147,17 @@ class FastPath:
         closed: bool,
         value_checks: Mapping[str, ValueCheck],
         full: ArgumentCheck,
+        fill: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+        defaulted: tuple[str, ...] = (),
     ) -> ArgumentCheck:
         """The check a tool runs: the fast path in front of ``full``.
 
         Accepts (returning ``(args, None)``) only when ``full`` would: no unknown key when
         ``closed``, every required key present and not blank, and every known key present
         passing its quick test (or, for a property without one, its full value check).
-        Anything else is ``full(args)``.
+        Anything else is ``full(args)``. With ``fill`` (the tool has defaults, which
+        ``full`` fills in too), an accepted call missing one of the ``defaulted`` arguments
+        returns ``fill(args)``; a call sending them all pays one ``in`` test per default.
         """
         constants = self.namespace
         constants["FULL"] = full
@@ -180,5 +184,10 @@ class FastPath:
             lines.append("    if v is None or (v.__class__ is STR and not v.strip()):")
             lines.append("        return FULL(args)")
             constants[f"R{n}"] = key
+        if fill is not None:
+            constants["FILL"] = fill
+            for n, key in enumerate(defaulted):
+                constants[f"D{n}"] = key
+                lines += [f"    if D{n} not in args:", "        return FILL(args), None"]
         lines.append("    return args, None")
         return FunctionType(_function_code("\n".join(lines) + "\n"), constants)

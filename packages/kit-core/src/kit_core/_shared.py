@@ -2,10 +2,11 @@
 
 A compiled check depends only on the keywords a check reads (:data:`CONSTRAINING`:
 types, enums, bounds, lengths, patterns, nested items and properties), on the argument
-names (they decide which values are secret and what an error names) and on the
-examples of required arguments (quoted when one is missing). Descriptions, titles,
-defaults, the tool's name and its description play no part. So a plugin declaring many
-tools with the same arguments compiles their check once, and the tools share it.
+names (they decide which values are secret and what an error names), on the
+examples of required arguments (quoted when one is missing) and on the defaults of
+optional ones (filled in when absent). Descriptions, titles, the tool's name and its
+description play no part. So a plugin declaring many tools with the same arguments
+compiles their check once, and the tools share it.
 
 The key of a shape is the :mod:`marshal` bytes of the schema cut down to those parts,
 and the check is compiled from the value those bytes load back to, never from the
@@ -85,24 +86,33 @@ def _parameters_part(parameters: Mapping[str, Any]) -> dict[str, Any]:
     return part
 
 
-def shape_key(parameters: Mapping[str, Any], examples: Mapping[str, Any]) -> bytes | None:
-    """The key of a tool's argument shape and examples, or None when it has none (see the
-    module)."""
+def shape_key(
+    parameters: Mapping[str, Any],
+    examples: Mapping[str, Any],
+    defaults: Mapping[str, Any] | None = None,
+) -> bytes | None:
+    """The key of a tool's argument shape, examples and defaults, or None when it has none
+    (see the module)."""
     try:
-        return marshal.dumps((_parameters_part(parameters), _plain(dict(examples))))
+        return marshal.dumps(
+            (_parameters_part(parameters), _plain(dict(examples)), _plain(dict(defaults or {})))
+        )
     except (_NoKey, RecursionError, ValueError):
         return None
 
 
 def argument_check(
-    parameters: Mapping[str, Any], examples: Mapping[str, Any]
+    parameters: Mapping[str, Any],
+    examples: Mapping[str, Any],
+    defaults: Mapping[str, Any] | None = None,
 ) -> tuple[ArgumentCheck | None, str | None]:
-    """:func:`compile_arguments` of ``parameters``, shared with every tool of its shape and
-    examples, or, when an example does not fit its property, None and the problem (see
-    :func:`example_misfit`)."""
-    key = shape_key(parameters, examples)
+    """:func:`compile_arguments` of ``parameters``, shared with every tool of its shape,
+    examples and defaults, or, when an example does not fit its property, None and the
+    problem (see :func:`example_misfit`). ``defaults`` are taken as fitting (the caller
+    checks them with :func:`example_misfit` first)."""
+    key = shape_key(parameters, examples, defaults)
     if key is None:  # compiled from a copy: a check keeps some values it was given
-        return _compile(deep_copy(parameters), examples)
+        return _compile(deep_copy(parameters), examples, deep_copy(dict(defaults or {})))
     return _compiled(key)
 
 
@@ -128,18 +138,18 @@ def value_check(schema: Mapping[str, Any], secret: bool = False) -> ValueCheck:
 
 
 def _compile(
-    parameters: Mapping[str, Any], examples: Mapping[str, Any]
+    parameters: Mapping[str, Any], examples: Mapping[str, Any], defaults: Mapping[str, Any]
 ) -> tuple[ArgumentCheck | None, str | None]:
     misfit = example_misfit(parameters, examples)
     if misfit is not None:
         return None, misfit
-    return compile_arguments(parameters, examples, value_check), None
+    return compile_arguments(parameters, examples, value_check, defaults), None
 
 
 @functools.lru_cache(maxsize=_TOOL_SHAPES)
 def _compiled(key: bytes) -> tuple[ArgumentCheck | None, str | None]:
-    parameters, examples = marshal.loads(key)
-    return _compile(parameters, examples)
+    parameters, examples, defaults = marshal.loads(key)
+    return _compile(parameters, examples, defaults)
 
 
 @functools.lru_cache(maxsize=_PROPERTY_SHAPES)

@@ -17,6 +17,7 @@ from types import FunctionType
 from typing import Any, Never, ParamSpec, Protocol, cast, overload
 
 from kit_core._annotations import signature_of
+from kit_core._checks import default_filler
 from kit_core._env import check_requires_env
 from kit_core._runtime import ToolRunner, sync_call
 from kit_core._schema import check_function_schema, describe_arguments, schema_from_specs
@@ -297,16 +298,23 @@ def _defined_beside(wrapper: FunctionType, fn: Callable[..., Any]) -> FunctionTy
 def _compile_checks(
     label: str, parameters: Mapping[str, Any], examples: Mapping[str, Any], validate: bool
 ) -> Any:
-    """The call check (None without validation), after checking the examples against it.
+    """The call check (None without validation and defaults), after checking the examples
+    and the defaults against it.
 
     A supplied schema can hold property schemas no check can be made of (``"type": true``,
     ``"enum": null``, a broken ``pattern``): that is a declaration error too.
     """
     try:
+        defaults = _defaults(label, parameters)
+        misfit = example_misfit(parameters, defaults)
+        if misfit is not None:
+            msg = f"{label}: the default of {misfit.replace(' must ', ' does not fit: must ', 1)}"
+            raise ToolDefinitionError(msg)
         if validate:
-            check, misfit = argument_check(parameters, examples)
+            check, misfit = argument_check(parameters, examples, defaults)
         else:
-            check, misfit = None, example_misfit(parameters, examples)
+            misfit = example_misfit(parameters, examples)
+            check = _fill_only(default_filler(defaults)) if defaults else None
     except ToolDefinitionError:
         raise
     except Exception as exc:
@@ -319,4 +327,41 @@ def _compile_checks(
     if misfit is not None:
         msg = f"{label}: the example of {misfit.replace(' must ', ' does not fit: must ', 1)}"
         raise ToolDefinitionError(msg)
+    return check
+
+
+def _defaults(label: str, parameters: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``default`` of each top-level property that has one (``None`` counts as none:
+    an optional argument sent as null is taken as absent anyway). A required argument
+    with a default is refused: the model must send it, so its default would never apply."""
+    required = parameters.get("required") or ()
+    found: dict[str, Any] = {}
+    properties: Mapping[str, Any] = parameters["properties"]
+    for name, schema in properties.items():
+        default: Any = (
+            cast("Mapping[str, Any]", schema).get("default")
+            if isinstance(schema, Mapping)
+            else None
+        )
+        if default is not None:
+            if name in required:
+                msg = (
+                    f"{label}: argument {name!r} is required and has a default, which would"
+                    " never apply (a call without it is refused); drop required=True to let"
+                    " the default fill it, or drop the default"
+                )
+                raise ToolDefinitionError(msg)
+            found[name] = default
+    return found
+
+
+def _fill_only(
+    fill: Callable[[dict[str, Any]], dict[str, Any]],
+) -> Callable[[dict[str, Any]], tuple[dict[str, Any], None]]:
+    """The check of a tool declared with ``validate_required=False`` that has defaults:
+    nothing is checked, absent defaulted arguments are filled in."""
+
+    def check(args: dict[str, Any]) -> tuple[dict[str, Any], None]:
+        return fill(args), None
+
     return check

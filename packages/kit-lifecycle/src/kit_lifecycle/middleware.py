@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final, ParamSpec, TypeVar, cast
 
 from kit_core import Declaration, declare
+from kit_core._host_model import modelled_middleware
 from kit_lifecycle._callbacks import is_async, require_kwargs_callback
 from kit_lifecycle._observe import call_observed
 from kit_lifecycle._secrets import SecretEnv, attach, check_env_names
@@ -50,7 +51,7 @@ class MiddlewareSpec(Declaration):
     callback: Callable[..., Any] = field(repr=False)
 
 
-def _kind(kind: object) -> str:
+def _kind(kind: object, allow_unknown: bool) -> str:
     if isinstance(kind, MiddlewareKind):
         return kind.value
     if not isinstance(kind, str) or not kind.strip():
@@ -59,6 +60,19 @@ def _kind(kind: object) -> str:
     value = kind.strip()
     if not _KIND.fullmatch(value):
         msg = f"middleware kind {value!r} must be lowercase snake_case like 'tool_request'"
+        raise DeclarationError(msg)
+    known = modelled_middleware()
+    if value not in known and not allow_unknown:
+        import difflib  # here, not at import: only a misspelt kind needs it
+
+        close = difflib.get_close_matches(value, sorted(known), n=1, cutoff=0.6)
+        hint = f"; did you mean {close[0]!r}?" if close else "."
+        msg = (
+            f"middleware kind {value!r} is not a middleware phase of any hermes-agent release"
+            f" the kit knows{hint} Known kinds: {', '.join(sorted(known))}. A host would store"
+            " the callback and never call it. Pass allow_unknown=True only for a phase of a"
+            " newer host"
+        )
         raise DeclarationError(msg)
     return value
 
@@ -84,10 +98,13 @@ def _single_use(next_call: Callable[..., Any], label: str) -> Callable[..., Any]
 
 
 def middleware(
-    kind: MiddlewareKind | str, *, requires_env: Sequence[str] | None = None
+    kind: MiddlewareKind | str,
+    *,
+    allow_unknown: bool = False,
+    requires_env: Sequence[str] | None = None,
 ) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
-    """Declare a middleware callback for ``kind`` (a :class:`MiddlewareKind`, or the
-    string of a newer host's phase).
+    """Declare a middleware callback for ``kind`` (a :class:`MiddlewareKind`, its string,
+    or, with ``allow_unknown=True``, the string of a newer host's phase).
 
     Keyword arguments and the return value pass through; exceptions propagate (the same
     object), and type checkers see the callback's own signature. An execution callback
@@ -101,11 +118,12 @@ def middleware(
     the middleware, in the ``requires_env`` of the plugin's tools.
 
     Raises:
-        DeclarationError: a blank kind, an ``async def`` callback (hermes never awaits
+        DeclarationError: a blank kind; a kind no known hermes-agent release has (with a
+            did-you-mean) unless ``allow_unknown``; an ``async def`` callback (hermes never awaits
             middleware), a callback without ``**kwargs``, or ``requires_env`` that is
             not a list of variable names.
     """
-    value = _kind(kind)
+    value = _kind(kind, allow_unknown)
     env_names = check_env_names(f"@middleware({value!r})", requires_env)
 
     def decorate(fn: Callable[_P, _R]) -> Callable[_P, _R]:
