@@ -1,23 +1,33 @@
 # Sourced by _uv.sh (and its test): set UV to a uv command of the pinned series, installing
-# it with pip when the machine has none. Never downloads a Python.
+# it when the machine has none. Never downloads a Python.
 # shellcheck shell=bash
 export UV_PYTHON_DOWNLOADS=never
 UV_SPEC='uv>=0.13,<0.14'
+# The scripts work on the checkout's own environments (.venv, .venv-3.12, ...): an activated
+# virtual environment is not theirs, and uv's project commands would warn "VIRTUAL_ENV=...
+# does not match the project environment path ... and will be ignored" on every call.
+# Each uv call runs without it (`--active` would target that environment instead).
 if command -v uv >/dev/null 2>&1; then
-  UV=(uv)
+  UV=(env -u VIRTUAL_ENV uv)
 elif python3 -m uv --version >/dev/null 2>&1; then
-  UV=(python3 -m uv)
-elif python3 -m pip install --quiet --disable-pip-version-check "$UV_SPEC" 2>/dev/null \
-  && python3 -m uv --version >/dev/null 2>&1; then
-  UV=(python3 -m uv)
+  UV=(env -u VIRTUAL_ENV python3 -m uv)
 else
-  # An externally managed python3 (PEP 668: Debian's and Ubuntu's own) refuses pip
-  # installs; uv goes into a private virtual environment of the checkout instead.
-  UV_TOOL_ENV="$(pwd)/.cache/uv-tool"
-  if [ ! -x "$UV_TOOL_ENV/bin/uv" ]; then
-    python3 -m venv "$UV_TOOL_ENV" \
-      || { echo "cannot install uv: python3 has no venv module (apt install python3-venv)" >&2; exit 1; }
-    "$UV_TOOL_ENV/bin/python" -m pip install --quiet --disable-pip-version-check "$UV_SPEC"
+  # uv goes into a private virtual environment in the user's cache, never into python3
+  # itself: Debian's and Ubuntu's own python3 refuses pip installs (PEP 668), and another
+  # python3 (an activated virtual environment's, say) is not the scripts' to change.
+  UV_TOOL_ENV="${XDG_CACHE_HOME:-$HOME/.cache}/hermes-plugin-kit/uv"
+  if ! "$UV_TOOL_ENV/bin/uv" --version >/dev/null 2>&1; then
+    if ! out=$(env -u VIRTUAL_ENV python3 -m venv --clear "$UV_TOOL_ENV" 2>&1); then
+      echo "cannot install uv: python3 -m venv failed (on Debian/Ubuntu: apt install python3-venv)" >&2
+      echo "$out" >&2
+      exit 1
+    fi
+    if ! out=$("$UV_TOOL_ENV/bin/python" -m pip install --quiet --disable-pip-version-check \
+      "$UV_SPEC" 2>&1); then
+      echo "cannot install uv into $UV_TOOL_ENV with pip:" >&2
+      echo "$out" >&2
+      exit 1
+    fi
   fi
-  UV=("$UV_TOOL_ENV/bin/uv")
+  UV=(env -u VIRTUAL_ENV "$UV_TOOL_ENV/bin/uv")
 fi

@@ -11,9 +11,24 @@ from string import Template
 from typing import Any, Final, cast
 
 from kit_core._host_model import registry_releases
+from kit_core.errors import ToolDefinitionError
+from kit_core.names import tool_name
+from kit_devtools.cli._tool_rules import BUILTIN_TOOLSETS
 
 _NAME: Final = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 SUBDIRECTORY: Final = "packages/hermes-plugin-kit"
+
+HERMES_TOP_LEVEL: Final = frozenset(
+    {
+        # hermes-agent's top_level.txt, every registry release 0.14.0-0.19.0
+        "acp_adapter", "agent", "batch_runner", "cli", "cron", "gateway", "hermes_bootstrap",
+        "hermes_cli", "hermes_constants", "hermes_logging", "hermes_state", "hermes_time",
+        "mcp_serve", "model_tools", "plugins", "providers", "rl_cli", "run_agent", "tools",
+        "toolset_distributions", "toolsets", "trajectory_compressor", "tui_gateway", "utils",
+    }
+)  # fmt: skip
+"""hermes' own top-level modules and packages when hermes-agent is not installed: a plugin
+package of one of these names is shadowed by hermes' own, which hermes imports instead."""
 
 PYPROJECT: Final = Template("""\
 [build-system]
@@ -198,15 +213,62 @@ def _head_commit(directory: Path) -> tuple[str, str] | None:
     return f"file://{root}", head
 
 
+def hermes_top_level() -> frozenset[str]:
+    """hermes' top-level modules: the installed hermes-agent's ``top_level.txt`` (or its
+    ``RECORD``), together with :data:`HERMES_TOP_LEVEL`."""
+    try:
+        dist = metadata.distribution("hermes-agent")
+    except metadata.PackageNotFoundError:
+        return HERMES_TOP_LEVEL
+    listed = set((dist.read_text("top_level.txt") or "").split())
+    for file in dist.files or ():
+        top = file.parts[0] if file.parts else ""
+        if top.endswith(".py"):
+            listed.add(top.removesuffix(".py"))
+        elif len(file.parts) > 1 and not top.endswith((".dist-info", ".data")) and top != "..":
+            listed.add(top)
+    return HERMES_TOP_LEVEL | {n for n in listed if n.isidentifier()}
+
+
+def refusal(name: str) -> str | None:
+    """Why a plugin called ``name`` could not work, with the fix; None when it can."""
+    if not _NAME.fullmatch(name):
+        return f"plugin name {name!r} must be lowercase kebab-case, e.g. 'word-tools'"
+    why = _problem(name)
+    if why is None:
+        return None
+    fits = [c for c in (f"{name}-tools", f"my-{name}") if _problem(c) is None]
+    return f"{why}; choose another name, e.g. {' or '.join(repr(c) for c in fits)}"
+
+
+def _problem(name: str) -> str | None:
+    package = name.replace("-", "_")
+    if package in hermes_top_level():
+        return (
+            f"plugin name {name!r} gives the package {package!r}, which is a top-level package"
+            f" of hermes-agent itself: hermes would import its own {package!r} instead of the"
+            f" plugin"
+        )
+    try:
+        tool_name(package, "count", "words")
+    except ToolDefinitionError as exc:
+        return f"plugin name {name!r} gives tools named {package}_..., which the kit refuses: {exc}"
+    if package in BUILTIN_TOOLSETS:
+        return (
+            f"plugin name {name!r} is the name of a toolset of hermes' own: the plugin's tools"
+            f" would be merged into it and switched on and off with it"
+        )
+    return None
+
+
 def scaffold(name: str, directory: Path, mode: str = "auto") -> list[Path]:
     """Write the project ``directory/name``; return the files written.
 
     Raises:
         ValueError: a bad name, an existing directory, or an impossible ``mode``.
     """
-    if not _NAME.fullmatch(name):
-        msg = f"plugin name {name!r} must be lowercase kebab-case, e.g. 'word-tools'"
-        raise ValueError(msg)
+    if (why := refusal(name)) is not None:
+        raise ValueError(why)
     root = directory / name
     if root.exists():
         msg = f"{root} already exists; choose another name or directory"

@@ -1,0 +1,121 @@
+"""``new`` refuses names that cannot work, and the README's plugin examples pass ``check``."""
+
+from __future__ import annotations
+
+import json
+import re
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kit_devtools.cli import main
+from kit_devtools.cli._scaffold import HERMES_TOP_LEVEL, hermes_top_level, refusal
+
+ROOT = Path(__file__).resolve().parents[2]
+README = ROOT / "README.md"
+
+
+def check_json(target: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, Any]:
+    status = main(["check", str(target), "--format", "json", *extra])
+    return status, json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize(
+    ("name", "problem", "fix"),
+    [
+        ("memory-sync", "reserved Hermes core namespace 'memory_'", "'my-memory-sync'"),
+        ("memory", "tool namespace 'memory' is reserved", "'my-memory'"),
+        ("todo", "tool namespace 'todo' is reserved", "'todo-tools'"),
+        ("tool-search", "tool namespace 'tool_search' is reserved", "'tool-search-tools'"),
+        ("cron", "top-level package of hermes-agent itself", "'cron-tools'"),
+        ("tools", "hermes would import its own 'tools'", "'tools-tools'"),
+        ("hermes-cli", "top-level package of hermes-agent", "'hermes-cli-tools'"),
+        ("gateway", "top-level package of hermes-agent", "'gateway-tools'"),
+        ("discord", "a toolset of hermes' own", "'discord-tools'"),
+        ("web", "a toolset of hermes' own", "'web-tools'"),
+        ("Word_Tools", "lowercase kebab-case", "'word-tools'"),
+    ],
+)
+def test_new_refuses_a_name_that_cannot_work_naming_the_problem_and_a_fix(
+    name: str, problem: str, fix: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["new", name, "--directory", str(tmp_path), "--kit-source", "path"]) == 2
+    err = capsys.readouterr().err
+    assert problem in err
+    assert fix in err
+    assert not (tmp_path / name).exists()
+    suggested = re.findall(r"'([a-z0-9-]+)'", err.rpartition("e.g.")[2])
+    assert suggested
+    assert all(refusal(s) is None for s in suggested)
+
+
+def test_hermes_top_level_comes_from_the_installed_distribution_and_the_kept_list() -> None:
+    names = hermes_top_level()
+    assert names >= HERMES_TOP_LEVEL
+    assert {"cron", "tools", "agent", "gateway", "utils", "hermes_cli", "plugins"} <= names
+
+
+def test_without_hermes_installed_the_kept_list_still_refuses_cron(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def missing(name: str) -> Any:
+        raise metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(metadata, "distribution", missing)
+    assert hermes_top_level() == HERMES_TOP_LEVEL
+    assert "top-level package of hermes-agent" in (refusal("cron") or "")
+
+
+@pytest.mark.parametrize("name", ["word-tools", "memo-sync", "cron-jobs", "discord-threads"])
+def test_a_scaffold_passes_check_with_no_findings(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["new", name, "--directory", str(tmp_path), "--kit-source", "path"]) == 0
+    capsys.readouterr()
+    target = tmp_path / name / "src" / name.replace("-", "_")
+    status, report = check_json(target, capsys, "--probe")
+    assert (status, report["findings"]) == (0, [])
+    assert report["plugin"]["enabled"] is True
+
+
+def _block_after(marker: str) -> str:
+    text = README.read_text(encoding="utf-8")
+    found = re.search(re.escape(marker) + r"\s*```python\n(.*?)```", text, re.DOTALL)
+    assert found, marker
+    return found.group(1)
+
+
+PLUGIN_YAML = "name: {name}\nversion: 0.1.0\nkind: standalone\nmanifest_version: 1\n"
+
+
+def test_the_readme_usage_example_passes_check_with_no_findings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plugin = tmp_path / "discord_threads"
+    plugin.mkdir()
+    (plugin / "plugin.yaml").write_text(PLUGIN_YAML.format(name="discord-threads"))
+    (plugin / "tools.py").write_text(_block_after("`tools.py`:"))
+    (plugin / "__init__.py").write_text(_block_after("`__init__.py`:"))
+    # `check` as the README runs it (no --probe: the example's handler calls the author's
+    # own read_thread, which the fragment leaves out)
+    status, report = check_json(plugin, capsys)
+    assert (status, report["findings"]) == (0, [])
+    assert [t["function"]["name"] for t in report["tools"]] == ["discord_read_thread"]
+
+
+def test_the_readme_full_plugin_example_passes_check_with_no_findings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plugin = tmp_path / "valdris"
+    plugin.mkdir()
+    (plugin / "plugin.yaml").write_text(PLUGIN_YAML.format(name="valdris"))
+    source = _block_after("them all, tools included, with one call:")
+    (plugin / "__init__.py").write_text(source)
+    (plugin / "SKILL.md").write_text(
+        "---\nname: temporal-awareness\ndescription: Calibrate responses against local time.\n"
+        "---\n\nCheck the local time before answering.\n"
+    )
+    status, report = check_json(plugin, capsys)
+    assert (status, report["findings"]) == (0, [])
