@@ -54,6 +54,7 @@ MOVED: Final[dict[str, tuple[str, ...]]] = {
     ),
     "hermes_cli.plugins_cmd": ("importlib",),
     "hermes_cli.plugins_dispatch": (),
+    "agent": (),  # none: "acp_adapter.session" is followed by "agent.agent_init"
     "agent.browser_provider": ("Any", "Optional"),
     "model_tools": (),
     "tools": (),
