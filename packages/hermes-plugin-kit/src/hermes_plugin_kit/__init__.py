@@ -17,6 +17,7 @@ from hermes_plugin_kit._versions import check_versions
 check_versions()  # several plugins share one environment: refuse a mix of kit revisions
 
 from kit_core import (  # noqa: E402 - after the revision check
+    Arg,
     ArgSpec,
     AsyncToolFunction,
     Declaration,
@@ -24,6 +25,7 @@ from kit_core import (  # noqa: E402 - after the revision check
     HookSpec,
     KitError,
     RegistrationError,
+    ToolContext,
     ToolDefinitionError,
     ToolFunction,
     ToolSpec,
@@ -135,6 +137,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "MEDIA_DELIVERY_HOOKS",
+    "Arg",
     "ArgSpec",
     "AsyncToolFunction",
     "CommandSpec",
@@ -155,6 +158,7 @@ __all__ = [
     "RegistrationError",
     "RegistrationSummary",
     "ResolvedDeliveryTarget",
+    "ToolContext",
     "ToolDefinitionError",
     "ToolFunction",
     "ToolSpec",

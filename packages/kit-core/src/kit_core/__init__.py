@@ -26,8 +26,10 @@ from kit_core.redaction import redact, redact_text
 from kit_core.registration import register_all
 from kit_core.tools import AsyncToolFunction, ToolFunction, tool
 from kit_core.toolspec import ToolSpec
+from kit_core.typed import Arg, ToolContext
 
 __all__ = [
+    "Arg",
     "ArgSpec",
     "AsyncToolFunction",
     "Declaration",
@@ -35,6 +37,7 @@ __all__ = [
     "HookSpec",
     "KitError",
     "RegistrationError",
+    "ToolContext",
     "ToolDefinitionError",
     "ToolFunction",
     "ToolSpec",

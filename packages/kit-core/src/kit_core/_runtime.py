@@ -46,6 +46,7 @@ def propagates(exc: BaseException) -> bool:
 
 
 CONTEXT_KEYS: Final = ("session_id", "task_id")
+Split = Callable[[dict[str, Any]], tuple[dict[str, Any], dict[str, Any]]]
 _DEBUG: Final = logging.DEBUG
 _INFO: Final = logging.INFO
 _WARNING: Final = logging.WARNING
@@ -110,7 +111,7 @@ def _or_fallback(method: Callable[..., str]) -> Callable[..., str]:
 class ToolRunner:
     """Everything a call of one tool needs, fixed when the tool is decorated."""
 
-    __slots__ = ("check", "env_names", "handler", "logger", "name")
+    __slots__ = ("check", "direct", "env_names", "handler", "logger", "name")
 
     def __init__(
         self,
@@ -119,12 +120,16 @@ class ToolRunner:
         check: ArgumentCheck | None,
         env_names: tuple[str, ...],
         logger: logging.Logger,
+        direct: Split | None = None,
     ) -> None:
         self.name = name
         self.handler = handler
         self.check = check
         self.env_names = env_names
         self.logger = logger
+        self.direct = direct
+        """A typed tool's split of a direct call's keywords (``fn(city="Paris")``) into
+        the model's arguments and the rest; None for a spec-style tool."""
 
     # -- pieces shared by the sync and async paths ---------------------------------
 
@@ -268,6 +273,8 @@ class ToolRunner:
     async def call_async(self, raw: Any, kwargs: dict[str, Any]) -> str:
         started = perf_counter()
         try:
+            if raw is None and self.direct is not None:
+                raw, kwargs = self.direct(kwargs)
             args, refused, info = self.begin(raw, kwargs, started)
             if refused is not None:
                 return refused
@@ -288,9 +295,9 @@ def _sync_template() -> FunctionType:
     """The wrapper of every sync tool, with its per-process names bound once.
 
     The body names only its closure (the kit re-creates it with the handler's globals),
-    so everything it uses is bound here. :func:`sync_call` gives each tool the four
-    cells of its own (``runner``, ``handler``, ``check``, ``logger``) and shares the
-    others' cells, which nothing ever rebinds.
+    so everything it uses is bound here. :func:`sync_call` gives each tool the five
+    cells of its own (``runner``, ``handler``, ``check``, ``logger``, ``direct``) and
+    shares the others' cells, which nothing ever rebinds.
     """
     plain_dict, text, kind_of, subclass = dict, str, type, issubclass
     everything = BaseException
@@ -303,6 +310,7 @@ def _sync_template() -> FunctionType:
     handler: Any = None
     check: Any = None
     logger: Any = None
+    direct: Any = None
 
     def sync_wrapper(raw: Any = None, /, **kwargs: Any) -> str:
         started = clock()
@@ -311,6 +319,8 @@ def _sync_template() -> FunctionType:
                 args: dict[str, Any] = raw  # pyright: ignore[reportUnknownVariableType]
                 rejection = None
             else:
+                if raw is None and direct is not None:  # a typed tool called with keywords
+                    raw, kwargs = direct(kwargs)
                 args, rejection = parse(raw)
             if check is not None and rejection is None:
                 args, rejection = check(args)
@@ -348,7 +358,9 @@ def _sync_template() -> FunctionType:
 _SYNC_TEMPLATE: Final = _sync_template()
 _SYNC_NAMES: Final = _SYNC_TEMPLATE.__code__.co_freevars
 _SYNC_CELLS: Final = _SYNC_TEMPLATE.__closure__ or ()
-_OWN: Final = tuple(_SYNC_NAMES.index(n) for n in ("runner", "handler", "check", "logger"))
+_OWN: Final = tuple(
+    _SYNC_NAMES.index(n) for n in ("runner", "handler", "check", "logger", "direct")
+)
 
 
 def sync_call(runner: ToolRunner) -> Callable[..., str]:
@@ -356,8 +368,10 @@ def sync_call(runner: ToolRunner) -> Callable[..., str]:
     inlined, since every call of every sync tool takes this path."""
     cells = list(_SYNC_CELLS)
     for index, value in zip(
-        _OWN, (runner, runner.handler, runner.check, runner.logger), strict=True
+        _OWN, (runner, runner.handler, runner.check, runner.logger, runner.direct), strict=True
     ):
         cells[index] = CellType(value)
     template = _SYNC_TEMPLATE
-    return FunctionType(template.__code__, template.__globals__, "sync_wrapper", None, tuple(cells))
+    return FunctionType(
+        template.__code__, template.__globals__, "sync_wrapper", template.__defaults__, tuple(cells)
+    )

@@ -158,6 +158,27 @@ def _spec(
     return ArgSpec(schema, required, example if type(example) in ATOMS else deep_copy(example))
 
 
+def typed_spec(
+    keywords: Mapping[str, Any], description: str | None, required: bool, example: Any, where: str
+) -> ArgSpec:
+    """The spec of an argument derived from a typed signature: its JSON Schema keywords
+    (the type's first, then the description, then the rest, as the helpers order them),
+    checked as the helpers check theirs."""
+    head = {k: keywords[k] for k in ("type", "anyOf", "nullable") if k in keywords}
+    if description is not None:
+        head["description"] = description
+    schema = {**head, **{k: v for k, v in keywords.items() if k not in head}}
+    enum = schema.get("enum")
+    if "enum" in schema and (
+        isinstance(enum, str | bytes) or not isinstance(enum, Sequence) or not enum
+    ):
+        msg = f"{where}: enum must be a non-empty list of allowed values, got {enum!r}"
+        raise ToolDefinitionError(msg)
+    if enum is not None:
+        schema["enum"] = list(cast("Sequence[Any]", enum))
+    return ArgSpec(_detached(schema), required, example)
+
+
 def arg(
     type: str | Sequence[str],
     description: str,

@@ -84,8 +84,16 @@ def tool(
     check_fn: Callable[[], Any] | None = None,
     emoji: str = "",
     validate_required: bool = True,
+    allow_undocumented: bool = False,
 ) -> ToolDecorator:
     """Declare a hermes tool.
+
+    Two styles: a handler written ``(args, **kwargs)`` with its arguments given as
+    ``params=`` (or a hand-written ``schema=``), or a handler with typed parameters,
+    whose signature, ``Annotated`` metadata (:class:`~kit_core.typed.Arg`) and docstring
+    give the arguments, their descriptions and the tool's description; the kit calls
+    it with the checked arguments as keywords. Both build the same schema, checks,
+    envelope and log lines.
 
     Args:
         toolset: the host toolset (use one unique to your plugin, e.g. its name).
@@ -100,7 +108,9 @@ def tool(
             returns False.
         emoji: shown by the host next to the tool.
         validate_required: ``False`` keeps the schema but skips the kit's argument checks
-            (for handlers that keep their established validation).
+            (for ``(args, **kwargs)`` handlers that keep their established validation).
+        allow_undocumented: a typed handler's argument without a description (docstring,
+            ``Annotated``) is refused unless this is True.
 
     Raises:
         ToolDefinitionError: at decoration, naming the rule broken and the fix.
@@ -124,35 +134,56 @@ def tool(
             "check_fn": check_fn,
             "emoji": emoji,
             "validate_required": validate_required,
+            "allow_undocumented": allow_undocumented,
         }
     )
 
 
-def _check_handler(fn: object, label: str) -> None:
+def _check_handler(fn: object, label: str, opts: dict[str, Any]) -> bool:
+    """Check the handler; True when it is a typed handler (no ``params=``/``schema=`` and
+    not written ``(args, **kwargs)``)."""
     if declaration_of(fn, ToolSpec) is not None:
         msg = f"{label}: the function is already a @tool; apply @tool once"
         raise ToolDefinitionError(msg)
     if not callable(fn):
         msg = f"{label}: @tool must decorate a function, got {type(fn).__name__}"
         raise ToolDefinitionError(msg)
+    declared = opts["params"] is not None or opts["schema"] is not None
     fits = _plain_function_fits(fn)
-    if fits is None:
-        try:
-            params = list(signature_of(fn).parameters.values())
-        except (TypeError, ValueError):
-            return
-        kinds = {p.kind for p in params}
-        positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-        takes_args = bool(positional) or inspect.Parameter.VAR_POSITIONAL in kinds
-        extra_required = [p.name for p in positional[1:] if p.default is p.empty]
-        fits = takes_args and not extra_required and inspect.Parameter.VAR_KEYWORD in kinds
-    if not fits:
-        msg = (
-            f"{label}: the handler must take (args, **kwargs): the host passes the arguments"
-            " dict positionally and runtime keys such as task_id and session_id as keywords;"
-            f" write `def {getattr(fn, '__name__', 'handler')}(args, **kwargs):`"
-        )
-        raise ToolDefinitionError(msg)
+    if fits and (declared or fn.__code__.co_varnames[0] == "args"):
+        return False
+    try:
+        params = list(signature_of(fn).parameters.values())
+    except (TypeError, ValueError):
+        return False
+    if is_args_handler(params, any_first=declared):
+        return False
+    if not declared:
+        return True
+    msg = (
+        f"{label}: with params= or schema=, the handler must take (args, **kwargs): the host"
+        " passes the arguments dict positionally and runtime keys such as task_id and"
+        f" session_id as keywords; write `def {getattr(fn, '__name__', 'handler')}(args,"
+        " **kwargs):`, or drop params= and declare the arguments as typed parameters"
+    )
+    raise ToolDefinitionError(msg)
+
+
+def is_args_handler(params: list[inspect.Parameter], any_first: bool) -> bool:
+    """Whether a handler is written ``(args, **kwargs)``: a first positional parameter (or
+    ``*args``), no other required one, and ``**kwargs``. Without ``any_first`` (no
+    ``params=`` to say which style), the first parameter must also be unannotated or
+    named ``args``: ``def f(query: str, **kwargs)`` is a typed handler."""
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    kinds = {p.kind for p in params}
+    if inspect.Parameter.VAR_KEYWORD not in kinds:
+        return False
+    if not positional:
+        return inspect.Parameter.VAR_POSITIONAL in kinds
+    first = positional[0]
+    if any(p.default is p.empty for p in positional[1:]):
+        return False
+    return any_first or first.annotation is first.empty or first.name == "args"
 
 
 def _plain_function_fits(fn: object) -> bool | None:
@@ -179,6 +210,9 @@ def _check_options(label: str, opts: dict[str, Any]) -> tuple[str, ...]:
     if opts["params"] is not None and opts["schema"] is not None:
         msg = f"{label}: schema and params are mutually exclusive; pass one of them"
         raise ToolDefinitionError(msg)
+    if not isinstance(opts["allow_undocumented"], bool):
+        msg = f"{label}: allow_undocumented must be a bool, got {opts['allow_undocumented']!r}"
+        raise ToolDefinitionError(msg)
     if not isinstance(opts["validate_required"], bool):
         msg = f"{label}: validate_required must be a bool, got {opts['validate_required']!r}"
         raise ToolDefinitionError(msg)
@@ -199,7 +233,11 @@ def _check_options(label: str, opts: dict[str, Any]) -> tuple[str, ...]:
     return check_requires_env(label, opts["requires_env"], ToolDefinitionError)
 
 
-def _resolve_description(label: str, fn: Callable[..., Any], opts: dict[str, Any]) -> str:
+def _resolve_description(
+    label: str, fn: Callable[..., Any], opts: dict[str, Any], doc: str | None = None
+) -> str:
+    """``description=``, a supplied schema's, or the docstring's (``doc``: a typed
+    handler's, without its Args section)."""
     given = opts["description"]
     if given is not None and not isinstance(given, str):
         msg = f"{label}: description must be a str, got {type(given).__name__}"
@@ -213,9 +251,10 @@ def _resolve_description(label: str, fn: Callable[..., Any], opts: dict[str, Any
     for candidate in (given, from_schema):
         if isinstance(candidate, str) and candidate.strip():
             return candidate.strip()
-    doc: object = getattr(fn, "__doc__", None)
-    if type(doc) is not str or "\n" in doc or "\t" in doc:  # a one-line str: what getdoc gives
-        doc = inspect.getdoc(fn)
+    if doc is None:
+        doc = getattr(fn, "__doc__", None)
+        if type(doc) is not str or "\n" in doc or "\t" in doc:  # one line: what getdoc gives
+            doc = inspect.getdoc(fn)
     if isinstance(doc, str) and doc.strip():
         return doc.strip()
     msg = f"{label}: a description is required (docstring or description=)."
@@ -225,11 +264,27 @@ def _resolve_description(label: str, fn: Callable[..., Any], opts: dict[str, Any
 def _decorate(fn: Callable[..., Any], **opts: Any) -> Any:
     raw_name = opts["name"] if opts["name"] is not None else getattr(fn, "__name__", None)
     label = f"@tool {raw_name!r}"
-    _check_handler(fn, label)
+    typed = _check_handler(fn, label, opts)
     env_names = _check_options(label, opts)
     name = validate_tool_name(raw_name, namespace=opts["namespace"])
     label = f"@tool {name!r}"
-    description = _resolve_description(label, fn, opts)
+    handler: Callable[..., Any] = fn
+    direct = None
+    if typed:
+        if not opts["validate_required"]:
+            msg = (
+                f"{label}: validate_required=False is for (args, **kwargs) handlers that check"
+                " their own arguments; a typed handler's arguments are checked by the kit"
+            )
+            raise ToolDefinitionError(msg)
+        from kit_core._typed_tool import typed_handler  # here: only typed tools need it
+
+        read = typed_handler(fn, label, opts["allow_undocumented"])
+        opts = {**opts, "params": read.params}
+        handler, direct = read.call, read.direct
+        description = _resolve_description(label, fn, opts, read.docstring.description)
+    else:
+        description = _resolve_description(label, fn, opts)
     if opts["schema"] is not None:
         schema = check_function_schema(opts["schema"], name=name)
         props: dict[str, Any] = schema["parameters"]["properties"]
@@ -248,7 +303,7 @@ def _decorate(fn: Callable[..., Any], **opts: Any) -> Any:
     check = _compile_checks(label, schema["parameters"], examples, opts["validate_required"])
     is_async = inspect.iscoroutinefunction(fn)
     module = getattr(fn, "__module__", None) or "hermes_plugin_kit"
-    runner = ToolRunner(name, fn, check, env_names, logging.getLogger(module))
+    runner = ToolRunner(name, handler, check, env_names, logging.getLogger(module), direct)
     spec = ToolSpec(
         name=name,
         toolset=opts["toolset"].strip(),

@@ -1,0 +1,360 @@
+"""A type annotation as a tool argument: its JSON Schema and how a checked value becomes
+the Python value the handler's annotation promises.
+
+The schemas have the shapes the spec helpers give (``str_arg`` and friends) and that
+hermes sends on (``tools/schema_sanitizer.py`` turns ``[T, "null"]`` into ``T`` plus
+``nullable`` and several types into ``anyOf``, so the kit writes them that way at once).
+A value the kit's checks let through is JSON: an ``Enum`` argument arrives as its value,
+a dataclass as an object, a tuple as an array; the converter built here turns them into
+what the annotation says before the handler is called (None when nothing needs turning).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import types
+import typing
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Final, Literal, cast
+
+from kit_core._docstrings import parse_docstring
+from kit_core._snapshot import deep_copy
+from kit_core.args import ArgSpec, typed_spec
+from kit_core.errors import ToolDefinitionError
+from kit_core.typed import Arg
+
+__all__ = ["Derived", "derive", "json_default"]
+
+Convert = Callable[[Any], Any]
+
+_SCALARS: Final[dict[Any, str]] = {str: "string", int: "integer", float: "number", bool: "boolean"}
+_JSON_OF: Final[tuple[tuple[type, str], ...]] = (
+    (bool, "boolean"),
+    (int, "integer"),
+    (float, "number"),
+    (str, "string"),
+)
+
+
+class Derived:
+    """One argument derived from its annotation: its spec and its converter."""
+
+    __slots__ = ("convert", "spec")
+
+    def __init__(self, spec: ArgSpec, convert: Convert | None) -> None:
+        self.spec = spec
+        self.convert = convert
+
+
+class _Need:
+    """Where a derivation is, for its errors, and whether descriptions may be missing."""
+
+    __slots__ = ("allow_undocumented", "where")
+
+    def __init__(self, where: str, allow_undocumented: bool) -> None:
+        self.where = where
+        self.allow_undocumented = allow_undocumented
+
+    def at(self, part: str) -> _Need:
+        return _Need(f"{self.where}{part}", self.allow_undocumented)
+
+    def fail(self, problem: str) -> ToolDefinitionError:
+        return ToolDefinitionError(f"{self.where}: {problem}")
+
+
+def _json_type(value: object) -> str | None:
+    for kind, name in _JSON_OF:
+        if isinstance(value, kind):
+            return name
+    return None
+
+
+def json_default(value: object, need_where: str) -> Any:
+    """A parameter default as the JSON the schema shows (an Enum member as its value, a
+    tuple as a list), or an error naming what cannot be shown."""
+    if isinstance(value, enum.Enum):
+        return json_default(value.value, need_where)
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    if isinstance(value, list | tuple):
+        return [json_default(v, need_where) for v in cast("Sequence[object]", value)]
+    if isinstance(value, dict) and all(
+        isinstance(k, str) for k in cast("dict[object, object]", value)
+    ):
+        return {k: json_default(v, need_where) for k, v in cast("dict[str, object]", value).items()}
+    msg = (
+        f"{need_where}: the default {value!r} is not a JSON value the model can be shown;"
+        " use a str, number, bool, list or dict default, or None and fill it in the handler"
+    )
+    raise ToolDefinitionError(msg)
+
+
+def derive(
+    annotation: Any,
+    description: str | None,
+    *,
+    required: bool,
+    default: Any,
+    where: str,
+    allow_undocumented: bool,
+) -> Derived:
+    """The spec and converter of one top-level argument.
+
+    ``description`` comes from the docstring (an ``Annotated`` text or :class:`Arg`
+    overrides it); ``default`` is the JSON default (``None``: none shown).
+    """
+    need = _Need(where, allow_undocumented)
+    schema, convert, meta = _schema_of(annotation, need)
+    text = meta.description or description
+    if text is None and not allow_undocumented:
+        raise need.fail(
+            "has no description, and the model must know what to pass: document it in the"
+            " docstring's Args section, or write Annotated[T, 'what it is'], or pass"
+            " allow_undocumented=True to @tool"
+        )
+    keywords = {**schema, **meta.keywords}
+    if default is not None:
+        keywords["default"] = default
+    return Derived(typed_spec(keywords, text, required, meta.example, need.where), convert)
+
+
+class _Meta:
+    """What ``Annotated`` added: a description, an example, keywords."""
+
+    __slots__ = ("description", "example", "keywords")
+
+    def __init__(self) -> None:
+        self.description: str | None = None
+        self.example: Any = None
+        self.keywords: dict[str, Any] = {}
+
+
+def _split_annotated(annotation: Any, need: _Need) -> tuple[Any, _Meta]:
+    meta = _Meta()
+    while typing.get_origin(annotation) is typing.Annotated:
+        base, *extras = typing.get_args(annotation)
+        for extra in extras:
+            if isinstance(extra, str):
+                if not extra.strip():
+                    raise need.fail("an Annotated description must not be blank")
+                meta.description = meta.description or extra.strip()
+            elif isinstance(extra, Arg):
+                meta.description = meta.description or extra.description
+                if extra.example is not None and meta.example is None:
+                    meta.example = deep_copy(extra.example)
+                meta.keywords = {**extra.keywords, **meta.keywords}
+            elif isinstance(extra, ArgSpec):
+                raise need.fail(
+                    "an argument spec (str_arg(...)) inside Annotated is for params=; in a"
+                    " signature write Annotated[T, Arg('description', minimum=..., ...)]"
+                )
+        annotation = base
+    return annotation, meta
+
+
+def _schema_of(annotation: Any, need: _Need) -> tuple[dict[str, Any], Convert | None, _Meta]:
+    """The JSON Schema keywords of an annotation (no description), its converter, and
+    what its ``Annotated`` wrapper added."""
+    base, meta = _split_annotated(annotation, need)
+    origin = typing.get_origin(base)
+    if origin is typing.Union or origin is types.UnionType:
+        members = typing.get_args(base)
+        kept = [m for m in members if m is not type(None)]
+        if len(kept) == len(members):
+            return (*_union(kept, need), meta)
+        schema, convert, inner = (
+            _schema_of(kept[0], need) if len(kept) == 1 else (*_union(kept, need), _Meta())
+        )
+        _merge_meta(meta, inner)
+        schema["nullable"] = True
+        return schema, (None if convert is None else _or_none(convert)), meta
+    schema, convert, inner = _plain_schema(base, origin, need)
+    _merge_meta(meta, inner)
+    return schema, convert, meta
+
+
+def _merge_meta(outer: _Meta, inner: _Meta) -> None:
+    outer.description = outer.description or inner.description
+    outer.example = outer.example if outer.example is not None else inner.example
+    outer.keywords = {**inner.keywords, **outer.keywords}
+
+
+def _or_none(convert: Convert) -> Convert:
+    return lambda value: None if value is None else convert(value)
+
+
+def _union(members: list[Any], need: _Need) -> tuple[dict[str, Any], None]:
+    names = [_SCALARS.get(m) for m in members]
+    if all(names) and len(members) > 1:
+        unique = list(dict.fromkeys(cast("list[str]", names)))
+        return {"anyOf": [{"type": t} for t in unique]}, None
+    shown = " | ".join(getattr(m, "__name__", repr(m)) for m in members)
+    raise need.fail(
+        f"the union {shown} cannot be checked or converted; use one type (X | None for an"
+        " optional value), or a union of str, int, float and bool"
+    )
+
+
+def _plain_schema(
+    base: Any, origin: Any, need: _Need
+) -> tuple[dict[str, Any], Convert | None, _Meta]:
+    none = _Meta()
+    kind: Any = base
+    if base in _SCALARS:
+        return {"type": _SCALARS[base]}, None, none
+    if origin is Literal:
+        return _enum_schema(list(typing.get_args(base)), need), None, none
+    if isinstance(kind, type) and issubclass(kind, enum.Enum):
+        members: type[enum.Enum] = kind
+        values = [m.value for m in members]
+        if not values:
+            raise need.fail(f"the Enum {members.__name__} has no members")
+        return _enum_schema(values, need), members, none
+    if origin in (list, tuple, Sequence) or base in (list, tuple):
+        return (*_array_schema(base, origin, need), none)
+    if origin in (dict, Mapping) or base is dict:
+        return (*_mapping_schema(base, need), none)
+    other: Any = base
+    if typing.is_typeddict(other) or dataclasses.is_dataclass(other):
+        return (*_object_schema(cast("type", base), need), none)
+    if base is Any or base is object:
+        raise need.fail(
+            "is annotated Any, which tells the model nothing; give it a type (str, int,"
+            " list[str], a TypedDict, ...)"
+        )
+    shown: str = getattr(other, "__name__", None) or repr(other)
+    raise need.fail(
+        f"has the type {shown}, which the kit cannot describe to the model; use str, int,"
+        " float, bool, Literal[...], an Enum, list[T], tuple[T, ...], dict[str, T], a"
+        " TypedDict or a dataclass (each optionally X | None)"
+    )
+
+
+def _enum_schema(values: list[Any], need: _Need) -> dict[str, Any]:
+    nullable = None in values
+    values = [v for v in values if v is not None]
+    types_ = list(dict.fromkeys(_json_type(v) for v in values))
+    if not values or None in types_:
+        raise need.fail(f"allows {values!r}; the allowed values must be str, int, float or bool")
+    schema: dict[str, Any] = (
+        {"type": types_[0]} if len(types_) == 1 else {"anyOf": [{"type": t} for t in types_]}
+    )
+    schema["enum"] = values
+    if nullable:
+        schema["nullable"] = True
+    return schema
+
+
+def _array_schema(base: Any, origin: Any, need: _Need) -> tuple[dict[str, Any], Convert | None]:
+    params = typing.get_args(base)
+    as_tuple = origin is tuple or base is tuple
+    if as_tuple and not (len(params) == 2 and params[1] is Ellipsis):
+        raise need.fail(
+            "is a fixed-length tuple, which JSON arrays cannot promise; write tuple[T, ...]"
+            " or list[T]"
+        )
+    if not params:
+        raise need.fail("is an array with no element type; write list[str] (or another T)")
+    items, each, meta = _schema_of(params[0], need.at("[]"))
+    if meta.description is not None:
+        items["description"] = meta.description
+    items.update(meta.keywords)
+    if each is None:
+        return {"type": "array", "items": items}, (tuple if as_tuple else None)
+
+    def each_item(value: Any) -> Any:
+        items: list[Any] = [each(v) for v in value]
+        return tuple(items) if as_tuple else items
+
+    return {"type": "array", "items": items}, each_item
+
+
+def _mapping_schema(base: Any, need: _Need) -> tuple[dict[str, Any], Convert | None]:
+    params = typing.get_args(base)
+    if params and params[0] is not str:
+        raise need.fail("is a dict whose keys are not str; JSON object keys are strings")
+    schema: dict[str, Any] = {"type": "object", "properties": {}}
+    if not params or params[1] is Any:
+        return schema, None
+    values, each, meta = _schema_of(params[1], need.at("{}"))
+    if meta.description is not None:
+        values["description"] = meta.description
+    values.update(meta.keywords)
+    schema["additionalProperties"] = values
+    if each is None:
+        return schema, None
+    return schema, lambda value: {k: each(v) for k, v in value.items()}
+
+
+def _object_schema(cls: type, need: _Need) -> tuple[dict[str, Any], Convert | None]:
+    """A TypedDict or dataclass: its fields as properties, documented in the class's
+    docstring (Attributes/Args) or by ``Annotated``."""
+    try:
+        hints = typing.get_type_hints(cls, include_extras=True)
+    except Exception as exc:
+        raise need.fail(
+            f"has a field annotation of {cls.__name__} that cannot be resolved"
+            f" ({type(exc).__name__}: {exc}); define the types it names at module level"
+        ) from exc
+    documented = parse_docstring(cls.__doc__).names
+    is_dataclass = dataclasses.is_dataclass(cls)
+    if is_dataclass:
+        fields = {f.name: f for f in dataclasses.fields(cls) if f.init}
+        names = list(fields)
+        needed = [
+            n
+            for n, f in fields.items()
+            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+        ]
+    else:
+        fields = {}
+        names = list(hints)
+        needed = [n for n in names if n in cast("Any", cls).__required_keys__]
+    properties: dict[str, Any] = {}
+    converters: dict[str, Convert] = {}
+    for name in names:
+        field_need = need.at(f".{name}")
+        sub, convert, meta = _schema_of(hints[name], field_need)
+        text = meta.description or documented.get(name)
+        if text is None and not need.allow_undocumented:
+            raise field_need.fail(
+                f"has no description; document it under Attributes: in {cls.__name__}'s"
+                f" docstring or write Annotated[T, 'what it is'] (or allow_undocumented=True)"
+            )
+        prop: dict[str, Any] = {**sub}
+        if text is not None:
+            prop = (
+                {"type": sub.pop("type"), "description": text, **sub}
+                if "type" in sub
+                else {"description": text, **sub}
+            )
+        prop.update(meta.keywords)
+        field = fields.get(name)
+        if (
+            field is not None
+            and field.default is not dataclasses.MISSING
+            and field.default is not None
+        ):
+            prop["default"] = json_default(field.default, field_need.where)
+        properties[name] = prop
+        if convert is not None:
+            converters[name] = convert
+    schema: dict[str, Any] = {"type": "object", "properties": properties}
+    if needed:
+        schema["required"] = needed
+    schema["additionalProperties"] = False
+    if is_dataclass:
+        build = cast("Callable[..., Any]", cls)
+
+        def to_dataclass(value: Any) -> Any:
+            return build(
+                **{k: (converters[k](v) if k in converters else v) for k, v in value.items()}
+            )
+
+        return schema, to_dataclass
+    if not converters:
+        return schema, None
+    return schema, lambda value: {
+        k: (converters[k](v) if k in converters else v) for k, v in value.items()
+    }
