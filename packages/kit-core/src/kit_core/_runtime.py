@@ -48,7 +48,6 @@ def propagates(exc: BaseException) -> bool:
 CONTEXT_KEYS: Final = ("session_id", "task_id")
 Split = Callable[[dict[str, Any]], tuple[dict[str, Any], dict[str, Any]]]
 _DEBUG: Final = logging.DEBUG
-_INFO: Final = logging.INFO
 _WARNING: Final = logging.WARNING
 _AWAITABLE_HINT: Final = "it is awaitable; declare the handler with async def so the kit awaits it"
 
@@ -111,7 +110,7 @@ def _or_fallback(method: Callable[..., str]) -> Callable[..., str]:
 class ToolRunner:
     """Everything a call of one tool needs, fixed when the tool is decorated."""
 
-    __slots__ = ("check", "direct", "env_names", "handler", "logger", "name")
+    __slots__ = ("check", "direct", "env_names", "handler", "line_level", "logger", "name")
 
     def __init__(
         self,
@@ -120,6 +119,7 @@ class ToolRunner:
         check: ArgumentCheck | None,
         env_names: tuple[str, ...],
         logger: logging.Logger,
+        line_level: int = logging.INFO,
         direct: Split | None = None,
     ) -> None:
         self.name = name
@@ -127,6 +127,9 @@ class ToolRunner:
         self.check = check
         self.env_names = env_names
         self.logger = logger
+        self.line_level = line_level
+        """The level of the success line: INFO, or DEBUG when the operator lowered it
+        (``HERMES_PLUGIN_KIT_CALL_LOG``, see :mod:`kit_core._call_log`)."""
         self.direct = direct
         """A typed tool's split of a direct call's keywords (``fn(city="Paris")``) into
         the model's arguments and the rest; None for a spec-style tool."""
@@ -143,7 +146,8 @@ class ToolRunner:
         self, raw: Any, kwargs: dict[str, Any], started: float
     ) -> tuple[dict[str, Any], str | None, bool]:
         """Parse and check the arguments; return them, or the rejection envelope, and
-        whether INFO is on for this call (the logger's level is read once per call)."""
+        whether the success line is on for this call (the logger's level is read once per
+        call)."""
         if type(raw) is dict:
             args: dict[str, Any] = raw  # pyright: ignore[reportUnknownVariableType]
             rejection = None
@@ -152,7 +156,7 @@ class ToolRunner:
         check = self.check
         if check is not None and rejection is None:
             args, rejection = check(args)
-        info = self.logger.isEnabledFor(_INFO)  # off means DEBUG is off too
+        info = self.logger.isEnabledFor(self.line_level)  # off means DEBUG is off too
         if info:
             self.invoked(raw, args, rejection, kwargs)
         if rejection is None:
@@ -194,7 +198,7 @@ class ToolRunner:
         return error_envelope(message, rejection.code)
 
     def finish(self, result: Any, started: float, info: bool) -> str:
-        """Encode what the handler returned; log the outcome when INFO is on."""
+        """Encode what the handler returned; log the outcome when its line is on."""
         kind = type(result)  # pyright: ignore[reportUnknownVariableType] (not __class__: it can lie)
         if kind is str:
             encoded: str = result
@@ -210,7 +214,7 @@ class ToolRunner:
         if info:
             _log(
                 self.logger,
-                _INFO,
+                self.line_level,
                 "%s: ok; elapsed_ms=%.2f; result=%s",
                 self.name,
                 (perf_counter() - started) * 1000,
@@ -295,9 +299,9 @@ def _sync_template() -> FunctionType:
     """The wrapper of every sync tool, with its per-process names bound once.
 
     The body names only its closure (the kit re-creates it with the handler's globals),
-    so everything it uses is bound here. :func:`sync_call` gives each tool the five
-    cells of its own (``runner``, ``handler``, ``check``, ``logger``, ``direct``) and
-    shares the others' cells, which nothing ever rebinds.
+    so everything it uses is bound here. :func:`sync_call` gives each tool the six
+    cells of its own (``runner``, ``handler``, ``check``, ``logger``, ``line_level``,
+    ``direct``) and    shares the others' cells, which nothing ever rebinds.
     """
     plain_dict, text, kind_of, subclass = dict, str, type, issubclass
     everything = BaseException
@@ -305,7 +309,7 @@ def _sync_template() -> FunctionType:
     clock = perf_counter
     parse = parse_arguments
     encode = encode_success
-    info_level = _INFO
+    line_level: Any = None
     runner: Any = None
     handler: Any = None
     check: Any = None
@@ -324,7 +328,7 @@ def _sync_template() -> FunctionType:
                 args, rejection = parse(raw)
             if check is not None and rejection is None:
                 args, rejection = check(args)
-            info = logger.isEnabledFor(info_level)  # off means DEBUG is off too
+            info = logger.isEnabledFor(line_level)  # off means DEBUG is off too
             if info:
                 runner.invoked(raw, args, rejection, kwargs)
             if rejection is not None:
@@ -359,7 +363,7 @@ _SYNC_TEMPLATE: Final = _sync_template()
 _SYNC_NAMES: Final = _SYNC_TEMPLATE.__code__.co_freevars
 _SYNC_CELLS: Final = _SYNC_TEMPLATE.__closure__ or ()
 _OWN: Final = tuple(
-    _SYNC_NAMES.index(n) for n in ("runner", "handler", "check", "logger", "direct")
+    _SYNC_NAMES.index(n) for n in ("runner", "handler", "check", "logger", "line_level", "direct")
 )
 
 
@@ -368,7 +372,9 @@ def sync_call(runner: ToolRunner) -> Callable[..., str]:
     inlined, since every call of every sync tool takes this path."""
     cells = list(_SYNC_CELLS)
     for index, value in zip(
-        _OWN, (runner, runner.handler, runner.check, runner.logger, runner.direct), strict=True
+        _OWN,
+        (runner, runner.handler, runner.check, runner.logger, runner.line_level, runner.direct),
+        strict=True,
     ):
         cells[index] = CellType(value)
     template = _SYNC_TEMPLATE
