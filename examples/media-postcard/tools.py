@@ -18,18 +18,22 @@ ALBUM = Path(__file__).parent / "album"
         "picture": str_arg(
             "File name of a picture in the album", required=True, example="harbour.png"
         ),
-        "caption": str_arg("A short caption", maxLength=200),
-        "spoiler": bool_arg("Hide the picture behind a spoiler (Telegram only)"),
+        "caption": str_arg("A short caption", maxLength=200, default=""),
+        "spoiler": bool_arg("Hide the picture behind a spoiler (Telegram only)", default=False),
     },
 )
 def send_picture(args: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     """Send a picture from the album to the chat the user is talking from."""
-    path = (ALBUM / args["picture"]).resolve()
+    return send(args["picture"], args["caption"], args["spoiler"], kwargs)
+
+
+def send(picture: str, caption: str, spoiler: bool, context: dict[str, Any]) -> dict[str, Any]:
+    """Deliver an album picture to the chat of the call whose hermes keywords are
+    ``context`` (shared with the typed declaration in ``typed.py``)."""
+    path = (ALBUM / picture).resolve()
     if path.parent != ALBUM.resolve() or not path.is_file():
         available = ", ".join(sorted(p.name for p in ALBUM.iterdir()))
-        msg = f"no picture {args['picture']!r} in the album; available: {available}"
+        msg = f"no picture {picture!r} in the album; available: {available}"
         raise ValueError(msg)
-    payload = MediaPayload(
-        path, caption=args.get("caption", ""), spoiler=args.get("spoiler", False)
-    )
-    return deliver_media(payload, target="origin", **kwargs).as_dict()
+    payload = MediaPayload(path, caption=caption, spoiler=spoiler)
+    return deliver_media(payload, target="origin", **context).as_dict()

@@ -42,17 +42,26 @@ def configure(config: dict[str, Any]) -> None:
             "The note, one or two sentences", required=True, example="Ship v2 on Friday"
         ),
         "tags": array_arg(
-            "Short lowercase tags", items=str_arg("a tag"), max_items=5, example=["release"]
+            "Short lowercase tags",
+            items=str_arg("a tag"),
+            max_items=5,
+            example=["release"],
+            default=[],
         ),
     },
 )
 def add_note(args: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     """Add a note to the team's shared notes."""
+    return add(args["text"], args["tags"])
+
+
+def add(text: str, tags: list[str]) -> dict[str, Any]:
+    """Keep a note (shared with the typed declaration in ``typed.py``)."""
     with _lock:
         if len(NOTES) >= SETTINGS["max_notes"]:
             msg = f"the notes are full ({SETTINGS['max_notes']}); remove old notes first"
             raise RuntimeError(msg)
-        note = {"id": len(NOTES) + 1, "text": args["text"], "tags": args.get("tags", [])}
+        note = {"id": len(NOTES) + 1, "text": text, "tags": tags}
         NOTES.append(note)
     return note
 
@@ -63,14 +72,21 @@ def add_note(args: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     name=tool_name("notes", "list", "notes"),
     params={
         "tag": str_arg("Only notes with this tag"),
-        "limit": int_arg("At most this many, newest first", minimum=1, maximum=50, example=10),
+        "limit": int_arg(
+            "At most this many, newest first", minimum=1, maximum=50, example=10, default=10
+        ),
     },
 )
 def list_notes(args: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     """List the team's notes, newest first."""
+    return listing(args.get("tag"), args["limit"])
+
+
+def listing(tag: str | None, limit: int) -> dict[str, Any]:
+    """The newest notes, those with ``tag`` only when given (shared with ``typed.py``)."""
     with _lock:
-        found = [n for n in NOTES if "tag" not in args or args["tag"] in n["tags"]]
-    return {"notes": found[::-1][: args.get("limit", 10)], "total": len(found)}
+        found = [n for n in NOTES if tag is None or tag in n["tags"]]
+    return {"notes": found[::-1][:limit], "total": len(found)}
 
 
 @command("notes-count", args_hint="[tag]")

@@ -45,17 +45,21 @@ def _from_kelvin(value: float, scale: str) -> float:
         "to_scale": str_arg(
             "Scale to convert to", required=True, enum=SCALES, example="fahrenheit"
         ),
-        "digits": int_arg("Decimal places to round to", minimum=0, maximum=6, example=1),
+        "digits": int_arg("Decimal places to round to", minimum=0, maximum=6, example=1, default=2),
     },
 )
 def convert_temperature(args: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     """Convert a temperature between Celsius, Fahrenheit and Kelvin."""
-    kelvin = _to_kelvin(args["value"], args["from_scale"])
+    return temperature(args["value"], args["from_scale"], args["to_scale"], args["digits"])
+
+
+def temperature(value: float, from_scale: str, to_scale: str, digits: int) -> dict[str, Any]:
+    """The conversion itself (shared with the typed declaration in ``typed.py``)."""
+    kelvin = _to_kelvin(value, from_scale)
     if kelvin < 0:
-        msg = f"{args['value']} {args['from_scale']} is below absolute zero"
+        msg = f"{value} {from_scale} is below absolute zero"
         raise ValueError(msg)
-    result = round(_from_kelvin(kelvin, args["to_scale"]), args.get("digits", 2))
-    return {"value": result, "scale": args["to_scale"]}
+    return {"value": round(_from_kelvin(kelvin, to_scale), digits), "scale": to_scale}
 
 
 @tool(
@@ -72,5 +76,10 @@ def convert_temperature(args: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
 )
 async def convert_length(args: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     """Convert a length between metric and imperial units."""
-    metres = args["value"] * LENGTHS[args["from_unit"]]
-    return {"value": round(metres / LENGTHS[args["to_unit"]], 6), "unit": args["to_unit"]}
+    return length(args["value"], args["from_unit"], args["to_unit"])
+
+
+def length(value: float, from_unit: str, to_unit: str) -> dict[str, Any]:
+    """The conversion itself (shared with the typed declaration in ``typed.py``)."""
+    metres = value * LENGTHS[from_unit]
+    return {"value": round(metres / LENGTHS[to_unit], 6), "unit": to_unit}

@@ -98,14 +98,20 @@ def derive(
     default: Any,
     where: str,
     allow_undocumented: bool,
+    absent_is_none: bool = False,
 ) -> Derived:
     """The spec and converter of one top-level argument.
 
     ``description`` comes from the docstring (an ``Annotated`` text or :class:`Arg`
     overrides it); ``default`` is the JSON default (``None``: none shown).
+    ``absent_is_none``: the parameter defaults to None (``x: T | None = None``), so the
+    schema says T alone: the argument is optional, and the kit takes an optional
+    argument sent as null as left out, so null needs no place in the schema.
     """
     need = _Need(where, allow_undocumented)
     schema, convert, meta = _schema_of(annotation, need)
+    if absent_is_none:
+        schema.pop("nullable", None)
     text = meta.description or description
     if text is None and not allow_undocumented:
         raise need.fail(

@@ -122,6 +122,7 @@ def typed_handler(fn: Callable[..., Any], label: str, allow_undocumented: bool) 
             default=default,
             where=where,
             allow_undocumented=allow_undocumented,
+            absent_is_none=p.default is None,
         )
         params[p.name] = derived.spec
         if derived.convert is not None:
