@@ -29,6 +29,7 @@ ROWS = {
     "test_media_contract.py": "media delivery (kit-media)",
     "test_check_real.py": "check --real",
     "test_host_model_matches.py": "host model matches the release",
+    "test_typed_tools.py": "typed tools: the spec style's definitions",
 }
 """Support table row of each real-host test file (a ``surface`` marker overrides it)."""
 
