@@ -27,6 +27,7 @@ PACKAGES = (kit_core, kit_lifecycle, kit_media)
 
 PUBLIC_NAMES = frozenset(
     {
+        "Arg",
         "ArgSpec",
         "AsyncToolFunction",
         "CommandSpec",
@@ -49,6 +50,7 @@ PUBLIC_NAMES = frozenset(
         "RegistrationSummary",
         "ResolvedDeliveryTarget",
         "ToolDefinitionError",
+        "ToolContext",
         "ToolFunction",
         "ToolSpec",
         "arg",

@@ -133,7 +133,7 @@ def test_tool_still_refuses_a_bad_handler_whose_annotations_cannot_be_evaluated(
 ) -> None:
     bad = functools.wraps(deferred.two_required)(lambda *a, **k: None)
     with pytest.raises(ToolDefinitionError, match=r"must take \(args, \*\*kwargs\)"):
-        tool(toolset="demo", name="demo_bad", description="Bad.")(bad)
+        tool(toolset="demo", name="demo_bad", description="Bad.", params={})(bad)
 
 
 def test_checks_callback_shape_under_deferred_annotations(

@@ -344,8 +344,10 @@ def fits_by_signature(fn: Callable[..., Any]) -> bool:
 
 
 def accepted(fn: Callable[..., Any]) -> bool:
+    """Whether ``@tool`` with ``params=`` takes the handler (without them, a handler not
+    written ``(args, **kwargs)`` is read as a typed one)."""
     try:
-        tool(toolset="light")(fn)
+        tool(toolset="light", params={})(fn)
     except ToolDefinitionError as exc:
         if "must take (args, **kwargs)" not in str(exc):
             raise

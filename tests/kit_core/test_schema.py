@@ -627,9 +627,12 @@ def test_a_handler_without_kwargs_is_rejected() -> None:
         return ""
 
     with pytest.raises(ToolDefinitionError) as info:
-        tool(toolset="t")(notes_read)
+        tool(toolset="t", params={})(notes_read)
     message = str(info.value)
-    assert message.startswith("@tool 'notes_read': the handler must take (args, **kwargs)")
+    assert message.startswith(
+        "@tool 'notes_read': with params= or schema=, the handler must take (args, **kwargs)"
+    )
+    assert "or drop params= and declare the arguments as typed parameters" in message
     assert "write `def notes_read(args, **kwargs):`" in message
 
 
@@ -639,7 +642,7 @@ def test_a_handler_without_a_positional_parameter_is_rejected() -> None:
         return ""
 
     with pytest.raises(ToolDefinitionError, match=r"the handler must take \(args, \*\*kwargs\)"):
-        tool(toolset="t")(notes_read)
+        tool(toolset="t", params={})(notes_read)
 
 
 def test_a_handler_with_a_second_required_positional_is_rejected() -> None:
@@ -648,16 +651,16 @@ def test_a_handler_with_a_second_required_positional_is_rejected() -> None:
         return ""
 
     with pytest.raises(ToolDefinitionError, match=r"must take \(args, \*\*kwargs\)"):
-        tool(toolset="t")(notes_read)
+        tool(toolset="t", params={})(notes_read)
 
 
-def test_a_handler_taking_no_parameters_is_rejected() -> None:
+def test_a_handler_with_params_taking_no_parameters_is_rejected() -> None:
     def notes_read() -> str:
         """Read."""
         return ""
 
     with pytest.raises(ToolDefinitionError, match=r"must take \(args, \*\*kwargs\)"):
-        tool(toolset="t")(notes_read)
+        tool(toolset="t", params={})(notes_read)
 
 
 def test_handler_variants_that_take_args_and_kwargs_are_accepted() -> None:
