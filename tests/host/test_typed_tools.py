@@ -89,7 +89,8 @@ def _load(home: Path) -> dict[str, Any]:
         timeout=300,
     )
     lines = [line for line in run.stdout.splitlines() if line.startswith("HPK-TYPED ")]
-    assert run.returncode == 0 and lines, run.stderr[-3000:]
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert lines, run.stdout[-3000:]
     return json.loads(lines[-1].removeprefix("HPK-TYPED "))
 
 

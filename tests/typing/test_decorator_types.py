@@ -16,7 +16,7 @@ import asyncio
 import json
 import types
 from collections.abc import Callable, Coroutine
-from typing import Any, assert_type
+from typing import Annotated, Any, assert_type
 
 import pytest
 
@@ -226,3 +226,24 @@ def test_the_reader_is_typed_by_the_kind_asked_for() -> None:
     assert_type(found, list[tuple[str, object, HookSpec]])
     assert [(where, spec.name) for where, _, spec in found] == [("hooks[0]", "pre_llm_call")]
     declaration_of(typing_lookup, str)  # pyright: ignore[reportArgumentType]
+
+
+# -- typed-signature tools ---------------------------------------------------------------
+
+
+@tool(toolset="typing")
+def typing_forecast(
+    city: Annotated[str, "The city"], days: Annotated[int, "Days"] = 3
+) -> dict[str, int]:
+    """Forecast."""
+    return {city: days}
+
+
+def test_a_typed_tool_shows_its_own_keyword_parameters_and_answers_a_str() -> None:
+    assert_type(typing_forecast(city="Oslo"), str)
+    assert json.loads(typing_forecast(city="Oslo", days=2)) == {
+        "success": True,
+        "data": {"Oslo": 2},
+    }
+    answered = typing_forecast(city=5)  # pyright: ignore[reportArgumentType]
+    assert json.loads(answered)["error"] == "city must be a string; got integer 5"
