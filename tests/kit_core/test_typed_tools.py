@@ -513,3 +513,14 @@ def test_an_args_handler_without_params_stays_a_spec_style_tool() -> None:
     assert call(demo_named, {"q": "x"})["data"] == {"payload": {"q": "x"}}
     assert props(demo_named) == {"q": {"type": "string", "description": "Q."}}
     assert array_arg  # the helpers and typed tools share one vocabulary module
+
+
+def test_a_mapping_argument_checks_every_value() -> None:
+    @tool(toolset="demo")
+    def demo_weights(weights: Annotated[dict[str, Level], "Levels by name."]) -> dict[str, Any]:
+        """Weights."""
+        return {k: repr(v) for k, v in weights.items()}
+
+    assert call(demo_weights, {"weights": {"a": 2}})["data"] == {"a": "<Level.HIGH: 2>"}
+    refusal = call(demo_weights, {"weights": {"a": 2, "b": "x"}})
+    assert refusal["error"] == "weights.b must be an integer; got string 'x'"

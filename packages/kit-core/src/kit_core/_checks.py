@@ -282,11 +282,18 @@ def sent_instead(missing: str, args: Mapping[Any, Any], known: frozenset[str]) -
 
 
 def compile_object_check(schema: Mapping[str, Any]) -> ValueCheck:
-    """Compile a nested object schema: its required keys, unknown keys and properties."""
+    """Compile a nested object schema: its required keys, unknown keys, properties, and the
+    schema ``additionalProperties`` gives every other key's value (``dict[str, T]``)."""
     props: Mapping[str, Any] = schema.get("properties") or {}
     checks = {key: compile_value_check(sub, is_secret_key(key)) for key, sub in props.items()}
     required = tuple(schema.get("required") or ())
-    closed = schema.get("additionalProperties") is False
+    extra: Any = schema.get("additionalProperties")
+    closed = extra is False
+    other = (
+        compile_value_check(cast("Mapping[str, Any]", extra))
+        if isinstance(extra, Mapping)
+        else None
+    )
     known = list(props)
 
     def check(v: Any, path: str) -> str | None:
@@ -296,7 +303,7 @@ def compile_object_check(schema: Mapping[str, Any]) -> ValueCheck:
             if key not in v:
                 return f"{path}.{key} is required"
         for key, item in v.items():  # pyright: ignore[reportUnknownVariableType]
-            sub = checks.get(key)  # pyright: ignore[reportUnknownArgumentType]
+            sub = checks.get(key, other)  # pyright: ignore[reportUnknownArgumentType]
             if sub is not None:
                 problem = sub(item, f"{path}.{key}")
                 if problem is not None:
