@@ -30,7 +30,7 @@ from types import FunctionType
 from typing import Annotated, Any, cast
 
 from _bench import batch_ns, machine, median, table
-from kit_core import ToolSpec, declaration_of, int_arg, str_arg, tool
+from kit_core import Arg, ToolSpec, declaration_of, int_arg, str_arg, tool
 
 
 def spec_of(fn: object) -> ToolSpec:
@@ -89,6 +89,16 @@ def floor_logging_handler(args: dict[str, Any], **kwargs: Any) -> str:
 def places_find(args: dict[str, Any], **kwargs: Any) -> object:
     """Find places matching a query."""
     return find_places(**args)
+
+
+@tool(toolset="bench", name="places_find_typed")
+def places_find_typed(
+    query: Annotated[str, Arg("What to look for", example="coffee")],
+    region: Annotated[str | None, Arg("Region code", example="eu")] = None,
+    limit: Annotated[int | None, Arg("How many places to return", minimum=1, maximum=20)] = None,
+) -> object:
+    """Find places matching a query."""
+    return find_places(query, region or "eu", limit or 3)
 
 
 # -- 2b. the success line under hermes' own logging ----------------------------------
@@ -291,6 +301,7 @@ def layers(stream: io.StringIO) -> list[Layer]:
     found: list[Layer] = [
         Layer("floor: hand-written, no checks, json.dumps", floor_handler),
         Layer("kit, plugin logger at WARNING", places_find, logging.WARNING),
+        Layer("kit typed signature, logger at WARNING", places_find_typed, logging.WARNING),
         Layer("kit, plugin logger at ERROR (no rejection line)", places_find, logging.ERROR),
         Layer("kit, INFO on, StreamHandler formatting", places_find, logging.INFO),
         Layer("floor + one logger.info line, same handler", floor_logging_handler),

@@ -36,7 +36,7 @@ from types import ModuleType
 from typing import Any
 
 from _bench import machine, median, table
-from bench_registration import HostContext, declare
+from bench_registration import HostContext, declare, declare_typed
 from kit_core import ToolSpec, declaration_of, int_arg, register_all, str_arg, tool
 from kit_lifecycle import register_plugin
 
@@ -151,13 +151,16 @@ def main(argv: list[str]) -> int:
     options = parser.parse_args(argv)
     count, rounds = options.tools, options.rounds
     declare(1)  # the first declaration of a shape compiles its check; later ones share it
+    declare_typed(1)
 
     declaring: list[float] = []
+    typed: list[float] = []
     by_all: list[float] = []
     by_plugin: list[float] = []
     for _ in range(rounds):
         holder: list[ModuleType] = []
         declaring.append(per_tool_us(lambda: holder.append(declare(count)), count))  # noqa: B023
+        typed.append(per_tool_us(lambda: declare_typed(count), count))
         module = holder[0]
         hosts = (HostContext(), HostContext())  # kept past the timing, as a host keeps them
         by_all.append(per_tool_us(lambda: register_all(hosts[0], module), count))  # noqa: B023
@@ -169,6 +172,11 @@ def main(argv: list[str]) -> int:
     copies_plugin = deep_copies(lambda: register_plugin(HostContext(), module))
 
     declare_us, all_us, plugin_us = median(declaring), median(by_all), median(by_plugin)
+    typed_us = median(typed)
+    same = [
+        declaration_of(declare_typed(1).places_find_0, ToolSpec),
+        declaration_of(declare(1).places_find_0, ToolSpec),
+    ]
     spread = f"{min(declaring):,.1f} to {max(declaring):,.1f}"
     rows = [
         [
@@ -180,6 +188,17 @@ def main(argv: list[str]) -> int:
                 DECLARE_US,
                 "the work left per tool: its argument specs, schema, description, snapshot"
                 " and shape key (see the breakdown)",
+            ),
+        ],
+        [
+            "declaring by a typed signature, µs/tool",
+            f"{typed_us:,.1f} ({typed_us / declare_us:.2f}x the specs')",
+            f"<= {DECLARE_US:g}",
+            verdict(
+                typed_us,
+                DECLARE_US,
+                "reading the signature: evaluating the annotations, the docstring, the specs"
+                " built from them",
             ),
         ],
         [
@@ -230,6 +249,8 @@ def main(argv: list[str]) -> int:
     print(
         table(["figure", "verdict", "value", "target"], [[r[0], r[3], r[1], r[2]] for r in rows], 2)
     )
+    schemas = [s.schema if s is not None else None for s in same]
+    print(f"# the typed and the spec declarations give the same schema: {schemas[0] == schemas[1]}")
     print()
     parts = breakdown()
     if parts:

@@ -18,10 +18,10 @@ import tracemalloc
 from collections.abc import Callable
 from time import perf_counter_ns
 from types import ModuleType
-from typing import Any
+from typing import Annotated, Any
 
 from _bench import machine, median, table
-from kit_core import int_arg, register_all, str_arg, tool
+from kit_core import Arg, int_arg, register_all, str_arg, tool
 from kit_lifecycle import register_plugin
 
 
@@ -56,6 +56,30 @@ def declare(count: int) -> ModuleType:
             },
         )
         setattr(module, name, decorate(handler))
+    return module
+
+
+def declare_typed(count: int) -> ModuleType:
+    """:func:`declare`'s tools, declared by a typed signature: the same schema, checks and
+    names, the arguments written once in each handler's annotations (evaluated, as the
+    module's ``from __future__ import annotations`` leaves them, at each declaration)."""
+    module = ModuleType(f"bench_typed_plugin_{count}")
+    for index in range(count):
+        name = f"places_find_{index}"
+
+        def handler(
+            query: Annotated[str, Arg("What to look for", example="coffee")],
+            region: Annotated[str | None, Arg("Region code", example="eu")] = None,
+            limit: Annotated[
+                int | None, Arg("How many places to return", minimum=1, maximum=20)
+            ] = None,
+        ) -> object:
+            """Find places matching a query."""
+            return query
+
+        handler.__name__ = handler.__qualname__ = name
+        handler.__module__ = module.__name__
+        setattr(module, name, tool(toolset="bench")(handler))
     return module
 
 

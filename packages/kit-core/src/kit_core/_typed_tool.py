@@ -16,9 +16,9 @@ import inspect
 import typing
 from collections.abc import Callable, Mapping
 from functools import cache
-from typing import Any
+from types import CodeType, FunctionType
+from typing import Any, cast
 
-from kit_core._annotations import signature_of
 from kit_core._docstrings import Docstring, parse_docstring
 from kit_core._typed import Derived, derive, json_default
 from kit_core.args import ArgSpec
@@ -26,6 +26,29 @@ from kit_core.errors import ToolDefinitionError
 from kit_core.typed import ToolContext
 
 __all__ = ["TypedHandler", "typed_handler"]
+
+
+@cache
+def _compiled(annotation: str) -> CodeType:
+    """A string annotation compiled once: a plugin declares many tools whose annotations
+    read the same (``Annotated[str, Arg(...)]``), and compiling is most of evaluating."""
+    return compile(annotation, "<annotation>", "eval")
+
+
+def _hints(fn: Callable[..., Any]) -> dict[str, Any]:
+    """``typing.get_type_hints(fn, include_extras=True)`` for a plain function: each
+    string annotation (``from __future__ import annotations``) evaluated in the handler's
+    module, from a cached compilation; anything else as ``get_type_hints`` reads it."""
+    target = inspect.unwrap(fn)
+    namespace = getattr(target, "__globals__", None)
+    if type(target) is not FunctionType or not isinstance(namespace, dict):
+        return typing.get_type_hints(fn, include_extras=True)
+    found: dict[str, Any] = {}
+    for name, value in inspect.get_annotations(target).items():
+        if isinstance(value, str):
+            value = eval(_compiled(value), cast("dict[str, Any]", namespace))
+        found[name] = type(None) if value is None else value
+    return found
 
 
 @cache
@@ -58,7 +81,9 @@ class TypedHandler:
         self.direct = direct
 
 
-def typed_handler(fn: Callable[..., Any], label: str, allow_undocumented: bool) -> TypedHandler:
+def typed_handler(
+    fn: Callable[..., Any], label: str, allow_undocumented: bool, signature: inspect.Signature
+) -> TypedHandler:
     """Read a typed handler's signature and docstring.
 
     Raises:
@@ -67,8 +92,7 @@ def typed_handler(fn: Callable[..., Any], label: str, allow_undocumented: bool) 
             naming it and the fix.
     """
     try:
-        signature = signature_of(fn)
-        hints = typing.get_type_hints(fn, include_extras=True)
+        hints = _hints(fn)
     except Exception as exc:
         msg = (
             f"{label}: the handler's annotations cannot be resolved ({type(exc).__name__}:"
