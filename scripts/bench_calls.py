@@ -4,6 +4,10 @@ The tool takes two strings and one bounded integer, one of them required. Each l
 answers the host with a JSON string and calls the same underlying function. Figures are
 the median over interleaved rounds of one batch of calls each, all from this one run.
 
+A second table prices the kit's INFO success line under hermes' production logging (the
+installed hermes-agent's own ``hermes_logging.setup_logging``), against the same tool with
+the line lowered by ``HERMES_PLUGIN_KIT_CALL_LOG``, in CPU time of the whole process.
+
 Usage: python scripts/bench_calls.py [--rounds N] [--batch-ms MS]
 """
 
@@ -15,12 +19,15 @@ import importlib
 import io
 import json
 import logging
+import os
 import sys
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
-from time import perf_counter
+from pathlib import Path
+from time import perf_counter, perf_counter_ns, process_time_ns
 from types import FunctionType
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from _bench import batch_ns, machine, median, table
 from kit_core import ToolSpec, declaration_of, int_arg, str_arg, tool
@@ -82,6 +89,122 @@ def floor_logging_handler(args: dict[str, Any], **kwargs: Any) -> str:
 def places_find(args: dict[str, Any], **kwargs: Any) -> object:
     """Find places matching a query."""
     return find_places(**args)
+
+
+# -- 2b. the success line under hermes' own logging ----------------------------------
+
+CALL_LOG_ENV = "HERMES_PLUGIN_KIT_CALL_LOG"
+PLUGINS = {"memo_sync": "", "notes": "notes=debug"}
+"""Two directory plugins as hermes imports them (``hermes_plugins.<slug>``), with the
+``HERMES_PLUGIN_KIT_CALL_LOG`` each was declared under: the default, and lowered."""
+
+
+def places_in(plugin: str, call_log: str) -> Callable[..., str]:
+    """``places_find`` again, its handler in ``hermes_plugins.<plugin>.tools``, declared
+    while ``HERMES_PLUGIN_KIT_CALL_LOG`` is ``call_log`` (the kit reads it then)."""
+    same = FunctionType(find_places.__code__, find_places.__globals__, "places_find")
+
+    def handler(args: dict[str, Any], **kwargs: Any) -> object:
+        """Find places matching a query."""
+        return same(**args)
+
+    handler.__module__ = f"hermes_plugins.{plugin}.tools"
+    saved = os.environ.get(CALL_LOG_ENV)
+    os.environ[CALL_LOG_ENV] = call_log
+    try:
+        return tool(
+            toolset="bench",
+            name=f"{plugin}_places_find",
+            params={
+                "query": str_arg("What to look for", required=True, example="coffee"),
+                "region": str_arg("Region code", example="eu"),
+                "limit": int_arg("How many places to return", minimum=1, maximum=20),
+            },
+        )(handler)
+    finally:
+        if saved is None:
+            del os.environ[CALL_LOG_ENV]
+        else:
+            os.environ[CALL_LOG_ENV] = saved
+
+
+def cpu_batch_ns(
+    fn: Callable[[object], object], arg: object, calls: int, flush: Callable[[], None]
+) -> tuple[float, float]:
+    """CPU ns of the whole process per call (the log writer's thread included: the batch
+    ends when hermes' queue is drained), and wall ns per call on the calling thread."""
+    loop = range(calls)
+    cpu, wall = process_time_ns(), perf_counter_ns()
+    for _ in loop:
+        fn(arg)
+    wall = perf_counter_ns() - wall
+    flush()
+    return (process_time_ns() - cpu) / calls, wall / calls
+
+
+def run_call_line(rounds: int, batch_ms: float) -> None:
+    """The success line under hermes' production logging: ``hermes_logging.setup_logging``
+    of the installed hermes-agent, in a scratch ``HERMES_HOME`` (root at INFO, a queue
+    handler, and on its listener thread rotating ``agent.log``/``errors.log`` with hermes'
+    ``RedactingFormatter``), a session id set as during a conversation."""
+    with tempfile.TemporaryDirectory() as home:
+        os.environ["HERMES_HOME"] = home  # before hermes is imported: it reads it early
+        try:
+            import hermes_logging
+        except ImportError:
+            print("\n# the success line under hermes' logging: hermes-agent is not installed")
+            return
+        from importlib.metadata import version
+
+        hermes_logging.setup_logging(hermes_home=Path(home), log_level="INFO", force=True)
+        hermes_logging.set_session_context("bench-session")
+        flush: Callable[[], None] = hermes_logging.flush_log_queue
+        callers: dict[str, Callable[[object], object]] = {
+            "floor: hand-written, no checks, json.dumps": lambda a: floor_handler(
+                cast("dict[str, Any]", a), **CONTEXT
+            )
+        }
+        for plugin, call_log in PLUGINS.items():
+            fn = places_in(plugin, call_log)
+            label = f"kit, {CALL_LOG_ENV}={call_log}" if call_log else "kit, default (INFO line)"
+            callers[label] = lambda a, fn=fn: fn(a, **CONTEXT)
+        calls: dict[str, int] = {}
+        for label, call in callers.items():  # warm up, and size each batch to about batch_ms
+            cpu, _ = cpu_batch_ns(call, SUCCESS, 300, flush)
+            calls[label] = max(100, int(batch_ms * 1e6 / cpu))
+        cpu_ns: dict[str, list[float]] = {label: [] for label in callers}
+        wall_ns: dict[str, list[float]] = {label: [] for label in callers}
+        for _ in range(rounds):  # interleaved
+            for label, call in callers.items():
+                gc.collect()
+                cpu, wall = cpu_batch_ns(call, SUCCESS, calls[label], flush)
+                cpu_ns[label].append(cpu)
+                wall_ns[label].append(wall)
+        hermes_logging.clear_session_context()
+        flush()
+        log = Path(home, "logs", "agent.log").read_text(encoding="utf-8")
+        hermes_logging._reset_queued_handlers()
+    floor = median(next(iter(cpu_ns.values())))
+    rows = [
+        [
+            label,
+            f"{median(cpu_ns[label]):,.0f}",
+            f"{median(cpu_ns[label]) - floor:+,.0f}",
+            f"{median(wall_ns[label]):,.0f}",
+        ]
+        for label in callers
+    ]
+    print(
+        f"\n# the success line under hermes' production logging (hermes-agent"
+        f" {version('hermes-agent')}, hermes_logging.setup_logging at INFO)"
+    )
+    print(
+        f"# median of {rounds} interleaved rounds of one batch per layer; a successful call;"
+        " CPU of the whole process per call, hermes' log thread included"
+    )
+    print(table(["layer", "CPU ns", "added CPU ns", "caller wall ns"], rows))
+    written = {p: log.count(f"hermes_plugins.{p}.tools: {p}_places_find: ok") for p in PLUGINS}
+    print(f"# ok lines in agent.log: {written}")
 
 
 # -- 3. the peers' validation layers ---------------------------------------------------
@@ -258,6 +381,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--batch-ms", type=float, default=20.0)
     options = parser.parse_args(argv)
     run(options.rounds, options.batch_ms)
+    run_call_line(options.rounds, options.batch_ms)
     return 0
 
 

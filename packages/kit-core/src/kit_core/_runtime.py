@@ -47,7 +47,6 @@ def propagates(exc: BaseException) -> bool:
 
 CONTEXT_KEYS: Final = ("session_id", "task_id")
 _DEBUG: Final = logging.DEBUG
-_INFO: Final = logging.INFO
 _WARNING: Final = logging.WARNING
 _AWAITABLE_HINT: Final = "it is awaitable; declare the handler with async def so the kit awaits it"
 
@@ -110,7 +109,7 @@ def _or_fallback(method: Callable[..., str]) -> Callable[..., str]:
 class ToolRunner:
     """Everything a call of one tool needs, fixed when the tool is decorated."""
 
-    __slots__ = ("check", "env_names", "handler", "logger", "name")
+    __slots__ = ("check", "env_names", "handler", "line_level", "logger", "name")
 
     def __init__(
         self,
@@ -119,12 +118,16 @@ class ToolRunner:
         check: ArgumentCheck | None,
         env_names: tuple[str, ...],
         logger: logging.Logger,
+        line_level: int = logging.INFO,
     ) -> None:
         self.name = name
         self.handler = handler
         self.check = check
         self.env_names = env_names
         self.logger = logger
+        self.line_level = line_level
+        """The level of the success line: INFO, or DEBUG when the operator lowered it
+        (``HERMES_PLUGIN_KIT_CALL_LOG``, see :mod:`kit_core._call_log`)."""
 
     # -- pieces shared by the sync and async paths ---------------------------------
 
@@ -138,7 +141,8 @@ class ToolRunner:
         self, raw: Any, kwargs: dict[str, Any], started: float
     ) -> tuple[dict[str, Any], str | None, bool]:
         """Parse and check the arguments; return them, or the rejection envelope, and
-        whether INFO is on for this call (the logger's level is read once per call)."""
+        whether the success line is on for this call (the logger's level is read once per
+        call)."""
         if type(raw) is dict:
             args: dict[str, Any] = raw  # pyright: ignore[reportUnknownVariableType]
             rejection = None
@@ -147,7 +151,7 @@ class ToolRunner:
         check = self.check
         if check is not None and rejection is None:
             args, rejection = check(args)
-        info = self.logger.isEnabledFor(_INFO)  # off means DEBUG is off too
+        info = self.logger.isEnabledFor(self.line_level)  # off means DEBUG is off too
         if info:
             self.invoked(raw, args, rejection, kwargs)
         if rejection is None:
@@ -189,7 +193,7 @@ class ToolRunner:
         return error_envelope(message, rejection.code)
 
     def finish(self, result: Any, started: float, info: bool) -> str:
-        """Encode what the handler returned; log the outcome when INFO is on."""
+        """Encode what the handler returned; log the outcome when its line is on."""
         kind = type(result)  # pyright: ignore[reportUnknownVariableType] (not __class__: it can lie)
         if kind is str:
             encoded: str = result
@@ -205,7 +209,7 @@ class ToolRunner:
         if info:
             _log(
                 self.logger,
-                _INFO,
+                self.line_level,
                 "%s: ok; elapsed_ms=%.2f; result=%s",
                 self.name,
                 (perf_counter() - started) * 1000,
@@ -288,9 +292,9 @@ def _sync_template() -> FunctionType:
     """The wrapper of every sync tool, with its per-process names bound once.
 
     The body names only its closure (the kit re-creates it with the handler's globals),
-    so everything it uses is bound here. :func:`sync_call` gives each tool the four
-    cells of its own (``runner``, ``handler``, ``check``, ``logger``) and shares the
-    others' cells, which nothing ever rebinds.
+    so everything it uses is bound here. :func:`sync_call` gives each tool the five
+    cells of its own (``runner``, ``handler``, ``check``, ``logger``, ``line_level``) and
+    shares the others' cells, which nothing ever rebinds.
     """
     plain_dict, text, kind_of, subclass = dict, str, type, issubclass
     everything = BaseException
@@ -298,7 +302,7 @@ def _sync_template() -> FunctionType:
     clock = perf_counter
     parse = parse_arguments
     encode = encode_success
-    info_level = _INFO
+    line_level: Any = None
     runner: Any = None
     handler: Any = None
     check: Any = None
@@ -314,7 +318,7 @@ def _sync_template() -> FunctionType:
                 args, rejection = parse(raw)
             if check is not None and rejection is None:
                 args, rejection = check(args)
-            info = logger.isEnabledFor(info_level)  # off means DEBUG is off too
+            info = logger.isEnabledFor(line_level)  # off means DEBUG is off too
             if info:
                 runner.invoked(raw, args, rejection, kwargs)
             if rejection is not None:
@@ -348,7 +352,9 @@ def _sync_template() -> FunctionType:
 _SYNC_TEMPLATE: Final = _sync_template()
 _SYNC_NAMES: Final = _SYNC_TEMPLATE.__code__.co_freevars
 _SYNC_CELLS: Final = _SYNC_TEMPLATE.__closure__ or ()
-_OWN: Final = tuple(_SYNC_NAMES.index(n) for n in ("runner", "handler", "check", "logger"))
+_OWN: Final = tuple(
+    _SYNC_NAMES.index(n) for n in ("runner", "handler", "check", "logger", "line_level")
+)
 
 
 def sync_call(runner: ToolRunner) -> Callable[..., str]:
@@ -356,7 +362,9 @@ def sync_call(runner: ToolRunner) -> Callable[..., str]:
     inlined, since every call of every sync tool takes this path."""
     cells = list(_SYNC_CELLS)
     for index, value in zip(
-        _OWN, (runner, runner.handler, runner.check, runner.logger), strict=True
+        _OWN,
+        (runner, runner.handler, runner.check, runner.logger, runner.line_level),
+        strict=True,
     ):
         cells[index] = CellType(value)
     template = _SYNC_TEMPLATE

@@ -17,6 +17,7 @@ from types import FunctionType
 from typing import Any, Never, ParamSpec, Protocol, cast, overload
 
 from kit_core._annotations import signature_of
+from kit_core._call_log import success_level
 from kit_core._checks import default_filler
 from kit_core._env import check_requires_env
 from kit_core._runtime import ToolRunner, sync_call
@@ -248,7 +249,8 @@ def _decorate(fn: Callable[..., Any], **opts: Any) -> Any:
     check = _compile_checks(label, schema["parameters"], examples, opts["validate_required"])
     is_async = inspect.iscoroutinefunction(fn)
     module = getattr(fn, "__module__", None) or "hermes_plugin_kit"
-    runner = ToolRunner(name, fn, check, env_names, logging.getLogger(module))
+    logger = logging.getLogger(module)
+    runner = ToolRunner(name, fn, check, env_names, logger, success_level(module))
     spec = ToolSpec(
         name=name,
         toolset=opts["toolset"].strip(),
