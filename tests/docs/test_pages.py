@@ -3,6 +3,7 @@ package READMEs' links lead somewhere."""
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from pathlib import Path
 
@@ -63,3 +64,17 @@ def test_a_package_readme_links_absolutely_into_the_repository(readme: Path) -> 
         relative = target.removeprefix(f"{url}/blob/main/")
         if relative != target:
             assert (ROOT / relative).is_file(), target
+
+
+def test_the_site_hook_drops_sphinx_role_names_before_code_and_nothing_else() -> None:
+    spec = importlib.util.spec_from_file_location(
+        "mkdocs_hooks", ROOT / "scripts" / "mkdocs_hooks.py"
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    hooks = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hooks)
+    html = "Use :func:<code>tool</code> or :class:<code>ToolSpec</code>; a:b:<em>c</em>, :func: x"
+    assert hooks.on_page_content(html) == (
+        "Use <code>tool</code> or <code>ToolSpec</code>; a:b:<em>c</em>, :func: x"
+    )
