@@ -45,6 +45,7 @@ PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 FENCE = re.compile(r"^(\s*)```(\S*)\s*$")
 DIRECTIVE = re.compile(r"^\s*<!-- docs-test: (.*?) -->\s*$")
 LANGUAGES = {"python", "sh", "text", "json", "yaml", "toml"}
+REPOSITORY = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))["repo_url"]
 PACKAGES = {p.name for p in (ROOT / "packages").iterdir() if (p / "pyproject.toml").is_file()}
 
 
@@ -273,7 +274,7 @@ def assert_kit_command(argv: list[str], where: str) -> None:
 
 def assert_requirement(requirement: str, where: str) -> None:
     found = re.fullmatch(
-        r"([a-z-]+)(\[[a-z]+\])? @ git\+https://github\.com/[^/]+/hermes-plugin-kit\.git"
+        r"([a-z-]+)(\[[a-z]+\])? @ git\+" + re.escape(REPOSITORY) + r"\.git"
         r"@<commit-sha>#subdirectory=packages/([a-z-]+)",
         requirement,
     )
