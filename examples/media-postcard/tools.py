@@ -5,7 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from hermes_plugin_kit import MediaPayload, bool_arg, deliver_media, str_arg, tool, tool_name
+from hermes_plugin_kit import (
+    MediaDeliveryResult,
+    MediaPayload,
+    bool_arg,
+    deliver_media,
+    str_arg,
+    tool,
+    tool_name,
+)
 
 ALBUM = Path(__file__).parent / "album"
 
@@ -22,7 +30,7 @@ ALBUM = Path(__file__).parent / "album"
         "spoiler": bool_arg("Hide the picture behind a spoiler (Telegram only)"),
     },
 )
-def send_picture(args: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+def send_picture(args: dict[str, Any], **kwargs: Any) -> MediaDeliveryResult:
     """Send a picture from the album to the chat the user is talking from."""
     path = (ALBUM / args["picture"]).resolve()
     if path.parent != ALBUM.resolve() or not path.is_file():
@@ -32,4 +40,5 @@ def send_picture(args: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     payload = MediaPayload(
         path, caption=args.get("caption", ""), spoiler=args.get("spoiler", False)
     )
-    return deliver_media(payload, target="origin", **kwargs).as_dict()
+    # returned as it is: a failed delivery reaches the model as an error envelope
+    return deliver_media(payload, target="origin", **kwargs)
