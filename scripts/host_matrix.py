@@ -1,11 +1,11 @@
 """The host matrix: the real-host suite (tests/host) on every hermes-agent release of the
 package registry the kit supports, each in an environment of its own, then the support
-table of the README made from what the runs reported.
+table of the documentation (docs/hosts.md) made from what the runs reported.
 
 The project environment's release (the ``host`` dependency group) runs in the main
 Python 3.11 leg of ./scripts/test, which writes its results beside these; this script
 runs every other release, two at a time (the machine has two cores), and fails when a
-leg fails, a leg's results are missing, or the README's table was not what the runs
+leg fails, a leg's results are missing, or the documented table was not what the runs
 produced (it is rewritten; commit it).
 """
 
@@ -25,7 +25,7 @@ from kit_core._host_model import UPSTREAM_COMMIT, registry_releases, upstream_re
 
 RESULTS = CACHE / "results"
 LOGS = CACHE / "logs"
-README = ROOT / "README.md"
+PAGE = ROOT / "docs" / "hosts.md"
 START, END = "<!-- host-matrix:start -->", "<!-- host-matrix:end -->"
 ROWS = (
     "host model matches the release",
@@ -97,14 +97,14 @@ def table() -> str:
 
 
 def write_table() -> bool:
-    """Put the table into the README; True when it was already there."""
-    text = README.read_text()
+    """Put the table into docs/hosts.md; True when it was already there."""
+    text = PAGE.read_text()
     head, rest = text.split(START, 1)
     _, tail = rest.split(END, 1)
     new = f"{head}{START}\n{table()}\n{END}{tail}"
     if new == text:
         return True
-    README.write_text(new)
+    PAGE.write_text(new)
     return False
 
 
@@ -124,8 +124,8 @@ def main() -> int:
         return 1
     if not write_table():
         print(
-            "host matrix: the README's support table was not what the runs produced; it is"
-            " rewritten now: commit README.md",
+            "host matrix: the support table in docs/hosts.md was not what the runs produced; it is"
+            " rewritten now: commit docs/hosts.md",
             file=sys.stderr,
         )
         return 1

@@ -22,7 +22,7 @@ its surfaces, the findings by rule and severity, the false errors, and whether
 Not part of ./scripts/test: it needs the package registry (about a minute here with
 warm caches). Usage (``scripts/plugin_evidence`` runs it in the project environment):
 
-    python scripts/plugin_evidence.py [--only DIST ...] [--no-install] [--write-readme]
+    python scripts/plugin_evidence.py [--only DIST ...] [--no-install] [--write-docs]
         [--output FILE] [--json FILE]
 """
 
@@ -304,7 +304,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--only", nargs="*", default=[], help="distributions to measure")
     parser.add_argument("--no-install", action="store_true", help="reuse the environments")
-    parser.add_argument("--write-readme", action="store_true", help="update README.md")
+    parser.add_argument("--write-docs", action="store_true", help="update docs/evidence.md")
     parser.add_argument("--output", type=Path, help="also write the table to this file")
     parser.add_argument("--json", type=Path, help="write the raw results as JSON")
     args = parser.parse_args()
@@ -327,8 +327,8 @@ def main() -> int:
         args.json.write_text(json.dumps(raw, indent=2, ensure_ascii=False), encoding="utf-8")
     if args.output:
         args.output.write_text(text + "\n", encoding="utf-8")
-    if args.write_readme:
-        write_between_markers(ROOT / "README.md", text)
+    if args.write_docs:
+        write_between_markers(ROOT / "docs" / "evidence.md", text)
     return 0
 
 

@@ -1,4 +1,4 @@
-"""What the test run records for the README's support table (``scripts/host_matrix.py``).
+"""What the test run records for the support table in docs/hosts.md (``scripts/host_matrix.py``).
 
 With ``KIT_HOST_RESULTS`` set, the outcomes are written there as JSON at the end of the
 session, counted by row:

@@ -1,5 +1,5 @@
-"""scripts/host_matrix.py turns the recorded outcomes into the README's support table: a
-failure or a missing release is never rendered as support, and the table in the README is
+"""scripts/host_matrix.py turns the recorded outcomes into the support table of docs/hosts.md: a
+failure or a missing release is never rendered as support, and the table in that page is
 replaced between its markers only."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ def matrix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     monkeypatch.setattr(module, "RESULTS", tmp_path / "results")
-    monkeypatch.setattr(module, "README", tmp_path / "README.md")
+    monkeypatch.setattr(module, "PAGE", tmp_path / "hosts.md")
     sys.modules.pop("host_matrix", None)
     return module
 
@@ -69,11 +69,11 @@ def test_a_missing_release_stops_the_table(matrix: ModuleType) -> None:
         matrix.table()
 
 
-def test_the_readme_is_rewritten_between_its_markers_only(matrix: ModuleType) -> None:
+def test_the_page_is_rewritten_between_its_markers_only(matrix: ModuleType) -> None:
     write_results(matrix.RESULTS, {}, {})
-    matrix.README.write_text(f"before\n{matrix.START}\nold table\n{matrix.END}\nafter\n")
+    matrix.PAGE.write_text(f"before\n{matrix.START}\nold table\n{matrix.END}\nafter\n")
     assert matrix.write_table() is False  # it changed
-    text = matrix.README.read_text()
+    text = matrix.PAGE.read_text()
     assert text.startswith(f"before\n{matrix.START}\n| what the kit does")
     assert text.endswith(f"{matrix.END}\nafter\n")
     assert "old table" not in text

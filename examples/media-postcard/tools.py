@@ -5,7 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from hermes_plugin_kit import MediaPayload, bool_arg, deliver_media, str_arg, tool, tool_name
+from hermes_plugin_kit import (
+    MediaDeliveryResult,
+    MediaPayload,
+    bool_arg,
+    deliver_media,
+    str_arg,
+    tool,
+    tool_name,
+)
 
 ALBUM = Path(__file__).parent / "album"
 
@@ -22,7 +30,7 @@ ALBUM = Path(__file__).parent / "album"
         "spoiler": bool_arg("Hide the picture behind a spoiler (Telegram only)", default=False),
     },
 )
-def send_picture(args: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+def send_picture(args: dict[str, Any], **kwargs: Any) -> MediaDeliveryResult:
     """Send a picture from the album to the chat the user is talking from."""
     return send(args["picture"], args["caption"], args["spoiler"], kwargs)
 
@@ -35,5 +43,13 @@ def send(picture: str, caption: str, spoiler: bool, context: dict[str, Any]) -> 
         available = ", ".join(sorted(p.name for p in ALBUM.iterdir()))
         msg = f"no picture {picture!r} in the album; available: {available}"
         raise ValueError(msg)
+<<<<<<< HEAD
     payload = MediaPayload(path, caption=caption, spoiler=spoiler)
     return deliver_media(payload, target="origin", **context).as_dict()
+=======
+    payload = MediaPayload(
+        path, caption=args.get("caption", ""), spoiler=args.get("spoiler", False)
+    )
+    # returned as it is: a failed delivery reaches the model as an error envelope
+    return deliver_media(payload, target="origin", **kwargs)
+>>>>>>> main

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 
 import pytest
@@ -59,3 +60,25 @@ def test_an_unknown_picture_is_an_error_listing_the_album(host: InMemoryHost) ->
         " available: harbour.png, sunset.png"
     )
     assert host.sent_messages == []
+
+
+def test_a_failed_delivery_is_an_error_envelope_and_a_logged_failure(
+    plugin_host: InMemoryHost, caplog: pytest.LogCaptureFixture
+) -> None:
+    plugin = plugin_host.load(PLUGIN)
+    assert plugin.enabled, plugin.error
+    caplog.set_level(logging.INFO)
+    # no chat bound for this turn: "origin" has nowhere to go, so nothing is sent
+    reply = plugin_host.call_tool("postcard_send_picture", {"picture": "harbour.png"})
+    out = json.loads(reply)
+    assert out["success"] is False, out
+    assert out["error_code"] == "media_delivery_failed"
+    assert out["error"].startswith(
+        "postcard_send_picture failed: could not deliver harbour.png to origin: "
+    )
+    assert "data" not in out
+    assert plugin_host.sent_messages == []
+    (line,) = [r for r in caplog.records if "postcard_send_picture:" in r.getMessage()]
+    assert line.levelno == logging.WARNING
+    assert "postcard_send_picture: returned failure; elapsed_ms=" in line.getMessage()
+    assert "; error_code=media_delivery_failed; error=could not deliver" in line.getMessage()

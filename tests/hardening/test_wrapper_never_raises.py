@@ -1,4 +1,4 @@
-"""A wrapped tool returns exactly ``str`` and raises nothing but what the README names
+"""A wrapped tool returns exactly ``str`` and raises nothing but what docs/contracts.md names
 (``KeyboardInterrupt`` and the cancellation of the awaiting task), whatever its handler
 raises or returns, however its exceptions and results misbehave, and whatever the
 logging set-up does; and what the caller sent is echoed short."""

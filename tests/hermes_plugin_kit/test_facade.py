@@ -48,9 +48,14 @@ PUBLIC_NAMES = frozenset(
         "PluginSkill",
         "RegistrationError",
         "RegistrationSummary",
+        "ReportsFailure",
         "ResolvedDeliveryTarget",
         "ToolDefinitionError",
+<<<<<<< HEAD
         "ToolContext",
+=======
+        "ToolFailure",
+>>>>>>> main
         "ToolFunction",
         "ToolSpec",
         "arg",

@@ -207,10 +207,12 @@ def plugin(hermes_host: HermesHost, monkeypatch: pytest.MonkeyPatch) -> Iterator
     monkeypatch.setattr(module, "BLOCK_SEND_MESSAGE", None)
     module.PRE_CALLS.clear()
     module.POST_CALLS.clear()
+    module.TOOL_POST_CALLS.clear()
     kit_media.clear_media_delivery_state(session_id=SESSION)
     yield module
     module.PRE_CALLS.clear()
     module.POST_CALLS.clear()
+    module.TOOL_POST_CALLS.clear()
     kit_media.clear_media_delivery_state(session_id=SESSION)
 
 
@@ -521,6 +523,37 @@ def test_a_host_refusal_is_a_failure_not_a_success(
     assert result.reason is not None
     assert "No home channel set for telegram" in result.reason
     assert telegram_network.calls == []
+    assert transform_media_delivery_output(response_text="x", session_id=SESSION) is None
+
+
+def test_a_tool_returning_a_failed_delivery_answers_the_model_with_an_error(
+    hermes_host: HermesHost,
+    telegram_network: FakeTelegramNetwork,
+    plugin: ModuleType,
+    files: SimpleNamespace,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.INFO)
+    reply = hermes_host.call(  # no home channel set: hermes refuses the target
+        "kitm_deliver", {"path": str(files.image), "target": "telegram"}, session_id=SESSION
+    )
+    outcome = json.loads(reply)
+    assert set(outcome) == {"success", "error", "error_code"}, outcome
+    assert outcome["success"] is False
+    assert outcome["error_code"] == "media_delivery_failed"
+    assert outcome["error"].startswith(
+        f"kitm_deliver failed: could not deliver {files.image.name} to telegram"
+    )
+    assert "No home channel set for telegram" in outcome["error"]
+    assert telegram_network.calls == []
+    # hermes' own tool pipeline reads the answer as a failed call, not a success
+    (observed,) = plugin.TOOL_POST_CALLS
+    assert (observed["status"], observed["error_type"]) == ("error", "tool_error")
+    assert observed["error_message"] == outcome["error"]
+    (line,) = [r for r in caplog.records if r.getMessage().startswith("kitm_deliver: ")]
+    assert line.levelno == logging.WARNING
+    assert line.getMessage().startswith("kitm_deliver: returned failure; elapsed_ms=")
+    assert "; error_code=media_delivery_failed; error=could not deliver" in line.getMessage()
     assert transform_media_delivery_output(response_text="x", session_id=SESSION) is None
 
 

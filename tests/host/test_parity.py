@@ -454,9 +454,12 @@ def test_a_media_send_goes_through_the_same_guard_and_send_message(
     mine_hook = memory.invoke_hook("transform_llm_output", response_text="done", session_id=SESSION)
 
     assert memory.sent_messages == real_send.sent
-    # the one field a recorded send cannot know: the platform's message id
-    ids = [r["data"]["host_result"].pop("message_id", None) for r in (mine, real)]
-    assert (None in ids) is bool(block)
+    if block is None:  # the one field a recorded send cannot know: the platform's message id
+        ids = [r["data"]["host_result"].pop("message_id", None) for r in (mine, real)]
+        assert None not in ids
+    else:  # the tool returned the failed delivery: both answer with the error envelope
+        assert real["error_code"] == "media_delivery_failed"
+        assert real["error"].endswith(f": {block}")
     assert mine == real
     assert mine_hook == real_hook
     assert mine_plugin.PRE_CALLS == real_send.plugin.PRE_CALLS

@@ -107,8 +107,12 @@ def test_a_blocking_guard_stops_the_send(image: Path) -> None:
     plugin.BLOCK_SEND_MESSAGE = "paused"
     host.session_env.update(IN_CHAT)
     out = json.loads(host.call_tool("kitm_deliver", {"path": str(image)}, session_id=SESSION))
-    assert out["data"]["success"] is False
-    assert out["data"]["reason"] == "paused"
+    assert out == {  # the tool returned the failed result: the model gets an error
+        "success": False,
+        "error": f"kitm_deliver failed: could not deliver {image.name} to telegram:…7890:…7585:"
+        " paused",
+        "error_code": "media_delivery_failed",
+    }
     assert host.sent_messages == []
     assert plugin.POST_CALLS[0]["status"] == "blocked"
 

@@ -590,8 +590,12 @@ def test_duplicate_skills_are_refused_before_any_host_call(
     caplog.set_level(logging.INFO)
     again = plugin_skill("beta", tmp_path / "alpha" / "SKILL.md", "Beta again.")
     ctx = FakeContext(manifest("lc-demo"))
-    with pytest.raises(RegistrationError, match="duplicate skill name: beta"):
+    with pytest.raises(RegistrationError) as excinfo:
         register_plugin(ctx, DECLARATIONS, (*skills, again))
+    assert str(excinfo.value) == (
+        f"duplicate skill name: beta (at {skills[0].path} and at {again.path});"
+        " give each skill its own name"
+    )
     assert ctx.calls == []
     assert info_records(caplog) == []
 
@@ -734,29 +738,40 @@ def undecorated(raw: str) -> str:
     return raw
 
 
+DECORATE = (
+    "decorate it with @tool, @command, @middleware or @hook, or leave it out (only decorated"
+    " callables are registered)"
+)
+PASS_MODULES = "pass modules, module names and decorated callables (skills go in skills=)"
+
+
 @pytest.mark.parametrize(
-    ("items", "index"),
+    ("items", "index", "fix"),
     [
-        ([ping, len], 1),
-        ([5], 0),
-        ([ping, rewrite, undecorated], 2),
-        ([None, ping], 0),
+        ([ping, len], 1, DECORATE),
+        ([5], 0, PASS_MODULES),
+        ([ping, rewrite, undecorated], 2, DECORATE),
+        ([None, ping], 0, PASS_MODULES),
     ],
 )
-def test_a_non_declaration_is_refused_naming_its_index(items: list[Any], index: int) -> None:
+def test_a_non_declaration_is_refused_naming_its_index_and_the_fix(
+    items: list[Any], index: int, fix: str
+) -> None:
     ctx = FakeContext()
     with pytest.raises(RegistrationError) as excinfo:
         register_plugin(ctx, items)
     assert str(excinfo.value) == (
-        f"declarations[{index}] ({items[index]!r}) is not a @tool, @command, @middleware or"
-        " @hook declaration; pass only decorated callables (skills go in skills=)"
+        f"declarations[{index}] ({items[index]!r}) is neither a module nor a @tool, @command,"
+        f" @middleware or @hook declaration; {fix}"
     )
     assert ctx.calls == []
 
 
 def test_a_skill_among_the_declarations_points_to_skills(skills: tuple[PluginSkill, ...]) -> None:
     ctx = FakeContext()
-    with pytest.raises(RegistrationError, match=r"declarations\[1\] .*\(skills go in skills=\)"):
+    with pytest.raises(
+        RegistrationError, match=r"declarations\[1\] .*; pass skills in skills=, not among the"
+    ):
         register_plugin(ctx, [ping, skills[0]])  # pyright: ignore[reportArgumentType]
     assert ctx.calls == []
 
@@ -766,8 +781,8 @@ def test_declarations_of_the_wrong_kind_are_refused(declarations: Any) -> None:
     with pytest.raises(RegistrationError) as excinfo:
         register_plugin(FakeContext(), declarations)
     assert str(excinfo.value).startswith(
-        "declarations must be a module, a loaded module's name, or an iterable of decorated"
-        " callables; got "
+        "declarations must be a module, a loaded module's name, or an iterable of modules"
+        " and decorated callables; got "
     )
 
 

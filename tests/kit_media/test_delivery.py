@@ -351,3 +351,45 @@ def test_logs_name_the_file_and_never_the_folder_ids_or_token(
     assert str(image.parent) not in text
     assert CHAT.lstrip("-") not in text
     assert TOKEN.split(":")[1] not in text
+
+
+def test_a_kit_tool_returning_a_blocked_delivery_answers_with_an_error_envelope(
+    host: FakeHost, image: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    from kit_core import ToolFailure, tool
+
+    @tool(toolset="tests", name="media_send")
+    def media_send(args: dict[str, Any], **kwargs: Any) -> MediaDeliveryResult:
+        """Send the image."""
+        return deliver_media(MediaPayload(image), "telegram", **kwargs)
+
+    caplog.set_level(logging.INFO, logger=__name__)
+    host.block = "sending is paused"
+    failed = deliver_media(MediaPayload(image), "telegram")
+    assert failed.tool_failure() == ToolFailure(
+        "could not deliver cat.png to telegram (home channel): sending is paused",
+        "media_delivery_failed",
+    )
+    assert json.loads(media_send({}, session_id="s-1")) == {
+        "success": False,
+        "error": (
+            "media_send failed: could not deliver cat.png to telegram (home channel):"
+            " sending is paused"
+        ),
+        "error_code": "media_delivery_failed",
+    }
+    (line,) = [r.getMessage() for r in caplog.records if r.name == __name__]
+    assert line.startswith("media_send: returned failure; elapsed_ms=")
+    assert line.endswith(
+        "; error_code=media_delivery_failed; error=could not deliver cat.png"
+        " to telegram (home channel): sending is paused"
+    )
+
+    host.block = None  # the same tool, a delivery that succeeds: the success envelope
+    out = json.loads(media_send({}, session_id="s-1"))
+    assert out["success"] is True
+    assert out["data"]["success"] is True
+    assert out["data"]["reason"] is None
+    assert out["data"]["path"] == str(image)
+    assert out["data"]["host_result"]["success"] is True
+    assert deliver_media(MediaPayload(image), "telegram").tool_failure() is None

@@ -26,6 +26,8 @@ from hermes_plugin_kit import (
     Declaration,
     HookSpec,
     MiddlewareKind,
+    RegistrationError,
+    RegistrationSummary,
     ToolDefinitionError,
     ToolSpec,
     clear_media_delivery_state,
@@ -35,6 +37,7 @@ from hermes_plugin_kit import (
     hook,
     int_arg,
     middleware,
+    register_plugin,
     str_arg,
     tool,
     transform_media_delivery_output,
@@ -226,6 +229,32 @@ def test_the_reader_is_typed_by_the_kind_asked_for() -> None:
     assert_type(found, list[tuple[str, object, HookSpec]])
     assert [(where, spec.name) for where, _, spec in found] == [("hooks[0]", "pre_llm_call")]
     declaration_of(typing_lookup, str)  # pyright: ignore[reportArgumentType]
+
+
+class _ToolsOnly:
+    """A plugin context offering only register_tool."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+
+    def register_tool(self, name: str, **kwargs: Any) -> None:
+        self.names.append(name)
+
+
+def test_register_plugin_takes_modules_mixed_with_declarations() -> None:
+    tools_module = types.ModuleType("typing_tools_module")
+    tools_module.lookup = typing_lookup  # type: ignore[attr-defined]
+    ctx = _ToolsOnly()
+    mixed = [tools_module, "typing_tools_module_unused", typing_lookup]
+    assert_type(
+        register_plugin(ctx, [tools_module, typing_lookup], plugin_name="typing"),
+        RegistrationSummary,
+    )
+    assert ctx.names == ["typing_lookup"]
+    with pytest.raises(RegistrationError, match="cannot import module"):
+        register_plugin(ctx, mixed, plugin_name="typing")  # a module name is fine to pyright
+    with pytest.raises(RegistrationError):
+        register_plugin(ctx, [1, 2])  # pyright: ignore[reportArgumentType]
 
 
 # -- typed-signature tools ---------------------------------------------------------------

@@ -25,8 +25,13 @@ from kit_core import (  # noqa: E402 - after the revision check
     HookSpec,
     KitError,
     RegistrationError,
+<<<<<<< HEAD
     ToolContext,
+=======
+    ReportsFailure,
+>>>>>>> main
     ToolDefinitionError,
+    ToolFailure,
     ToolFunction,
     ToolSpec,
     arg,
@@ -157,9 +162,11 @@ __all__ = [
     "PluginSkill",
     "RegistrationError",
     "RegistrationSummary",
+    "ReportsFailure",
     "ResolvedDeliveryTarget",
     "ToolContext",
     "ToolDefinitionError",
+    "ToolFailure",
     "ToolFunction",
     "ToolSpec",
     "arg",

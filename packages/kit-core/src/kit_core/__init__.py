@@ -5,7 +5,8 @@ with :func:`register_all`. A decorated tool always answers the host with a JSON
 string, checks its arguments before the handler runs, and logs safely. Every object
 a kit decorator declares carries one :class:`Declaration` record (a :class:`ToolSpec`,
 a :class:`HookSpec`, kit-lifecycle's command and middleware specs), read with
-:func:`declaration_of`.
+:func:`declaration_of`. A handler reports a failure without raising by returning a
+:class:`ToolFailure` (or a result whose ``tool_failure()`` gives one).
 """
 
 from kit_core.args import (
@@ -19,7 +20,7 @@ from kit_core.args import (
     str_arg,
 )
 from kit_core.declarations import Declaration, HookSpec, declaration_of, declarations_in, declare
-from kit_core.envelope import ErrorCode
+from kit_core.envelope import ErrorCode, ReportsFailure, ToolFailure
 from kit_core.errors import KitError, RegistrationError, ToolDefinitionError
 from kit_core.names import tool_name, validate_tool_name
 from kit_core.redaction import redact, redact_text
@@ -37,8 +38,13 @@ __all__ = [
     "HookSpec",
     "KitError",
     "RegistrationError",
+<<<<<<< HEAD
     "ToolContext",
+=======
+    "ReportsFailure",
+>>>>>>> main
     "ToolDefinitionError",
+    "ToolFailure",
     "ToolFunction",
     "ToolSpec",
     "arg",

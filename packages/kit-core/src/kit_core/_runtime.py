@@ -19,7 +19,7 @@ from typing import Any, Final, cast
 from kit_core._checks import ECHO_CHARS, ArgumentCheck, Rejection, parse_arguments
 from kit_core._env import requires_env_values
 from kit_core._preview import preview
-from kit_core.envelope import ErrorCode, encode_success, error_envelope
+from kit_core.envelope import ErrorCode, ToolFailure, encode_success, error_envelope, failure_of
 from kit_core.redaction import (
     MIN_SECRET_LENGTH,
     REDACTED,
@@ -205,6 +205,9 @@ class ToolRunner:
         elif issubclass(kind, str):
             encoded = str.__str__(result)
         else:
+            failure = None if kind is dict or kind is list else failure_of(result)
+            if failure is not None:
+                return self.failed(failure, started)
             try:
                 encoded = encode_success(result)
             except BaseException as exc:
@@ -272,6 +275,24 @@ class ToolRunner:
             )
         return error_envelope(f"{self.name} failed: {text}", ErrorCode.HANDLER_ERROR)
 
+    @_or_fallback
+    def failed(self, failure: ToolFailure, started: float) -> str:
+        """The envelope for a handler that returned a failure; logs it as one."""
+        secrets = self.secrets()
+        text = redact_preview(failure.message, ERROR_CHARS, secrets)
+        code = redact_preview(failure.code, PREVIEW_CHARS, secrets)
+        if self.logger.isEnabledFor(_WARNING):
+            _log(
+                self.logger,
+                _WARNING,
+                "%s: returned failure; elapsed_ms=%.2f; error_code=%s; error=%s",
+                self.name,
+                (perf_counter() - started) * 1000,
+                code,
+                text,
+            )
+        return error_envelope(f"{self.name} failed: {text}", code)
+
     # -- the two call paths ------------------------------------------------------
 
     async def call_async(self, raw: Any, kwargs: dict[str, Any]) -> str:
@@ -303,7 +324,7 @@ def _sync_template() -> FunctionType:
     cells of its own (``runner``, ``handler``, ``check``, ``logger``, ``line_level``,
     ``direct``) and    shares the others' cells, which nothing ever rebinds.
     """
-    plain_dict, text, kind_of, subclass = dict, str, type, issubclass
+    plain_dict, plain_list, text, kind_of = dict, list, str, type
     everything = BaseException
     lets_through = propagates
     clock = perf_counter
@@ -343,7 +364,7 @@ def _sync_template() -> FunctionType:
                 kind = kind_of(result)  # pyright: ignore[reportUnknownVariableType] (a mock can claim str)
                 if kind is text:
                     return result
-                if not subclass(kind, text):
+                if kind is plain_dict or kind is plain_list:  # else finish asks for a failure
                     try:
                         return encode(result)
                     except everything as exc:
@@ -369,7 +390,8 @@ _OWN: Final = tuple(
 
 def sync_call(runner: ToolRunner) -> Callable[..., str]:
     """The wrapper of a sync tool: :meth:`ToolRunner.begin` and :meth:`ToolRunner.finish`
-    inlined, since every call of every sync tool takes this path."""
+    inlined (a result that is not a str, dict or list goes through ``finish``, which
+    asks it for a failure), since every call of every sync tool takes this path."""
     cells = list(_SYNC_CELLS)
     for index, value in zip(
         _OWN,

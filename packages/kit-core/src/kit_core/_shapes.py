@@ -87,7 +87,7 @@ _TOKEN_BODY: Final = "[A-Za-z0-9_-]"
 
 @functools.cache
 def catalogue() -> tuple[Shape, ...]:
-    """Every shape found in text (the README publishes this catalogue); built on first
+    """Every shape found in text (docs/redaction.md publishes this catalogue); built on first
     use, since only a log line or an error needs it."""
     return (
         *(

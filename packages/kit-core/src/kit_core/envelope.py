@@ -7,6 +7,10 @@ returns a ``str``      that string, unchanged (it is taken as already encoded)
 returns anything else  ``{"success": true, "data": <value>}``
 raises                 ``{"success": false, "error": "<tool> failed: <message>",
                        "error_code": "handler_error"}``
+returns a failure      ``{"success": false, "error": "<tool> failed: <message>",
+                       "error_code": "<its code>"}``: a :class:`ToolFailure`, or an
+                       object whose ``tool_failure()`` gives one (:class:`ReportsFailure`,
+                       e.g. a failed ``kit_media.MediaDeliveryResult``)
 call refused           ``{"success": false, "error": "<argument> is required (e.g. …)",
                        "error_code": "missing_argument"}`` (or ``invalid_argument``)
 value not encodable    ``{"success": false, "error": "…", "error_code":
@@ -18,7 +22,8 @@ Values JSON has no type for are encoded this way: ``datetime``, ``date`` and
 lost); paths as strings; enums as their value; sets and frozensets as lists
 (sorted when their items can be sorted); tuples as lists; ``bytes`` as text when
 they are UTF-8, else as ``"base64:<data>"``; dataclass instances as objects of
-their fields. NaN and infinities are refused: JSON has no spelling for them.
+their fields; other mappings (a ``MappingProxyType``) as objects. NaN and infinities
+are refused: JSON has no spelling for them.
 """
 
 from __future__ import annotations
@@ -27,13 +32,16 @@ import dataclasses
 import enum
 import functools
 import json
-from collections.abc import Callable, Iterable
-from typing import Any, Final, cast
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Final, Protocol, cast
 
 __all__ = [
     "ErrorCode",
+    "ReportsFailure",
+    "ToolFailure",
     "encode_success",
     "error_envelope",
+    "failure_of",
     "to_json_value",
 ]
 
@@ -45,6 +53,57 @@ class ErrorCode(enum.StrEnum):
     INVALID_ARGUMENT = "invalid_argument"
     HANDLER_ERROR = "handler_error"
     RESULT_NOT_SERIALIZABLE = "result_not_serializable"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ToolFailure:
+    """A failed outcome a tool handler returns instead of raising: the model receives
+    ``{"success": false, "error": "<tool> failed: <message>", "error_code": <code>}``
+    and the kit logs the call as failed, as it does for a handler that raised.
+
+    ``message`` says what went wrong and, where it can, what to do instead; ``code`` is a
+    short machine-readable ``error_code`` such as ``"not_found"``.
+    """
+
+    message: str
+    code: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.message, str) or not self.message.strip():
+            msg = f"ToolFailure message must be a non-empty str, got {self.message!r}"
+            raise TypeError(msg)
+        if not isinstance(self.code, str) or not self.code.strip():
+            msg = f"ToolFailure code must be a non-empty str such as 'not_found', got {self.code!r}"
+            raise TypeError(msg)
+
+    def tool_failure(self) -> ToolFailure:
+        """Itself: a ``ToolFailure`` is the failure it reports."""
+        return self
+
+
+class ReportsFailure(Protocol):
+    """A result object that can say it is a failure (kit-media's ``MediaDeliveryResult``
+    is one). A kit tool whose handler returns it gives the model the error envelope of
+    the :class:`ToolFailure` that ``tool_failure()`` returns, or the usual success
+    envelope when it returns ``None``."""
+
+    def tool_failure(self) -> ToolFailure | None:
+        """The failure this result reports, or ``None`` when it is a success."""
+        ...
+
+
+def failure_of(result: object) -> ToolFailure | None:
+    """The :class:`ToolFailure` ``result`` reports through ``tool_failure()`` (looked up
+    on its type, so a mock or proxy answering every attribute does not count), or None.
+
+    Raises:
+        Exception: whatever ``tool_failure()`` raised.
+    """
+    ask = getattr(type(result), "tool_failure", None)
+    if ask is None or not callable(ask):
+        return None
+    failure = ask(result)
+    return failure if isinstance(failure, ToolFailure) else None
 
 
 @functools.cache
@@ -91,6 +150,8 @@ def to_json_value(value: Any) -> Any:
             return "base64:" + base64.b64encode(raw).decode("ascii")
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+    if isinstance(value, Mapping):
+        return dict(cast("Mapping[Any, Any]", value))
     msg = f"object of type {type(value).__name__!r} is not JSON serializable"
     raise TypeError(msg)
 

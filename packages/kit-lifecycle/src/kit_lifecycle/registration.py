@@ -4,20 +4,12 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from types import ModuleType
-from typing import Any, Final, cast
+from typing import Any, Final
 
-from kit_core import (
-    Declaration,
-    HookSpec,
-    RegistrationError,
-    ToolSpec,
-    declaration_of,
-    declarations_in,
-)
+from kit_core import RegistrationError
 from kit_core._host_model import first_release
-from kit_core.declarations import resolve_module
 from kit_lifecycle._fail_closed import warn_fail_closed
 from kit_lifecycle._host import (
     host_tool_registry,
@@ -25,160 +17,15 @@ from kit_lifecycle._host import (
     running_host_hooks,
     running_host_release,
 )
+from kit_lifecycle._plan import Plan, collect
 from kit_lifecycle._rollback import Rollback
 from kit_lifecycle._secrets import SecretEnv, secret_env_of
-from kit_lifecycle.commands import CommandSpec, CommandType
-from kit_lifecycle.middleware import MiddlewareSpec
 from kit_lifecycle.skills import PluginSkill
 from kit_lifecycle.summary import RegistrationSummary, log_registration_summary
 
 __all__ = ["register_plugin"]
 
 _NAMESPACE: Final = re.compile(r"[A-Za-z0-9_-]+")
-
-
-class _Plan:
-    """What will be registered, by surface and name, after every check passed."""
-
-    __slots__ = (
-        "cli_commands",
-        "commands",
-        "hooks",
-        "middlewares",
-        "seen",
-        "skills",
-        "skipped",
-        "tools",
-    )
-
-    def __init__(self) -> None:
-        self.tools: dict[str, tuple[ToolSpec, Callable[..., Any]]] = {}
-        self.commands: dict[str, CommandSpec] = {}
-        self.cli_commands: dict[str, CommandSpec] = {}
-        self.middlewares: dict[str, MiddlewareSpec] = {}
-        self.hooks: dict[str, HookSpec] = {}
-        self.skills: dict[str, PluginSkill] = {}
-        self.skipped: list[PluginSkill] = []
-        self.seen: set[int] = set()
-
-    def add(self, obj: object, declaration: Declaration | None = None) -> bool:
-        """File one declaration (``obj``'s, read here unless given); False when ``obj``
-        carries none.
-
-        Raises:
-            RegistrationError: a duplicate name, or a declaration of a surface
-                ``register_plugin`` does not register.
-        """
-        if id(obj) in self.seen:
-            return True
-        if declaration is None:
-            declaration = declaration_of(obj)
-        if declaration is None:
-            return False
-        if isinstance(declaration, ToolSpec):
-            handler = cast("Callable[..., Any]", obj)
-            _put(self.tools, declaration.name, (declaration, handler), "tool name")
-        elif isinstance(declaration, CommandSpec):
-            cmd = declaration
-            slash = cmd.type is CommandType.SLASH
-            table, other = (
-                (self.commands, self.cli_commands) if slash else (self.cli_commands, self.commands)
-            )
-            if cmd.name in other:
-                msg = (
-                    f"command name {cmd.name} is declared both as a slash command and a CLI"
-                    " command; give them different names so each is clear in the receipt and"
-                    " in help"
-                )
-                raise RegistrationError(msg)
-            _put(table, cmd.name, cmd, "command name" if slash else "CLI command name")
-        elif isinstance(declaration, MiddlewareSpec):
-            _put(self.middlewares, declaration.kind, declaration, "middleware kind")
-        elif isinstance(declaration, HookSpec):
-            _put(self.hooks, declaration.name, declaration, "hook name")
-        else:
-            msg = (
-                f"{obj!r} carries a {type(declaration).__name__} declaration"
-                f" (surface {declaration.surface!r}), which register_plugin does not register;"
-                " register it with the kit package that declared it"
-            )
-            raise RegistrationError(msg)
-        self.seen.add(id(obj))
-        return True
-
-
-def _put(table: dict[str, Any], name: str, value: Any, what: str) -> None:
-    if name in table:
-        msg = (
-            f"duplicate {what}: {name} (two different declarations); declare one callable"
-            f" per {what} and combine the behaviour inside it"
-        )
-        raise RegistrationError(msg)
-    table[name] = value
-
-
-def _module(declarations: object) -> ModuleType | None:
-    if isinstance(declarations, ModuleType | str):
-        return resolve_module(declarations, "register its declarations")
-    return None
-
-
-def _collect(declarations: object) -> tuple[_Plan, str | None]:
-    plan = _Plan()
-    module = _module(declarations)
-    if module is not None:
-        for _, value, declaration in declarations_in(module):
-            plan.add(value, declaration)
-        return plan, module.__name__
-    if not isinstance(declarations, Iterable) or isinstance(declarations, bytes | Mapping):
-        msg = (
-            "declarations must be a module, a loaded module's name, or an iterable of decorated"
-            f" callables; got {type(cast(object, declarations)).__name__}"
-        )
-        raise RegistrationError(msg)
-    first: str | None = None
-    for index, item in enumerate(cast("Iterable[object]", declarations)):
-        if not callable(item) or not plan.add(item):
-            msg = (
-                f"declarations[{index}] ({item!r}) is not a @tool, @command, @middleware or"
-                " @hook declaration; pass only decorated callables (skills go in skills=)"
-            )
-            raise RegistrationError(msg)
-        first = first or getattr(item, "__module__", None)
-    return plan, first
-
-
-def _plan_skills(plan: _Plan, skills: Iterable[PluginSkill], logger: logging.Logger) -> None:
-    if isinstance(skills, PluginSkill):
-        skills = (skills,)
-    if not isinstance(skills, Iterable) or isinstance(skills, bytes | Mapping):
-        msg = (
-            "skills must be a list of plugin_skill() declarations (or left out), got"
-            f" {type(cast(object, skills)).__name__}"
-        )
-        raise RegistrationError(msg)
-    for skill in skills:
-        if not isinstance(skill, PluginSkill):
-            msg = f"skills must contain plugin_skill() declarations, got {skill!r}"
-            raise RegistrationError(msg)
-        if skill.name in plan.skills or any(s.name == skill.name for s in plan.skipped):
-            msg = f"duplicate skill name: {skill.name}"
-            raise RegistrationError(msg)
-        if skill.present:
-            plan.skills[skill.name] = skill
-        elif skill.optional:
-            logger.warning(
-                "hermes_plugin_kit: optional skill missing; name=%s; path=%s",
-                skill.name,
-                skill.path,
-            )
-            plan.skipped.append(skill)
-        else:
-            msg = (
-                f"skill {skill.name!r}: SKILL.md not found at {skill.path}; ship the file with"
-                " the plugin, or declare it with optional=True"
-            )
-            raise RegistrationError(msg)
 
 
 _SURFACE = {
@@ -191,7 +38,7 @@ _SURFACE = {
 }
 
 
-def _check_host(ctx: Any, plan: _Plan, plugin_name: str) -> None:
+def _check_host(ctx: Any, plan: Plan, plugin_name: str) -> None:
     needs = {
         "register_command": plan.commands,
         "register_cli_command": plan.cli_commands,
@@ -266,7 +113,7 @@ def _names(ctx: Any, declared: str | None, plugin_name: str | None) -> str:
 
 def register_plugin(
     ctx: Any,
-    declarations: ModuleType | str | Iterable[Callable[..., Any]],
+    declarations: ModuleType | str | Iterable[ModuleType | str | Callable[..., Any]],
     skills: Iterable[PluginSkill] = (),
     *,
     plugin_name: str | None = None,
@@ -274,18 +121,21 @@ def register_plugin(
 ) -> RegistrationSummary:
     """Register a plugin's tools, commands, middleware, hooks and skills with the host.
 
-    ``declarations`` is a module, a loaded module's name, or an iterable of decorated
-    callables (pass only the active ones for runtime-gated surfaces); all three give
-    the same result for the same declarations. Everything is checked before anything
-    is registered: duplicate tool, command, CLI command, middleware kind, hook and skill
-    names, a name used for both a slash and a CLI command, missing required skills,
+    ``declarations`` is a module, a loaded module's name, or an iterable mixing modules,
+    module names and decorated callables (``[tools_module, commands_module, extra_fn]``;
+    pass only the active ones for runtime-gated surfaces); each gives the same result
+    for the same declarations. One object reached twice (a callable a module imports
+    from another, or listed beside its module) counts once. Everything is checked
+    before anything is registered: duplicate tool, command, CLI command, middleware
+    kind, hook and skill names (two different declarations of one name are an error
+    naming both places), a name used for both a slash and a CLI command, missing required skills,
     registrars the context lacks, and tool names hermes already holds. Then the
     surfaces are registered in a fixed order (commands, CLI commands, tools,
     middleware, hooks, skills; each sorted by name) and one INFO receipt is logged with
     :func:`log_registration_summary`.
 
     The receipt names the plugin from ``plugin_name``, else the host manifest, else the
-    module; it goes to ``logger``, else the module's logger.
+    first module; it goes to ``logger``, else the first module's logger.
 
     When a host registrar raises midway (a SKILL.md removed after the checks, a
     registrar refusing a value) or the receipt cannot be logged, what was registered
@@ -304,10 +154,10 @@ def register_plugin(
     if logger is not None and not isinstance(logger, logging.Logger):
         msg = f"logger must be a logging.Logger, got {type(logger).__name__}"
         raise RegistrationError(msg)
-    plan, declared = _collect(declarations)
+    plan, declared = collect(declarations)
     log = logger or logging.getLogger(declared or "hermes_plugin_kit")
     name = _names(ctx, declared, plugin_name)
-    _plan_skills(plan, skills, log)
+    plan.add_skills(skills, log)
     _check_host(ctx, plan, name)
     warn_fail_closed(plan.hooks, name, log)
     secrets = _bind_secrets(plan)
@@ -333,7 +183,7 @@ def register_plugin(
     return summary
 
 
-def _bind_secrets(plan: _Plan) -> SecretEnv:
+def _bind_secrets(plan: Plan) -> SecretEnv:
     """Bind the ``requires_env`` names of the plan's tools to every kit-built command,
     middleware and hook callback in it; return every secret name of the plugin."""
     tool_names = {env for spec, _ in plan.tools.values() for env in spec.requires_env}
@@ -351,7 +201,7 @@ def _bind_secrets(plan: _Plan) -> SecretEnv:
     return plugin
 
 
-def _register(ctx: Any, plan: _Plan, rollback: Rollback) -> None:
+def _register(ctx: Any, plan: Plan, rollback: Rollback) -> None:
     """Hand every planned surface to the host, one registrar call at a time."""
     for cmd in sorted(plan.commands.values(), key=lambda c: c.name):
         rollback.run(

@@ -29,8 +29,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, cast
+from typing import Any, Final, cast
 
+from kit_core import ToolFailure
 from kit_media._capabilities import (
     HUMAN_TURN_NOTE,
     caption_unsupported,
@@ -53,6 +54,9 @@ from kit_media.targets import ResolvedDeliveryTarget, parse_delivery_target, res
 __all__ = ["MediaDeliveryResult", "deliver_media"]
 
 logger = logging.getLogger("kit_media.delivery")
+
+FAILED_CODE: Final = "media_delivery_failed"
+"""The ``error_code`` a kit tool answers with when it returns a failed delivery."""
 
 _POLICY_REFUSED = (
     "hermes' media policy refuses to deliver this file (a system or credential location,"
@@ -83,6 +87,20 @@ class MediaDeliveryResult:
     suppression_note: str | None = None
     """Why a successful delivery armed nothing, so that the final reply is sent as usual;
     ``None`` when it armed, and for a failed delivery (which never arms)."""
+
+    def tool_failure(self) -> ToolFailure | None:
+        """For a failed delivery, what a kit tool returning this result tells the model:
+        ``{"success": false, "error": "<tool> failed: could not deliver <file> to
+        <target>: <reason>", "error_code": "media_delivery_failed"}`` (and the call is
+        logged as failed); ``None`` for a success, which keeps the success envelope.
+        """
+        if self.success:
+            return None
+        return ToolFailure(
+            f"could not deliver {self.path.name} to {self.display_target}:"
+            f" {self.reason or 'the host gave no reason'}",
+            FAILED_CODE,
+        )
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready copy: ``success, requested_target, display_target, media_type,

@@ -28,6 +28,9 @@ PRE_CALLS: list[dict[str, Any]] = []
 POST_CALLS: list[dict[str, Any]] = []
 """Every ``post_tool_call`` the host (or the kit, for it) emitted for ``send_message``."""
 
+TOOL_POST_CALLS: list[dict[str, Any]] = []
+"""Every ``post_tool_call`` the host emitted for this plugin's own tool, ``kitm_deliver``."""
+
 
 def guard_send_message(tool_name: str = "", args: Any = None, **kwargs: Any) -> Any:
     """``pre_tool_call``: record send_message calls; block them while the switch is on."""
@@ -40,9 +43,12 @@ def guard_send_message(tool_name: str = "", args: Any = None, **kwargs: Any) -> 
 
 
 def observe_send_message(tool_name: str = "", **kwargs: Any) -> None:
-    """``post_tool_call``: record what the host was told about send_message."""
+    """``post_tool_call``: record what the host was told about send_message and about
+    the plugin's own tool."""
     if tool_name == "send_message":
         POST_CALLS.append({"tool_name": tool_name, **copy.deepcopy(kwargs)})
+    elif tool_name == "kitm_deliver":
+        TOOL_POST_CALLS.append({"tool_name": tool_name, **copy.deepcopy(kwargs)})
 
 
 def register(ctx: Any) -> None:

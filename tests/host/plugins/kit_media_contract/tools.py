@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from kit_core import bool_arg, str_arg, tool
-from kit_media import MediaPayload, deliver_media
+from kit_media import MediaDeliveryResult, MediaPayload, deliver_media
 
 
 @tool(
@@ -18,9 +18,9 @@ from kit_media import MediaPayload, deliver_media
         "spoiler": bool_arg("Send as a Telegram spoiler photo"),
     },
 )
-def kitm_deliver(args: dict[str, Any], **runtime_context: Any) -> dict[str, Any]:
+def kitm_deliver(args: dict[str, Any], **runtime_context: Any) -> MediaDeliveryResult:
     """Deliver one file to the current chat (or a target) and report what happened."""
     payload = MediaPayload(
         args["path"], args.get("media_type") or "auto", spoiler=bool(args.get("spoiler"))
     )
-    return deliver_media(payload, args.get("target") or "origin", **runtime_context).as_dict()
+    return deliver_media(payload, args.get("target") or "origin", **runtime_context)

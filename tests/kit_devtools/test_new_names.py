@@ -1,4 +1,7 @@
-"""``new`` refuses names that cannot work, and the README's plugin examples pass ``check``."""
+"""``new`` refuses names that cannot work, and what it scaffolds passes ``check``.
+
+The plugin examples of the README and of docs/ are checked by tests/docs/test_code_blocks.py.
+"""
 
 from __future__ import annotations
 
@@ -14,7 +17,6 @@ from kit_devtools.cli import main
 from kit_devtools.cli._scaffold import HERMES_TOP_LEVEL, hermes_top_level, refusal
 
 ROOT = Path(__file__).resolve().parents[2]
-README = ROOT / "README.md"
 
 
 def check_json(target: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, Any]:
@@ -78,44 +80,3 @@ def test_a_scaffold_passes_check_with_no_findings(
     status, report = check_json(target, capsys, "--probe")
     assert (status, report["findings"]) == (0, [])
     assert report["plugin"]["enabled"] is True
-
-
-def _block_after(marker: str) -> str:
-    text = README.read_text(encoding="utf-8")
-    found = re.search(re.escape(marker) + r"\s*```python\n(.*?)```", text, re.DOTALL)
-    assert found, marker
-    return found.group(1)
-
-
-PLUGIN_YAML = "name: {name}\nversion: 0.1.0\nkind: standalone\nmanifest_version: 1\n"
-
-
-def test_the_readme_usage_example_passes_check_with_no_findings(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    plugin = tmp_path / "discord_threads"
-    plugin.mkdir()
-    (plugin / "plugin.yaml").write_text(PLUGIN_YAML.format(name="discord-threads"))
-    (plugin / "tools.py").write_text(_block_after("`tools.py`:"))
-    (plugin / "__init__.py").write_text(_block_after("`__init__.py`:"))
-    # `check` as the README runs it (no --probe: the example's handler calls the author's
-    # own read_thread, which the fragment leaves out)
-    status, report = check_json(plugin, capsys)
-    assert (status, report["findings"]) == (0, [])
-    assert [t["function"]["name"] for t in report["tools"]] == ["discord_read_thread"]
-
-
-def test_the_readme_full_plugin_example_passes_check_with_no_findings(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    plugin = tmp_path / "valdris"
-    plugin.mkdir()
-    (plugin / "plugin.yaml").write_text(PLUGIN_YAML.format(name="valdris"))
-    source = _block_after("them all, tools included, with one call:")
-    (plugin / "__init__.py").write_text(source)
-    (plugin / "SKILL.md").write_text(
-        "---\nname: temporal-awareness\ndescription: Calibrate responses against local time.\n"
-        "---\n\nCheck the local time before answering.\n"
-    )
-    status, report = check_json(plugin, capsys)
-    assert (status, report["findings"]) == (0, [])

@@ -1,0 +1,80 @@
+"""The README stays the pitch, the two commands, install and one example; its links and the
+package READMEs' links lead somewhere."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+README = ROOT / "README.md"
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def repository_url() -> str:
+    # mkdocs.yml names the repository once (repo_url); the package READMEs link to it
+    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    url = config["repo_url"]
+    assert isinstance(url, str)
+    return url
+
+
+def test_the_readme_is_under_200_lines() -> None:
+    assert len(README.read_text(encoding="utf-8").splitlines()) < 200
+
+
+def test_the_readme_starts_with_the_two_commands_then_install_and_an_example() -> None:
+    text = README.read_text(encoding="utf-8")
+    sections = re.findall(r"^## (.+)$", text, re.MULTILINE)
+    assert sections[:3] == ["The two commands", "Install", "A complete plugin"]
+    first_block = re.search(r"```sh\n(.*?)```", text, re.DOTALL)
+    assert first_block
+    commands = [line.split()[0] for line in first_block.group(1).splitlines()]
+    assert commands == ["./scripts/example", "./scripts/test"]
+
+
+def test_every_relative_link_of_the_readme_and_the_pages_leads_to_a_file() -> None:
+    pages = [README, *(ROOT / "docs").rglob("*.md")]
+    checked = 0
+    for page in pages:
+        prose = re.sub(r"```.*?```|`[^`\n]*`", "", page.read_text(encoding="utf-8"), flags=re.S)
+        for target in LINK.findall(prose):
+            if re.match(r"[a-z]+:", target) or target.startswith("#"):
+                continue
+            path = (page.parent / target.partition("#")[0]).resolve()
+            assert path.exists(), f"{page.relative_to(ROOT)}: {target}"
+            checked += 1
+    assert checked > 20
+
+
+@pytest.mark.parametrize(
+    "readme", sorted((ROOT / "packages").glob("*/README.md")), ids=lambda p: p.parent.name
+)
+def test_a_package_readme_links_absolutely_into_the_repository(readme: Path) -> None:
+    """A package's README is its page on an index, where a relative link leads nowhere."""
+    links = LINK.findall(readme.read_text(encoding="utf-8"))
+    assert links
+    url = repository_url()
+    for target in links:
+        assert target == url or target.startswith(f"{url}/"), target
+        relative = target.removeprefix(f"{url}/blob/main/")
+        if relative != target:
+            assert (ROOT / relative).is_file(), target
+
+
+def test_the_site_hook_drops_sphinx_role_names_before_code_and_nothing_else() -> None:
+    spec = importlib.util.spec_from_file_location(
+        "mkdocs_hooks", ROOT / "scripts" / "mkdocs_hooks.py"
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    hooks = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hooks)
+    html = "Use :func:<code>tool</code> or :class:<code>ToolSpec</code>; a:b:<em>c</em>, :func: x"
+    assert hooks.on_page_content(html) == (
+        "Use <code>tool</code> or <code>ToolSpec</code>; a:b:<em>c</em>, :func: x"
+    )
