@@ -35,7 +35,7 @@ def send_picture(args: dict[str, Any], **kwargs: Any) -> MediaDeliveryResult:
     return send(args["picture"], args["caption"], args["spoiler"], kwargs)
 
 
-def send(picture: str, caption: str, spoiler: bool, context: dict[str, Any]) -> dict[str, Any]:
+def send(picture: str, caption: str, spoiler: bool, context: dict[str, Any]) -> MediaDeliveryResult:
     """Deliver an album picture to the chat of the call whose hermes keywords are
     ``context`` (shared with the typed declaration in ``typed.py``)."""
     path = (ALBUM / picture).resolve()
@@ -43,13 +43,6 @@ def send(picture: str, caption: str, spoiler: bool, context: dict[str, Any]) -> 
         available = ", ".join(sorted(p.name for p in ALBUM.iterdir()))
         msg = f"no picture {picture!r} in the album; available: {available}"
         raise ValueError(msg)
-<<<<<<< HEAD
     payload = MediaPayload(path, caption=caption, spoiler=spoiler)
-    return deliver_media(payload, target="origin", **context).as_dict()
-=======
-    payload = MediaPayload(
-        path, caption=args.get("caption", ""), spoiler=args.get("spoiler", False)
-    )
     # returned as it is: a failed delivery reaches the model as an error envelope
-    return deliver_media(payload, target="origin", **kwargs)
->>>>>>> main
+    return deliver_media(payload, target="origin", **context)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from hermes_plugin_kit import Arg, tool, tool_name
+from hermes_plugin_kit import Arg, MediaDeliveryResult, tool, tool_name
 
 from .tools import send
 
@@ -20,7 +20,7 @@ def send_picture(
     caption: Annotated[str, Arg(max_length=200)] = "",
     spoiler: bool = False,
     **kwargs: Any,
-) -> dict[str, Any]:
+) -> MediaDeliveryResult:
     """Send a picture from the album to the chat the user is talking from.
 
     Args:

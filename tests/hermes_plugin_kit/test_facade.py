@@ -51,11 +51,8 @@ PUBLIC_NAMES = frozenset(
         "ReportsFailure",
         "ResolvedDeliveryTarget",
         "ToolDefinitionError",
-<<<<<<< HEAD
-        "ToolContext",
-=======
         "ToolFailure",
->>>>>>> main
+        "ToolContext",
         "ToolFunction",
         "ToolSpec",
         "arg",

@@ -25,11 +25,8 @@ from kit_core import (  # noqa: E402 - after the revision check
     HookSpec,
     KitError,
     RegistrationError,
-<<<<<<< HEAD
-    ToolContext,
-=======
     ReportsFailure,
->>>>>>> main
+    ToolContext,
     ToolDefinitionError,
     ToolFailure,
     ToolFunction,

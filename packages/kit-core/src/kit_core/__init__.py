@@ -38,11 +38,8 @@ __all__ = [
     "HookSpec",
     "KitError",
     "RegistrationError",
-<<<<<<< HEAD
-    "ToolContext",
-=======
     "ReportsFailure",
->>>>>>> main
+    "ToolContext",
     "ToolDefinitionError",
     "ToolFailure",
     "ToolFunction",
