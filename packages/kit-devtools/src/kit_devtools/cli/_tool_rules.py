@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any, Final, cast
 
+from kit_core import ToolSpec, declaration_of
 from kit_core._annotations import signature_of
 from kit_core.names import RESERVED_TOOL_NAMES
 from kit_devtools.cli.findings import Finding
@@ -133,7 +134,10 @@ def handler_findings(name: str, handler: object, is_async: bool) -> list[Finding
     """What is wrong with how hermes will call a tool's handler."""
     where = f"tool {name}"
     found: list[Finding] = []
-    shape = signature_shape(handler)
+    # a kit tool's wrapper takes (args, **kwargs) whatever it wraps: @tool checked the
+    # spec style's shape, and a typed handler is called with keywords by the wrapper
+    kit_tool = declaration_of(handler, ToolSpec) is not None
+    shape = None if kit_tool else signature_shape(handler)
     if shape is not None and not all(shape):
         found.append(finding("HPK121", where))
     if is_coroutine_function(handler) and not is_async:
