@@ -70,8 +70,12 @@ def environment(version: str) -> Path:
     editable = [arg for name in PACKAGES for arg in ("-e", str(ROOT / "packages" / name))]
     host = f"hermes-agent[messaging]=={version}"
     pinned = ["--exclude-newer", RESOLVED_AS_OF]
+    # --python names the environment: the scripts' uv command runs without VIRTUAL_ENV
+    # (scripts/_find_uv.sh), and uv would otherwise install into the project's .venv
+    target = ["--python", str(python)]
     install = _run(
-        [*uv(), "pip", "install", "--quiet", *pinned, *editable, *TEST_TOOLS, host], run_env
+        [*uv(), "pip", "install", "--quiet", *target, *pinned, *editable, *TEST_TOOLS, host],
+        run_env,
     )
     if install.returncode != 0:
         raise SystemExit(f"cannot install hermes-agent {version}: {install.stderr.strip()}")
