@@ -21,6 +21,8 @@ from typing import Any
 
 import pytest
 
+from kit_core._host_model import installed_release
+
 ROOT = Path(__file__).resolve().parents[2]
 SCRUBBED = (
     "HERMES_SAFE_MODE",
@@ -29,14 +31,22 @@ SCRUBBED = (
     "HERMES_KANBAN_TASK",
 )
 
-EXAMPLES = {
+ALL_EXAMPLES = {
     # folder: (toolset, the spec module __init__.py imports)
     "unit-convert": ("unit-convert", "tools"),
     "media-postcard": ("media-postcard", "tools"),
     "team-notes": ("team-notes", "surfaces"),
 }
+RELEASE = installed_release()
+EXAMPLES = {
+    folder: found
+    for folder, found in ALL_EXAMPLES.items()
+    # team-notes registers middleware, which hermes offers from 0.17.0 on: before, the
+    # kit refuses the whole plugin (tests/host/test_lifecycle_contract.py pins that)
+    if folder != "team-notes" or (RELEASE is not None and RELEASE.offers("register_middleware"))
+}
 
-CALLS: list[tuple[str, dict[str, Any]]] = [
+ALL_CALLS: list[tuple[str, dict[str, Any]]] = [
     ("units_convert_temperature", {"value": 21.5, "from_scale": "celsius", "to_scale": "kelvin"}),
     ("units_convert_temperature", {"value": 1, "from_scale": "celsius", "to_scale": "x"}),
     ("units_convert_temperature", {"value": -500, "from_scale": "celsius", "to_scale": "kelvin"}),
@@ -51,6 +61,7 @@ CALLS: list[tuple[str, dict[str, Any]]] = [
     ("postcard_send_picture", {"picture": "harbour.png", "caption": "x" * 201}),
 ]
 """Calls both versions answer: results, and refusals by the kit's checks."""
+CALLS = [c for c in ALL_CALLS if "team-notes" in EXAMPLES or not c[0].startswith("notes_")]
 
 LOADER = """
 import json, sys
@@ -122,9 +133,10 @@ def test_calls_through_hermes_answer_the_same_for_both_styles(
     both: tuple[dict[str, Any], dict[str, Any]],
 ) -> None:
     spec, typed = both
-    answers = [json.loads(a) for a in spec["answers"]]
+    answers = {i: json.loads(a) for i, a in enumerate(spec["answers"])}
     # the calls exercise both outcomes: results, the kit's refusals and a handler error
-    assert [a["success"] for a in answers] == [
-        True, False, False, True, False, True, False, True, True, False, False, False,
-    ]  # fmt: skip
+    expected = [True, False, False, True, False, True, False, True, True, False, False, False]
+    assert [answers[i]["success"] for i in range(len(CALLS))] == [
+        ok for ok, call in zip(expected, ALL_CALLS, strict=True) if call in CALLS
+    ]
     assert typed["answers"] == spec["answers"]
