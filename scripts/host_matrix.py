@@ -30,6 +30,7 @@ START, END = "<!-- host-matrix:start -->", "<!-- host-matrix:end -->"
 ROWS = (
     "host model matches the release",
     "tools: schema, dispatch, envelope",
+    "typed tools: the spec style's definitions",
     "commands, hooks, skills, receipt, rollback",
     "middleware",
     "media delivery (kit-media)",
