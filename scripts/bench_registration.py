@@ -59,12 +59,17 @@ def declare(count: int) -> ModuleType:
     return module
 
 
-def declare_typed(count: int) -> ModuleType:
+def declare_typed(count: int, cold: bool = False) -> ModuleType:
     """:func:`declare`'s tools, declared by a typed signature: the same schema, checks and
-    names, the arguments written once in each handler's annotations (evaluated, as the
-    module's ``from __future__ import annotations`` leaves them, at each declaration)."""
+    names, the arguments written once in each handler's annotations (strings, under the
+    module's ``from __future__ import annotations``). The kit keeps what it made of an
+    annotation text and of a docstring for the next tool that repeats them, as these
+    repeat; ``cold`` forgets it before each tool, so every declaration pays for all of it,
+    as a tool whose annotations and docstring no earlier tool had."""
     module = ModuleType(f"bench_typed_plugin_{count}")
     for index in range(count):
+        if cold:
+            forget_typed()
         name = f"places_find_{index}"
 
         def handler(
@@ -81,6 +86,17 @@ def declare_typed(count: int) -> ModuleType:
         handler.__module__ = module.__name__
         setattr(module, name, tool(toolset="bench")(handler))
     return module
+
+
+def forget_typed() -> None:
+    """Forget the annotations, arguments and docstrings earlier typed tools had."""
+    from kit_core._docstrings import parse_docstring
+    from kit_core._hints import clear_hints
+    from kit_core._typed import clear_derived
+
+    clear_hints()
+    clear_derived()
+    parse_docstring.cache_clear()
 
 
 def timed_us(action: Callable[[], object]) -> float:

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from kit_core import tool
-from kit_core._annotations import _code_signature, annotated_names, signature_of
+from kit_core._annotations import annotated_names, code_signature, signature_of
 from kit_core._record import Record
 from kit_core.errors import ToolDefinitionError
 from kit_devtools.cli._tool_rules import signature_shape
@@ -157,7 +157,7 @@ def test_checks_callback_shape_under_deferred_annotations(
 def test_the_code_object_fallback_matches_inspect(source: str) -> None:
     namespace: dict[str, Any] = {}
     exec(source, namespace)
-    assert _code_signature(namespace["f"]) == inspect.signature(namespace["f"])
+    assert code_signature(namespace["f"]) == inspect.signature(namespace["f"])
 
 
 def test_record_fields_come_from_annotated_names_without_evaluating_them() -> None:

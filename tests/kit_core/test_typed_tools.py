@@ -524,3 +524,38 @@ def test_a_mapping_argument_checks_every_value() -> None:
     assert call(demo_weights, {"weights": {"a": 2}})["data"] == {"a": "<Level.HIGH: 2>"}
     refusal = call(demo_weights, {"weights": {"a": 2, "b": "x"}})
     assert refusal["error"] == "weights.b must be an integer; got string 'x'"
+
+
+REBOUND = '''
+from __future__ import annotations
+from typing import Annotated, Literal
+from kit_core import tool
+
+Mode = Literal["a", "b"]
+
+
+@tool(toolset="demo")
+def demo_one(mode: Annotated[Mode, "The mode."]) -> int:
+    """One."""
+    return 1
+
+
+Mode = Literal["c"]
+
+
+@tool(toolset="demo")
+def demo_two(mode: Annotated[Mode, "The mode."]) -> int:
+    """Two."""
+    return 2
+'''
+
+
+def test_a_repeated_annotation_is_evaluated_again_when_a_name_it_reads_is_rebound() -> None:
+    first: dict[str, Any] = {"__name__": "typed_rebound_a"}
+    other: dict[str, Any] = {"__name__": "typed_rebound_b"}
+    exec(REBOUND, first)
+    exec(REBOUND.replace('Literal["c"]', 'Literal["d", "e"]'), other)
+    assert props(first["demo_one"])["mode"]["enum"] == ["a", "b"]
+    assert props(first["demo_two"])["mode"]["enum"] == ["c"]
+    assert props(other["demo_one"])["mode"]["enum"] == ["a", "b"]  # same text, own module
+    assert props(other["demo_two"])["mode"]["enum"] == ["d", "e"]

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from types import FunctionType
 from typing import Any
 
-__all__ = ["annotated_names", "signature_of"]
+__all__ = ["annotated_names", "code_signature", "signature_of"]
 
 
 def _signature(fn: Callable[..., Any]) -> inspect.Signature:
@@ -45,10 +45,10 @@ def signature_of(fn: Callable[..., Any]) -> inspect.Signature:
         if type(target) is not FunctionType:
             msg = f"the signature of {fn!r} cannot be read: {type(exc).__name__}: {exc}"
             raise TypeError(msg) from exc
-        return _code_signature(target)
+        return code_signature(target)
 
 
-def _code_signature(fn: FunctionType) -> inspect.Signature:
+def code_signature(fn: FunctionType) -> inspect.Signature:
     """The parameters of a plain function, from its code object, with no annotations."""
     code = fn.__code__
     names = code.co_varnames

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import inspect
 import re
+from functools import lru_cache
 from typing import Final
 
 __all__ = ["Docstring", "parse_docstring"]
@@ -127,9 +128,12 @@ def _numpy_header(lines: list[str], at: int) -> str | None:
     return None
 
 
-def parse_docstring(doc: str | None) -> Docstring:
-    """The description and per-name texts of a docstring (``None``: no docstring)."""
-    if not doc:
+@lru_cache(maxsize=1024)
+def parse_docstring(doc: object) -> Docstring:
+    """The description and per-name texts of a docstring as written (``__doc__``; ``None``
+    or anything but a str: no docstring); kept for the next one with the same text (the
+    result is only read)."""
+    if not isinstance(doc, str) or not doc.strip():
         return Docstring("", {})
     lines = inspect.cleandoc(doc).splitlines()
     names: dict[str, str] = {}

@@ -46,7 +46,19 @@ def propagates(exc: BaseException) -> bool:
 
 
 CONTEXT_KEYS: Final = ("session_id", "task_id")
-Split = Callable[[dict[str, Any]], tuple[dict[str, Any], dict[str, Any]]]
+
+
+def split_keywords(
+    keywords: dict[str, Any], names: frozenset[str]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A typed tool called directly (``fn(city="Paris")``): its keywords split into the
+    model's arguments (the tool's argument names) and the caller's other keywords."""
+    return (
+        {k: v for k, v in keywords.items() if k in names},
+        {k: v for k, v in keywords.items() if k not in names},
+    )
+
+
 _DEBUG: Final = logging.DEBUG
 _WARNING: Final = logging.WARNING
 _AWAITABLE_HINT: Final = "it is awaitable; declare the handler with async def so the kit awaits it"
@@ -120,7 +132,7 @@ class ToolRunner:
         env_names: tuple[str, ...],
         logger: logging.Logger,
         line_level: int = logging.INFO,
-        direct: Split | None = None,
+        direct: frozenset[str] | None = None,
     ) -> None:
         self.name = name
         self.handler = handler
@@ -131,8 +143,8 @@ class ToolRunner:
         """The level of the success line: INFO, or DEBUG when the operator lowered it
         (``HERMES_PLUGIN_KIT_CALL_LOG``, see :mod:`kit_core._call_log`)."""
         self.direct = direct
-        """A typed tool's split of a direct call's keywords (``fn(city="Paris")``) into
-        the model's arguments and the rest; None for a spec-style tool."""
+        """A typed tool's argument names, which a direct call passes as keywords
+        (:func:`split_keywords`); None for a spec-style tool."""
 
     # -- pieces shared by the sync and async paths ---------------------------------
 
@@ -299,7 +311,7 @@ class ToolRunner:
         started = perf_counter()
         try:
             if raw is None and self.direct is not None:
-                raw, kwargs = self.direct(kwargs)
+                raw, kwargs = split_keywords(kwargs, self.direct)
             args, refused, info = self.begin(raw, kwargs, started)
             if refused is not None:
                 return refused
@@ -322,13 +334,15 @@ def _sync_template() -> FunctionType:
     The body names only its closure (the kit re-creates it with the handler's globals),
     so everything it uses is bound here. :func:`sync_call` gives each tool the six
     cells of its own (``runner``, ``handler``, ``check``, ``logger``, ``line_level``,
-    ``direct``) and    shares the others' cells, which nothing ever rebinds.
+    ``direct``) and
+    shares the others' cells, which nothing ever rebinds.
     """
     plain_dict, plain_list, text, kind_of = dict, list, str, type
     everything = BaseException
     lets_through = propagates
     clock = perf_counter
     parse = parse_arguments
+    split = split_keywords
     encode = encode_success
     line_level: Any = None
     runner: Any = None
@@ -345,7 +359,7 @@ def _sync_template() -> FunctionType:
                 rejection = None
             else:
                 if raw is None and direct is not None:  # a typed tool called with keywords
-                    raw, kwargs = direct(kwargs)
+                    raw, kwargs = split(kwargs, direct)
                 args, rejection = parse(raw)
             if check is not None and rejection is None:
                 args, rejection = check(args)

@@ -24,7 +24,7 @@ from kit_core.args import ArgSpec, typed_spec
 from kit_core.errors import ToolDefinitionError
 from kit_core.typed import Arg
 
-__all__ = ["Derived", "derive", "json_default"]
+__all__ = ["Derived", "clear_derived", "derive", "json_default"]
 
 Convert = Callable[[Any], Any]
 
@@ -108,6 +108,10 @@ def derive(
     schema says T alone: the argument is optional, and the kit takes an optional
     argument sent as null as left out, so null needs no place in the schema.
     """
+    key = (id(annotation), description, required, repr(default), allow_undocumented, absent_is_none)
+    kept = _DERIVED.get(key)
+    if kept is not None and kept[0] is annotation:
+        return kept[1]
     need = _Need(where, allow_undocumented)
     schema, convert, meta = _schema_of(annotation, need)
     if absent_is_none:
@@ -122,7 +126,21 @@ def derive(
     keywords = {**schema, **meta.keywords}
     if default is not None:
         keywords["default"] = default
-    return Derived(typed_spec(keywords, text, required, meta.example, need.where), convert)
+    derived = Derived(typed_spec(keywords, text, required, meta.example, need.where), convert)
+    _DERIVED[key] = (annotation, derived)
+    return derived
+
+
+_DERIVED: dict[tuple[object, ...], tuple[object, Derived]] = {}
+"""The arguments derived so far, by annotation object (kept, so its id stays its own) and
+everything else :func:`derive` reads: an annotation a module repeats (the evaluated
+annotations are shared, see :mod:`kit_core._hints`) is derived once. Its spec is shared
+as a spec-style plugin shares one ``str_arg`` between tools."""
+
+
+def clear_derived() -> None:
+    """Forget every derived argument (for a benchmark of first declarations)."""
+    _DERIVED.clear()
 
 
 class _Meta:

@@ -13,42 +13,20 @@ calls the handler with them, the runtime keywords going to its ``**kwargs`` or t
 from __future__ import annotations
 
 import inspect
-import typing
 from collections.abc import Callable, Mapping
 from functools import cache
-from types import CodeType, FunctionType
-from typing import Any, cast
+from types import FunctionType
+from typing import Any, Final
 
+from kit_core._annotations import signature_of
 from kit_core._docstrings import Docstring, parse_docstring
+from kit_core._hints import hints_of
 from kit_core._typed import Derived, derive, json_default
 from kit_core.args import ArgSpec
 from kit_core.errors import ToolDefinitionError
 from kit_core.typed import ToolContext
 
 __all__ = ["TypedHandler", "typed_handler"]
-
-
-@cache
-def _compiled(annotation: str) -> CodeType:
-    """A string annotation compiled once: a plugin declares many tools whose annotations
-    read the same (``Annotated[str, Arg(...)]``), and compiling is most of evaluating."""
-    return compile(annotation, "<annotation>", "eval")
-
-
-def _hints(fn: Callable[..., Any]) -> dict[str, Any]:
-    """``typing.get_type_hints(fn, include_extras=True)`` for a plain function: each
-    string annotation (``from __future__ import annotations``) evaluated in the handler's
-    module, from a cached compilation; anything else as ``get_type_hints`` reads it."""
-    target = inspect.unwrap(fn)
-    namespace = getattr(target, "__globals__", None)
-    if type(target) is not FunctionType or not isinstance(namespace, dict):
-        return typing.get_type_hints(fn, include_extras=True)
-    found: dict[str, Any] = {}
-    for name, value in inspect.get_annotations(target).items():
-        if isinstance(value, str):
-            value = eval(_compiled(value), cast("dict[str, Any]", namespace))
-        found[name] = type(None) if value is None else value
-    return found
 
 
 @cache
@@ -73,7 +51,7 @@ class TypedHandler:
         params: dict[str, ArgSpec],
         docstring: Docstring,
         call: Callable[..., Any],
-        direct: Callable[[dict[str, Any]], tuple[dict[str, Any], dict[str, Any]]],
+        direct: frozenset[str],
     ) -> None:
         self.params = params
         self.docstring = docstring
@@ -81,9 +59,51 @@ class TypedHandler:
         self.direct = direct
 
 
-def typed_handler(
-    fn: Callable[..., Any], label: str, allow_undocumented: bool, signature: inspect.Signature
-) -> TypedHandler:
+_EMPTY: Final = inspect.Parameter.empty
+_KEYWORDS: Final = inspect.Parameter.VAR_KEYWORD
+_NAMED: Final = inspect.Parameter.POSITIONAL_OR_KEYWORD
+_KEYWORD_ONLY: Final = inspect.Parameter.KEYWORD_ONLY
+_POSITIONAL_ONLY: Final = inspect.Parameter.POSITIONAL_ONLY
+
+
+def _parameters(fn: Callable[..., Any]) -> list[tuple[str, Any, Any]]:
+    """``(name, kind, default)`` of each parameter: read from a plain function's code
+    object (what ``inspect.signature`` reads, without building its objects), else from
+    its signature."""
+    if (
+        type(fn) is not FunctionType
+        or "__wrapped__" in fn.__dict__
+        or "__signature__" in fn.__dict__
+    ):
+        return [(p.name, p.kind, p.default) for p in signature_of(fn).parameters.values()]
+    code = fn.__code__
+    names = code.co_varnames
+    positional, posonly = code.co_argcount, code.co_posonlyargcount
+    defaults = fn.__defaults__ or ()
+    first_default = positional - len(defaults)
+    found = [
+        (
+            name,
+            _POSITIONAL_ONLY if index < posonly else _NAMED,
+            defaults[index - first_default] if index >= first_default else _EMPTY,
+        )
+        for index, name in enumerate(names[:positional])
+    ]
+    at = positional
+    if code.co_flags & inspect.CO_VARARGS:
+        found.append((names[positional + code.co_kwonlyargcount], _POSITIONAL_ONLY, _EMPTY))
+    kwdefaults = fn.__kwdefaults__ or {}
+    found.extend(
+        (name, _KEYWORD_ONLY, kwdefaults.get(name, _EMPTY))
+        for name in names[at : at + code.co_kwonlyargcount]
+    )
+    if code.co_flags & inspect.CO_VARKEYWORDS:
+        extra = positional + code.co_kwonlyargcount + bool(code.co_flags & inspect.CO_VARARGS)
+        found.append((names[extra], _KEYWORDS, _EMPTY))
+    return found
+
+
+def typed_handler(fn: Callable[..., Any], label: str, allow_undocumented: bool) -> TypedHandler:
     """Read a typed handler's signature and docstring.
 
     Raises:
@@ -92,74 +112,67 @@ def typed_handler(
             naming it and the fix.
     """
     try:
-        hints = _hints(fn)
+        hints = hints_of(fn)
     except Exception as exc:
         msg = (
             f"{label}: the handler's annotations cannot be resolved ({type(exc).__name__}:"
             f" {exc}); define the types they name at module level"
         )
         raise ToolDefinitionError(msg) from exc
-    docstring = parse_docstring(inspect.getdoc(fn))
+    docstring = parse_docstring(getattr(fn, "__doc__", None))
     reserved = runtime_keywords()
     params: dict[str, ArgSpec] = {}
     converters: dict[str, Callable[[Any], Any]] = {}
     context: str | None = None
     keywords = False
-    for p in signature.parameters.values():
-        where = f"{label}: parameter {p.name!r}"
-        if p.kind is p.VAR_KEYWORD:
+    for name, kind, value in _parameters(fn):
+        where = f"{label}: parameter {name!r}"
+        if kind is _KEYWORDS:
             keywords = True
             continue
-        if p.kind is p.VAR_POSITIONAL or p.kind is p.POSITIONAL_ONLY:
+        if kind is _POSITIONAL_ONLY:  # *args too
             msg = (
                 f"{where} is positional-only, but a typed handler is called with keyword"
                 " arguments; make it a normal parameter"
             )
             raise ToolDefinitionError(msg)
-        annotation = hints.get(p.name, p.empty)
+        annotation = hints.get(name, _EMPTY)
         if annotation is ToolContext:
             if context is not None:
                 msg = f"{where}: only one ToolContext parameter is allowed (also {context!r})"
                 raise ToolDefinitionError(msg)
-            context = p.name
+            context = name
             continue
-        if p.name in reserved:
+        if name in reserved:
             msg = (
                 f"{where} has the name of a keyword hermes passes every tool"
                 f" ({', '.join(sorted(reserved))}); it would clash with it. Rename it, or"
                 " read the value from **kwargs or a ToolContext parameter"
             )
             raise ToolDefinitionError(msg)
-        if annotation is p.empty:
+        if annotation is _EMPTY:
             msg = (
                 f"{where} has no type annotation, so the kit cannot tell the model what to"
-                f" pass; write e.g. `{p.name}: str`. (A spec-style handler takes (args, **kwargs)"
+                f" pass; write e.g. `{name}: str`. (A spec-style handler takes (args, **kwargs)"
                 " and declares params=)"
             )
             raise ToolDefinitionError(msg)
-        required = p.default is p.empty
-        default = None if required else json_default(p.default, where)
+        required = value is _EMPTY
+        default = None if required else json_default(value, where)
         derived: Derived = derive(
             annotation,
-            docstring.names.get(p.name),
+            docstring.names.get(name),
             required=required,
             default=default,
             where=where,
             allow_undocumented=allow_undocumented,
-            absent_is_none=p.default is None,
+            absent_is_none=value is None,
         )
-        params[p.name] = derived.spec
+        params[name] = derived.spec
         if derived.convert is not None:
-            converters[p.name] = derived.convert
+            converters[name] = derived.convert
     call = _adapter(fn, converters, context, keywords)
-    names = frozenset(params)
-
-    def direct(keywords_: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-        """A direct call's keywords split into the model's arguments and the rest."""
-        args = {k: v for k, v in keywords_.items() if k in names}
-        return args, {k: v for k, v in keywords_.items() if k not in names}
-
-    return TypedHandler(params, docstring, call, direct)
+    return TypedHandler(params, docstring, call, frozenset(params))
 
 
 def _adapter(

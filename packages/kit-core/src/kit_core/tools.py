@@ -140,9 +140,9 @@ def tool(
     )
 
 
-def _check_handler(fn: object, label: str, opts: dict[str, Any]) -> inspect.Signature | None:
-    """Check the handler; its signature when it is a typed handler (no ``params=`` or
-    ``schema=``, and not written ``(args, **kwargs)``), None for a spec-style one."""
+def _check_handler(fn: object, label: str, opts: dict[str, Any]) -> bool:
+    """Check the handler; True when it is a typed handler (no ``params=`` or ``schema=``,
+    and not written ``(args, **kwargs)``)."""
     if declaration_of(fn, ToolSpec) is not None:
         msg = f"{label}: the function is already a @tool; apply @tool once"
         raise ToolDefinitionError(msg)
@@ -152,15 +152,17 @@ def _check_handler(fn: object, label: str, opts: dict[str, Any]) -> inspect.Sign
     declared = opts["params"] is not None or opts["schema"] is not None
     fits = _plain_function_fits(fn)
     if fits and (declared or fn.__code__.co_varnames[0] == "args"):
-        return None
+        return False
+    if fits is False and not declared:  # a plain function of another shape
+        return True
     try:
         signature = signature_of(fn)
     except (TypeError, ValueError):
-        return None
+        return False
     if is_args_handler(list(signature.parameters.values()), any_first=declared):
-        return None
+        return False
     if not declared:
-        return signature
+        return True
     msg = (
         f"{label}: with params= or schema=, the handler must take (args, **kwargs): the host"
         " passes the arguments dict positionally and runtime keys such as task_id and"
@@ -265,13 +267,13 @@ def _resolve_description(
 def _decorate(fn: Callable[..., Any], **opts: Any) -> Any:
     raw_name = opts["name"] if opts["name"] is not None else getattr(fn, "__name__", None)
     label = f"@tool {raw_name!r}"
-    typed = _check_handler(fn, label, opts)  # a typed handler's signature
+    typed = _check_handler(fn, label, opts)
     env_names = _check_options(label, opts)
     name = validate_tool_name(raw_name, namespace=opts["namespace"])
     label = f"@tool {name!r}"
     handler: Callable[..., Any] = fn
     direct = None
-    if typed is not None:
+    if typed:
         if not opts["validate_required"]:
             msg = (
                 f"{label}: validate_required=False is for (args, **kwargs) handlers that check"
@@ -280,7 +282,7 @@ def _decorate(fn: Callable[..., Any], **opts: Any) -> Any:
             raise ToolDefinitionError(msg)
         from kit_core._typed_tool import typed_handler  # here: only typed tools need it
 
-        read = typed_handler(fn, label, opts["allow_undocumented"], typed)
+        read = typed_handler(fn, label, opts["allow_undocumented"])
         opts = {**opts, "params": read.params}
         handler, direct = read.call, read.direct
         description = _resolve_description(label, fn, opts, read.docstring.description)
