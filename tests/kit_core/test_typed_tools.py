@@ -475,6 +475,9 @@ def test_signatures_the_model_cannot_be_given_are_refused(source: str, expected:
 def test_arg_refuses_keywords_the_type_decides() -> None:
     with pytest.raises(ToolDefinitionError, match="decided by the annotation"):
         Arg("x", type="string")
+    with pytest.raises(ToolDefinitionError, match=r"Arg\(additional_properties=...\) is decided"):
+        Arg("x", additional_properties=False)
+    assert Arg(max_length=3, min_length=1).keywords == {"maxLength": 3, "minLength": 1}
     with pytest.raises(ToolDefinitionError, match="non-empty str"):
         Arg("  ")
 

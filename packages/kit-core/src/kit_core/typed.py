@@ -21,23 +21,15 @@ from typing import Any, Final
 
 from kit_core._record import Record
 from kit_core._snapshot import ATOMS, deep_copy
+from kit_core.args import SNAKE_KEYWORDS
 from kit_core.errors import ToolDefinitionError
 
 __all__ = ["Arg", "ToolContext"]
 
-_SNAKE: Final = {
-    "min_length": "minLength",
-    "max_length": "maxLength",
-    "min_items": "minItems",
-    "max_items": "maxItems",
-    "unique_items": "uniqueItems",
-    "multiple_of": "multipleOf",
-    "exclusive_minimum": "exclusiveMinimum",
-    "exclusive_maximum": "exclusiveMaximum",
-    "min_properties": "minProperties",
-    "max_properties": "maxProperties",
-}
-_DERIVED: Final = frozenset({"type", "anyOf", "nullable", "items", "properties", "required"})
+_SNAKE: Final = {**SNAKE_KEYWORDS, "min_length": "minLength"}
+_DERIVED: Final = frozenset(
+    {"type", "anyOf", "nullable", "items", "properties", "required", "additionalProperties"}
+)
 """Keywords the annotation itself decides: an :class:`Arg` that sets them is refused."""
 
 
