@@ -15,9 +15,9 @@ arguments from its signature (see :func:`kit_core.tool`). Two names help it:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from kit_core._record import Record
 from kit_core._snapshot import ATOMS, deep_copy
@@ -73,6 +73,22 @@ class Arg(Record):
             self, "example", example if type(example) in ATOMS else deep_copy(example)
         )
         object.__setattr__(self, "keywords", MappingProxyType(schema))
+
+    def __hash__(self) -> int:
+        """A hash fit for ``typing``, which hashes ``Annotated`` metadata (in ``X | None``,
+        ``Optional[...]``, its caches): from the fields, lists and dicts frozen."""
+        return hash((self.description, _frozen(self.example), _frozen(dict(self.keywords))))
+
+
+def _frozen(value: object) -> object:
+    """``value`` made hashable: lists and tuples as tuples, dicts as frozensets of items."""
+    if isinstance(value, list | tuple):
+        items = cast("Sequence[object]", value)
+        return tuple(_frozen(v) for v in items)
+    if isinstance(value, dict):
+        pairs = cast("dict[object, object]", value)
+        return frozenset((k, _frozen(v)) for k, v in pairs.items())
+    return value
 
 
 class ToolContext(Record):
