@@ -22,14 +22,9 @@ from typing import Any
 import pytest
 
 from kit_core._host_model import installed_release
+from kit_devtools.cli._real import SCRUBBED
 
 ROOT = Path(__file__).resolve().parents[2]
-SCRUBBED = (
-    "HERMES_SAFE_MODE",
-    "HERMES_ENABLE_PROJECT_PLUGINS",
-    "HERMES_BUNDLED_PLUGINS",
-    "HERMES_KANBAN_TASK",
-)
 
 ALL_EXAMPLES = {
     # folder: (toolset, the spec module __init__.py imports)

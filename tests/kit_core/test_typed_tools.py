@@ -11,7 +11,7 @@ import enum
 import json
 import logging
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Any, Literal, Optional, TypedDict
 
 import pytest
 
@@ -475,6 +475,9 @@ def test_signatures_the_model_cannot_be_given_are_refused(source: str, expected:
 def test_arg_refuses_keywords_the_type_decides() -> None:
     with pytest.raises(ToolDefinitionError, match="decided by the annotation"):
         Arg("x", type="string")
+    with pytest.raises(ToolDefinitionError, match=r"Arg\(additional_properties=...\) is decided"):
+        Arg("x", additional_properties=False)
+    assert Arg(max_length=3, min_length=1).keywords == {"maxLength": 3, "minLength": 1}
     with pytest.raises(ToolDefinitionError, match="non-empty str"):
         Arg("  ")
 
@@ -559,3 +562,29 @@ def test_a_repeated_annotation_is_evaluated_again_when_a_name_it_reads_is_reboun
     assert props(first["demo_two"])["mode"]["enum"] == ["c"]
     assert props(other["demo_one"])["mode"]["enum"] == ["a", "b"]  # same text, own module
     assert props(other["demo_two"])["mode"]["enum"] == ["d", "e"]
+
+
+def test_arg_in_unions_optionals_and_element_types() -> None:
+    @tool(toolset="demo")
+    def demo_unions(
+        name: Annotated[str, Arg("A name.", min_length=1)] | None = None,
+        tags: list[Annotated[str, Arg("a tag", max_length=5, example="x")]] | None = None,
+        mode: Optional[Annotated[str, Arg("A mode.", enum=["a", "b"])]] = None,  # noqa: UP045
+    ) -> dict[str, Any]:
+        """Unions.
+
+        Args:
+            tags: Tags.
+        """
+        return {"name": name, "tags": tags, "mode": mode}
+
+    found = props(demo_unions)
+    assert found["name"] == {"type": "string", "description": "A name.", "minLength": 1}
+    assert found["tags"]["items"] == {"type": "string", "description": "a tag", "maxLength": 5}
+    assert found["mode"] == {"type": "string", "description": "A mode.", "enum": ["a", "b"]}
+    assert call(demo_unions, {"tags": ["abcdef"]})["error"] == (
+        "tags[0] must have at most 5 characters; got string 'abcdef'"
+    )
+    assert hash(Arg("a", enum=["x"], example={"k": [1]})) == hash(
+        Arg("a", enum=["x"], example={"k": [1]})
+    )

@@ -111,7 +111,7 @@ def _type_keywords(types: list[str]) -> dict[str, Any]:
     return {"type": non_null[0] if non_null else "null", **nullable}
 
 
-_SNAKE_KEYWORDS: Final = {
+SNAKE_KEYWORDS: Final = {
     "max_length": "maxLength",
     "min_items": "minItems",
     "max_items": "maxItems",
@@ -138,10 +138,10 @@ def _spec(
         msg = f"required must be True or False, got {required!r}"
         raise ToolDefinitionError(msg)
     for key in extra:
-        if key in _SNAKE_KEYWORDS:
+        if key in SNAKE_KEYWORDS:
             msg = (
                 f"{key}= is not a JSON Schema keyword and would reach the model as is;"
-                f" write {_SNAKE_KEYWORDS[key]}= instead"
+                f" write {SNAKE_KEYWORDS[key]}= instead"
             )
             raise ToolDefinitionError(msg)
     enum = named.get("enum", extra.get("enum"))

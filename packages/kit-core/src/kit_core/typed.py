@@ -15,29 +15,21 @@ arguments from its signature (see :func:`kit_core.tool`). Two names help it:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from kit_core._record import Record
 from kit_core._snapshot import ATOMS, deep_copy
+from kit_core.args import SNAKE_KEYWORDS
 from kit_core.errors import ToolDefinitionError
 
 __all__ = ["Arg", "ToolContext"]
 
-_SNAKE: Final = {
-    "min_length": "minLength",
-    "max_length": "maxLength",
-    "min_items": "minItems",
-    "max_items": "maxItems",
-    "unique_items": "uniqueItems",
-    "multiple_of": "multipleOf",
-    "exclusive_minimum": "exclusiveMinimum",
-    "exclusive_maximum": "exclusiveMaximum",
-    "min_properties": "minProperties",
-    "max_properties": "maxProperties",
-}
-_DERIVED: Final = frozenset({"type", "anyOf", "nullable", "items", "properties", "required"})
+_SNAKE: Final = {**SNAKE_KEYWORDS, "min_length": "minLength"}
+_DERIVED: Final = frozenset(
+    {"type", "anyOf", "nullable", "items", "properties", "required", "additionalProperties"}
+)
 """Keywords the annotation itself decides: an :class:`Arg` that sets them is refused."""
 
 
@@ -81,6 +73,22 @@ class Arg(Record):
             self, "example", example if type(example) in ATOMS else deep_copy(example)
         )
         object.__setattr__(self, "keywords", MappingProxyType(schema))
+
+    def __hash__(self) -> int:
+        """A hash fit for ``typing``, which hashes ``Annotated`` metadata (in ``X | None``,
+        ``Optional[...]``, its caches): from the fields, lists and dicts frozen."""
+        return hash((self.description, _frozen(self.example), _frozen(dict(self.keywords))))
+
+
+def _frozen(value: object) -> object:
+    """``value`` made hashable: lists and tuples as tuples, dicts as frozensets of items."""
+    if isinstance(value, list | tuple):
+        items = cast("Sequence[object]", value)
+        return tuple(_frozen(v) for v in items)
+    if isinstance(value, dict):
+        pairs = cast("dict[object, object]", value)
+        return frozenset((k, _frozen(v)) for k, v in pairs.items())
+    return value
 
 
 class ToolContext(Record):
