@@ -64,7 +64,15 @@ import model_tools  # imports hermes as its CLI does: discovery loads the plugin
 toolsets, calls = json.loads(sys.argv[1])
 found = model_tools.get_tool_definitions(enabled_toolsets=toolsets, quiet_mode=True)
 answers = [model_tools.handle_function_call(name, args, task_id="t") for name, args in calls]
-print("HPK-TYPED " + json.dumps({"definitions": found, "answers": answers}))
+from kit_core import ToolSpec, declaration_of
+from tools.registry import registry
+kit = {
+    d["function"]["name"]: declaration_of(
+        registry.get_entry(d["function"]["name"]).handler, ToolSpec
+    ).definition()
+    for d in found
+}  # what the kit itself says each tool's definition is
+print("HPK-TYPED " + json.dumps({"definitions": found, "answers": answers, "kit": kit}))
 """
 
 
@@ -122,6 +130,8 @@ def test_hermes_sends_the_model_the_same_definitions_for_both_styles(
     names = {name for name, _ in CALLS}
     assert set(_by_name(spec)) == names  # every example tool reached the model
     assert _by_name(typed) == _by_name(spec)
+    # and hermes sends exactly the definition the kit derived from the signatures
+    assert _by_name(typed) == typed["kit"]
 
 
 def test_calls_through_hermes_answer_the_same_for_both_styles(
