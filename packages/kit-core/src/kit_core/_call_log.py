@@ -1,6 +1,8 @@
 """The level of a tool's per-call success line, as an operator sets it.
 
-The ``<tool>: ok; elapsed_ms=…`` line is INFO by default (the documented contract). An
+The ``<tool>: ok; elapsed_ms=…`` line is INFO by default (the documented contract), as
+are the ``ok`` lines of kit-lifecycle's hooks and middleware, which this setting lowers
+too (they can run on every tool call; a command's line stays INFO). An
 operator lowers it with one environment variable, ``HERMES_PLUGIN_KIT_CALL_LOG``, whose
 value is comma-separated entries: ``plugin=debug`` for one plugin, a bare ``debug`` for
 every kit-built plugin, ``plugin=info`` to keep one at INFO after a bare ``debug``. A

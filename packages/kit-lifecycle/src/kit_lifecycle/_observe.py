@@ -42,10 +42,12 @@ def log_outcome(
     *,
     what: str = "callback",
     context: str | None = None,
+    ok_level: int = logging.INFO,
 ) -> None:
-    """The ``ok`` line at INFO, or the ``<what> raised`` line at WARNING (with the type of
+    """The ``ok`` line at ``ok_level`` (INFO unless the operator lowered it, see
+    :mod:`kit_core._call_log`), or the ``<what> raised`` line at WARNING (with the type of
     the exception, never its message); ``context`` is appended when given."""
-    level = logging.INFO if exc is None else logging.WARNING
+    level = ok_level if exc is None else logging.WARNING
     if not logger.isEnabledFor(level):
         return
     elapsed = (perf_counter() - started) * 1000
@@ -87,11 +89,13 @@ def _succeeded(
     logger: logging.Logger,
     env: SecretEnv,
     started: float,
+    ok_level: int,
 ) -> None:
-    if logger.isEnabledFor(logging.INFO):
+    if logger.isEnabledFor(ok_level):
         secrets = env.values()
+        context = context_of(kwargs, secrets)
         log_outcome(
-            logger, label, started, result, None, secrets, context=context_of(kwargs, secrets)
+            logger, label, started, result, None, secrets, context=context, ok_level=ok_level
         )
 
 
@@ -101,16 +105,17 @@ def call_observed(
     label: str,
     logger: logging.Logger,
     env: SecretEnv,
+    ok_level: int = logging.INFO,
 ) -> Any:
-    """``fn(**kwargs)`` with the safe invocation, outcome and failure logs; re-raises the
-    callback's exception, its message cleaned of secrets."""
+    """``fn(**kwargs)`` with the safe invocation, outcome and failure logs (the outcome at
+    ``ok_level``); re-raises the callback's exception, its message cleaned of secrets."""
     started = _started(kwargs, label, logger, env)
     try:
         result = fn(**kwargs)
     except BaseException as exc:
         _failed(exc, kwargs, label, logger, env, started)
         raise
-    _succeeded(result, kwargs, label, logger, env, started)
+    _succeeded(result, kwargs, label, logger, env, started, ok_level)
     return result
 
 
@@ -120,6 +125,7 @@ async def call_observed_async(
     label: str,
     logger: logging.Logger,
     env: SecretEnv,
+    ok_level: int = logging.INFO,
 ) -> Any:
     """:func:`call_observed` for an ``async def`` callback: ``await fn(**kwargs)``, so the
     elapsed time and result type are the awaited callback's, and an exception raised
@@ -130,5 +136,5 @@ async def call_observed_async(
     except BaseException as exc:
         _failed(exc, kwargs, label, logger, env, started)
         raise
-    _succeeded(result, kwargs, label, logger, env, started)
+    _succeeded(result, kwargs, label, logger, env, started, ok_level)
     return result

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final, ParamSpec, TypeVar, cast
 
 from kit_core import HookSpec, declare
+from kit_core._call_log import success_level
 from kit_lifecycle._callbacks import is_async, require_kwargs_callback
 from kit_lifecycle._host import host_awaits_hooks, modelled_hooks
 from kit_lifecycle._observe import call_observed, call_observed_async
@@ -99,21 +100,23 @@ def hook(
                 " synchronously and drops the coroutine; write a plain def"
             )
             raise DeclarationError(msg)
-        logger = logging.getLogger(getattr(fn, "__module__", None) or "hermes_plugin_kit")
+        module = getattr(fn, "__module__", None) or "hermes_plugin_kit"
+        logger = logging.getLogger(module)
+        ok_level = success_level(module)  # a hook can run on every tool call: lowerable
         env = SecretEnv(env_names)
         wrapper: Callable[..., Any]
         if inspect.iscoroutinefunction(fn):
 
             @functools.wraps(fn)
             async def awaited(**kwargs: Any) -> Any:
-                return await call_observed_async(fn, kwargs, hook_name, logger, env)
+                return await call_observed_async(fn, kwargs, hook_name, logger, env, ok_level)
 
             wrapper = awaited
         else:
 
             @functools.wraps(fn)
             def called(**kwargs: Any) -> Any:
-                return call_observed(fn, kwargs, hook_name, logger, env)
+                return call_observed(fn, kwargs, hook_name, logger, env, ok_level)
 
             wrapper = called
         attach(wrapper, env)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final, ParamSpec, TypeVar, cast
 
 from kit_core import Declaration, declare
+from kit_core._call_log import success_level
 from kit_core._host_model import modelled_middleware
 from kit_lifecycle._callbacks import is_async, require_kwargs_callback
 from kit_lifecycle._observe import call_observed
@@ -136,7 +137,9 @@ def middleware(
                 " (ignored for request phases, used as the result for execution phases)"
             )
             raise DeclarationError(msg)
-        logger = logging.getLogger(getattr(fn, "__module__", None) or "hermes_plugin_kit")
+        module = getattr(fn, "__module__", None) or "hermes_plugin_kit"
+        logger = logging.getLogger(module)
+        ok_level = success_level(module)  # tool middleware runs on every tool call
         prefix = f"{value} middleware"
         env = SecretEnv(env_names)
 
@@ -145,7 +148,7 @@ def middleware(
             next_call = kwargs.get("next_call")
             if callable(next_call):
                 kwargs["next_call"] = _single_use(next_call, f"{prefix} {fn.__name__}")
-            return call_observed(fn, kwargs, prefix, logger, env)
+            return call_observed(fn, kwargs, prefix, logger, env, ok_level)
 
         attach(wrapper, env)
         return cast("Callable[_P, _R]", declare(wrapper, MiddlewareSpec(value, wrapper)))
