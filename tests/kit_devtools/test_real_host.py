@@ -3,7 +3,10 @@ through its own plugin manager, in a worker process, answering as the in-memory 
 
 from __future__ import annotations
 
+import importlib.metadata
+import importlib.util
 import json
+import shutil
 import sys
 import textwrap
 from pathlib import Path
@@ -11,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from kit_devtools.testing import InMemoryHost, PluginLoadError
+from kit_devtools.testing import InMemoryHost, PluginLoadError, _host_envs
 from kit_devtools.testing.real import RealHost, RealHostCallError, RealHostDied
 
 pytest_plugins = ("pytester",)
@@ -263,3 +266,183 @@ def test_close_ends_the_worker(tmp_path: Path) -> None:
         assert process.poll() is None
     assert process.poll() == 0
     assert not host.hermes_home.exists()
+
+
+# -- release environments, with a fake uv ------------------------------------------------------
+
+FAKE_UV = """\
+#!{python}
+import json, os, sys
+from pathlib import Path
+with open({log!r}, "a", encoding="utf-8") as log:
+    log.write(json.dumps(sys.argv[1:]) + "\\n")
+if sys.argv[1] == "venv":
+    folder = Path(sys.argv[-1])
+    (folder / "bin").mkdir(parents=True)
+    python = folder / "bin" / "python"
+    python.write_text("#!/bin/sh\\nexec {python} \\"$@\\"\\n")
+    python.chmod(0o755)
+if os.environ.get("FAKE_UV_FAILS"):
+    sys.stderr.write("error: no solution found for hermes-agent\\n")
+    sys.exit(2)
+"""
+
+
+@pytest.fixture
+def fake_uv(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A uv that records its arguments (one JSON list a line) and whose ``venv`` makes an
+    environment whose python is this one; the cache goes under tmp_path."""
+    log = tmp_path / "uv.log"
+    script = tmp_path / "uv"
+    script.write_text(FAKE_UV.format(python=sys.executable, log=str(log)), encoding="utf-8")
+    script.chmod(0o755)
+    monkeypatch.setenv("HERMES_PLUGIN_KIT_UV", str(script))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    return log
+
+
+def calls(log: Path) -> list[list[str]]:
+    return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+
+
+def test_a_release_environment_is_made_with_uv_and_reused(fake_uv: Path, tmp_path: Path) -> None:
+    python = _host_envs.environment("0.17.0")
+    folder = tmp_path / "cache" / "hermes-plugin-kit" / "hosts" / "0.17.0"
+    assert python == folder / "bin" / "python"
+    venv, install = calls(fake_uv)
+    assert venv == ["venv", "--quiet", "--python", sys.executable, str(folder)]
+    assert install[:5] == ["pip", "install", "--quiet", "--python", str(python)]
+    assert install[5] == "hermes-agent==0.17.0"
+    for name in ("kit-core", "kit-lifecycle", "kit-media", "hermes-plugin-kit"):
+        assert str(ROOT / "packages" / name) in install  # editable, from this checkout
+    assert install.count("-e") == 4
+    assert _host_envs.environment("0.17.0") == python
+    assert len(calls(fake_uv)) == 2  # nothing changed: not installed again
+    with RealHost(python) as host:  # the fake environment runs this hermes
+        assert host.load(UNIT_CONVERT).enabled
+
+
+def test_a_failing_install_says_what_uv_said(
+    fake_uv: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FAKE_UV_FAILS", "1")
+    with pytest.raises(_host_envs.HostEnvironmentError, match="no solution found for hermes"):
+        _host_envs.environment("0.17.0")
+    with pytest.raises(_host_envs.HostEnvironmentError, match="not a hermes-agent release"):
+        _host_envs.environment("../0.17.0")
+
+
+def test_without_uv_the_error_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("HERMES_PLUGIN_KIT_UV", raising=False)
+    monkeypatch.setenv("PATH", "/nonexistent")
+    monkeypatch.setattr(importlib.util, "find_spec", lambda _name: None)
+    with pytest.raises(_host_envs.HostEnvironmentError, match="pip install uv"):
+        _host_envs.uv_command()
+
+
+def test_a_plugin_project_is_found_up_to_the_repository_root(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    folder = repo / "src" / "my_plugin"
+    folder.mkdir(parents=True)
+    (repo / ".git").mkdir()
+    assert _host_envs.plugin_project(folder) is None
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'outside'\n", encoding="utf-8")
+    assert _host_envs.plugin_project(folder) is None  # above the repository: not its project
+    (repo / "pyproject.toml").write_text("[tool.uv]\n", encoding="utf-8")
+    assert _host_envs.plugin_project(folder) is None  # no [project]: nothing to install
+    (repo / "pyproject.toml").write_text("[project]\nname = 'my-plugin'\n", encoding="utf-8")
+    assert _host_envs.plugin_project(folder) == repo
+    assert _host_envs.plugin_project(UNIT_CONVERT) is None  # the kit's root is a workspace
+
+
+def test_a_git_installed_kit_is_installed_from_the_same_commit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    direct = {
+        "url": "https://github.com/example/hermes-plugin-kit",
+        "vcs_info": {"vcs": "git", "commit_id": "a" * 40},
+        "subdirectory": "packages/kit-core",
+    }
+
+    class Dist:
+        version = "0.1.0"
+
+        def read_text(self, name: str) -> str | None:
+            return json.dumps(direct) if name == "direct_url.json" else None
+
+    monkeypatch.setattr(importlib.metadata, "distribution", lambda _name: Dist())
+    assert _host_envs.kit_requirements()[0] == (
+        "kit-core @ git+https://github.com/example/hermes-plugin-kit@"
+        + "a" * 40
+        + "#subdirectory=packages/kit-core"
+    )
+    direct.clear()
+    direct["url"] = "file:///wheels/kit_core-0.1.0-py3-none-any.whl"
+    direct["archive_info"] = {}
+    assert _host_envs.kit_requirements()[0] == "/wheels/kit_core-0.1.0-py3-none-any.whl"
+
+
+# -- the option and the parametrisation, in a pytest run of their own ---------------------------
+
+AUTHOR_TESTS = """
+from pathlib import Path
+
+EXAMPLE = Path({example!r})
+
+def test_everywhere(any_host):
+    assert any_host.load(EXAMPLE).enabled
+    assert [d["function"]["name"] for d in any_host.definitions()] == [
+        "units_convert_length", "units_convert_temperature"
+    ]
+
+def test_real(real_host):
+    assert real_host.load(EXAMPLE).enabled
+"""
+
+
+def test_hermes_option_parametrises_the_hosts(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_author=AUTHOR_TESTS.format(example=str(UNIT_CONVERT)))
+    listed = pytester.runpytest_subprocess(
+        "--collect-only", "-q", "--hermes", "0.17.0,installed,0.21", "-p", "no:cacheprovider"
+    )
+    assert [line for line in listed.outlines if "::" in line] == [
+        "test_author.py::test_everywhere[memory]",
+        "test_author.py::test_everywhere[hermes-0.17.0]",
+        "test_author.py::test_everywhere[hermes-0.19.0]",
+        "test_author.py::test_everywhere[memory-0.21-modelled]",
+        "test_author.py::test_real[hermes-0.17.0]",
+        "test_author.py::test_real[hermes-0.19.0]",
+    ]
+    ran = pytester.runpytest_subprocess("-v", "-p", "no:cacheprovider")  # default: installed
+    ran.assert_outcomes(passed=3)
+    ran.stdout.fnmatch_lines(
+        ["*test_everywhere?memory? PASSED*", "*test_real?hermes-0.19.0? PASSED*"]
+    )
+
+
+def test_a_wrong_hermes_value_is_a_usage_error(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_author=AUTHOR_TESTS.format(example=str(UNIT_CONVERT)))
+    ran = pytester.runpytest_subprocess("--hermes", "latest", "-p", "no:cacheprovider")
+    assert ran.ret == pytest.ExitCode.USAGE_ERROR
+    ran.stderr.fnmatch_lines(["*--hermes: 'latest' is not `installed`*"])
+
+
+def test_a_release_gets_the_plugins_project_installed_once(
+    pytester: pytest.Pytester, fake_uv: Path
+) -> None:
+    project = pytester.path / "my-plugin"
+    shutil.copytree(UNIT_CONVERT, project / "unit_convert")
+    (project / ".git").mkdir()
+    (project / "pyproject.toml").write_text("[project]\nname = 'my-plugin'\n", encoding="utf-8")
+    pytester.makepyfile(
+        test_author=AUTHOR_TESTS.format(example=str(project / "unit_convert"))
+        + "\ndef test_real_again(real_host):\n    assert real_host.load(EXAMPLE).enabled\n"
+    )
+    ran = pytester.runpytest_subprocess("--hermes", "0.17.0", "-p", "no:cacheprovider")
+    ran.assert_outcomes(passed=4)  # any_host: memory and hermes-0.17.0; real_host twice
+    python = str(
+        fake_uv.parent / "cache" / "hermes-plugin-kit" / "hosts" / "0.17.0" / "bin" / "python"
+    )
+    installs = [c for c in calls(fake_uv) if c[:2] == ["pip", "install"]]
+    assert installs[0][5] == "hermes-agent==0.17.0"
+    assert installs[1:] == [["pip", "install", "--quiet", "--python", python, str(project)]]

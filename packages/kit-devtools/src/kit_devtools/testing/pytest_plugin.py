@@ -43,6 +43,7 @@ __all__ = [
     "any_host",
     "plugin_host",
     "pytest_addoption",
+    "pytest_configure",
     "pytest_generate_tests",
     "real_host",
     "tool_snapshot",
@@ -77,6 +78,11 @@ def _choices(config: pytest.Config) -> list[HostChoice]:
         return parse_hosts(str(config.getoption(HERMES_OPTION)))
     except ValueError as exc:
         raise pytest.UsageError(str(exc)) from None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """A wrong ``--hermes`` value is a usage error before anything is collected."""
+    _choices(config)
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
