@@ -243,6 +243,26 @@ def test_a_worker_that_dies_says_so_with_its_stderr(real_host: RealHost, tmp_pat
         real_host.run_command("die")  # no worker any more: not a hang
 
 
+def test_a_worker_that_hangs_is_killed_after_the_timeout(tmp_path: Path) -> None:
+    folder = plugin(
+        tmp_path,
+        "hangs",
+        """
+        import time
+
+        def register(ctx):
+            ctx.register_command("hang", lambda raw: time.sleep(60), description="hangs")
+        """,
+    )
+    with RealHost(timeout=20) as host:
+        host.load(folder)
+        host.timeout = 0.5
+        with pytest.raises(RealHostDied, match=r"did not answer run_command within 0\.5 s"):
+            host.run_command("hang")
+        with pytest.raises(RuntimeError, match="call load"):
+            host.run_command("hang")
+
+
 def test_an_environment_without_hermes_fails_at_start(tmp_path: Path) -> None:
     host_python = tmp_path / "python"
     host_python.write_text(

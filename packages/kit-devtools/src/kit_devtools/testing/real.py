@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import select
 import shutil
 import subprocess
 import sys
@@ -45,6 +46,8 @@ SCRUBBED: Final = (
 )
 """Variables that would change what hermes discovers (as ``check --real``)."""
 STDERR_TAIL: Final = 25
+TIMEOUT: Final = 300.0
+"""Seconds the worker may take to start (import hermes, discover) or to answer."""
 
 
 class RealHostDied(RuntimeError):
@@ -88,6 +91,8 @@ class RealHost:
         config: more of the home's ``config.yaml`` (``plugins.enabled`` is the host's).
         prepare: called with each plugin directory before hermes loads it (the pytest
             fixture installs the plugin's project into a release's environment there).
+        timeout: seconds the worker may take to start or to answer one request; then it
+            is killed and :class:`RealHostDied` says so.
 
     ``load()`` raises :class:`PluginLoadError` when hermes does not load the plugin (as
     the strict ``plugin_host``). Each ``load()`` starts a fresh worker with every plugin
@@ -100,8 +105,10 @@ class RealHost:
         *,
         config: Mapping[str, Any] | None = None,
         prepare: Callable[[Path], None] | None = None,
+        timeout: float = TIMEOUT,
     ) -> None:
         self.python = str(python or sys.executable)
+        self.timeout = timeout
         self._prepare = prepare
         self._config = dict(config or {})
         self._home = Path(tempfile.mkdtemp(prefix="hermes-real-host-"))
@@ -155,6 +162,17 @@ class RealHost:
     def _receive(self, what: str) -> dict[str, Any]:
         assert self._process is not None
         assert self._process.stdout is not None
+        # one line answers each request, so nothing waits in the pipe's buffer unread
+        ready, _, _ = select.select([self._process.stdout], [], [], self.timeout)
+        if not ready:
+            self._process.kill()
+            self._process.wait()
+            tail = self.stderr_tail()
+            self._stop()
+            raise RealHostDied(
+                f"the hermes worker ({self.python}) did not answer {what} within"
+                f" {self.timeout:g} s and was killed; the end of its stderr:\n{tail}"
+            )
         line = self._process.stdout.readline()
         if not line:
             code = self._process.wait()
