@@ -51,13 +51,18 @@ def test_any_host_runs_on_memory_and_the_installed_hermes(
         "units_convert_temperature", {"value": 100, "from_scale": "celsius", "to_scale": "kelvin"}
     )
     assert envelope(result)["data"] == {"value": 373.15, "scale": "kelvin"}
-    assert request.node.callspec.id in {"memory", "hermes-0.19.0"}
+    if isinstance(any_host, RealHost):
+        assert request.node.callspec.id == f"hermes-{any_host.version}"
+    else:
+        assert request.node.callspec.id.startswith("memory")
 
 
 @pytest.mark.parametrize(
     "example", [UNIT_CONVERT, TEAM_NOTES, MEDIA_POSTCARD], ids=lambda p: p.name
 )
-def test_definitions_equal_the_in_memory_hosts(real_host: RealHost, example: Path) -> None:
+def test_definitions_equal_the_in_memory_hosts(
+    real_host: RealHost, example: Path, request: pytest.FixtureRequest
+) -> None:
     loaded = real_host.load(example)
     memory = InMemoryHost(strict=True)
     mine = memory.load(example)
@@ -70,7 +75,7 @@ def test_definitions_equal_the_in_memory_hosts(real_host: RealHost, example: Pat
         tuple(sorted(mine.middleware)),
         tuple(sorted(mine.commands)),
     )
-    assert real_host.version == "0.19.0"
+    assert request.node.callspec.id.startswith(f"hermes-{real_host.version}-")
 
 
 CALLS = [
@@ -127,8 +132,10 @@ def test_team_notes_hooks_commands_middleware_and_receipt(real_host: RealHost) -
         real_host.run_command("notes-nothing")
     assert real_host.run_cli(["team-notes", "--tag", "rel"]) == 0
     assert '"text": "Ship"' in real_host.stderr_tail()  # what the command printed
-    assert real_host.hooks == {"on_session_finalize": 1, "pre_llm_call": 1}
-    assert real_host.middleware == {"tool_execution": 1, "tool_request": 1}
+    # per name, every callback hermes holds (a bundled plugin's too, on some releases)
+    assert set(real_host.hooks) == {"on_session_finalize", "pre_llm_call"}
+    assert min(real_host.hooks.values()) >= 1
+    assert set(real_host.middleware) == {"tool_execution", "tool_request"}
     assert set(real_host.commands) == {"notes-count"}
     assert set(real_host.cli_commands) == {"team-notes"}
     assert real_host.skills == ("team-notes:note-taking",)

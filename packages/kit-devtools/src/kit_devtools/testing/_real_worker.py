@@ -75,15 +75,21 @@ class Worker:
         self.plugins: Any = plugins
         self.manager: Any = plugins.get_plugin_manager()
 
-    def own_tools(self) -> set[str]:
-        """The tools of the plugins installed in the home (source ``user``), not those of
-        hermes' bundled plugins."""
-        return {
-            str(name)
+    def own(self) -> list[Any]:
+        """The manager's records of the plugins installed in the home (source ``user``),
+        not of hermes' bundled plugins."""
+        return [
+            record
             for record in getattr(self.manager, "_plugins", {}).values()
             if getattr(getattr(record, "manifest", None), "source", None) == "user"
-            for name in getattr(record, "tools_registered", []) or []
-        }
+        ]
+
+    def own_credits(self, what: str) -> set[str]:
+        """The names hermes credited to those plugins (``tools``, ``hooks`` ...)."""
+        return {str(n) for r in self.own() for n in getattr(r, f"{what}_registered", []) or []}
+
+    def own_tools(self) -> set[str]:
+        return self.own_credits("tools")
 
     def loaded(self) -> dict[str, Any]:
         """Per plugin key: ``list_plugins()``'s entry, the names hermes credited and what
@@ -104,22 +110,32 @@ class Worker:
         return found
 
     def registered(self) -> dict[str, Any]:
+        """The registrations of the home's plugins. Hooks and middleware are counted per
+        name over every callback hermes holds (a bundled plugin's too: hermes does not
+        record whose a callback is), for the names credited to the home's plugins."""
         manager = self.manager
         registry = importlib.import_module("tools.registry").registry
-        tools = sorted(self.own_tools())
+        names = {str(getattr(getattr(r, "manifest", None), "name", "")) for r in self.own()}
+        hooks, middleware = self.own_credits("hooks"), self.own_credits("middleware")
         return {
-            "tools": {name: registry.get_toolset_for_tool(name) for name in tools},
-            "hooks": {k: len(v) for k, v in getattr(manager, "_hooks", {}).items() if v},
-            "middleware": {k: len(v) for k, v in getattr(manager, "_middleware", {}).items() if v},
+            "tools": {n: registry.get_toolset_for_tool(n) for n in sorted(self.own_tools())},
+            "hooks": {k: len(v) for k, v in getattr(manager, "_hooks", {}).items() if k in hooks},
+            "middleware": {
+                k: len(v) for k, v in getattr(manager, "_middleware", {}).items() if k in middleware
+            },
             "commands": {
                 name: {k: v for k, v in entry.items() if k != "handler"}
                 for name, entry in getattr(manager, "_plugin_commands", {}).items()
+                if entry.get("plugin") in names
             },
             "cli_commands": {
                 name: {"help": entry.get("help"), "plugin": entry.get("plugin")}
                 for name, entry in getattr(manager, "_cli_commands", {}).items()
+                if entry.get("plugin") in names
             },
-            "skills": sorted(getattr(manager, "_plugin_skills", {})),
+            "skills": sorted(
+                q for q in getattr(manager, "_plugin_skills", {}) if q.partition(":")[0] in names
+            ),
         }
 
     def definitions(self, toolsets: list[str] | None) -> list[dict[str, Any]]:

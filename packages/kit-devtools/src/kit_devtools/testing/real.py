@@ -289,9 +289,12 @@ class RealHost:
     # -- what was registered ---------------------------------------------------------------
 
     def registered(self) -> dict[str, Any]:
-        """The plugin manager's registrations, read afresh: ``tools`` (name -> toolset),
-        ``hooks`` and ``middleware`` (name -> number of callbacks), ``commands`` and
-        ``cli_commands`` (name -> description), ``skills`` (qualified names)."""
+        """What the loaded plugins registered, read afresh from hermes' plugin manager:
+        ``tools`` (name -> toolset), ``hooks`` and ``middleware`` (name -> number of
+        callbacks hermes holds under it, a bundled plugin's included: hermes does not
+        record whose a callback is), ``commands`` and ``cli_commands`` (name -> what
+        hermes stored but the handler), ``skills`` (qualified names). hermes' bundled
+        plugins' own registrations are left out."""
         answer: dict[str, Any] = self._ask("registered")
         return answer
 
