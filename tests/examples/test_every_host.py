@@ -9,8 +9,7 @@ from typing import Any
 
 import pytest
 
-from kit_devtools.testing import InMemoryHost
-from kit_devtools.testing.real import RealHost
+from kit_devtools.testing import InMemoryHost, RealHost
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 Host = InMemoryHost | RealHost

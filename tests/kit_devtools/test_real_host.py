@@ -14,8 +14,14 @@ from typing import Any
 
 import pytest
 
-from kit_devtools.testing import InMemoryHost, PluginLoadError, _host_envs
-from kit_devtools.testing.real import RealHost, RealHostCallError, RealHostDied
+from kit_devtools.testing import (
+    InMemoryHost,
+    PluginLoadError,
+    RealHost,
+    RealHostCallError,
+    RealHostDied,
+    _host_envs,
+)
 
 pytest_plugins = ("pytester",)
 
