@@ -6,13 +6,16 @@ line before it, if any:
 - ``python``: a file of a plugin (``plugin NAME FILE [probe]``): the blocks of one page
   with one NAME make a plugin directory, which ``hermes-plugin-kit check`` must find clean
   (``--probe`` too when a block says ``probe``); a pytest module (``pytest PLUGIN TOOL``),
-  run by pytest against a small plugin with that tool; otherwise run in a fresh
-  interpreter, which must exit 0.
+  run by pytest against a small plugin with that tool; ``pytest-hosts PLUGIN TOOL``: the
+  same, once per host (``any_host`` and ``real_host`` on the installed hermes); otherwise
+  run in a fresh interpreter, which must exit 0.
 - ``yaml``/``json``/``toml``: parsed; a ``plugin`` yaml block is that plugin's
   ``plugin.yaml``, and a ``definition PAGE PLUGIN TOOL`` json block must equal that tool's
   definition as ``check`` prints it.
 - ``sh``: each command is one the project has: ``./scripts/X`` exists and is executable,
-  ``hermes-plugin-kit ...`` is accepted by the command's own argument parser, and a
+  ``hermes-plugin-kit ...`` is accepted by the command's own argument parser,
+  ``uv run python -m pytest`` takes only ``--hermes`` values the kit's pytest plugin
+  accepts, and a
   ``uv``/``uvx`` install line names a package of the workspace by its own subdirectory.
 - ``text``: output, compared with what the command really prints (``output CMD``: equal;
   ``output-in CMD``: each line printed), a file tree whose entries exist (``tree``), or an
@@ -23,6 +26,7 @@ A block of any other language, or without the directive its kind needs, fails.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -39,6 +43,7 @@ import pytest
 import yaml
 
 from kit_devtools.cli import _parser, main
+from kit_devtools.testing._host_choice import parse_hosts
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
@@ -196,7 +201,7 @@ def python_param(block: Block) -> bool:
 @pytest.mark.parametrize("block", [pytest.param(b, id=b.id) for b in BLOCKS if python_param(b)])
 def test_a_python_block_that_is_not_a_plugin_file_runs(block: Block, tmp_path: Path) -> None:
     words = block.directive.split()
-    if words[:1] == ["pytest"]:
+    if words[:1] in (["pytest"], ["pytest-hosts"]):
         plugin_name, tool_name = words[1:3]
         plugin = tmp_path / "src" / plugin_name
         plugin.mkdir(parents=True)
@@ -213,6 +218,14 @@ def test_a_python_block_that_is_not_a_plugin_file_runs(block: Block, tmp_path: P
             "def register(ctx):\n    register_all(ctx, __name__)\n"
         )
         (tmp_path / "test_example.py").write_text(block.code)
+        if words[0] == "pytest-hosts":
+            command = [sys.executable, "-m", "pytest", "-v", "-p", "no:cacheprovider"]
+            run = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True)
+            assert run.returncode == 0, run.stdout + run.stderr
+            hermes = f"hermes-{parse_hosts('installed')[0].version}"
+            assert "[memory] PASSED" in run.stdout, run.stdout
+            assert run.stdout.count(f"[{hermes}] PASSED") == 2, run.stdout
+            return
         command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
         for _ in range(2):  # the first run writes the snapshot, the second compares with it
             run = subprocess.run(
@@ -300,6 +313,11 @@ def test_every_command_of_a_shell_block_is_one_the_project_has(
             requirements = [w for w in words if " @ " in w]
             assert len(requirements) == 1, where
             assert_requirement(requirements[0], where)
+        elif words[:5] == ["uv", "run", "python", "-m", "pytest"]:
+            hosts = [v for k, v in itertools.pairwise(words) if k == "--hermes"]
+            assert hosts, where
+            for value in hosts:
+                assert parse_hosts(value), where  # raises ValueError for a wrong value
         elif words[:2] == ["uvx", "--from"]:
             assert_requirement(words[2], where)
             assert words[3] == "hermes-plugin-kit", where

@@ -6,8 +6,12 @@ tool definitions as the model receives them, the full tool-call pipeline, hooks,
 middleware, commands and a recorded ``send_message``. It needs nothing but the standard
 library, and a parity test keeps it identical to the real host.
 
+:class:`RealHost` offers the same test API answered by a real hermes-agent: the plugin
+loaded by hermes' own plugin manager in a worker process with a temporary hermes home.
+
 The pytest plugin (``kit_devtools.testing.pytest_plugin``, loaded automatically)
-adds the ``plugin_host`` and ``tool_snapshot`` fixtures.
+adds the ``plugin_host``, ``real_host``, ``any_host`` and ``tool_snapshot`` fixtures and
+the ``--hermes`` option choosing the real releases.
 """
 
 from kit_devtools.testing._failure import PluginLoadError, PluginRefused
@@ -36,6 +40,7 @@ from kit_devtools.testing.host_names import (
     VALID_MIDDLEWARE,
 )
 from kit_devtools.testing.loading import load_plugin
+from kit_devtools.testing.real import RealHost, RealHostCallError, RealHostDied, RealPlugin
 from kit_devtools.testing.snapshot import assert_tool_snapshot
 
 __all__ = [
@@ -58,6 +63,10 @@ __all__ = [
     "PluginManifest",
     "PluginRefused",
     "PluginToolOverrideError",
+    "RealHost",
+    "RealHostCallError",
+    "RealHostDied",
+    "RealPlugin",
     "RequestMiddlewareResult",
     "SkillEntry",
     "ToolEntry",

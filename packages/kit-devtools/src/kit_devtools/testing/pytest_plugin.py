@@ -8,23 +8,49 @@ Fixtures:
 * ``tool_snapshot``: ``tool_snapshot(definition, path=None)`` checks a tool definition
   against its JSON snapshot (by default ``snapshots/<tool name>.json`` next to the test
   file; a relative ``path`` is taken from there too). ``--update-tool-snapshots``
-  rewrites the snapshots instead of failing.
+  rewrites the snapshots instead of failing;
+* ``real_host``: a :class:`~kit_devtools.testing.real.RealHost`: real hermes-agent in a
+  worker process with a fresh temporary hermes home, the same test API as ``plugin_host``
+  (``load``, ``definitions``, ``call_tool``, ``invoke_hook``, ``run_command``,
+  ``run_cli``, what was registered); closed at teardown. One test per real release
+  ``--hermes`` selects, with ids like ``hermes-0.19.0``;
+* ``any_host``: the in-memory host (id ``memory``) and each host ``--hermes`` selects: a
+  test written once runs on all of them.
+
+``--hermes`` (comma-separated; default ``installed``): ``installed`` is the hermes-agent of
+the test environment; a release (``0.17.0``) is installed with uv into
+``${XDG_CACHE_HOME:-~/.cache}/hermes-plugin-kit/hosts/<version>`` with the kit packages
+as installed here, and the plugin's own project (a ``pyproject.toml`` in its directory or
+a parent) when it is loaded; ``0.21`` is upstream hermes, modelled by the in-memory host
+(id ``memory-0.21-modelled``; ``real_host`` does not run on it).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from kit_devtools.testing import _host_envs
+from kit_devtools.testing._host_choice import MEMORY, HostChoice, parse_hosts
 from kit_devtools.testing.host import InMemoryHost
+from kit_devtools.testing.real import RealHost
 from kit_devtools.testing.snapshot import assert_tool_snapshot
 
-__all__ = ["plugin_host", "pytest_addoption", "tool_snapshot"]
+__all__ = [
+    "any_host",
+    "plugin_host",
+    "pytest_addoption",
+    "pytest_configure",
+    "pytest_generate_tests",
+    "real_host",
+    "tool_snapshot",
+]
 
 UPDATE_OPTION = "--update-tool-snapshots"
+HERMES_OPTION = "--hermes"
 
 SnapshotCheck = Callable[..., None]
 
@@ -37,6 +63,100 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
         help="rewrite tool definition snapshots (tool_snapshot) instead of comparing",
     )
+    group.addoption(
+        HERMES_OPTION,
+        default="installed",
+        metavar="HOSTS",
+        help="hosts for real_host and any_host, comma-separated: `installed` (default),"
+        " hermes-agent releases such as 0.17.0 (installed with uv into a cached"
+        " environment), `0.21` (upstream, modelled by the in-memory host)",
+    )
+
+
+def _choices(config: pytest.Config) -> list[HostChoice]:
+    try:
+        return parse_hosts(str(config.getoption(HERMES_OPTION)))
+    except ValueError as exc:
+        raise pytest.UsageError(str(exc)) from None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """A wrong ``--hermes`` value is a usage error before anything is collected."""
+    _choices(config)
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """One test per selected host: ``real_host`` over the real ones, ``any_host`` over the
+    in-memory host and every selected one."""
+    names = metafunc.fixturenames
+    if "real_host" not in names and "any_host" not in names:
+        return
+    choices = _choices(metafunc.config)
+    if "real_host" in names:
+        real = [c for c in choices if c.real]
+        metafunc.parametrize("real_host", real, ids=[c.id for c in real], indirect=True)
+    if "any_host" in names:
+        every = [MEMORY, *(c for c in choices if c != MEMORY)]
+        metafunc.parametrize("any_host", every, ids=[c.id for c in every], indirect=True)
+
+
+@pytest.fixture(scope="session")
+def _hermes_projects_installed() -> set[tuple[str, Path]]:
+    """Projects installed into a release's environment this session."""
+    return set()
+
+
+def _real(request: pytest.FixtureRequest, choice: HostChoice) -> RealHost:
+    try:
+        python = choice.python()
+    except _host_envs.HostEnvironmentError as exc:
+        pytest.fail(f"{choice.id}: {exc}", pytrace=False)
+    installed: set[tuple[str, Path]] = request.getfixturevalue("_hermes_projects_installed")
+
+    def prepare(directory: Path) -> None:
+        if choice.kind != "release":
+            return  # the test environment already has the plugin's dependencies
+        project = _host_envs.plugin_project(directory)
+        if project is not None and (str(python), project) not in installed:
+            _host_envs.install_project(python, project)
+            installed.add((str(python), project))
+
+    return RealHost(python, prepare=prepare)
+
+
+def _param(request: pytest.FixtureRequest) -> HostChoice:
+    choice = getattr(request, "param", None)
+    if isinstance(choice, HostChoice):
+        return choice
+    found = [c for c in _choices(request.config) if c.real]  # requested by another fixture
+    return found[0] if found else HostChoice("installed")
+
+
+@pytest.fixture
+def real_host(request: pytest.FixtureRequest) -> Iterator[RealHost]:
+    """Real hermes-agent (the release of this test's id) with no plugin loaded yet:
+    ``real_host.load(directory)`` has hermes' own plugin manager load it in a worker
+    process; ``load()`` raises :class:`~kit_devtools.testing.PluginLoadError` when hermes
+    does not load it. The worker ends at teardown."""
+    host = _real(request, _param(request))
+    try:
+        yield host
+    finally:
+        host.close()
+
+
+@pytest.fixture
+def any_host(request: pytest.FixtureRequest) -> Iterator[InMemoryHost | RealHost]:
+    """The in-memory host or a real hermes release, one test each (``--hermes``)."""
+    choice: HostChoice = getattr(request, "param", MEMORY)
+    if not choice.real:
+        yield InMemoryHost(strict=True, hermes=choice.version)
+        return
+    host = _real(request, choice)
+    try:
+        yield host
+    finally:
+        host.close()
 
 
 @pytest.fixture

@@ -1,0 +1,374 @@
+"""``RealHost``: a plugin loaded by hermes' own plugin manager, in a process of its own.
+
+The same test API as :class:`~kit_devtools.testing.InMemoryHost`, answered by real
+hermes-agent: a worker process (``_real_worker.py``) runs the chosen environment's
+Python with a fresh temporary ``HERMES_HOME``, the plugin directories copied into its
+``plugins/`` and enabled in its ``config.yaml``, and imports ``model_tools`` as the CLI
+and the gateway do (hermes' discovery loads the plugins). Requests and answers are JSON
+lines; an answer that is not JSON comes back as its ``repr``.
+
+What hermes does not offer publicly is read from its plugin manager's records (names
+credited to each plugin, the registered hooks, middleware and commands); ``register()``'s
+return value, which hermes discards, is recorded by wrapping the plugin module's
+``register`` as hermes imports it: the kit's :class:`~kit_lifecycle.RegistrationSummary`
+comes back as a dict (``RealPlugin.returned``). Not available: plugin module objects and
+exceptions (only their type and message cross the process boundary), ``activate()``,
+``send_message`` recording, provisions, and in-process callbacks.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import select
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any, Final
+
+import yaml
+
+from kit_devtools.testing._failure import PluginLoadError
+
+__all__ = ["RealHost", "RealHostCallError", "RealHostDied", "RealPlugin"]
+
+WORKER: Final = Path(__file__).with_name("_real_worker.py")
+SCRUBBED: Final = (
+    "HERMES_SAFE_MODE",
+    "HERMES_ENABLE_PROJECT_PLUGINS",
+    "HERMES_BUNDLED_PLUGINS",
+    "HERMES_KANBAN_TASK",
+)
+"""Variables that would change what hermes discovers (as ``check --real``)."""
+STDERR_TAIL: Final = 25
+TIMEOUT: Final = 300.0
+"""Seconds the worker may take to start (import hermes, discover) or to answer."""
+
+
+class RealHostDied(RuntimeError):
+    """The hermes worker process exited; the message ends with its stderr."""
+
+
+class RealHostCallError(RuntimeError):
+    """hermes raised while answering; ``type`` names the exception, ``remote_traceback``
+    is the worker's traceback."""
+
+    def __init__(self, type_name: str, message: str, remote_traceback: str) -> None:
+        super().__init__(f"{type_name}: {message}")
+        self.type = type_name
+        self.remote_traceback = remote_traceback
+
+
+@dataclass(frozen=True, slots=True)
+class RealPlugin:
+    """What hermes made of one plugin: its ``list_plugins()`` entry, the names its
+    manager credited, and what ``register()`` returned (None when it returned None)."""
+
+    key: str
+    name: str
+    path: Path
+    enabled: bool
+    error: str | None
+    tools: tuple[str, ...] = ()
+    hooks: tuple[str, ...] = ()
+    middleware: tuple[str, ...] = ()
+    commands: tuple[str, ...] = ()
+    listed: Mapping[str, Any] = field(default_factory=dict[str, Any])
+    returned: Any = None
+
+
+class RealHost:
+    """Real hermes-agent, with plugins loaded through its own plugin manager.
+
+    Args:
+        python: the interpreter of the environment hermes-agent is installed in (by
+            default this one).
+        config: more of the home's ``config.yaml`` (``plugins.enabled`` is the host's).
+        prepare: called with each plugin directory before hermes loads it (the pytest
+            fixture installs the plugin's project into a release's environment there).
+        timeout: seconds the worker may take to start or to answer one request; then it
+            is killed and :class:`RealHostDied` says so.
+
+    ``load()`` raises :class:`PluginLoadError` when hermes does not load the plugin (as
+    the strict ``plugin_host``). Each ``load()`` starts a fresh worker with every plugin
+    loaded so far (hermes discovers once per process). :meth:`close` ends the worker.
+    """
+
+    def __init__(
+        self,
+        python: str | Path | None = None,
+        *,
+        config: Mapping[str, Any] | None = None,
+        prepare: Callable[[Path], None] | None = None,
+        timeout: float = TIMEOUT,
+    ) -> None:
+        self.python = str(python or sys.executable)
+        self.timeout = timeout
+        self._prepare = prepare
+        self._config = dict(config or {})
+        self._home = Path(tempfile.mkdtemp(prefix="hermes-real-host-"))
+        self._directories: list[tuple[Path, str]] = []
+        self._process: subprocess.Popen[str] | None = None
+        self._stderr: IO[str] | None = None
+        self._plugins: dict[str, RealPlugin] = {}
+        self.version: str | None = None
+        """hermes-agent's version, as the worker reports it (after the first load)."""
+
+    def __repr__(self) -> str:
+        return f"RealHost(python={self.python!r}, hermes={self.version!r})"
+
+    @property
+    def hermes_home(self) -> Path:
+        return self._home
+
+    # -- the worker -------------------------------------------------------------------------
+
+    def _start(self) -> None:
+        self._stop()
+        plugins = self._home / "plugins"
+        shutil.rmtree(plugins, ignore_errors=True)
+        enabled: set[str] = set()
+        for directory, name in self._directories:
+            ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+            shutil.copytree(directory, plugins / directory.name, ignore=ignore)
+            enabled |= {directory.name, name}
+        config = {**self._config, "plugins": {"enabled": sorted(enabled)}}
+        (self._home / "config.yaml").write_text(json.dumps(config), encoding="utf-8")
+        env = {k: v for k, v in os.environ.items() if k not in SCRUBBED}
+        env["HERMES_HOME"] = str(self._home)
+        self._stderr = (self._home / "worker.stderr").open("w+", encoding="utf-8")
+        self._process = subprocess.Popen(
+            [self.python, "-P", str(WORKER)],  # -P: the worker's folder is not on sys.path
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._stderr,
+            text=True,
+            cwd=self._home,
+            env=env,
+        )
+        ready = self._receive("start")
+        if not ready.get("ready"):
+            raise RealHostDied(
+                f"hermes failed while importing and discovering plugins: {ready.get('type')}:"
+                f" {ready.get('error')}\n{ready.get('traceback', '')}"
+            )
+        self.version = ready.get("version")
+
+    def _receive(self, what: str) -> dict[str, Any]:
+        assert self._process is not None
+        assert self._process.stdout is not None
+        # one line answers each request, so nothing waits in the pipe's buffer unread
+        ready, _, _ = select.select([self._process.stdout], [], [], self.timeout)
+        if not ready:
+            self._process.kill()
+            self._process.wait()
+            tail = self.stderr_tail()
+            self._stop()
+            raise RealHostDied(
+                f"the hermes worker ({self.python}) did not answer {what} within"
+                f" {self.timeout:g} s and was killed; the end of its stderr:\n{tail}"
+            )
+        line = self._process.stdout.readline()
+        if not line:
+            code = self._process.wait()
+            tail = self.stderr_tail()
+            self._stop()
+            raise RealHostDied(
+                f"the hermes worker ({self.python}) exited with code {code} during"
+                f" {what}; the end of its stderr:\n{tail}"
+            )
+        message: dict[str, Any] = json.loads(line)
+        return message
+
+    def stderr_tail(self, lines: int = STDERR_TAIL) -> str:
+        """The last lines the worker wrote to stderr (hermes' logs, plugins' prints)."""
+        if self._stderr is None:
+            return ""
+        self._stderr.flush()
+        text = (self._home / "worker.stderr").read_text(encoding="utf-8", errors="replace")
+        return "\n".join(text.splitlines()[-lines:])
+
+    def _ask(self, op: str, **request: Any) -> Any:
+        if self._process is None:
+            raise RuntimeError("no plugin loaded: call load(path) first")
+        assert self._process.stdin is not None
+        try:
+            self._process.stdin.write(json.dumps({"op": op, **request}) + "\n")
+            self._process.stdin.flush()
+        except (BrokenPipeError, OSError):
+            pass  # the worker is gone: _receive says how
+        answer = self._receive(op)
+        if not answer.get("ok"):
+            kind, error = str(answer.get("type")), str(answer.get("error"))
+            if kind == "KeyError":
+                raise KeyError(error)
+            raise RealHostCallError(kind, error, str(answer.get("traceback", "")))
+        return answer["value"] if "value" in answer else answer["repr"]
+
+    def _stop(self) -> None:
+        process, self._process = self._process, None
+        if process is not None:
+            with contextlib.suppress(OSError):
+                assert process.stdin is not None
+                process.stdin.close()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+            if process.stdout is not None:
+                process.stdout.close()
+        if self._stderr is not None:
+            self._stderr.close()
+            self._stderr = None
+
+    def close(self) -> None:
+        """End the worker and remove the temporary hermes home."""
+        self._stop()
+        shutil.rmtree(self._home, ignore_errors=True)
+
+    def __enter__(self) -> RealHost:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- loading ---------------------------------------------------------------------------
+
+    def load(self, target: str | Path) -> RealPlugin:
+        """Install the plugin directory ``target`` as an operator does and let hermes
+        load it; raises :class:`PluginLoadError` when hermes did not."""
+        directory = Path(target).resolve()
+        manifest_file = directory / "plugin.yaml"
+        if not manifest_file.is_file():
+            raise LookupError(f"{directory} is not a plugin directory (no plugin.yaml)")
+        data: Any = yaml.safe_load(manifest_file.read_text(encoding="utf-8"))
+        manifest: dict[str, Any] = data if isinstance(data, dict) else {}  # pyright: ignore[reportUnknownVariableType]
+        name = str(manifest.get("name") or directory.name)
+        if self._prepare is not None:
+            self._prepare(directory)
+        self._directories.append((directory, name))
+        self._start()
+        loaded: dict[str, Any] = self._ask("loaded")
+        self._plugins = {
+            key: _plugin(key, info, path)
+            for key, info in loaded.items()
+            for path, _ in [self._path_of(key, info)]
+        }
+        found = [p for p in self._plugins.values() if p.path == directory]
+        if not found:
+            raise PluginLoadError(
+                f"hermes did not discover {directory} (no plugin.yaml it reads, or it was"
+                f" not enabled as {name!r}); hermes listed {sorted(loaded)}"
+            )
+        plugin = found[0]
+        if not plugin.enabled:
+            raise PluginLoadError(
+                f"hermes {self.version} did not load plugin {plugin.name!r}: {plugin.error}"
+                f"\nthe end of hermes' log:\n{self.stderr_tail()}"
+            )
+        return plugin
+
+    def _path_of(self, key: str, info: Mapping[str, Any]) -> tuple[Path, str]:
+        name = str(info.get("listed", {}).get("name", key))
+        for directory, manifest_name in self._directories:
+            if key in (directory.name, manifest_name) or name == manifest_name:
+                return directory, name
+        return Path(), name
+
+    @property
+    def plugins(self) -> Mapping[str, RealPlugin]:
+        """What hermes made of each plugin it discovered, by key."""
+        return dict(self._plugins)
+
+    # -- what was registered ---------------------------------------------------------------
+
+    def registered(self) -> dict[str, Any]:
+        """What the loaded plugins registered, read afresh from hermes' plugin manager:
+        ``tools`` (name -> toolset), ``hooks`` and ``middleware`` (name -> number of
+        callbacks hermes holds under it, a bundled plugin's included: hermes does not
+        record whose a callback is), ``commands`` and ``cli_commands`` (name -> what
+        hermes stored but the handler), ``skills`` (qualified names). hermes' bundled
+        plugins' own registrations are left out."""
+        answer: dict[str, Any] = self._ask("registered")
+        return answer
+
+    @property
+    def tools(self) -> Mapping[str, str]:
+        return dict(self.registered()["tools"])
+
+    @property
+    def hooks(self) -> Mapping[str, int]:
+        return dict(self.registered()["hooks"])
+
+    @property
+    def middleware(self) -> Mapping[str, int]:
+        return dict(self.registered()["middleware"])
+
+    @property
+    def commands(self) -> Mapping[str, Mapping[str, Any]]:
+        return dict(self.registered()["commands"])
+
+    @property
+    def cli_commands(self) -> Mapping[str, Mapping[str, Any]]:
+        return dict(self.registered()["cli_commands"])
+
+    @property
+    def skills(self) -> tuple[str, ...]:
+        return tuple(self.registered()["skills"])
+
+    # -- calls ------------------------------------------------------------------------------
+
+    def definitions(self, toolsets: Sequence[str] | None = None) -> list[dict[str, Any]]:
+        """The plugins' tools as the model receives them (``get_tool_definitions``),
+        sorted by name; only the tools of ``toolsets`` when given."""
+        wanted = None if toolsets is None else list(toolsets)
+        found: list[dict[str, Any]] = self._ask("definitions", toolsets=wanted)
+        return found
+
+    def call_tool(self, name: str, args: Any, **context: Any) -> Any:
+        """One tool call through ``model_tools.handle_function_call`` (hooks, middleware,
+        dispatch); ``context``: ``task_id``, ``session_id``, ``tool_call_id`` ..."""
+        return self._ask("call_tool", name=name, args=args, context=context)
+
+    def invoke_hook(self, hook_name: str, **kwargs: Any) -> list[Any]:
+        """``hermes_cli.plugins.invoke_hook``: the callbacks' non-None results."""
+        found: list[Any] = self._ask("invoke_hook", name=hook_name, kwargs=kwargs)
+        return found
+
+    def run_command(self, name: str, raw_args: str = "") -> Any:
+        """Slash command ``/name raw_args`` through hermes' registry of plugin commands
+        (``get_plugin_command_handler``, ``resolve_plugin_command_result``); KeyError for
+        an unknown name."""
+        return self._ask("run_command", name=name, raw_args=raw_args)
+
+    def run_cli(self, argv: Sequence[str]) -> Any:
+        """``hermes <argv>`` against the plugins' terminal commands (the argparse tree
+        built as ``hermes_cli.main`` builds it); returns ``args.func(args)``."""
+        return self._ask("run_cli", argv=list(argv))
+
+
+def _plugin(key: str, info: Mapping[str, Any], path: Path) -> RealPlugin:
+    listed: Mapping[str, Any] = info.get("listed", {})
+    returned: Mapping[str, Any] | None = info.get("returned")
+    value = None
+    if returned is not None:
+        value = returned["value"] if "value" in returned else returned.get("repr")
+    return RealPlugin(
+        key=key,
+        name=str(listed.get("name", key)),
+        path=path,
+        enabled=bool(listed.get("enabled")),
+        error=listed.get("error"),
+        tools=tuple(info.get("tools", ())),
+        hooks=tuple(info.get("hooks", ())),
+        middleware=tuple(info.get("middleware", ())),
+        commands=tuple(info.get("commands", ())),
+        listed=dict(listed),
+        returned=value,
+    )
