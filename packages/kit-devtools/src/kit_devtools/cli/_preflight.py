@@ -27,14 +27,17 @@ rules itself, read from that source (line numbers counted in the stored files):
   and ``provides_tools`` must be lists of strings naming known hooks (HPK057), every
   hook callback takes ``**kwargs`` (HPK301, reused).
 
-What differs: upstream probes ``register(ctx)`` against a recording stub that accepts any
-call (``_PROBE_SCRIPT`` L188-263); the kit loads the plugin into its in-memory host, whose
-context refuses what hermes' real one refuses (a ``str`` skill path, say), so a plugin the
-stub passes but hermes' loader breaks fails here. Beyond validate, the command names
-hermes skips (HPK202, HPK204) and a ``manifest_version`` the installer refuses (HPK017) are
-reported, since a catalogue plugin is installed with ``hermes plugins install``; unknown
-manifest keys warn only on a ``manifest_version: 2`` file, as upstream's loader logs them
-(at debug for v1, at warning for v2: ``plugins_manifest.py`` L32-39 and its caller).
+A plugin hermes' loader refuses by kind (an exclusive memory provider, say) is probed as
+upstream probes it, against a recording stub (``_recording_probe``): admission calls its
+``register()`` all the same. Otherwise, what differs: upstream probes ``register(ctx)``
+against a recording stub that accepts any call (``_PROBE_SCRIPT`` L188-263); the kit loads
+the plugin into its in-memory host, whose context refuses what hermes' real one refuses (a
+``str`` skill path, say), so a plugin the stub passes but hermes' loader breaks fails
+here. Beyond validate, the command names hermes skips (HPK202, HPK204) and a
+``manifest_version`` the installer refuses (HPK017) are reported, since a catalogue plugin
+is installed with ``hermes plugins install``; unknown manifest keys warn only on a
+``manifest_version: 2`` file, as upstream's loader logs them (at debug for v1, at warning
+for v2: ``plugins_manifest.py`` L32-39 and its caller).
 """
 
 from __future__ import annotations
@@ -55,10 +58,12 @@ from kit_devtools.cli._manifest_rules import (
     _manifest_version,  # pyright: ignore[reportPrivateUsage]
     _requires_hermes,  # pyright: ignore[reportPrivateUsage]
 )
+from kit_devtools.cli._recording_probe import recording_probe
 from kit_devtools.cli.findings import Finding
 from kit_devtools.cli.lint import lint_plugin
 from kit_devtools.cli.rules import finding
 from kit_devtools.testing import InMemoryHost, LoadedPlugin
+from kit_devtools.testing._failure import PluginRefused
 
 __all__ = ["PROVIDES", "Preflight", "manifest_path", "preflight_directory"]
 
@@ -223,10 +228,18 @@ def _probe(report: Preflight) -> None:
     except Exception as exc:  # the in-memory host raises only when told to be strict
         report.findings.append(finding("HPK053", where, error=f"{type(exc).__name__}: {exc}"))
         return
-    if plugin.error is not None:
+    if isinstance(plugin.exception, PluginRefused):  # hermes' loader skips it; admission not
+        recorded = recording_probe(report.directory)
+        if isinstance(recorded, str):
+            report.findings.append(finding("HPK053", where, error=recorded))
+            return
+        report.registered = recorded
+    elif plugin.error is not None:
         report.findings.append(finding("HPK053", where, error=plugin.error))
         return
-    report.registered = registered = _registered(plugin)
+    else:
+        report.registered = _registered(plugin)
+    registered = report.registered
     declared = report.declared()
     for kind, key in PROVIDES:
         undeclared = [n for n in registered[kind] if n not in declared[kind]]
@@ -241,7 +254,8 @@ def _probe(report: Preflight) -> None:
     clashing = sorted((set(declared["tools"]) | set(registered["tools"])) & set(builtin))
     if clashing:
         report.findings.append(finding("HPK056", where, names=", ".join(clashing)))
-    report.findings += [f for f in lint_plugin(host, plugin) if f.rule in _REUSED_LINT]
+    if plugin.error is None:
+        report.findings += [f for f in lint_plugin(host, plugin) if f.rule in _REUSED_LINT]
 
 
 def preflight_directory(directory: Path) -> Preflight:
