@@ -437,3 +437,15 @@ def test_preflight_runs_as_a_command(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert textwrap.dedent(done.stdout).endswith("0 error(s), 0 warning(s)\n")
+
+
+def test_a_plugin_fresh_from_new_passes_preflight_and_carries_the_workflow(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["new", "word-tools", "--directory", str(tmp_path), "--kit-source", "path"]) == 0
+    capsys.readouterr()
+    root = tmp_path / "word-tools"
+    status, data = run(capsys, str(root / "src" / "word_tools"))
+    assert (status, data["findings"]) == (0, [])
+    workflow = (root / ".github" / "workflows" / "plugin.yml").read_text(encoding="utf-8")
+    assert workflow == ci_workflow("src/word_tools", ">=0.13.0")
