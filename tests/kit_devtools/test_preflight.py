@@ -343,6 +343,19 @@ def test_the_installed_hermes_has_no_admission_tools() -> None:
     assert upstream.available() == []
 
 
+def test_a_submodule_is_found_without_importing_its_package(tmp_path: Path) -> None:
+    package = tmp_path / "hpk_stand_in_package"
+    package.mkdir()
+    (package / "__init__.py").write_text("raise RuntimeError('imported')\n", encoding="utf-8")
+    (package / "plugin_validate.py").write_text("", encoding="utf-8")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        assert upstream._has("hpk_stand_in_package.plugin_validate")
+        assert not upstream._has("hpk_stand_in_package.plugin_dev")
+    finally:
+        sys.path.remove(str(tmp_path))
+
+
 STAND_IN = '''\
 """A stand-in with the report shapes upstream documents: ValidationReport.to_dict()
 (plugin_validate.py L60-68) and DoctorReport.findings (plugin_dev.py @2a7b56dd)."""

@@ -45,10 +45,20 @@ print("HPK-UPSTREAM:" + json.dumps(data, default=str))
 
 
 def _has(module: str) -> bool:
+    """Whether ``module`` can be imported, without importing it or its package (importing
+    ``hermes_cli`` would run hermes' plugin discovery against the current home)."""
+    parent, _, leaf = module.rpartition(".")
     try:
-        return importlib.util.find_spec(module) is not None
+        if not parent or parent in sys.modules:
+            return importlib.util.find_spec(module) is not None
+        spec = importlib.util.find_spec(parent)
     except (ImportError, ValueError):
         return False
+    locations = (spec.submodule_search_locations or []) if spec is not None else []
+    return any(
+        (Path(where) / f"{leaf}.py").is_file() or (Path(where) / leaf / "__init__.py").is_file()
+        for where in locations
+    )
 
 
 def available() -> list[str]:
