@@ -140,6 +140,7 @@ def test_new_writes_a_project_pinned_to_this_kit(tmp_path: Path) -> None:
         "src/word_tools/__init__.py",
         "src/word_tools/tools.py",
         "tests/test_word_tools.py",
+        ".github/workflows/plugin.yml",
     }
     project = tomllib.loads((root / "pyproject.toml").read_text())
     assert project["project"]["dependencies"] == ["hermes-plugin-kit"]

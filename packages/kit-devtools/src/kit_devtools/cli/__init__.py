@@ -1,4 +1,4 @@
-"""``hermes-plugin-kit``: check, call, new and doctor, for hermes-agent plugin authors.
+"""``hermes-plugin-kit``: check, preflight, call, new and doctor, for hermes-agent plugin authors.
 
 Also ``python -m kit_devtools``. Exit status: 0 when all is well, 1 when ``check``
 found errors (or ``doctor`` a problem), 2 when the command itself could not run.
@@ -17,6 +17,7 @@ from typing import Any
 
 from kit_core._host_model import HostRelease
 from kit_devtools.cli._doctor import doctor
+from kit_devtools.cli._preflight_command import add_parser as add_preflight
 from kit_devtools.cli._report import as_json, as_text, counts, host_report, inventory
 from kit_devtools.cli._scaffold import scaffold
 from kit_devtools.cli._target import Target, resolve_target
@@ -226,6 +227,7 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--format", choices=("text", "json"), default="text")
     check.add_argument("--hermes", default=None, help=HERMES_HELP)
     check.set_defaults(run=_check)
+    add_preflight(sub)
     call = sub.add_parser("call", help="run one tool through the in-memory host's pipeline")
     call.add_argument("target")
     call.add_argument("tool")

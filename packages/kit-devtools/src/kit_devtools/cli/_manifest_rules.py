@@ -21,7 +21,7 @@ from kit_devtools.testing._failure import PluginRefused
 from kit_devtools.testing._requires_hermes import enforces, spec_of, spec_parses
 from kit_devtools.testing._requires_hermes import version_satisfies as admits
 
-__all__ = ["MANIFEST_KEYS", "UPSTREAM_MANIFEST_KEYS", "manifest_findings"]
+__all__ = ["ADMISSION_KEYS", "MANIFEST_KEYS", "UPSTREAM_MANIFEST_KEYS", "manifest_findings"]
 
 MANIFEST_KEYS: Final = frozenset(
     {"name", "version", "description", "author", "requires_env", "provides_tools",
@@ -38,6 +38,12 @@ UPSTREAM_MANIFEST_KEYS: Final = MANIFEST_KEYS | {
 }  # fmt: skip
 """``_KNOWN_MANIFEST_FIELDS`` (``plugins_manifest.py`` L32-39 at 00067189): other keys are
 logged, at debug for a v1 manifest and at warning for v2, and ignored."""
+
+ADMISSION_KEYS: Final = frozenset({"provides_middleware"})
+"""Keys the loader does not know but catalogue admission reads from the raw YAML:
+``_check_capabilities`` (``plugin_validate.py`` L340-344 at 00067189) compares
+``provides_middleware`` with the middleware kinds ``register()`` registers, so a plugin
+with middleware needs it."""
 
 VALIDATE_CONFIG_TYPES: Final = frozenset(
     {"str", "string", "int", "integer", "float", "number", "bool", "boolean", "list",
@@ -129,7 +135,9 @@ def manifest_findings(plugin: LoadedPlugin, release: HostRelease) -> list[Findin
     if "kind" not in manifest:
         found.append(finding("HPK004", where))
     found += [
-        finding("HPK005", where, key=key) for key in manifest if key not in UPSTREAM_MANIFEST_KEYS
+        finding("HPK005", where, key=key)
+        for key in manifest
+        if key not in UPSTREAM_MANIFEST_KEYS | ADMISSION_KEYS
     ]
     if plugin.skills and not _NAMESPACE.fullmatch(str(plugin.name)):
         found.append(finding("HPK006", where, name=plugin.name))

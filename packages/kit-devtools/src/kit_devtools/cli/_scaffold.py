@@ -1,4 +1,5 @@
-"""``hermes-plugin-kit new NAME``: a plugin project that passes ``check`` and its tests."""
+"""``hermes-plugin-kit new NAME``: a plugin project that passes ``check``, ``preflight`` and
+its tests, with a CI workflow running them."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from kit_core._host_model import registry_releases
 from kit_core.errors import ToolDefinitionError
 from kit_core.names import tool_name
 from kit_devtools.cli._tool_rules import BUILTIN_TOOLSETS
+from kit_devtools.cli._workflow import ci_workflow
 
 _NAME: Final = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 SUBDIRECTORY: Final = "packages/hermes-plugin-kit"
@@ -65,6 +67,9 @@ requires_hermes: ">=$floor"
 # manifest v1: `hermes plugins install` refuses manifest_version 2 on every release
 # through 0.21.3
 manifest_version: 1
+# what register() registers: catalogue admission (`hermes plugins validate`) refuses a
+# plugin that registers more; `hermes-plugin-kit preflight --write` keeps them in step
+provides_tools: [${namespace}_count_words]
 """)
 
 INIT: Final = Template('''\
@@ -292,6 +297,8 @@ def scaffold(name: str, directory: Path, mode: str = "auto") -> list[Path]:
         root / "src" / package / "tools.py": TOOLS,
         root / "tests" / f"test_{package}.py": TEST,
     }
+    workflow = ci_workflow(f"src/{package}", f">={values['floor']}")
+    files[root / ".github" / "workflows" / "plugin.yml"] = Template(workflow.replace("$", "$$"))
     for path, template in files.items():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(template.substitute(values), encoding="utf-8")

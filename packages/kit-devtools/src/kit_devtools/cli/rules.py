@@ -59,6 +59,30 @@ RULES: Final[dict[str, tuple[Severity, str, str]]] = {
                " plugin on every release through 0.21.3 (its installer accepts integers up"
                " to 1; the loader reads up to 2)",
                "write manifest_version: 1, or leave it out (absent means 1)"),
+    # preflight: the catalogue's admission (hermes plugins validate, doctor)
+    "HPK050": (E, "plugin.yaml cannot be read: {why}; `hermes plugins validate` refuses the"
+               " plugin", "add a plugin.yaml mapping with name, version and description"),
+    "HPK051": (E, "plugin.yaml has no {fields}: `hermes plugins validate` refuses the plugin",
+               "add them (name, version and description must all be non-empty)"),
+    "HPK052": (E, "requires_env {problem}: `hermes plugins validate` refuses the plugin",
+               "list environment variable names in UPPER_SNAKE_CASE, as strings or as"
+               " {{name: ...}} mappings"),
+    "HPK053": (E, "register() did not run for the capability probe ({error}):"
+               " `hermes plugins validate` refuses the plugin",
+               "make the plugin import and register() with no settings and no network"),
+    "HPK054": (E, "registers {kind} that {key} does not declare: {names};"
+               " `hermes plugins validate` refuses the plugin",
+               "declare them in {key} (hermes-plugin-kit preflight --write does it)"),
+    "HPK055": (W, "{key} declares {kind} that register() does not register: {names};"
+               " `hermes plugins validate` warns", "remove them from {key}"
+               " (hermes-plugin-kit preflight --write does it), or register them"),
+    "HPK056": (E, "tool names taken by hermes' built-in tools: {names};"
+               " `hermes plugins validate` refuses the plugin",
+               "rename the tools with your plugin's namespace"),
+    "HPK057": (E, "{key} {problem}: `hermes plugins doctor` reports an error",
+               "write {key} as a list of names (hermes-plugin-kit preflight --write)"),
+    "HPK058": (E, "hermes' own `{command}` fails: {detail}", "{fix}"),
+    "HPK059": (W, "hermes' own `{command}` warns: {detail}", "{fix}"),
     # tool schema
     "HPK101": (E, "the schema is a {kind}, not the function object hermes sends to the model",
                "pass {{'name', 'description', 'parameters': {{'type': 'object', ...}}}}"),

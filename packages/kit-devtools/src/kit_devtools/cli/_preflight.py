@@ -1,0 +1,271 @@
+"""``preflight``: the catalogue's admission rules, applied by the kit where hermes has none.
+
+Upstream hermes-agent admits a plugin to its catalogue with ``hermes plugins validate``
+(``hermes_cli/plugin_validate.py`` at commit ``00067189dfecf833d4d009c2dd977ae85cf800e0``,
+0.21.3) and tells authors to run ``hermes plugins doctor`` (``hermes_cli/plugin_dev.py``
+at ``2a7b56dd70106b8c2982c508d6f6f48312e26d8d``, a later main). Neither is in a registry
+release (0.19.0 has neither), and upstream needs Python 3.14, so this module applies their
+rules itself, read from that source (line numbers counted in the stored files):
+
+- ``validate_plugin_dir`` L407-455: ``plugin.yaml``, else ``plugin.yml`` (L418-420), read
+  as ``utf-8-sig`` and ``safe_load``-ed, must be a mapping (L435-447): HPK050;
+- ``_check_manifest_fields`` L94-105: ``name``, ``version`` and ``description`` truthy:
+  HPK051;
+- ``_check_requires_hermes`` L108-121 with ``_requires_hermes_spec_valid`` L74-91: HPK012
+  (``check``'s rule, reused);
+- ``_check_config_spec`` L124-154: HPK015 (reused; HPK016 is doctor's
+  ``_check_manifest_v2`` warning on a type the loader does not know);
+- ``_check_requires_env`` L157-178 (``_UPPER_SNAKE_RE`` L26): HPK052;
+- ``_check_capabilities`` L319-363 with ``_declared_list`` L312-316: register() must run
+  (HPK053); a registered tool, hook or middleware kind missing from ``provides_tools``,
+  ``provides_hooks`` or ``provides_middleware`` fails (HPK054); a declared one not
+  registered warns (HPK055). A non-list ``provides_*`` reads as empty and non-string
+  items are skipped (L313-316), so they also show as undeclared;
+- ``_check_builtin_collisions`` L382-401: declared and registered tool names against the
+  built-in tools (HPK056); the kit's names are those of its host model for upstream;
+- doctor's ``doctor_plugin`` (plugin_dev.py, about chars 14.2k-16.9k): ``provides_hooks``
+  and ``provides_tools`` must be lists of strings naming known hooks (HPK057), every
+  hook callback takes ``**kwargs`` (HPK301, reused).
+
+A plugin hermes' loader refuses by kind (an exclusive memory provider, say) is probed as
+upstream probes it, against a recording stub (``_recording_probe``): admission calls its
+``register()`` all the same. Otherwise, what differs: upstream probes ``register(ctx)``
+against a recording stub that accepts any call (``_PROBE_SCRIPT`` L188-263); the kit loads
+the plugin into its in-memory host, whose context refuses what hermes' real one refuses (a
+``str`` skill path, say), so a plugin the stub passes but hermes' loader breaks fails
+here. Beyond validate, the command names hermes skips (HPK202, HPK204) and a
+``manifest_version`` the installer refuses (HPK017) are reported, since a catalogue plugin
+is installed with ``hermes plugins install``; unknown manifest keys warn only on a
+``manifest_version: 2`` file, as upstream's loader logs them (at debug for v1, at warning
+for v2: ``plugins_manifest.py`` L32-39 and its caller).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final, cast
+
+import yaml
+
+from kit_core._host_model import upstream_release
+from kit_devtools.cli._manifest_rules import (
+    ADMISSION_KEYS,
+    UPSTREAM_MANIFEST_KEYS,
+    _config_schema,  # pyright: ignore[reportPrivateUsage]
+    _manifest_version,  # pyright: ignore[reportPrivateUsage]
+    _requires_hermes,  # pyright: ignore[reportPrivateUsage]
+)
+from kit_devtools.cli._recording_probe import recording_probe
+from kit_devtools.cli.findings import Finding
+from kit_devtools.cli.lint import lint_plugin
+from kit_devtools.cli.rules import finding
+from kit_devtools.testing import InMemoryHost, LoadedPlugin
+from kit_devtools.testing._failure import PluginRefused
+
+__all__ = ["PROVIDES", "Preflight", "manifest_path", "preflight_directory"]
+
+PROVIDES: Final = (
+    ("tools", "provides_tools"),
+    ("hooks", "provides_hooks"),
+    ("middleware", "provides_middleware"),
+)
+"""What the capability probe compares: registrations of a kind -> the manifest's list
+(``_check_capabilities`` L340-344)."""
+
+UPPER_SNAKE: Final = re.compile(r"^[A-Z][A-Z0-9_]*$")
+"""``_UPPER_SNAKE_RE`` (plugin_validate.py L26)."""
+
+_REUSED_LINT: Final = frozenset({"HPK202", "HPK204", "HPK301"})
+"""``check``'s rules preflight reports too: commands hermes skips, callbacks without
+``**kwargs`` (doctor's error)."""
+
+
+@dataclass
+class Preflight:
+    """One preflight run: the findings, and what was declared and registered."""
+
+    directory: Path
+    manifest_file: Path | None = None
+    manifest: dict[str, Any] = field(default_factory=dict[str, Any])
+    findings: list[Finding] = field(default_factory=list[Finding])
+    registered: dict[str, list[str]] | None = None
+    """Per kind (tools, hooks, middleware), in registration order; None when
+    ``register()`` did not run."""
+    verdict_by: str = "hermes-plugin-kit (upstream's rules, applied by the kit)"
+
+    def declared(self) -> dict[str, list[str]]:
+        """The ``provides_*`` lists as upstream reads them (``_declared_list``)."""
+        return {kind: declared_list(self.manifest, key) for kind, key in PROVIDES}
+
+
+def manifest_path(directory: Path) -> Path | None:
+    """``plugin.yaml``, else ``plugin.yml`` (plugin_validate.py L418-420)."""
+    for name in ("plugin.yaml", "plugin.yml"):
+        if (directory / name).is_file():
+            return directory / name
+    return None
+
+
+def declared_list(manifest: dict[str, Any], key: str) -> list[str]:
+    """``_declared_list`` (plugin_validate.py L312-316): a non-list reads as empty, and
+    only string items count."""
+    raw: object = manifest.get(key) or []
+    if not isinstance(raw, list):
+        return []
+    return [item for item in cast("list[object]", raw) if isinstance(item, str)]
+
+
+def _unique(names: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(names))
+
+
+def _read_manifest(report: Preflight) -> bool:
+    where = f"{report.directory.name}/plugin.yaml"
+    path = manifest_path(report.directory)
+    if path is None:
+        portable = (report.directory / "plugin.json").is_file()
+        why = (
+            "it is a portable plugin.json package, which preflight does not check"
+            if portable
+            else "the directory has no plugin.yaml (or plugin.yml)"
+        )
+        report.findings.append(finding("HPK050", where, why=why))
+        return False
+    report.manifest_file = path
+    try:
+        data: object = yaml.safe_load(path.read_text(encoding="utf-8-sig"))
+    except (yaml.YAMLError, OSError, UnicodeDecodeError) as exc:
+        report.findings.append(finding("HPK050", where, why=f"it does not parse: {exc}"))
+        return False
+    if not isinstance(data, dict):
+        report.findings.append(finding("HPK050", where, why="it is not a mapping"))
+        return False
+    report.manifest = cast("dict[str, Any]", data)
+    return True
+
+
+def _requires_env(manifest: dict[str, Any], where: str) -> list[Finding]:
+    """``_check_requires_env`` (plugin_validate.py L157-178): a list of names or of
+    ``{name: ...}`` mappings, each UPPER_SNAKE."""
+    raw: object = manifest.get("requires_env") or []
+    problems: list[str] = []
+    entries: list[object] = []
+    if isinstance(raw, list):
+        entries = cast("list[object]", raw)
+    else:
+        problems.append("must be a list")
+    for i, entry in enumerate(entries):
+        if isinstance(entry, str):
+            name = entry
+        elif isinstance(entry, dict):
+            name = str(cast("dict[str, object]", entry).get("name") or "")
+        else:
+            problems.append(f"[{i}] must be a string or mapping")
+            continue
+        if not UPPER_SNAKE.match(name):
+            problems.append(f"[{i}] {name!r} is not UPPER_SNAKE_CASE")
+    return [finding("HPK052", where, problem=p) for p in problems]
+
+
+def _provides_shape(manifest: dict[str, Any], where: str) -> list[Finding]:
+    """Doctor's checks of the declared lists (``doctor_plugin``, plugin_dev.py
+    @2a7b56dd): each ``provides_hooks``/``provides_tools`` a list of strings, each
+    declared hook one hermes knows (upstream's ``VALID_HOOKS``, the kit's host model)."""
+    found: list[Finding] = []
+    hooks = upstream_release().hooks
+    for _, key in PROVIDES:
+        raw: object = manifest.get(key)
+        if raw is None:
+            continue
+        if not isinstance(raw, list):
+            found.append(finding("HPK057", where, key=key, problem="must be a list"))
+            continue
+        for item in cast("list[object]", raw):
+            if not isinstance(item, str):
+                found.append(finding("HPK057", where, key=key, problem=f"{item!r} is not a string"))
+            elif key == "provides_hooks" and item not in hooks:
+                found.append(finding("HPK057", where, key=key, problem=f"{item!r} is not a hook"))
+    return found
+
+
+def _static(report: Preflight) -> None:
+    manifest, where = report.manifest, f"{report.directory.name}/plugin.yaml"
+    missing = [f for f in ("name", "version", "description") if not manifest.get(f)]
+    if missing:
+        report.findings.append(finding("HPK051", where, fields=", ".join(missing)))
+    found = _requires_hermes(manifest, upstream_release(), where)
+    found += _config_schema(manifest, where) + _requires_env(manifest, where)
+    found += _manifest_version(manifest, where) + _provides_shape(manifest, where)
+    version: object = manifest.get("manifest_version")
+    if isinstance(version, int) and not isinstance(version, bool) and version >= 2:
+        found += [
+            finding("HPK005", where, key=key)
+            for key in manifest
+            if key not in UPSTREAM_MANIFEST_KEYS | ADMISSION_KEYS
+        ]
+    report.findings += found
+
+
+def _registered(plugin: LoadedPlugin) -> dict[str, list[str]]:
+    return {
+        "tools": _unique(plugin.tools),
+        "hooks": _unique(plugin.hooks),
+        "middleware": _unique(plugin.middleware),
+    }
+
+
+def _probe(report: Preflight) -> None:
+    where = f"plugin {report.directory.name}"
+    if not (report.directory / "__init__.py").is_file():
+        # upstream: a warning, and the probe "skipped (manifest-only plugin)" (L327-332)
+        return
+    host = InMemoryHost()
+    try:
+        plugin = host.load(report.directory)
+    except Exception as exc:  # the in-memory host raises only when told to be strict
+        report.findings.append(finding("HPK053", where, error=f"{type(exc).__name__}: {exc}"))
+        return
+    if isinstance(plugin.exception, PluginRefused):  # hermes' loader skips it; admission not
+        recorded = recording_probe(report.directory)
+        if isinstance(recorded, str):
+            report.findings.append(finding("HPK053", where, error=recorded))
+            return
+        report.registered = recorded
+    elif plugin.error is not None:
+        report.findings.append(finding("HPK053", where, error=plugin.error))
+        return
+    else:
+        report.registered = _registered(plugin)
+    registered = report.registered
+    declared = report.declared()
+    for kind, key in PROVIDES:
+        undeclared = [n for n in registered[kind] if n not in declared[kind]]
+        unregistered = [n for n in declared[kind] if n not in registered[kind]]
+        if undeclared:
+            names = ", ".join(undeclared)
+            report.findings.append(finding("HPK054", where, kind=kind, names=names, key=key))
+        if unregistered:
+            names = ", ".join(unregistered)
+            report.findings.append(finding("HPK055", where, kind=kind, names=names, key=key))
+    builtin = upstream_release().tools
+    clashing = sorted((set(declared["tools"]) | set(registered["tools"])) & set(builtin))
+    if clashing:
+        report.findings.append(finding("HPK056", where, names=", ".join(clashing)))
+    if plugin.error is None:
+        report.findings += [f for f in lint_plugin(host, plugin) if f.rule in _REUSED_LINT]
+
+
+def preflight_directory(directory: Path) -> Preflight:
+    """Apply upstream's admission rules to the plugin directory, as the kit reads them."""
+    report = Preflight(directory.resolve())
+    if not report.directory.is_dir():
+        why = "it is not a directory"
+        report.findings.append(finding("HPK050", str(directory), why=why))
+        return report
+    if _read_manifest(report):
+        _static(report)
+        _probe(report)
+    return report

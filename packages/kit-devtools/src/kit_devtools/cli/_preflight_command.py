@@ -1,0 +1,150 @@
+"""``hermes-plugin-kit preflight PATH [--json] [--write] [--ci-workflow]``."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import logging
+import sys
+from collections.abc import Generator
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from kit_devtools.cli._preflight import PROVIDES, Preflight, preflight_directory
+from kit_devtools.cli._provides import set_provides
+from kit_devtools.cli._report import counts
+from kit_devtools.cli._upstream import available, upstream_findings
+from kit_devtools.cli._workflow import ci_workflow
+from kit_devtools.testing._requires_hermes import spec_of
+
+__all__ = ["add_parser", "report_data", "run"]
+
+
+@contextlib.contextmanager
+def _quiet() -> Generator[None, None, None]:
+    """The plugin's own logging and the host's warnings stay out of the report."""
+    root = logging.getLogger()
+    handler, level = logging.NullHandler(), root.level
+    root.addHandler(handler)
+    try:
+        yield
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(level)
+
+
+def _fail(message: str) -> int:
+    print(f"hermes-plugin-kit: {message}", file=sys.stderr)
+    return 2
+
+
+def report_data(report: Preflight, written: Path | None = None) -> dict[str, Any]:
+    """The report as JSON-ready data (what ``--json`` prints)."""
+    errors, warnings = counts(report.findings)
+    return {
+        "plugin": str(report.directory),
+        "manifest": str(report.manifest_file) if report.manifest_file else None,
+        "verdict_by": report.verdict_by,
+        "declared": report.declared() if report.manifest else None,
+        "registered": report.registered,
+        "written": str(written) if written else None,
+        "findings": [f.as_dict() for f in report.findings],
+        "errors": errors,
+        "warnings": warnings,
+        "ok": errors == 0,
+    }
+
+
+def _text(data: dict[str, Any]) -> str:
+    lines = [f"preflight {data['plugin']}: verdict of {data['verdict_by']}"]
+    if data["written"]:
+        lines.append(f"wrote the provides_* lists of {data['written']}")
+    for label in ("declared", "registered"):
+        lists = data[label]
+        if lists is not None:
+            shown = "; ".join(f"{kind}: {', '.join(names) or '-'}" for kind, names in lists.items())
+            lines.append(f"{label}: {shown}")
+    lines.append("findings:" if data["findings"] else "findings: none")
+    lines += [
+        f"  {f['severity']} {f['rule']} {f['where']}: {f['message']} Fix: {f['fix']}"
+        for f in data["findings"]
+    ]
+    lines.append(f"{data['errors']} error(s), {data['warnings']} warning(s)")
+    return "\n".join(lines)
+
+
+def _write(directory: Path) -> Path | str:
+    """Set the ``provides_*`` lists from what the plugin registers: the file written, or
+    why it could not be."""
+    report = preflight_directory(directory)
+    if report.manifest_file is None or report.registered is None:
+        why = "; ".join(f.line() for f in report.findings if f.rule in {"HPK050", "HPK053"})
+        return f"--write needs a plugin.yaml and a register() that runs: {why or 'no probe'}"
+    changed = {
+        key: report.registered[kind]
+        for kind, key in PROVIDES
+        if report.manifest.get(key) != report.registered[kind]
+        and (key in report.manifest or report.registered[kind])
+    }
+    if changed:
+        old = report.manifest_file.read_text(encoding="utf-8-sig")
+        try:
+            new = set_provides(old, changed)
+        except ValueError as exc:
+            return str(exc)
+        report.manifest_file.write_text(new, encoding="utf-8")
+    return report.manifest_file
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``preflight`` with parsed arguments; the exit status."""
+    directory = Path(args.directory)
+    if args.ci_workflow:
+        spec = ""
+        with contextlib.suppress(OSError, yaml.YAMLError, AttributeError):
+            spec = spec_of(yaml.safe_load((directory / "plugin.yaml").read_text("utf-8-sig")))
+        print(ci_workflow(args.directory, spec), end="")
+        return 0
+    written: Path | None = None
+    with _quiet():
+        if args.write:
+            result = _write(directory)
+            if isinstance(result, str):
+                return _fail(result)
+            written = result
+        upstream = available()
+        if upstream:
+            report = Preflight(directory.resolve(), verdict_by=" and ".join(upstream))
+            report.findings = upstream_findings(directory.resolve(), upstream)
+        else:
+            report = preflight_directory(directory)
+    data = report_data(report, written)
+    print(json.dumps(data, indent=2, ensure_ascii=False) if args.json else _text(data))
+    return 0 if data["ok"] else 1
+
+
+def add_parser(sub: Any) -> None:
+    """Register ``preflight`` on the command line's subparsers."""
+    parser = sub.add_parser(
+        "preflight",
+        help="catalogue admission: hermes plugins validate's rules (upstream's own when"
+        " the installed hermes has it)",
+    )
+    parser.add_argument("directory", help="the plugin directory (plugin.yaml, __init__.py)")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument(
+        "--write",
+        action="store_true",
+        help="first set provides_tools/provides_hooks/provides_middleware in plugin.yaml to"
+        " what the plugin registers (other lines and comments are kept)",
+    )
+    parser.add_argument(
+        "--ci-workflow",
+        action="store_true",
+        help="print a GitHub Actions workflow running check, the tests on the oldest and"
+        " newest hermes, and preflight; check nothing",
+    )
+    parser.set_defaults(run=run)

@@ -1,0 +1,109 @@
+"""``preflight`` on a hermes that has its own admission tools: run them, report their verdict.
+
+Detected by capability, never by version: ``hermes plugins validate`` is
+``hermes_cli.plugin_validate.validate_plugin_dir(Path) -> ValidationReport`` (``to_dict()``
+gives ``{"ok", "checks": [{"name", "ok", "detail"}], "warnings"}``; plugin_validate.py
+L36-68 and L407 at ``00067189``), and ``hermes plugins doctor`` is
+``hermes_cli.plugin_dev.doctor_plugin(target) -> DoctorReport`` (``findings`` of
+``level``/``message``; plugin_dev.py at ``2a7b56dd``). Both run in a process of their own
+with an empty temporary ``HERMES_HOME``: they import the plugin and hermes' registries.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, Final, cast
+
+from kit_devtools.cli.findings import Finding
+from kit_devtools.cli.rules import finding
+
+__all__ = ["TOOLS", "available", "upstream_findings"]
+
+TOOLS: Final = {
+    "hermes plugins validate": ("hermes_cli.plugin_validate", "validate_plugin_dir"),
+    "hermes plugins doctor": ("hermes_cli.plugin_dev", "doctor_plugin"),
+}
+"""Each upstream command -> (module, function) that implements it."""
+
+_RUN: Final = r"""
+import importlib, json, sys
+from pathlib import Path
+module, function, target = sys.argv[1:4]
+report = getattr(importlib.import_module(module), function)(Path(target))
+if hasattr(report, "to_dict"):
+    data = report.to_dict()
+else:
+    data = {"findings": [{"level": f.level, "message": f.message} for f in report.findings]}
+print("HPK-UPSTREAM:" + json.dumps(data, default=str))
+"""
+
+
+def _has(module: str) -> bool:
+    """Whether ``module`` can be imported, without importing it or its package (importing
+    ``hermes_cli`` would run hermes' plugin discovery against the current home)."""
+    parent, _, leaf = module.rpartition(".")
+    try:
+        if not parent or parent in sys.modules:
+            return importlib.util.find_spec(module) is not None
+        spec = importlib.util.find_spec(parent)
+    except (ImportError, ValueError):
+        return False
+    locations = (spec.submodule_search_locations or []) if spec is not None else []
+    return any(
+        (Path(where) / f"{leaf}.py").is_file() or (Path(where) / leaf / "__init__.py").is_file()
+        for where in locations
+    )
+
+
+def available() -> list[str]:
+    """The upstream commands the installed hermes has."""
+    return [command for command, (module, _) in TOOLS.items() if _has(module)]
+
+
+def _run(module: str, function: str, directory: Path) -> dict[str, Any] | str:
+    with tempfile.TemporaryDirectory(prefix="hpk-preflight-") as home:
+        env = {**os.environ, "HERMES_HOME": home}
+        try:
+            done = subprocess.run(
+                [sys.executable, "-c", _RUN, module, function, str(directory)],
+                capture_output=True, text=True, timeout=300, env=env, check=False,
+            )  # fmt: skip
+        except subprocess.TimeoutExpired:
+            return "it did not finish within 300 s"
+    for line in done.stdout.splitlines():
+        if line.startswith("HPK-UPSTREAM:"):
+            return cast("dict[str, Any]", json.loads(line.removeprefix("HPK-UPSTREAM:")))
+    tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
+    return f"it exited {done.returncode}: {tail}"
+
+
+def upstream_findings(directory: Path, commands: list[str]) -> list[Finding]:
+    """Each upstream command's failures and warnings, as findings."""
+    where = f"plugin {directory.name}"
+    fix = "follow hermes' message; `hermes plugins validate --json` shows each check"
+    found: list[Finding] = []
+    for command in commands:
+        module, function = TOOLS[command]
+        data = _run(module, function, directory)
+        if isinstance(data, str):
+            found.append(finding("HPK058", where, command=command, detail=data, fix=fix))
+            continue
+        for check in cast("list[dict[str, Any]]", data.get("checks", [])):
+            if not check.get("ok"):
+                detail = f"{check.get('name')}: {check.get('detail')}"
+                found.append(finding("HPK058", where, command=command, detail=detail, fix=fix))
+        found += [
+            finding("HPK059", where, command=command, detail=message, fix=fix)
+            for message in cast("list[str]", data.get("warnings", []))
+        ]
+        for item in cast("list[dict[str, Any]]", data.get("findings", [])):
+            rule = "HPK058" if item.get("level") == "error" else "HPK059"
+            detail = str(item.get("message"))
+            found.append(finding(rule, where, command=command, detail=detail, fix=fix))
+    return found
