@@ -21,7 +21,12 @@ from kit_devtools.testing._failure import PluginRefused
 from kit_devtools.testing._requires_hermes import enforces, spec_of, spec_parses
 from kit_devtools.testing._requires_hermes import version_satisfies as admits
 
-__all__ = ["MANIFEST_KEYS", "UPSTREAM_MANIFEST_KEYS", "manifest_findings"]
+__all__ = [
+    "MANIFEST_KEYS",
+    "UPSTREAM_MANIFEST_KEYS",
+    "manifest_findings",
+    "manifest_version_findings",
+]
 
 MANIFEST_KEYS: Final = frozenset(
     {"name", "version", "description", "author", "requires_env", "provides_tools",
@@ -100,7 +105,7 @@ def _config_schema(manifest: dict[str, Any], where: str) -> list[Finding]:
     return found
 
 
-def _manifest_version(manifest: dict[str, Any], where: str) -> list[Finding]:
+def manifest_version_findings(manifest: dict[str, Any], where: str) -> list[Finding]:
     """The installer's gate (``hermes plugins install``: ``int(manifest_version)``, refused
     when it raises or exceeds ``_SUPPORTED_MANIFEST_VERSION = 1`` in
     ``hermes_cli/plugins_cmd.py``; the cap stayed 1 on every release through 0.21.3 and was
@@ -134,4 +139,4 @@ def manifest_findings(plugin: LoadedPlugin, release: HostRelease) -> list[Findin
     if plugin.skills and not _NAMESPACE.fullmatch(str(plugin.name)):
         found.append(finding("HPK006", where, name=plugin.name))
     found += _requires_hermes(manifest, release, where) + _config_schema(manifest, where)
-    return found + _manifest_version(manifest, where)
+    return found + manifest_version_findings(manifest, where)
