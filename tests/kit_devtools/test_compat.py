@@ -340,3 +340,40 @@ def test_a_plugin_that_does_not_load_has_no_floor(
 def test_compat_refuses_a_target_that_is_nothing(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["compat", "no_such_plugin_anywhere_14b"]) == 2
     assert "neither a plugin directory" in capsys.readouterr().err
+
+
+def test_a_newer_member_named_outside_register_is_a_note(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a slash command that uses ctx.register_secret_source later (0.18.1): the recording
+    # of register() cannot see it, the note says what the floor would be
+    init = """
+        def register(ctx):
+            def handler(raw):
+                ctx.register_secret_source(object())
+                return "ok"
+            ctx.register_command("late", handler)
+    """
+    _, report = compat(make_plugin(tmp_path, "late", init), capsys)
+    assert report["floor"]["version"] == OLDEST
+    (note,) = report["notes"]
+    assert note.startswith("the source names .register_secret_source (late/__init__.py line 4)")
+    assert note.endswith("its floor is 0.18.1")
+
+
+def test_a_module_target_is_scanned_and_has_no_manifest_rules(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    package = tmp_path / "modplug_14b"
+    package.mkdir()
+    (package / "__init__.py").write_text("from . import side\n\ndef register(ctx):\n    pass\n")
+    moved = ".".join(("hermes_cli", "middleware", "apply_api_request_middleware"))
+    (package / "side.py").write_text(f"NAME = {moved!r}\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    status, report = compat("modplug_14b", capsys)
+    assert report["plugin"]["source"] != "directory"
+    assert [(f["rule"], f["where"]) for f in report["findings"]] == [
+        ("HPK501", "file modplug_14b/side.py")
+    ]
+    assert report["requires_hermes"] is None
+    assert status == 1

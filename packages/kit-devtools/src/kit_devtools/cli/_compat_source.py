@@ -13,7 +13,13 @@ from kit_devtools.cli.findings import Finding
 from kit_devtools.cli.rules import finding
 from kit_devtools.testing._manifest import plugin_slug
 
-__all__ = ["absolute_import_findings", "moved_name_findings", "python_files", "rekind_finding"]
+__all__ = [
+    "absolute_import_findings",
+    "moved_name_findings",
+    "named_members",
+    "python_files",
+    "rekind_finding",
+]
 
 _SKIPPED_DIRS: Final = frozenset({"__pycache__", "node_modules", "venv", "build", "dist"})
 _TEST_DIRS: Final = frozenset({"tests", "test"})
@@ -146,4 +152,23 @@ def absolute_import_findings(directory: Path, key: str) -> list[Finding]:
                     finding("HPK504", where, statement=statement, slug=plugin_slug(key),
                             top=top, suggestion=suggestion)
                 )  # fmt: skip
+    return found
+
+
+def named_members(root: Path, members: set[str]) -> dict[str, list[str]]:
+    """``member -> ["file line", ...]`` for each ``<name>.<member>`` of ``members`` in the
+    plugin's source (test files left out): context members a plugin may call after
+    ``register()``, which the recording does not see."""
+    base = root.parent
+    found: dict[str, list[str]] = {}
+    for path in python_files(root):
+        if root.is_dir() and _is_test(path, root):
+            continue
+        tree = _parse(path)
+        if tree is None:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and node.attr in members:
+                where = f"{path.relative_to(base)} line {node.lineno}"
+                found.setdefault(node.attr, []).append(where)
     return found

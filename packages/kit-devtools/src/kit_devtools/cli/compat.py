@@ -21,11 +21,18 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from kit_core._host_model import HostRelease, registry_releases, version_key
+from kit_core._host_model import (
+    HostRelease,
+    first_release,
+    known_releases,
+    registry_releases,
+    version_key,
+)
 from kit_devtools.cli._compat_floor import SURFACES, Use, floor_of, uses_of
 from kit_devtools.cli._compat_source import (
     absolute_import_findings,
     moved_name_findings,
+    named_members,
     rekind_finding,
 )
 from kit_devtools.cli._compat_uses import Recorder, RecordingHost
@@ -119,6 +126,25 @@ def _requires_hermes(
     return [], []
 
 
+def _late_member_notes(root: Path, floor: HostRelease, uses: Sequence[Use]) -> list[str]:
+    """Context members the source names that came after the floor and were not used in
+    ``register()``: if the plugin calls one later, its floor is higher."""
+    used = {u.name for u in uses if u.kind == "context"}
+    members = {m for r in known_releases() for m in r.context} - used
+    notes: list[str] = []
+    for member, places in sorted(named_members(root, members).items()):
+        since = first_release(lambda r, m=member: r.offers(m))
+        if since is None or version_key(since.version) <= version_key(floor.version):
+            continue
+        more = f" (and {len(places) - 1} more)" if len(places) > 1 else ""
+        notes.append(
+            f"the source names .{member} ({places[0]}{more}), a PluginContext member that"
+            f" came with {since.label}, and register() did not use it: if the plugin calls"
+            f" it later (in a handler or a hook), its floor is {since.version}"
+        )
+    return notes
+
+
 def compat_report(target: Target) -> tuple[dict[str, Any], list[Finding]]:
     """The report of ``compat`` on a resolved target: JSON-ready data, and the findings."""
     if target.load is None:
@@ -152,6 +178,8 @@ def compat_report(target: Target) -> tuple[dict[str, Any], list[Finding]]:
     root = _source_root(plugin)
     if root is not None:
         findings += moved_name_findings(root)
+        if floor is not None:
+            notes += _late_member_notes(root, floor[0], uses)
     if not plugin.enabled:
         notes.append("the plugin did not load, so its floor is unknown: fix the errors first")
     data: dict[str, Any] = {
