@@ -74,6 +74,7 @@ def test_the_floor_of_each_example_and_why(
     assert report["floor"]["version"] == floor
     assert report["floor"]["because"] == because
     assert report["plugin"]["enabled"] is True
+    assert report["notes"] == []
     # the examples declare no requires_hermes: the one finding, a warning naming the floor
     assert rules(report) == ["HPK510"]
     assert f'">={floor}"' in report["findings"][0]["fix"]
@@ -330,9 +331,15 @@ def test_a_relative_import_is_fine(tmp_path: Path, capsys: pytest.CaptureFixture
 def test_a_plugin_that_does_not_load_has_no_floor(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    init = "def register(ctx):\n    raise RuntimeError('boom')\n"
+    # a member probed with a default is not what stopped it: no note names it
+    init = (
+        "def register(ctx):\n    getattr(ctx, 'plugin_id', None)\n    raise RuntimeError('boom')\n"
+    )
     status, report = compat(make_plugin(tmp_path, "boom", init), capsys)
     assert report["floor"] is None
+    assert report["notes"] == [
+        "the plugin did not load, so its floor is unknown: fix the errors first"
+    ]
     assert "HPK001" in rules(report)
     assert status == 1
 
@@ -376,4 +383,21 @@ def test_a_module_target_is_scanned_and_has_no_manifest_rules(
         ("HPK501", "file modplug_14b/side.py")
     ]
     assert report["requires_hermes"] is None
+    assert status == 1
+
+
+def test_a_member_no_release_has_is_named_when_the_plugin_does_not_load(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a memory provider registered from a general plugin: 0.19.0's PluginContext has no
+    # register_memory_provider (memory providers load from plugins/memory)
+    init = "def register(ctx):\n    ctx.register_memory_provider(object())\n"
+    status, report = compat(
+        make_plugin(tmp_path, "memo", init, "name: memo\nkind: standalone\n"), capsys
+    )
+    assert report["floor"] is None
+    assert report["notes"][1] == (
+        "register() looked up ctx.register_memory_provider, which hermes-agent 0.19.0 lacks:"
+        " no release the kit knows has it"
+    )
     assert status == 1

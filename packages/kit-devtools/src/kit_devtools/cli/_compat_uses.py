@@ -43,6 +43,8 @@ class Recorder:
     """The uses of one context, in order."""
 
     calls: list[ContextCall] = field(default_factory=list[ContextCall])
+    missing: list[str] = field(default_factory=list[str])
+    """Public members the plugin looked up that the context lacks, in order."""
     depth: int = 0
 
     def wrap(self, member: str, method: Callable[..., Any]) -> Callable[..., Any]:
@@ -63,10 +65,15 @@ class Recorder:
 def _recording_class(base: type[HostContext]) -> type[HostContext]:
     class Recording(base):
         def __getattribute__(self, name: str) -> Any:
-            value = super().__getattribute__(name)
+            recorder: Recorder = object.__getattribute__(self, "_compat_recorder")
+            try:
+                value = super().__getattribute__(name)
+            except AttributeError:
+                if not name.startswith("_") and not recorder.depth:
+                    recorder.missing.append(name)
+                raise
             if name.startswith("_") or name in _NOT_THE_PLUGINS:
                 return value
-            recorder: Recorder = object.__getattribute__(self, "_compat_recorder")
             if recorder.depth:
                 return value
             if isinstance(getattr(type(self), name, None), property) or not callable(value):

@@ -182,6 +182,16 @@ def compat_report(target: Target) -> tuple[dict[str, Any], list[Finding]]:
             notes += _late_member_notes(root, floor[0], uses)
     if not plugin.enabled:
         notes.append("the plugin did not load, so its floor is unknown: fix the errors first")
+        # the member whose absence raised the error that stopped the load, if one did
+        failed = plugin.exception if isinstance(plugin.exception, AttributeError) else None
+        for member in dict.fromkeys(recorder.missing):
+            if failed is None or repr(member) not in str(failed):
+                continue
+            since = first_release(lambda r, m=member: r.offers(m))
+            offered = f"it came with {since.label}" if since else "no release the kit knows has it"
+            notes.append(
+                f"register() looked up ctx.{member}, which {host.release.label} lacks: {offered}"
+            )
     data: dict[str, Any] = {
         "plugin": {
             "key": plugin.key,
