@@ -27,14 +27,18 @@ of ``scripts/_hosts.py``'s date; uv is always given ``--python <environment pyth
 
 Not part of ./scripts/test: it needs the package registry. Usage:
 
-    python scripts/compat_evidence.py [--only NAME ...] [--json FILE]
+    python scripts/compat_evidence.py [--only NAME ...] [--json FILE] [--write-docs]
+
+``--write-docs`` puts the table in docs/cli.md, between its ``compat-evidence`` markers.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -245,9 +249,15 @@ def measure(subject: Subject) -> Row:
     return row
 
 
-def _cell(text: str, limit: int = 150) -> str:
-    """One table cell: on one line, without pipes, cut at ``limit`` characters."""
+def _cell(text: str, limit: int = 160) -> str:
+    """One table cell: on one line, without pipes; uv's resolver story cut to its cause,
+    hermes' or the kit's message to its first sentence, at most ``limit`` characters."""
     flat = " ".join(text.replace("|", "/").split())
+    if flat.startswith("install failed:") and "cause: Because " in flat:
+        cause = flat.split("cause: Because ", 1)[1].split(", we can conclude", 1)[0]
+        flat = f"not installable: {cause}"
+    elif flat.startswith("not loaded:") and ". " in flat:
+        flat = flat.split(". ", 1)[0]
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
 
@@ -263,16 +273,31 @@ def table(rows: list[Row]) -> str:
             lines.append(f"| {name} | {s.surfaces} | not measured: {_cell(row.problem)} | | |")
             continue
         why = ", ".join(f"`{b}`" for b in row.because) or "nothing newer than the oldest"
-        below = f"{row.below}: {row.at_below}" if row.below else row.at_below
-        cells = (name, s.surfaces, f"{row.floor} ({why})", _cell(row.at_floor), _cell(below))
+        below = f"{row.below}: {_cell(row.at_below)}" if row.below else _cell(row.at_below)
+        cells = (name, s.surfaces, f"{row.floor} ({why})", _cell(row.at_floor), below)
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+START, END = "<!-- compat-evidence:start -->", "<!-- compat-evidence:end -->"
+DOCS = ROOT / "docs" / "cli.md"
+
+
+def write_docs(text: str) -> None:
+    """Put the table between the markers of docs/cli.md."""
+    content = DOCS.read_text(encoding="utf-8")
+    pattern = re.compile(re.escape(START) + ".*?" + re.escape(END), re.DOTALL)
+    if not pattern.search(content):
+        msg = f"{DOCS} has no {START} ... {END} markers"
+        raise SystemExit(msg)
+    DOCS.write_text(pattern.sub(lambda _: f"{START}\n{text}\n{END}", content), encoding="utf-8")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--only", nargs="*", default=None)
     parser.add_argument("--json", default=None, help="also write the rows as JSON here")
+    parser.add_argument("--write-docs", action="store_true", help="update docs/cli.md")
     args = parser.parse_args()
     chosen = [s for s in SUBJECTS if args.only is None or s.name in args.only]
     rows: list[Row] = []
@@ -281,7 +306,15 @@ def main() -> int:
         rows.append(row)
         print(f"{subject.name}: floor {row.floor} at={row.at_floor!r} below={row.at_below!r}"
               f" {row.problem or ''}", file=sys.stderr, flush=True)  # fmt: skip
-    print(table(rows))
+    measured = (
+        f"Measured {datetime.date.today().isoformat()} (Python"
+        f" {sys.version_info.major}.{sys.version_info.minor}, packages resolved as of"
+        f" {RESOLVED_AS_OF[:10]}) by `scripts/compat_evidence.py`:"
+    )
+    text = f"{measured}\n\n{table(rows)}"
+    print(text)
+    if args.write_docs:
+        write_docs(text)
     if args.json:
         Path(args.json).write_text(
             json.dumps([{**row.__dict__, "subject": row.subject.__dict__} for row in rows],
