@@ -109,7 +109,10 @@ def manifest_version_findings(manifest: dict[str, Any], where: str) -> list[Find
     """The installer's gate (``hermes plugins install``: ``int(manifest_version)``, refused
     when it raises or exceeds ``_SUPPORTED_MANIFEST_VERSION = 1`` in
     ``hermes_cli/plugins_cmd.py``; the cap stayed 1 on every release through 0.21.3 and was
-    lifted on main on 2026-09-20, upstream #85879/#85893)."""
+    lifted on main on 2026-09-20, upstream #85879/#85893). Read in the registry wheels:
+    0.19.0 ``plugins_cmd.py`` L72 (the cap) and L507-523 (the gate in the installer); the cap
+    is 1 in the wheels of 0.13.0, 0.14.0 (L69), 0.15.0 (L70), 0.16.0, 0.17.0, 0.18.0 (L71)
+    and 0.18.1 (L72) too (read while ``scripts/compat_evidence.py`` installed them)."""
     value: object = manifest.get("manifest_version")
     if value is None:
         return []
