@@ -401,3 +401,34 @@ def test_a_member_no_release_has_is_named_when_the_plugin_does_not_load(
         " no release the kit knows has it"
     )
     assert status == 1
+
+
+def test_a_hook_no_release_knows_is_an_error_and_leaves_no_floor(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    init = "def register(ctx):\n    ctx.register_hook('pre_llm_cal', lambda **kwargs: None)\n"
+    status, report = compat(make_plugin(tmp_path, "typo", init), capsys)
+    (found,) = [f for f in report["findings"] if f["rule"] == "HPK506"]
+    assert found["where"] == "hook pre_llm_cal"
+    assert report["floor"] is None
+    assert status == 1
+
+
+def test_calls_the_context_makes_to_itself_are_not_the_plugins(tmp_path: Path) -> None:
+    from kit_devtools.cli._compat_uses import Recorder, RecordingHost
+
+    init = """
+        def register(ctx):
+            ctx.register_tool(name="self_echo", toolset="self", handler=lambda a, **k: "{}",
+                schema={"name": "self_echo", "description": "d",
+                        "parameters": {"type": "object", "properties": {}}})
+            ctx.profile_name
+    """
+    recorder = Recorder()
+    plugin = RecordingHost(recorder).load(make_plugin(tmp_path, "selfish", init))
+    assert plugin.enabled
+    assert [(c.member, c.called) for c in recorder.calls] == [
+        ("register_tool", True),
+        ("profile_name", False),
+    ]
+    assert recorder.calls[0].keywords == ("name", "toolset", "handler", "schema")
