@@ -8,17 +8,19 @@ every moved name ``n`` of a facade module ``F`` in ``compat_manifest.json``; aft
 skipped for the kit's own source, so the kit's packages, examples and tests are scanned
 here with the same rules, plus the two ways the kit reaches hermes besides: ``from F
 import sub`` then ``sub.n``, and ``getattr(module, "n")`` in a file that names ``F``.
-The moved names are in ``moved_names.py`` (copied from the manifest, cited there).
+The moved names and the scan are in ``kit_devtools/cli/_moved_names.py`` (copied from the
+manifest, cited there), which ``hermes-plugin-kit compat`` runs on a plugin's source.
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tests.compat.moved_names import COPIED, MOVED
+
+from kit_devtools.cli._moved_names import COPIED, MOVED, scan
 
 ROOT = Path(__file__).resolve().parents[2]
 HERMES_TOPS = frozenset({"hermes_cli", "gateway", "tools", "model_tools", "toolsets", "agent"})
@@ -34,67 +36,6 @@ PENDING: frozenset[str] = frozenset(
 the 293,700-char manifest was not read): the scan cannot judge names taken from them.
 Only kit-devtools names them (the provider base classes its in-memory host checks
 against), and kit-devtools never runs inside hermes."""
-
-
-def scan(source: str, moved: Mapping[str, tuple[str, ...]]) -> list[str]:
-    """``"F.n"`` for every use of a moved name in ``source``."""
-    tree = ast.parse(source)
-    hits: set[str] = set()
-    aliases: dict[str, str] = {}
-    named: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            named.add(node.module)
-            for alias in node.names:
-                if alias.name in moved.get(node.module, ()):
-                    hits.add(f"{node.module}.{alias.name}")
-                if f"{node.module}.{alias.name}" in moved:
-                    aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
-        elif isinstance(node, ast.Import):
-            for alias in node.names:
-                named.add(alias.name)
-                if alias.name in moved and alias.asname:
-                    aliases[alias.asname] = alias.name
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-            module, _, name = node.value.rpartition(".")
-            if name in moved.get(module, ()):
-                hits.add(node.value)
-            if node.value in moved:
-                named.add(node.value)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute):
-            dotted = _dotted(node)
-            if dotted is not None:
-                head, *rest = dotted.split(".")
-                dotted = ".".join([aliases.get(head, head), *rest])
-                module, _, name = dotted.rpartition(".")
-                if name in moved.get(module, ()):
-                    hits.add(dotted)
-        elif _is_getattr(node):
-            name = node.args[1].value  # type: ignore[union-attr]
-            hits.update(f"{m}.{name}" for m in named if name in moved.get(m, ()))
-    return sorted(hits)
-
-
-def _dotted(node: ast.expr) -> str | None:
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    return ".".join([node.id, *reversed(parts)])
-
-
-def _is_getattr(node: ast.AST) -> bool:
-    return (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id == "getattr"
-        and len(node.args) >= 2
-        and isinstance(node.args[1], ast.Constant)
-        and isinstance(node.args[1].value, str)
-    )
 
 
 def hermes_modules(source: str) -> set[str]:

@@ -1,7 +1,8 @@
-"""``hermes-plugin-kit``: check, preflight, call, new and doctor, for hermes-agent plugin authors.
+"""``hermes-plugin-kit``: check, compat, preflight, call, new and doctor, for hermes-agent plugin
+authors.
 
 Also ``python -m kit_devtools``. Exit status: 0 when all is well, 1 when ``check``
-found errors (or ``doctor`` a problem), 2 when the command itself could not run.
+or ``compat`` found errors (or ``doctor`` a problem), 2 when the command itself could not run.
 """
 
 from __future__ import annotations
@@ -166,6 +167,20 @@ def real_findings(target: Target, plugin: LoadedPlugin) -> list[Finding]:
     return [finding("HPK010", where, differences="; ".join(differences))]
 
 
+def _compat(args: argparse.Namespace) -> int:
+    from kit_devtools.cli.compat import compat_report, render_json, render_text
+
+    target = resolve_target(args.target)
+    if target.problem is not None:
+        return _fail(target.problem)
+    try:
+        data, findings = compat_report(target)
+    except LookupError as exc:
+        return _fail(str(exc))
+    print(render_json(data, findings) if args.json else render_text(data, findings))
+    return 1 if counts(findings)[0] else 0
+
+
 def _call(args: argparse.Namespace) -> int:
     target = resolve_target(args.target)
     if target.problem is not None or target.load is None or target.findings:
@@ -227,6 +242,14 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--format", choices=("text", "json"), default="text")
     check.add_argument("--hermes", default=None, help=HERMES_HELP)
     check.set_defaults(run=_check)
+    compat = sub.add_parser(
+        "compat",
+        help="the oldest hermes release the plugin runs on, against its requires_hermes, and"
+        " what stops it loading on some hermes",
+    )
+    compat.add_argument("target", help="plugin directory, importable module, or entry-point name")
+    compat.add_argument("--json", action="store_true", help="print the report as JSON")
+    compat.set_defaults(run=_compat)
     add_preflight(sub)
     call = sub.add_parser("call", help="run one tool through the in-memory host's pipeline")
     call.add_argument("target")

@@ -21,7 +21,13 @@ from kit_devtools.testing._failure import PluginRefused
 from kit_devtools.testing._requires_hermes import enforces, spec_of, spec_parses
 from kit_devtools.testing._requires_hermes import version_satisfies as admits
 
-__all__ = ["ADMISSION_KEYS", "MANIFEST_KEYS", "UPSTREAM_MANIFEST_KEYS", "manifest_findings"]
+__all__ = [
+    "ADMISSION_KEYS",
+    "MANIFEST_KEYS",
+    "UPSTREAM_MANIFEST_KEYS",
+    "manifest_findings",
+    "manifest_version_findings",
+]
 
 MANIFEST_KEYS: Final = frozenset(
     {"name", "version", "description", "author", "requires_env", "provides_tools",
@@ -106,11 +112,14 @@ def _config_schema(manifest: dict[str, Any], where: str) -> list[Finding]:
     return found
 
 
-def _manifest_version(manifest: dict[str, Any], where: str) -> list[Finding]:
+def manifest_version_findings(manifest: dict[str, Any], where: str) -> list[Finding]:
     """The installer's gate (``hermes plugins install``: ``int(manifest_version)``, refused
     when it raises or exceeds ``_SUPPORTED_MANIFEST_VERSION = 1`` in
     ``hermes_cli/plugins_cmd.py``; the cap stayed 1 on every release through 0.21.3 and was
-    lifted on main on 2026-09-20, upstream #85879/#85893)."""
+    lifted on main on 2026-09-20, upstream #85879/#85893). Read in the registry wheels:
+    0.19.0 ``plugins_cmd.py`` L72 (the cap) and L507-523 (the gate in the installer); the cap
+    is 1 in the wheels of 0.13.0, 0.14.0 (L69), 0.15.0 (L70), 0.16.0, 0.17.0, 0.18.0 (L71)
+    and 0.18.1 (L72) too (read while ``scripts/compat_evidence.py`` installed them)."""
     value: object = manifest.get("manifest_version")
     if value is None:
         return []
@@ -142,4 +151,4 @@ def manifest_findings(plugin: LoadedPlugin, release: HostRelease) -> list[Findin
     if plugin.skills and not _NAMESPACE.fullmatch(str(plugin.name)):
         found.append(finding("HPK006", where, name=plugin.name))
     found += _requires_hermes(manifest, release, where) + _config_schema(manifest, where)
-    return found + _manifest_version(manifest, where)
+    return found + manifest_version_findings(manifest, where)

@@ -55,8 +55,8 @@ from kit_devtools.cli._manifest_rules import (
     ADMISSION_KEYS,
     UPSTREAM_MANIFEST_KEYS,
     _config_schema,  # pyright: ignore[reportPrivateUsage]
-    _manifest_version,  # pyright: ignore[reportPrivateUsage]
     _requires_hermes,  # pyright: ignore[reportPrivateUsage]
+    manifest_version_findings,
 )
 from kit_devtools.cli._recording_probe import recording_probe
 from kit_devtools.cli.findings import Finding
@@ -198,7 +198,7 @@ def _static(report: Preflight) -> None:
         report.findings.append(finding("HPK051", where, fields=", ".join(missing)))
     found = _requires_hermes(manifest, upstream_release(), where)
     found += _config_schema(manifest, where) + _requires_env(manifest, where)
-    found += _manifest_version(manifest, where) + _provides_shape(manifest, where)
+    found += manifest_version_findings(manifest, where) + _provides_shape(manifest, where)
     version: object = manifest.get("manifest_version")
     if isinstance(version, int) and not isinstance(version, bool) and version >= 2:
         found += [

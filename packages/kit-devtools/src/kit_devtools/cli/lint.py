@@ -26,7 +26,7 @@ from kit_devtools.testing._failure import PluginRefused
 from kit_devtools.testing._failure import where as where_raised
 from kit_devtools.testing.host_names import MODELLED
 
-__all__ = ["MANIFEST_KEYS", "lint_plugin", "probe_tools"]
+__all__ = ["MANIFEST_KEYS", "lint_plugin", "load_findings", "probe_tools"]
 
 _HOST_ERRORS: Final = ("[TOOL_ERROR]", "Tool execution failed:", "Error executing")
 """How hermes words a tool whose handler raised (``tools/registry.py`` dispatch)."""
@@ -40,7 +40,7 @@ def _raised_in(exc: BaseException, function: str) -> bool:
     return any(frame.name == function for frame in traceback.extract_tb(exc.__traceback__))
 
 
-def _load_findings(plugin: LoadedPlugin) -> list[Finding]:
+def load_findings(plugin: LoadedPlugin) -> list[Finding]:
     where = f"plugin {plugin.key}"
     if plugin.error is None:
         return []
@@ -158,7 +158,7 @@ def _skill_findings(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]:
 
 def lint_plugin(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]:
     """Every finding for ``plugin`` as the in-memory ``host`` loaded it."""
-    found = _load_findings(plugin) + manifest_findings(plugin, host.release)
+    found = load_findings(plugin) + manifest_findings(plugin, host.release)
     found += _skill_findings(host, plugin)
     found += _tool_findings(host, plugin)
     found += _command_findings(host, plugin)

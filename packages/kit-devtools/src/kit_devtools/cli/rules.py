@@ -153,6 +153,35 @@ RULES: Final[dict[str, tuple[Severity, str, str]]] = {
     # skills
     "HPK401": (E, "the skill path {path} is not a SKILL.md file hermes can register ({why})",
                "point plugin_skill/register_skill at the SKILL.md file itself"),
+    # compat: what stops a plugin loading on some hermes, and its floor
+    "HPK501": (E, "uses {name}, a name upstream hermes moved or deleted (its Sep 2026"
+               " decomposition): from 2026-09-14 upstream's loader skips a plugin whose"
+               " source uses one (hermes_cli/plugin_compat.py), unless the operator sets"
+               " plugins.allow_deprecated_imports: true",
+               "import it from the module it moved to (upstream's compat_manifest.json names"
+               " it), or do without it"),
+    "HPK502": (E, "plugin.yaml has no 'kind' and the first 8192 characters of __init__.py"
+               " contain {marker!r} (line {line}): hermes re-kinds the plugin as {kind!r}"
+               " ({what}) and its general plugin loader never imports it",
+               "add 'kind: standalone' to plugin.yaml (a real {what} states 'kind: {kind}')"),
+    "HPK503": (E, "register_skill got a {type} path: hermes calls path.exists() on it, so"
+               " register() raises AttributeError and hermes disables the whole plugin",
+               "pass a pathlib.Path, e.g. Path(__file__).parent / 'skills' / '<name>' /"
+               " 'SKILL.md' (plugin_skill(...) does this for you)"),
+    "HPK504": (E, "absolute import of the plugin's own package ({statement}): hermes"
+               " imports a directory plugin as hermes_plugins.{slug}, so {top!r} is not"
+               " importable there (it works only where the plugin's parent folder is on"
+               " sys.path, as in its own tests)", "import it relatively: {suggestion}"),
+    "HPK505": (W, "{what} is offered by no release of the package registry, only by {label}",
+               "require that release (requires_hermes: \">={version}\") or do without it"),
+    "HPK506": (E, "{what} is offered by no hermes release the kit knows",
+               "remove it; check the name against hermes' documentation"),
+    "HPK510": (W, "plugin.yaml has no requires_hermes: upstream hermes loads the plugin on"
+               " any release, and an operator cannot tell that it needs {floor} or later",
+               "add requires_hermes: \">={floor}\""),
+    "HPK511": (W, "requires_hermes {spec!r} admits hermes-agent {below}, older than the"
+               " plugin's floor {floor} ({reason})",
+               "raise it: requires_hermes: \">={floor}\""),
 }  # fmt: skip
 
 

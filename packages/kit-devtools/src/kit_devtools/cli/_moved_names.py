@@ -11,11 +11,20 @@ all of its entries (an empty tuple: the manifest has none for that module, read 
 sorted neighbours). :data:`COPIED` is the list of facades whose entries are here; a kit
 module that starts using another hermes module must copy that module's entries first
 (the test checks it).
+
+``hermes-plugin-kit compat`` runs :func:`scan` over a plugin's source with these entries:
+it therefore finds the moved names of the copied facades only (the kit's own tests check
+the kit's source with it, ``tests/compat/test_moved_names.py``); upstream's
+``hermes plugins compat`` reads the whole manifest.
 """
 
 from __future__ import annotations
 
+import ast
+from collections.abc import Mapping
 from typing import Final
+
+__all__ = ["COPIED", "MOVED", "scan"]
 
 MOVED: Final[dict[str, tuple[str, ...]]] = {
     "gateway": (),
@@ -70,3 +79,66 @@ MOVED: Final[dict[str, tuple[str, ...]]] = {
 }  # fmt: skip
 
 COPIED: Final = frozenset(MOVED)
+
+
+def scan(source: str, moved: Mapping[str, tuple[str, ...]] = MOVED) -> list[str]:
+    """``"F.n"`` for every use of a moved name in ``source`` (the forms ``scan_source``
+    of upstream's ``hermes_cli/plugin_compat.py`` at 00067189dfecf833d4d009c2dd977ae85cf800e0
+    finds, plus ``from F import sub`` then ``sub.n`` and ``getattr(module, "n")``)."""
+    tree = ast.parse(source)
+    hits: set[str] = set()
+    aliases: dict[str, str] = {}
+    named: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            named.add(node.module)
+            for alias in node.names:
+                if alias.name in moved.get(node.module, ()):
+                    hits.add(f"{node.module}.{alias.name}")
+                if f"{node.module}.{alias.name}" in moved:
+                    aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                named.add(alias.name)
+                if alias.name in moved and alias.asname:
+                    aliases[alias.asname] = alias.name
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            module, _, name = node.value.rpartition(".")
+            if name in moved.get(module, ()):
+                hits.add(node.value)
+            if node.value in moved:
+                named.add(node.value)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            dotted = _dotted(node)
+            if dotted is not None:
+                head, *rest = dotted.split(".")
+                dotted = ".".join([aliases.get(head, head), *rest])
+                module, _, name = dotted.rpartition(".")
+                if name in moved.get(module, ()):
+                    hits.add(dotted)
+        elif _is_getattr(node):
+            name = node.args[1].value  # type: ignore[union-attr]
+            hits.update(f"{m}.{name}" for m in named if name in moved.get(m, ()))
+    return sorted(hits)
+
+
+def _dotted(node: ast.expr) -> str | None:
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    return ".".join([node.id, *reversed(parts)])
+
+
+def _is_getattr(node: ast.AST) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "getattr"
+        and len(node.args) >= 2
+        and isinstance(node.args[1], ast.Constant)
+        and isinstance(node.args[1].value, str)
+    )

@@ -1,0 +1,174 @@
+"""``compat``'s rules on a plugin's source text: names upstream moved, the re-kinding text
+test, and absolute imports of the plugin's own package."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Final
+
+from kit_devtools.cli._moved_names import scan
+from kit_devtools.cli.findings import Finding
+from kit_devtools.cli.rules import finding
+from kit_devtools.testing._manifest import plugin_slug
+
+__all__ = [
+    "absolute_import_findings",
+    "moved_name_findings",
+    "named_members",
+    "python_files",
+    "rekind_finding",
+]
+
+_SKIPPED_DIRS: Final = frozenset({"__pycache__", "node_modules", "venv", "build", "dist"})
+_TEST_DIRS: Final = frozenset({"tests", "test"})
+
+REKIND_LIMIT: Final = 8192
+"""hermes reads this many characters of ``__init__.py`` for the text test."""
+
+MEMORY_MARKERS: Final = ("register_memory_provider", "MemoryProvider")
+MODEL_PROVIDER_MARKERS: Final = ("register_provider", "ProviderProfile")
+
+
+def python_files(root: Path) -> Iterator[Path]:
+    """The plugin's ``.py`` files, without hidden folders, caches and build output."""
+    if root.is_file():
+        yield root
+        return
+    for path in sorted(root.rglob("*.py")):
+        parts = path.relative_to(root).parts[:-1]
+        if any(p.startswith(".") or p in _SKIPPED_DIRS for p in parts):
+            continue
+        yield path
+
+
+def _is_test(path: Path, root: Path) -> bool:
+    rel = path.relative_to(root).parts
+    name = rel[-1]
+    return bool(_TEST_DIRS & set(rel[:-1])) or name.startswith("test_") or name == "conftest.py"
+
+
+def _parse(path: Path) -> ast.Module | None:
+    try:
+        return ast.parse(path.read_text(encoding="utf-8", errors="replace"))
+    except (SyntaxError, ValueError, OSError):
+        return None
+
+
+def moved_name_findings(root: Path) -> list[Finding]:
+    """HPK501 for each moved name a file of the plugin uses (:mod:`._moved_names`)."""
+    found: list[Finding] = []
+    base = root.parent
+    for path in python_files(root):
+        try:
+            hits = scan(path.read_text(encoding="utf-8", errors="replace"))
+        except (SyntaxError, ValueError):
+            continue
+        where = f"file {path.relative_to(base)}"
+        found += [finding("HPK501", where, name=name) for name in hits]
+    return found
+
+
+def rekind_finding(directory: Path, manifest: dict[str, object]) -> Finding | None:
+    """HPK502 when hermes' text test re-kinds a directory plugin that declares no kind.
+
+    The test, exactly: with no ``kind`` key in plugin.yaml, the first 8192 characters of
+    ``__init__.py`` (read with ``errors="replace"``) are searched for
+    ``"register_memory_provider"`` or ``"MemoryProvider"`` (-> ``exclusive``), else for
+    both ``"register_provider"`` and ``"ProviderProfile"`` (-> ``model-provider``).
+    hermes-agent 0.19.0: ``PluginManager._scan_directory_level``, ``hermes_cli/plugins.py``
+    L1600-1627 (the registry wheel); upstream at 00067189dfecf833d4d009c2dd977ae85cf800e0:
+    ``_detect_kind_from_source`` (``hermes_cli/plugins_manifest.py`` about L250-258) on
+    ``_read_source_from_origin(..., limit=8192)`` (about L261-270, which reads
+    ``utf-8-sig``: a byte-order mark is not counted), both mirroring
+    ``plugins/memory/__init__.py:_is_memory_provider_dir``.
+    """
+    if "kind" in manifest:
+        return None
+    init = directory / "__init__.py"
+    try:
+        source = init.read_text(encoding="utf-8-sig", errors="replace")[:REKIND_LIMIT]
+    except OSError:
+        return None
+    found = next((m for m in MEMORY_MARKERS if m in source), None)
+    kind, what = "exclusive", "a memory provider"
+    if found is None:
+        if not all(m in source for m in MODEL_PROVIDER_MARKERS):
+            return None
+        found, kind, what = MODEL_PROVIDER_MARKERS[1], "model-provider", "a model provider"
+    line = source[: source.index(found)].count("\n") + 1
+    where = f"plugin {directory.name} __init__.py"
+    return finding("HPK502", where, marker=found, line=line, kind=kind, what=what)
+
+
+def _own_package_names(directory: Path, key: str) -> set[str]:
+    return {directory.name, plugin_slug(key), plugin_slug(directory.name)} - {""}
+
+
+def _relative(path: Path, root: Path, module: str, names: list[str]) -> str:
+    depth = len(path.relative_to(root).parts) - 1
+    dots = "." * (depth + 1)
+    rest = module.partition(".")[2]
+    imported = ", ".join(names) or "..."
+    if rest:
+        return f"from {dots}{rest} import {imported}"
+    return f"from {dots} import {imported}"
+
+
+def absolute_import_findings(directory: Path, key: str) -> list[Finding]:
+    """HPK504 for each ``import <own>``/``from <own>[.x] import`` in a file hermes
+    imports (test files are not: hermes never imports them). hermes imports a directory
+    plugin as ``hermes_plugins.<slug>`` (0.19.0 ``hermes_cli/plugins.py``
+    ``_load_directory_module``, L1832; upstream 0.21 the same, section 1.6 of the reference)."""
+    own = _own_package_names(directory, key)
+    found: list[Finding] = []
+    for path in python_files(directory):
+        if _is_test(path, directory):
+            continue
+        tree = _parse(path)
+        if tree is None:
+            continue
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Import | ast.ImportFrom):
+                continue
+            statement = suggestion = None
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                if node.module.split(".")[0] in own:
+                    names = [a.name for a in node.names]
+                    statement = f"from {node.module} import {', '.join(names)}"
+                    suggestion = _relative(path, directory, node.module, names)
+            else:
+                for alias in node.names:
+                    if alias.name.split(".")[0] in own:
+                        statement = f"import {alias.name}"
+                        module, _, last = alias.name.rpartition(".")
+                        suggestion = _relative(path, directory, module or alias.name,
+                                               [last] if module else [])  # fmt: skip
+            if statement is not None and suggestion is not None:
+                where = f"file {path.relative_to(directory.parent)} line {node.lineno}"
+                top = statement.split()[1].split(".")[0]
+                found.append(
+                    finding("HPK504", where, statement=statement, slug=plugin_slug(key),
+                            top=top, suggestion=suggestion)
+                )  # fmt: skip
+    return found
+
+
+def named_members(root: Path, members: set[str]) -> dict[str, list[str]]:
+    """``member -> ["file line", ...]`` for each ``<name>.<member>`` of ``members`` in the
+    plugin's source (test files left out): context members a plugin may call after
+    ``register()``, which the recording does not see."""
+    base = root.parent
+    found: dict[str, list[str]] = {}
+    for path in python_files(root):
+        if root.is_dir() and _is_test(path, root):
+            continue
+        tree = _parse(path)
+        if tree is None:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and node.attr in members:
+                where = f"{path.relative_to(base)} line {node.lineno}"
+                found.setdefault(node.attr, []).append(where)
+    return found
