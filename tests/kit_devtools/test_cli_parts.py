@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import sys
 import tomllib
@@ -143,8 +144,13 @@ def test_new_writes_a_project_pinned_to_this_kit(tmp_path: Path) -> None:
         ".github/workflows/plugin.yml",
     }
     project = tomllib.loads((root / "pyproject.toml").read_text())
-    assert project["project"]["dependencies"] == ["hermes-plugin-kit"]
-    assert project["dependency-groups"]["dev"] == ["pytest>=8", "hermes-plugin-kit[dev]"]
+    version = importlib.metadata.version("hermes-plugin-kit")
+    # bounded: a wheel of the plugin keeps these, not the uv source
+    assert project["project"]["dependencies"] == [f"hermes-plugin-kit=={version}"]
+    assert project["dependency-groups"]["dev"] == [
+        "pytest>=8,<10",
+        f"hermes-plugin-kit[dev]=={version}",
+    ]
     assert project["project"]["entry-points"]["hermes_agent.plugins"] == {
         "word-tools": "word_tools"
     }

@@ -479,3 +479,26 @@ def test_a_release_gets_the_plugins_project_installed_once(
     installs = [c for c in calls(fake_uv) if c[:2] == ["pip", "install"]]
     assert installs[0][5] == "hermes-agent==0.17.0"
     assert installs[1:] == [["pip", "install", "--quiet", "--python", python, str(project)]]
+
+
+NO_HERMES_HERE = """
+import kit_devtools.testing.pytest_plugin as plugin
+
+plugin.installed_hermes = lambda: None  # a plugin's own environment: no hermes-agent
+"""
+
+
+def test_without_hermes_installed_any_host_is_the_in_memory_host_alone(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makeconftest(NO_HERMES_HERE)
+    pytester.makepyfile(
+        test_author=AUTHOR_TESTS.format(example=str(UNIT_CONVERT)).split("def test_real")[0]
+    )
+    ran = pytester.runpytest_subprocess("-v", "-p", "no:cacheprovider")
+    ran.assert_outcomes(passed=1)
+    ran.stdout.fnmatch_lines(["*test_everywhere?memory? PASSED*"])
+    pytester.makepyfile(test_author=AUTHOR_TESTS.format(example=str(UNIT_CONVERT)))
+    refused = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    assert refused.ret == pytest.ExitCode.INTERRUPTED  # the collection error stops the run
+    refused.stdout.fnmatch_lines(["*uses real_host, but no real hermes is selected*"])

@@ -50,7 +50,7 @@ $name = "$package"
 
 # the kit's author tooling (in-memory host, pytest fixtures, the hermes-plugin-kit command)
 [dependency-groups]
-dev = ["pytest>=8", "$dev_requirement"]
+dev = ["pytest>=8,<10", "$dev_requirement"]
 
 [tool.hatch.build.targets.wheel]
 packages = ["src/$package"]
@@ -121,7 +121,9 @@ def status(raw_args: str) -> str:
 ''')
 
 TEST: Final = Template('''\
-"""Tests of $name against the kit's in-memory hermes host."""
+"""Tests of $name, on the kit's in-memory hermes host and, with ``--hermes``, on real
+hermes-agent releases (``any_host``: ``pytest --hermes $floor,$newest`` runs each test on
+the in-memory host and on both releases)."""
 
 import json
 from pathlib import Path
@@ -129,25 +131,25 @@ from pathlib import Path
 PLUGIN = Path(__file__).resolve().parents[1] / "src" / "$package"
 
 
-def test_the_tool_reaches_the_model_with_its_arguments(plugin_host):
-    plugin = plugin_host.load(PLUGIN)
+def test_the_tool_reaches_the_model_with_its_arguments(any_host):
+    plugin = any_host.load(PLUGIN)
     assert plugin.enabled, plugin.error
-    (definition,) = plugin_host.definitions()
+    (definition,) = any_host.definitions()
     assert definition["function"]["name"] == "${namespace}_count_words"
     assert definition["function"]["parameters"]["required"] == ["text"]
 
 
-def test_the_tool_answers_with_the_envelope(plugin_host):
-    plugin_host.load(PLUGIN)
-    out = json.loads(plugin_host.call_tool("${namespace}_count_words", {"text": "a b a"}))
+def test_the_tool_answers_with_the_envelope(any_host):
+    any_host.load(PLUGIN)
+    out = json.loads(any_host.call_tool("${namespace}_count_words", {"text": "a b a"}))
     assert out == {"success": True, "data": {"words": 3, "top": [["a", 2], ["b", 1]]}}
-    missing = json.loads(plugin_host.call_tool("${namespace}_count_words", {}))
+    missing = json.loads(any_host.call_tool("${namespace}_count_words", {}))
     assert missing["error"] == "text is required (e.g. 'one two three')"
 
 
-def test_the_status_command_answers(plugin_host):
-    plugin_host.load(PLUGIN)
-    assert plugin_host.run_command("$name-status") == "$name is loaded"
+def test_the_status_command_answers(any_host):
+    any_host.load(PLUGIN)
+    assert any_host.run_command("$name-status") == "$name is loaded"
 ''')
 
 README: Final = Template("""\
@@ -156,7 +158,11 @@ README: Final = Template("""\
 A hermes-agent plugin built with hermes-plugin-kit.
 
     uv run python -m pytest                              # its tests, on the kit's in-memory host
+    uv run python -m pytest --hermes $floor,$newest      # and on the real hermes, oldest and newest
     uv run hermes-plugin-kit check src/$package          # what hermes will see, and the lint
+    uv run hermes-plugin-kit preflight src/$package      # hermes' catalogue admission rules
+
+`.github/workflows/plugin.yml` runs all four on every push.
 
 Install it into hermes by copying `src/$package` to `~/.hermes/plugins/$name/`, or with
 `pip install .` (entry point `hermes_agent.plugins`), then enable it:
@@ -181,7 +187,7 @@ def kit_source(mode: str) -> tuple[str, str]:
             msg = "--kit-source path needs a kit installed from a local directory"
             raise ValueError(msg)
         return (
-            "hermes-plugin-kit",
+            f"hermes-plugin-kit=={dist.version}",
             f'\n[tool.uv.sources]\nhermes-plugin-kit = {{ path = "{local}", editable = true }}\n',
         )
     if vcs.get("commit_id"):
@@ -195,7 +201,9 @@ def kit_source(mode: str) -> tuple[str, str]:
     else:
         return f"hermes-plugin-kit=={dist.version}", ""
     source = f'{{ git = "{url}", rev = "{rev}", subdirectory = "{sub}" }}'
-    return "hermes-plugin-kit", f"\n[tool.uv.sources]\nhermes-plugin-kit = {source}\n"
+    # the version too: a wheel of the plugin keeps its requirement, not the uv source
+    pinned = f"hermes-plugin-kit=={dist.version}"
+    return pinned, f"\n[tool.uv.sources]\nhermes-plugin-kit = {source}\n"
 
 
 def _local_directory(direct: dict[str, Any]) -> Path | None:
@@ -288,6 +296,7 @@ def scaffold(name: str, directory: Path, mode: str = "auto") -> list[Path]:
         "dev_requirement": requirement.replace("hermes-plugin-kit", "hermes-plugin-kit[dev]", 1),
         "sources": sources,
         "floor": registry_releases()[0].version,
+        "newest": registry_releases()[-1].version,
     }
     files = {
         root / "pyproject.toml": PYPROJECT,

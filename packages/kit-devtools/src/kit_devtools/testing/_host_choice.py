@@ -1,10 +1,11 @@
 """The hosts ``--hermes`` selects for ``real_host`` and ``any_host``.
 
 ``--hermes`` takes a comma-separated list: ``installed`` (the hermes-agent installed in
-the test environment, the default), a registry release such as ``0.17.0`` (installed with
-uv into a cached environment; the installed release itself is used where it is the one
-asked for), and ``0.21`` (also ``upstream``): the in-memory host playing upstream
-hermes-agent 0.21, modelled from its source (it cannot be installed here).
+the test environment; the default when there is one), a registry release such as
+``0.17.0`` (installed with uv into a cached environment; the installed release itself is
+used where it is the one asked for), and ``0.21`` (also ``upstream``): the in-memory host
+playing upstream hermes-agent 0.21, modelled from its source (it cannot be installed
+here).
 """
 
 from __future__ import annotations

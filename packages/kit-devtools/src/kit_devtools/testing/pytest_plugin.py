@@ -17,8 +17,10 @@ Fixtures:
 * ``any_host``: the in-memory host (id ``memory``) and each host ``--hermes`` selects: a
   test written once runs on all of them.
 
-``--hermes`` (comma-separated; default ``installed``): ``installed`` is the hermes-agent of
-the test environment; a release (``0.17.0``) is installed with uv into
+``--hermes`` (comma-separated; default ``installed`` when hermes-agent is installed in the
+test environment, else no real host: ``any_host`` is then the in-memory host alone, and a
+``real_host`` test is a usage error saying to pass ``--hermes``): ``installed`` is the
+hermes-agent of the test environment; a release (``0.17.0``) is installed with uv into
 ``${XDG_CACHE_HOME:-~/.cache}/hermes-plugin-kit/hosts/<version>`` with the kit packages
 as installed here, and the plugin's own project (a ``pyproject.toml`` in its directory or
 a parent) when it is loaded; ``0.21`` is upstream hermes, modelled by the in-memory host
@@ -34,7 +36,7 @@ from typing import Any
 import pytest
 
 from kit_devtools.testing import _host_envs
-from kit_devtools.testing._host_choice import MEMORY, HostChoice, parse_hosts
+from kit_devtools.testing._host_choice import MEMORY, HostChoice, installed_hermes, parse_hosts
 from kit_devtools.testing.host import InMemoryHost
 from kit_devtools.testing.real import RealHost
 from kit_devtools.testing.snapshot import assert_tool_snapshot
@@ -65,17 +67,24 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     group.addoption(
         HERMES_OPTION,
-        default="installed",
+        default=None,
         metavar="HOSTS",
-        help="hosts for real_host and any_host, comma-separated: `installed` (default),"
+        help="hosts for real_host and any_host, comma-separated: `installed` (the default"
+        " when hermes-agent is installed here),"
         " hermes-agent releases such as 0.17.0 (installed with uv into a cached"
         " environment), `0.21` (upstream, modelled by the in-memory host)",
     )
 
 
 def _choices(config: pytest.Config) -> list[HostChoice]:
+    """The hosts ``--hermes`` names; without it, the hermes-agent installed here if there
+    is one (a plugin's own environment usually has none: its tests then run on the
+    in-memory host alone, and ``real_host`` tests say to pass ``--hermes``)."""
+    given = config.getoption(HERMES_OPTION)
+    if given is None:
+        given = "installed" if installed_hermes() is not None else ""
     try:
-        return parse_hosts(str(config.getoption(HERMES_OPTION)))
+        return parse_hosts(str(given))
     except ValueError as exc:
         raise pytest.UsageError(str(exc)) from None
 
@@ -94,6 +103,13 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     choices = _choices(metafunc.config)
     if "real_host" in names:
         real = [c for c in choices if c.real]
+        if not real:
+            msg = (
+                f"{metafunc.definition.nodeid} uses real_host, but no real hermes is selected"
+                " and none is installed here: pass --hermes with releases (e.g. --hermes"
+                " 0.17.0,0.19.0), or install hermes-agent in the test environment"
+            )
+            raise pytest.UsageError(msg)
         metafunc.parametrize("real_host", real, ids=[c.id for c in real], indirect=True)
     if "any_host" in names:
         every = [MEMORY, *(c for c in choices if c != MEMORY)]
