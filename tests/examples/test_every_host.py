@@ -1,5 +1,8 @@
 """The three examples written once and run on every host: the in-memory host (``memory``)
-and each hermes ``--hermes`` selects (by default the installed one, ``hermes-0.19.0``)."""
+and each hermes ``--hermes`` selects (by default the installed one, ``hermes-0.19.0``;
+``./scripts/test`` also runs them on 0.13.0, the oldest release, and 0.17.0). team-notes
+registers middleware, which hermes offers from 0.17.0 on: on an older release the kit
+refuses the whole plugin, saying which release brought it, and hermes does not load it."""
 
 from __future__ import annotations
 
@@ -9,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from kit_devtools.testing import InMemoryHost, RealHost
+from kit_core._host_model import registry_release
+from kit_devtools.testing import InMemoryHost, PluginLoadError, RealHost
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 Host = InMemoryHost | RealHost
@@ -17,6 +21,24 @@ Host = InMemoryHost | RealHost
 
 def call(host: Host, name: str, args: dict[str, Any]) -> Any:
     return json.loads(host.call_tool(name, args, task_id="t", session_id="s"))
+
+
+def load(host: Host, example: str, request: pytest.FixtureRequest) -> bool:
+    """Load the example; False when this host is a release older than the example's
+    ``requires_hermes`` floor, which refuses it (checked here)."""
+    choice = request.node.callspec.params.get("any_host")
+    version = getattr(choice, "version", None) if getattr(choice, "real", False) else None
+    release = registry_release(version) if version else None
+    if (
+        example == "team-notes"
+        and release is not None
+        and not release.offers("register_middleware")
+    ):
+        with pytest.raises(PluginLoadError, match="register_middleware"):
+            host.load(EXAMPLES / example)
+        return False
+    assert host.load(EXAMPLES / example).enabled
+    return True
 
 
 @pytest.mark.parametrize(
@@ -27,9 +49,11 @@ def call(host: Host, name: str, args: dict[str, Any]) -> Any:
         ("media-postcard", ["postcard_send_picture"]),
     ],
 )
-def test_each_example_loads_with_its_tools(any_host: Host, example: str, tools: list[str]) -> None:
-    plugin = any_host.load(EXAMPLES / example)
-    assert plugin.enabled
+def test_each_example_loads_with_its_tools(
+    any_host: Host, example: str, tools: list[str], request: pytest.FixtureRequest
+) -> None:
+    if not load(any_host, example, request):
+        return
     assert [d["function"]["name"] for d in any_host.definitions()] == tools
     for definition in any_host.definitions():
         assert set(definition["function"]) >= {"name", "description", "parameters"}
@@ -47,7 +71,8 @@ def test_unit_convert_answers_and_refuses(any_host: Host) -> None:
 def test_team_notes_middleware_command_and_hook(
     any_host: Host, request: pytest.FixtureRequest
 ) -> None:
-    any_host.load(EXAMPLES / "team-notes")
+    if not load(any_host, "team-notes", request):
+        return
     tag = f"every-{request.node.callspec.id}"
     added = call(any_host, "notes_add_note", {"text": "Ship v2", "tags": [f" {tag.upper()} "]})
     assert added["data"]["tags"] == [tag]  # tool_request middleware, run by the host

@@ -4,6 +4,7 @@ on a small plugin made for it."""
 from __future__ import annotations
 
 import json
+import shutil
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -95,7 +96,26 @@ def test_the_text_report_names_the_floor_and_the_reason(
     assert main(["compat", str(EXAMPLES / "team-notes")]) == 0
     out = capsys.readouterr().out
     assert "floor: hermes-agent 0.17.0 (ctx.register_middleware(...)" in out
+    assert "requires_hermes: >=0.17.0" in out
+    assert out.endswith("findings: none\n0 error(s), 0 warning(s)\n")
+
+
+def test_without_requires_hermes_the_floor_is_the_fix(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plugin = tmp_path / "team-notes"
+    shutil.copytree(EXAMPLES / "team-notes", plugin)
+    manifest = plugin / "plugin.yaml"
+    kept = [
+        line
+        for line in manifest.read_text(encoding="utf-8").splitlines(keepends=True)
+        if not line.startswith("requires_hermes:")
+    ]
+    manifest.write_text("".join(kept), encoding="utf-8")
+    assert main(["compat", str(plugin)]) == 0  # a warning
+    out = capsys.readouterr().out
     assert "warning HPK510" in out
+    assert 'add requires_hermes: ">=0.17.0"' in out
 
 
 # -- the floor from signatures, hooks and requires_hermes ---------------------------------
