@@ -38,7 +38,6 @@ import argparse
 import datetime
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -49,6 +48,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _hosts import PACKAGES, RESOLVED_AS_OF, python311, uv
+from _markers import write_between_markers
 from kit_core._host_model import registry_releases
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -283,16 +283,6 @@ START, END = "<!-- compat-evidence:start -->", "<!-- compat-evidence:end -->"
 DOCS = ROOT / "docs" / "cli.md"
 
 
-def write_docs(text: str) -> None:
-    """Put the table between the markers of docs/cli.md."""
-    content = DOCS.read_text(encoding="utf-8")
-    pattern = re.compile(re.escape(START) + ".*?" + re.escape(END), re.DOTALL)
-    if not pattern.search(content):
-        msg = f"{DOCS} has no {START} ... {END} markers"
-        raise SystemExit(msg)
-    DOCS.write_text(pattern.sub(lambda _: f"{START}\n{text}\n{END}", content), encoding="utf-8")
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--only", nargs="*", default=None)
@@ -314,7 +304,7 @@ def main() -> int:
     text = f"{measured}\n\n{table(rows)}"
     print(text)
     if args.write_docs:
-        write_docs(text)
+        write_between_markers(DOCS, START, END, text)
     if args.json:
         Path(args.json).write_text(
             json.dumps([{**row.__dict__, "subject": row.subject.__dict__} for row in rows],

@@ -31,7 +31,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -41,6 +40,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _markers import write_between_markers
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / ".cache" / "evidence"
@@ -291,15 +293,6 @@ def table(results: list[Result]) -> str:
     return "\n".join(lines)
 
 
-def write_between_markers(path: Path, text: str) -> None:
-    content = path.read_text(encoding="utf-8")
-    pattern = re.compile(re.escape(START) + ".*?" + re.escape(END), re.DOTALL)
-    if not pattern.search(content):
-        msg = f"{path} has no {START} ... {END} markers"
-        raise SystemExit(msg)
-    path.write_text(pattern.sub(lambda _: f"{START}\n{text}\n{END}", content), encoding="utf-8")
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--only", nargs="*", default=[], help="distributions to measure")
@@ -328,7 +321,7 @@ def main() -> int:
     if args.output:
         args.output.write_text(text + "\n", encoding="utf-8")
     if args.write_docs:
-        write_between_markers(ROOT / "docs" / "evidence.md", text)
+        write_between_markers(ROOT / "docs" / "evidence.md", START, END, text)
     return 0
 
 
