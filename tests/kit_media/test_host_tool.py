@@ -8,21 +8,13 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from tests.kit_media._calls import ARGS, CONTEXT
 
 from kit_core._host_model import first_release
 from kit_media import invoke_host_tool
 
 if TYPE_CHECKING:
     from tests.kit_media.conftest import FakeHost
-
-ARGS = {"action": "send", "target": "telegram:-1001234567890", "message": "hi"}
-CONTEXT = {
-    "task_id": "task-1",
-    "session_id": "session-1",
-    "tool_call_id": "call-1",
-    "turn_id": "turn-1",
-    "api_request_id": "req-1",
-}
 
 
 def answer(result: str) -> dict[str, Any]:
