@@ -588,3 +588,16 @@ def test_arg_in_unions_optionals_and_element_types() -> None:
     assert hash(Arg("a", enum=["x"], example={"k": [1]})) == hash(
         Arg("a", enum=["x"], example={"k": [1]})
     )
+
+
+def test_an_optional_context_parameter_lets_a_direct_call_leave_it_out() -> None:
+    @tool(toolset="demo")
+    def demo_optional_context(
+        city: Annotated[str, "The city."], ctx: ToolContext | None = None
+    ) -> dict[str, Any]:
+        """Context optional."""
+        return {"task": ctx.task_id if ctx is not None else "no context"}
+
+    assert "ctx" not in props(demo_optional_context)
+    assert demo_optional_context(city="Oslo") == '{"success": true, "data": {"task": null}}'
+    assert call(demo_optional_context, {"city": "Oslo"}, task_id="t9")["data"] == {"task": "t9"}

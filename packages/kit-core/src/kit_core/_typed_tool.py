@@ -103,6 +103,12 @@ def _parameters(fn: Callable[..., Any]) -> list[tuple[str, Any, Any]]:
     return found
 
 
+_OPTIONAL_CONTEXT: Final = ToolContext | None
+"""``ctx: ToolContext | None = None`` (or ``Optional[ToolContext]``, equal to it): a context
+parameter a direct call may leave out (the kit always passes it), so type checkers accept
+``tool(city="Oslo")``."""
+
+
 def typed_handler(fn: Callable[..., Any], label: str, allow_undocumented: bool) -> TypedHandler:
     """Read a typed handler's signature and docstring.
 
@@ -137,7 +143,7 @@ def typed_handler(fn: Callable[..., Any], label: str, allow_undocumented: bool) 
             )
             raise ToolDefinitionError(msg)
         annotation = hints.get(name, _EMPTY)
-        if annotation is ToolContext:
+        if annotation is ToolContext or annotation == _OPTIONAL_CONTEXT:
             if context is not None:
                 msg = f"{where}: only one ToolContext parameter is allowed (also {context!r})"
                 raise ToolDefinitionError(msg)
