@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -78,3 +79,22 @@ def test_the_page_is_rewritten_between_its_markers_only(matrix: ModuleType) -> N
     assert text.endswith(f"{matrix.END}\nafter\n")
     assert "old table" not in text
     assert matrix.write_table() is True  # already what the runs produced
+
+
+def test_every_row_the_real_host_tests_count_toward_is_a_row_of_the_table(
+    matrix: ModuleType,
+) -> None:
+    """A real-host test file or ``surface`` marker the table does not list would be run on
+    every release and shown nowhere (the typed-tools row once was)."""
+    from tests.conftest import ROWS
+
+    host = Path(__file__).resolve().parent / "host"
+    marked = {
+        match.group(1)
+        for path in host.glob("test_*.py")
+        for match in re.finditer(
+            r"mark\.surface\(\s*\"([^\"]+)\"", path.read_text(encoding="utf-8")
+        )
+    }
+    assert marked  # the scan finds the markers it is meant to check
+    assert set(ROWS.values()) | marked <= set(matrix.ROWS)
