@@ -21,7 +21,7 @@ from collections.abc import Callable
 from types import FunctionType
 from typing import Any
 
-__all__ = ["annotated_names", "code_signature", "signature_of"]
+__all__ = ["annotated_names", "code_parameters", "code_signature", "signature_of"]
 
 
 def _signature(fn: Callable[..., Any]) -> inspect.Signature:
@@ -48,31 +48,45 @@ def signature_of(fn: Callable[..., Any]) -> inspect.Signature:
         return code_signature(target)
 
 
-def code_signature(fn: FunctionType) -> inspect.Signature:
-    """The parameters of a plain function, from its code object, with no annotations."""
+def code_parameters(fn: FunctionType) -> list[tuple[str, Any, Any]]:
+    """``(name, kind, default)`` of each parameter of a plain function, read from its code
+    object as ``inspect.signature`` reads them, without annotations and without building
+    ``inspect.Parameter`` objects (``@tool`` reads every typed handler this way)."""
     code = fn.__code__
     names = code.co_varnames
     positional, posonly = code.co_argcount, code.co_posonlyargcount
     defaults = fn.__defaults__ or ()
     first_default = positional - len(defaults)
     kind = inspect.Parameter
-    params: list[inspect.Parameter] = []
-    for index, name in enumerate(names[:positional]):
-        default = defaults[index - first_default] if index >= first_default else kind.empty
-        which = kind.POSITIONAL_ONLY if index < posonly else kind.POSITIONAL_OR_KEYWORD
-        params.append(kind(name, which, default=default))
-    index = positional
+    found: list[tuple[str, Any, Any]] = [
+        (
+            name,
+            kind.POSITIONAL_ONLY if index < posonly else kind.POSITIONAL_OR_KEYWORD,
+            defaults[index - first_default] if index >= first_default else kind.empty,
+        )
+        for index, name in enumerate(names[:positional])
+    ]
     if code.co_flags & inspect.CO_VARARGS:
-        params.append(kind(names[positional + code.co_kwonlyargcount], kind.VAR_POSITIONAL))
+        found.append((names[positional + code.co_kwonlyargcount], kind.VAR_POSITIONAL, kind.empty))
     kwdefaults = fn.__kwdefaults__ or {}
-    params.extend(
-        kind(name, kind.KEYWORD_ONLY, default=kwdefaults.get(name, kind.empty))
-        for name in names[index : index + code.co_kwonlyargcount]
+    found.extend(
+        (name, kind.KEYWORD_ONLY, kwdefaults.get(name, kind.empty))
+        for name in names[positional : positional + code.co_kwonlyargcount]
     )
     if code.co_flags & inspect.CO_VARKEYWORDS:
         at = positional + code.co_kwonlyargcount + bool(code.co_flags & inspect.CO_VARARGS)
-        params.append(kind(names[at], kind.VAR_KEYWORD))
-    return inspect.Signature(params)
+        found.append((names[at], kind.VAR_KEYWORD, kind.empty))
+    return found
+
+
+def code_signature(fn: FunctionType) -> inspect.Signature:
+    """The parameters of a plain function, from its code object, with no annotations."""
+    return inspect.Signature(
+        [
+            inspect.Parameter(name, which, default=default)
+            for name, which, default in code_parameters(fn)
+        ]
+    )
 
 
 def annotated_names(obj: type) -> tuple[str, ...]:

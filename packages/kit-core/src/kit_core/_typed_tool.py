@@ -18,7 +18,7 @@ from functools import cache
 from types import FunctionType
 from typing import Any, Final
 
-from kit_core._annotations import signature_of
+from kit_core._annotations import code_parameters, signature_of
 from kit_core._docstrings import Docstring, parse_docstring
 from kit_core._hints import hints_of
 from kit_core._typed import Derived, derive, json_default
@@ -61,46 +61,20 @@ class TypedHandler:
 
 _EMPTY: Final = inspect.Parameter.empty
 _KEYWORDS: Final = inspect.Parameter.VAR_KEYWORD
-_NAMED: Final = inspect.Parameter.POSITIONAL_OR_KEYWORD
-_KEYWORD_ONLY: Final = inspect.Parameter.KEYWORD_ONLY
 _POSITIONAL_ONLY: Final = inspect.Parameter.POSITIONAL_ONLY
+_VAR_POSITIONAL: Final = inspect.Parameter.VAR_POSITIONAL
 
 
 def _parameters(fn: Callable[..., Any]) -> list[tuple[str, Any, Any]]:
-    """``(name, kind, default)`` of each parameter: read from a plain function's code
-    object (what ``inspect.signature`` reads, without building its objects), else from
-    its signature."""
+    """``(name, kind, default)`` of each parameter: from a plain function's code object,
+    else from its signature (a wrapper, a partial, a callable object)."""
     if (
         type(fn) is not FunctionType
         or "__wrapped__" in fn.__dict__
         or "__signature__" in fn.__dict__
     ):
         return [(p.name, p.kind, p.default) for p in signature_of(fn).parameters.values()]
-    code = fn.__code__
-    names = code.co_varnames
-    positional, posonly = code.co_argcount, code.co_posonlyargcount
-    defaults = fn.__defaults__ or ()
-    first_default = positional - len(defaults)
-    found = [
-        (
-            name,
-            _POSITIONAL_ONLY if index < posonly else _NAMED,
-            defaults[index - first_default] if index >= first_default else _EMPTY,
-        )
-        for index, name in enumerate(names[:positional])
-    ]
-    at = positional
-    if code.co_flags & inspect.CO_VARARGS:
-        found.append((names[positional + code.co_kwonlyargcount], _POSITIONAL_ONLY, _EMPTY))
-    kwdefaults = fn.__kwdefaults__ or {}
-    found.extend(
-        (name, _KEYWORD_ONLY, kwdefaults.get(name, _EMPTY))
-        for name in names[at : at + code.co_kwonlyargcount]
-    )
-    if code.co_flags & inspect.CO_VARKEYWORDS:
-        extra = positional + code.co_kwonlyargcount + bool(code.co_flags & inspect.CO_VARARGS)
-        found.append((names[extra], _KEYWORDS, _EMPTY))
-    return found
+    return code_parameters(fn)
 
 
 _OPTIONAL_CONTEXT: Final = ToolContext | None
@@ -136,7 +110,7 @@ def typed_handler(fn: Callable[..., Any], label: str, allow_undocumented: bool) 
         if kind is _KEYWORDS:
             keywords = True
             continue
-        if kind is _POSITIONAL_ONLY:  # *args too
+        if kind is _POSITIONAL_ONLY or kind is _VAR_POSITIONAL:
             msg = (
                 f"{where} is positional-only, but a typed handler is called with keyword"
                 " arguments; make it a normal parameter"
