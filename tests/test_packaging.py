@@ -178,7 +178,7 @@ def test_the_dev_extra_brings_the_command_and_it_checks_an_example(
     )
     assert check.returncode == 0, check.stdout + check.stderr
     assert "units_convert_temperature" in check.stdout
-    assert check.stdout.splitlines()[-1] == "0 error(s), 0 warning(s)"
+    assert check.stdout.splitlines()[-1] == "0 error(s), 0 warning(s), 0 convention(s)"
 
 
 @pytest.mark.parametrize(
@@ -209,7 +209,7 @@ def test_the_command_runs_with_no_project_at_all(tmp_path: Path, clone: tuple[Pa
         "hermes-plugin-kit", "check", str(example),
         cwd=tmp_path,
     )  # fmt: skip
-    assert run.stdout.splitlines()[-1] == "0 error(s), 0 warning(s)"
+    assert run.stdout.splitlines()[-1] == "0 error(s), 0 warning(s), 0 convention(s)"
     assert "units_convert_length" in run.stdout
 
 

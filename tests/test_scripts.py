@@ -26,7 +26,7 @@ def test_the_example_command_checks_and_calls_the_bundled_plugin() -> None:
     lines = run.stdout.splitlines()
     assert lines[0].startswith("plugin unit-convert (directory: ")
     assert lines[0].endswith("): enabled")
-    assert "0 error(s), 0 warning(s)" in lines
+    assert "0 error(s), 0 warning(s), 0 convention(s)" in lines
     assert '"name": "units_convert_temperature",' in run.stdout
     assert json.loads(lines[-1]) == {
         "success": True,

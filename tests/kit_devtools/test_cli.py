@@ -103,7 +103,7 @@ def test_a_handmade_plugin_gets_every_finding_it_deserves(
     for item in report["findings"]:
         assert item["message"]
         assert item["fix"]
-        assert item["severity"] in ("error", "warning")
+        assert item["severity"] in ("error", "warning", "convention")
     typo = next(
         f for f in report["findings"] if f["where"] == "hook pre_tool_cal" and f["rule"] == "HPK303"
     )
@@ -132,7 +132,7 @@ def test_text_report_ends_with_the_counts(capsys: pytest.CaptureFixture[str]) ->
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("plugin raises (directory: ")
     assert out[0].endswith("NOT LOADED: config is missing")
-    assert out[-1] == "1 error(s), 0 warning(s)"
+    assert out[-1] == "1 error(s), 0 warning(s), 0 convention(s)"
 
 
 def test_check_of_an_unknown_target_says_what_it_accepts(
@@ -183,7 +183,7 @@ def test_the_module_and_the_console_script_run() -> None:
         text=True,
     )
     assert run.returncode == 0, run.stderr
-    assert run.stdout.splitlines()[-1] == "0 error(s), 0 warning(s)"
+    assert run.stdout.splitlines()[-1] == "0 error(s), 0 warning(s), 0 convention(s)"
     script = Path(sys.executable).parent / "hermes-plugin-kit"
     assert subprocess.run([str(script), "doctor"], capture_output=True, check=False).returncode == 0
 

@@ -97,7 +97,7 @@ def test_the_text_report_names_the_floor_and_the_reason(
     out = capsys.readouterr().out
     assert "floor: hermes-agent 0.17.0 (ctx.register_middleware(...)" in out
     assert "requires_hermes: >=0.17.0" in out
-    assert out.endswith("findings: none\n0 error(s), 0 warning(s)\n")
+    assert out.endswith("findings: none\n0 error(s), 0 warning(s), 0 convention(s)\n")
 
 
 def test_without_requires_hermes_the_floor_is_the_fix(

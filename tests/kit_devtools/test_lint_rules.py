@@ -100,7 +100,7 @@ def test_arguments_outside_parameters_name_the_keys() -> None:
         ("bad name!", "acme", "HPK111"),
         ("x" * 65, "acme", "HPK111"),
         ("memory", "acme", "HPK112"),
-        ("memory_write", "acme", "HPK112"),
+        ("memory_write", "acme", "HPK117"),
         ("AcmeGet", "acme", "HPK113"),
         ("search", "acme", "HPK114"),
         ("acme_get_item", "file", "HPK115"),
@@ -146,7 +146,8 @@ def test_handler_rules(handler: Any, is_async: bool, rules: list[str]) -> None:
 
 
 def test_every_rule_renders_with_its_details() -> None:
-    for rule, (severity, message, fix) in RULES.items():
+    for rule, (severity, message, fix, mirrors) in RULES.items():
+        assert mirrors.strip(), f"{rule} does not say which hermes behaviour it mirrors"
         assert re.fullmatch(r"HPK\d{3}", rule)
         fields = set(re.findall(r"(?<!\{)\{(\w+)[^}]*\}(?!\})", message + fix))
         built = finding(rule, "somewhere", **dict.fromkeys(fields, "X"))

@@ -44,9 +44,11 @@ def test_a_directory_without_plugin_yaml_is_an_error_hermes_would_never_load_it(
     )
 
 
-def test_a_memory_provider_is_reported_as_hermes_routes_it_not_as_missing_register(
+def test_a_plugin_hermes_takes_for_a_memory_provider_but_that_gives_none_is_told_both_ways(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """hermes re-kinds it exclusive (its general loader skips it) and its memory discovery
+    finds no provider in it: one error, whose fix fits a real provider and a general plugin."""
     provider = plugin(
         tmp_path,
         "recall",
@@ -55,11 +57,11 @@ def test_a_memory_provider_is_reported_as_hermes_routes_it_not_as_missing_regist
     )
     status, findings = check(provider, capsys)
     assert status == 1
-    refused = [f for f in findings if f["rule"] == "HPK009"]
-    assert len(refused) == 1
-    assert "exclusive plugin — activate via <category>.provider config" in refused[0]["message"]
-    assert "memory.provider" in refused[0]["fix"]
-    assert all(f["rule"] != "HPK002" for f in findings)
+    [only] = findings
+    assert only["rule"] == "HPK601"
+    assert "register(ctx) never called ctx.register_memory_provider" in only["message"]
+    assert "ctx.register_memory_provider(provider)" in only["fix"]
+    assert "'kind: standalone'" in only["fix"]
 
 
 def test_an_import_error_names_the_plugin_file_and_line_not_the_kit(

@@ -22,7 +22,7 @@ def test_a_fresh_plugin_has_no_finding(
     out = capsys.readouterr().out
     assert status == 0, out
     assert "findings: none" in out
-    assert out.rstrip().endswith("0 error(s), 0 warning(s)")
+    assert out.rstrip().endswith("0 error(s), 0 warning(s), 0 convention(s)")
 
 
 def test_the_manifest_is_v1_with_the_floor_and_the_declared_tool(tmp_path: Path) -> None:

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from kit_devtools.cli import main
-from kit_devtools.cli._scaffold import HERMES_TOP_LEVEL, hermes_top_level, refusal
+from kit_devtools.cli._scaffold import refusal
+from kit_devtools.testing.host_names import HERMES_TOP_LEVEL, hermes_top_level
 
 ROOT = Path(__file__).resolve().parents[2]
 

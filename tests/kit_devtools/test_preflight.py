@@ -249,7 +249,7 @@ def test_json_shape_and_exit_status(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert status == 1
     assert set(data) == {
         "plugin", "manifest", "verdict_by", "declared", "registered", "written", "findings",
-        "errors", "warnings", "ok",
+        "errors", "warnings", "conventions", "ok",
     }  # fmt: skip
     assert (data["errors"], data["warnings"], data["ok"]) == (1, 0, False)
     assert data["declared"] == {"tools": [], "hooks": [], "middleware": []}
@@ -267,7 +267,7 @@ def test_text_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
         "declared: tools: demo_x; hooks: -; middleware: -",
         "registered: tools: demo_x; hooks: -; middleware: -",
         "findings: none",
-        "0 error(s), 0 warning(s)",
+        "0 error(s), 0 warning(s), 0 convention(s)",
     ]
 
 
@@ -449,7 +449,7 @@ def test_preflight_runs_as_a_command(tmp_path: Path) -> None:
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert textwrap.dedent(done.stdout).endswith("0 error(s), 0 warning(s)\n")
+    assert textwrap.dedent(done.stdout).endswith("0 error(s), 0 warning(s), 0 convention(s)\n")
 
 
 def test_a_plugin_fresh_from_new_passes_preflight_and_carries_the_workflow(

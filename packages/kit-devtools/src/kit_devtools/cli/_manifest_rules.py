@@ -141,7 +141,7 @@ def manifest_findings(plugin: LoadedPlugin, release: HostRelease) -> list[Findin
     where = f"plugin {plugin.key} plugin.yaml"
     manifest: dict[str, Any] = plugin.manifest or {}
     found: list[Finding] = []
-    if "kind" not in manifest:
+    if "kind" not in manifest and plugin.kind == "standalone":  # a provider is re-kinded
         found.append(finding("HPK004", where))
     found += [
         finding("HPK005", where, key=key)

@@ -15,7 +15,7 @@ import yaml
 
 from kit_devtools.cli._preflight import PROVIDES, Preflight, preflight_directory
 from kit_devtools.cli._provides import set_provides
-from kit_devtools.cli._report import counts
+from kit_devtools.cli._report import Counts, counts
 from kit_devtools.cli._upstream import available, upstream_findings
 from kit_devtools.cli._workflow import ci_workflow
 from kit_devtools.testing._requires_hermes import spec_of
@@ -43,7 +43,7 @@ def _fail(message: str) -> int:
 
 def report_data(report: Preflight, written: Path | None = None) -> dict[str, Any]:
     """The report as JSON-ready data (what ``--json`` prints)."""
-    errors, warnings = counts(report.findings)
+    tally = counts(report.findings)
     return {
         "plugin": str(report.directory),
         "manifest": str(report.manifest_file) if report.manifest_file else None,
@@ -52,9 +52,8 @@ def report_data(report: Preflight, written: Path | None = None) -> dict[str, Any
         "registered": report.registered,
         "written": str(written) if written else None,
         "findings": [f.as_dict() for f in report.findings],
-        "errors": errors,
-        "warnings": warnings,
-        "ok": errors == 0,
+        **tally._asdict(),
+        "ok": tally.errors == 0,
     }
 
 
@@ -72,7 +71,7 @@ def _text(data: dict[str, Any]) -> str:
         f"  {f['severity']} {f['rule']} {f['where']}: {f['message']} Fix: {f['fix']}"
         for f in data["findings"]
     ]
-    lines.append(f"{data['errors']} error(s), {data['warnings']} warning(s)")
+    lines.append(Counts(data["errors"], data["warnings"], data["conventions"]).line())
     return "\n".join(lines)
 
 

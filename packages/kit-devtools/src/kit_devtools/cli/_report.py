@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from kit_core._host_model import UPSTREAM_COMMIT, HostRelease
 from kit_devtools.cli.findings import Finding, Severity
-from kit_devtools.testing import InMemoryHost, LoadedPlugin
+from kit_devtools.testing import InMemoryHost, LoadedPlugin, MemoryProviderLoad
 
 
-def inventory(host: InMemoryHost, plugin: LoadedPlugin) -> dict[str, Any]:
-    """Everything the plugin registered, as JSON-ready data."""
+def inventory(
+    host: InMemoryHost, plugin: LoadedPlugin, memory: MemoryProviderLoad | None = None
+) -> dict[str, Any]:
+    """Everything the plugin registered, as JSON-ready data; for a memory provider
+    (``memory``), the provider hermes' memory discovery gets and the tools it offers."""
     mine = set(plugin.tools)
-    return {
+    data = {
         "plugin": {
             "key": plugin.key,
             "name": plugin.name,
@@ -48,6 +51,13 @@ def inventory(host: InMemoryHost, plugin: LoadedPlugin) -> dict[str, Any]:
             if any(owner == plugin.name for owner, _ in entries.values())
         },
     }
+    if memory is not None:
+        data["memory_provider"] = {
+            "name": memory.name,
+            "loaded_by": memory.how if memory.provider is not None else None,
+            "tools": [{"type": "function", "function": schema} for schema in memory.tools],
+        }
+    return data
 
 
 def host_report(release: HostRelease) -> dict[str, Any]:
@@ -68,21 +78,36 @@ def host_report(release: HostRelease) -> dict[str, Any]:
     }
 
 
-def counts(findings: Sequence[Finding]) -> tuple[int, int]:
-    """(errors, warnings)."""
-    errors = sum(1 for f in findings if f.severity is Severity.ERROR)
-    return errors, len(findings) - errors
+class Counts(NamedTuple):
+    """How many findings of each severity."""
+
+    errors: int
+    warnings: int
+    conventions: int
+
+    def line(self) -> str:
+        """``2 error(s), 1 warning(s), 3 convention(s)``."""
+        return (
+            f"{self.errors} error(s), {self.warnings} warning(s), {self.conventions} convention(s)"
+        )
+
+
+def counts(findings: Sequence[Finding]) -> Counts:
+    """How many errors, warnings and conventions."""
+    by = [f.severity for f in findings]
+    return Counts(
+        by.count(Severity.ERROR), by.count(Severity.WARNING), by.count(Severity.CONVENTION)
+    )
 
 
 def as_json(data: dict[str, Any], receipts: Sequence[str], findings: Sequence[Finding]) -> str:
-    errors, warnings = counts(findings)
+    tally = counts(findings)
     return json.dumps(
         {
             **data,
             "receipts": list(receipts),
             "findings": [f.as_dict() for f in findings],
-            "errors": errors,
-            "warnings": warnings,
+            **tally._asdict(),
         },
         indent=2,
         ensure_ascii=False,
@@ -102,8 +127,12 @@ def as_text(data: dict[str, Any], receipts: Sequence[str], findings: Sequence[Fi
     for key in ("middleware", "hooks", "skills"):
         lines.append(f"{key}: {', '.join(data[key]) or '-'}")
     lines += [f"{kind}: {', '.join(names)}" for kind, names in data["provisions"].items()]
+    memory = data.get("memory_provider")
+    if memory is not None:
+        tools = ", ".join(t["function"]["name"] for t in memory["tools"]) or "-"
+        how = memory["loaded_by"] or "none"
+        lines.append(f"memory provider: {memory['name'] or '-'} (loaded by: {how}; tools: {tools})")
     lines.append("findings:" if findings else "findings: none")
     lines += ["  " + f.line() for f in findings]
-    errors, warnings = counts(findings)
-    lines.append(f"{errors} error(s), {warnings} warning(s)")
+    lines.append(counts(findings).line())
     return "\n".join(lines)

@@ -16,21 +16,10 @@ from kit_core.errors import ToolDefinitionError
 from kit_core.names import tool_name
 from kit_devtools.cli._tool_rules import BUILTIN_TOOLSETS
 from kit_devtools.cli._workflow import ci_workflow
+from kit_devtools.testing.host_names import hermes_top_level
 
 _NAME: Final = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 SUBDIRECTORY: Final = "packages/hermes-plugin-kit"
-
-HERMES_TOP_LEVEL: Final = frozenset(
-    {
-        # hermes-agent's top_level.txt, every registry release 0.14.0-0.19.0
-        "acp_adapter", "agent", "batch_runner", "cli", "cron", "gateway", "hermes_bootstrap",
-        "hermes_cli", "hermes_constants", "hermes_logging", "hermes_state", "hermes_time",
-        "mcp_serve", "model_tools", "plugins", "providers", "rl_cli", "run_agent", "tools",
-        "toolset_distributions", "toolsets", "trajectory_compressor", "tui_gateway", "utils",
-    }
-)  # fmt: skip
-"""hermes' own top-level modules and packages when hermes-agent is not installed: a plugin
-package of one of these names is shadowed by hermes' own, which hermes imports instead."""
 
 PYPROJECT: Final = Template("""\
 [build-system]
@@ -224,23 +213,6 @@ def _head_commit(directory: Path) -> tuple[str, str] | None:
     if root is None or head is None:
         return None
     return f"file://{root}", head
-
-
-def hermes_top_level() -> frozenset[str]:
-    """hermes' top-level modules: the installed hermes-agent's ``top_level.txt`` (or its
-    ``RECORD``), together with :data:`HERMES_TOP_LEVEL`."""
-    try:
-        dist = metadata.distribution("hermes-agent")
-    except metadata.PackageNotFoundError:
-        return HERMES_TOP_LEVEL
-    listed = set((dist.read_text("top_level.txt") or "").split())
-    for file in dist.files or ():
-        top = file.parts[0] if file.parts else ""
-        if top.endswith(".py"):
-            listed.add(top.removesuffix(".py"))
-        elif len(file.parts) > 1 and not top.endswith((".dist-info", ".data")) and top != "..":
-            listed.add(top)
-    return HERMES_TOP_LEVEL | {n for n in listed if n.isidentifier()}
 
 
 def refusal(name: str) -> str | None:

@@ -100,8 +100,7 @@ def name_findings(name: str, plugin_key: str, toolset: str) -> list[Finding]:
         why = "the hermes agent loop handles this name itself"
         found.append(finding("HPK112", where, why=why, suggestion=f"{namespace}_{name}"))
     elif name.startswith("memory_"):
-        why = "the memory_ prefix belongs to hermes' built-in memory tool"
-        found.append(finding("HPK112", where, why=why, suggestion=f"{namespace}_{name[7:]}"))
+        found.append(finding("HPK117", where, suggestion=f"{namespace}_{name[7:]}"))
     if not _SNAKE.fullmatch(name):
         found.append(finding("HPK113", where))
     elif "_" not in name:

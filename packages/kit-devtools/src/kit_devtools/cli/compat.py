@@ -219,10 +219,8 @@ def compat_report(target: Target) -> tuple[dict[str, Any], list[Finding]]:
 
 
 def render_json(data: dict[str, Any], findings: Sequence[Finding]) -> str:
-    errors, warnings = counts(findings)
     return json.dumps(
-        {**data, "findings": [f.as_dict() for f in findings], "errors": errors,
-         "warnings": warnings},
+        {**data, "findings": [f.as_dict() for f in findings], **counts(findings)._asdict()},
         indent=2, ensure_ascii=False,
     )  # fmt: skip
 
@@ -250,6 +248,5 @@ def render_text(data: dict[str, Any], findings: Sequence[Finding]) -> str:
     lines += [f"note: {n}" for n in data["notes"]]
     lines.append("findings:" if findings else "findings: none")
     lines += ["  " + f.line() for f in findings]
-    errors, warnings = counts(findings)
-    lines.append(f"{errors} error(s), {warnings} warning(s)")
+    lines.append(counts(findings).line())
     return "\n".join(lines)

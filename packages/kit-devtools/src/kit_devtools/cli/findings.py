@@ -10,10 +10,13 @@ __all__ = ["Finding", "Severity"]
 
 
 class Severity(enum.StrEnum):
-    """``error`` breaks the plugin on the host; ``warning`` is a risk or a bad habit."""
+    """How bad a finding is, by what hermes does with it: ``error``, hermes refuses,
+    disables or breaks it; ``warning``, it runs but the model or the operator suffers;
+    ``convention``, the kit's own advice, which hermes does not need."""
 
     ERROR = "error"
     WARNING = "warning"
+    CONVENTION = "convention"
 
 
 @dataclass(frozen=True, slots=True)

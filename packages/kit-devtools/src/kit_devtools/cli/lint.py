@@ -21,12 +21,20 @@ from kit_devtools.cli._tool_rules import (
 )
 from kit_devtools.cli.findings import Finding
 from kit_devtools.cli.rules import finding
-from kit_devtools.testing import InMemoryHost, LoadedPlugin
+from kit_devtools.testing import InMemoryHost, LoadedPlugin, MemoryProviderLoad
 from kit_devtools.testing._failure import PluginRefused
 from kit_devtools.testing._failure import where as where_raised
-from kit_devtools.testing.host_names import MODELLED
+from kit_devtools.testing._manifest import is_memory_provider_dir
+from kit_devtools.testing._real_hermes import hermes_installed
+from kit_devtools.testing.host_names import MODELLED, hermes_top_level
 
-__all__ = ["MANIFEST_KEYS", "lint_plugin", "load_findings", "probe_tools"]
+__all__ = [
+    "MANIFEST_KEYS",
+    "lint_plugin",
+    "load_findings",
+    "memory_provider_of",
+    "probe_tools",
+]
 
 _HOST_ERRORS: Final = ("[TOOL_ERROR]", "Tool execution failed:", "Error executing")
 """How hermes words a tool whose handler raised (``tools/registry.py`` dispatch)."""
@@ -40,8 +48,36 @@ def _raised_in(exc: BaseException, function: str) -> bool:
     return any(frame.name == function for frame in traceback.extract_tb(exc.__traceback__))
 
 
-def load_findings(plugin: LoadedPlugin) -> list[Finding]:
+def memory_provider_of(host: InMemoryHost, plugin: LoadedPlugin) -> MemoryProviderLoad | None:
+    """The memory provider hermes' memory discovery would load from the plugin: for a
+    directory hermes re-kinds (or that declares) ``exclusive`` and whose source reads as a
+    memory provider; None for any other plugin."""
+    if plugin.kind != "exclusive" or plugin.path is None:
+        return None
+    if not is_memory_provider_dir(plugin.path):
+        return None  # nothing loads an exclusive plugin that is no memory provider
+    return host.load_memory_provider(plugin.path)
+
+
+def memory_provider_findings(plugin: LoadedPlugin, memory: MemoryProviderLoad) -> list[Finding]:
+    """What hermes' memory discovery and memory manager would trip over."""
     where = f"plugin {plugin.key}"
+    if memory.provider is None:
+        missing = _missing_module(plugin, memory.exception)
+        return [missing or finding("HPK601", where, why=memory.how)]
+    found = [
+        finding("HPK602", where, name=memory.name or plugin.key, problem=problem)
+        for problem in memory.problems
+    ]
+    for schema in memory.tools:
+        found += schema_findings(str(schema["name"]), schema)
+    return found
+
+
+def load_findings(plugin: LoadedPlugin, memory: MemoryProviderLoad | None = None) -> list[Finding]:
+    where = f"plugin {plugin.key}"
+    if memory is not None:
+        return memory_provider_findings(plugin, memory)
     if plugin.error is None:
         return []
     exc = plugin.exception
@@ -52,10 +88,27 @@ def load_findings(plugin: LoadedPlugin) -> list[Finding]:
     if _raised_in(exc, "register_skill"):
         why = f"{type(exc).__name__}: {exc}"
         return [finding("HPK401", where, path=getattr(exc, "filename", None) or "?", why=why)]
+    missing = _missing_module(plugin, exc)
+    if missing is not None:
+        return [missing]
     error = f"{type(exc).__name__}: {exc} (at {where_raised(exc)})"
     if not _raised_in(exc, "register"):  # it failed while the plugin was being imported
         return [finding("HPK003", where, error=error)]
     return [finding("HPK001", where, error=error)]
+
+
+def _missing_module(plugin: LoadedPlugin, failure: BaseException | None) -> Finding | None:
+    """HPK018 when the plugin failed on a hermes module that is absent only because
+    hermes-agent is not installed here (in hermes that module is there)."""
+    exc = failure
+    while exc is not None and not isinstance(exc, ImportError):
+        exc = exc.__cause__ or exc.__context__
+    if not isinstance(exc, ImportError) or not exc.name or hermes_installed():
+        return None
+    name, text = exc.name, f"{type(exc).__name__}: {exc}"
+    if name.partition(".")[0] not in hermes_top_level():
+        return None
+    return finding("HPK018", f"plugin {plugin.key}", module=name, error=text)
 
 
 def _tool_findings(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]:
@@ -156,9 +209,13 @@ def _skill_findings(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]:
     return found
 
 
-def lint_plugin(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]:
-    """Every finding for ``plugin`` as the in-memory ``host`` loaded it."""
-    found = load_findings(plugin) + manifest_findings(plugin, host.release)
+def lint_plugin(
+    host: InMemoryHost, plugin: LoadedPlugin, memory: MemoryProviderLoad | None = None
+) -> list[Finding]:
+    """Every finding for ``plugin`` as the in-memory ``host`` loaded it (``memory``: its
+    memory provider as :func:`memory_provider_of` loaded it, when it is one)."""
+    memory = memory or memory_provider_of(host, plugin)
+    found = load_findings(plugin, memory) + manifest_findings(plugin, host.release)
     found += _skill_findings(host, plugin)
     found += _tool_findings(host, plugin)
     found += _command_findings(host, plugin)

@@ -1,191 +1,374 @@
-"""The lint rules of ``hermes-plugin-kit check``: id -> severity, what is wrong, the fix.
+"""The lint rules of ``hermes-plugin-kit check`` (and ``compat`` and ``preflight``): id ->
+severity, what is wrong, the fix, and the host behaviour the rule mirrors.
 
-Messages are templates filled with the details of each finding.
+A rule's severity follows what hermes does with the defect, never the kit's taste:
+
+- **error**: hermes refuses the plugin or the registration, disables the plugin, or the
+  thing it registered does not work there (the tool never reaches the model, the call
+  fails, the callback never runs);
+- **warning**: hermes accepts it and it runs, but the model or the operator suffers (an
+  argument the model must guess, a tool some providers reject, a warning at every load);
+- **convention**: the kit's own advice; hermes accepts it as it is and nothing breaks.
+
+``mirrors`` says which behaviour, where in hermes (file and lines of hermes-agent 0.19.0
+unless another release or upstream commit is named). tests/host/test_rule_severity.py
+pins each rule's severity against the real hermes of every registry release (upstream-only
+rules against the modelled upstream, with their citations). Messages are templates
+filled with the details of each finding.
 """
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from kit_devtools.cli.findings import Finding, Severity
 
-__all__ = ["RULES", "finding"]
+__all__ = ["RULES", "Rule", "finding"]
 
-E, W = Severity.ERROR, Severity.WARNING
 
-RULES: Final[dict[str, tuple[Severity, str, str]]] = {
+class Rule(NamedTuple):
+    """One rule: how bad, what is wrong, the fix, and the hermes behaviour it mirrors."""
+
+    severity: Severity
+    message: str
+    fix: str
+    mirrors: str
+
+
+E, W, C = Severity.ERROR, Severity.WARNING, Severity.CONVENTION
+_VALIDATE = ("upstream's `hermes plugins validate` (hermes_cli/plugin_validate.py"
+             " @00067189), the catalogue's admission, fails on it")  # fmt: skip
+_NEVER_LOADED = "hermes' general loader never imports the plugin"
+
+RULES: Final[dict[str, Rule]] = {
     # plugin and manifest
-    "HPK001": (E, "register() raised {error}: hermes disables the whole plugin and keeps"
-               " whatever it registered before the error", "fix the error; run check again"),
-    "HPK002": (E, "the plugin has no register() function", "define def register(ctx): ..."),
-    "HPK003": (E, "the plugin could not be imported: {error}", "fix the import error"),
-    "HPK004": (W, "plugin.yaml has no 'kind': hermes re-kinds a plugin whose __init__.py"
-               " mentions MemoryProvider or register_provider, and then never loads it",
-               "add 'kind: standalone' to plugin.yaml"),
-    "HPK005": (W, "plugin.yaml key {key!r} is not one hermes reads: hermes-agent 0.19.0"
-               " drops it silently, upstream 0.21 logs it (at debug for a manifest_version 1"
-               " file, at warning for 2) and ignores it",
-               "remove it (read settings with load_plugin_config)"),
-    "HPK006": (E, "the plugin name {name!r} cannot namespace skills: hermes needs"
-               " [A-Za-z0-9_-]+", "rename the plugin in plugin.yaml"),
-    "HPK007": (E, "the entry point {name!r} names {value!r}, a function: hermes loads the"
-               " entry point and expects a module exposing register",
-               "point it at the module: {module!r}"),
-    "HPK008": (E, "the entry point {name!r} is in group {group!r}, which hermes never scans",
-               "declare it under [project.entry-points.\"hermes_agent.plugins\"]"),
-    "HPK009": (E, "hermes does not load this plugin: {reason}", "{fix}"),
-    "HPK010": (E, "hermes' own loader disagrees with the in-memory host ({differences})",
-               "trust hermes; please report the difference to hermes-plugin-kit"),
-    "HPK011": (W, "check --real could not run: {why}",
-               "install hermes-agent beside the plugin, and point check at its directory"),
-    "HPK012": (E, "requires_hermes {spec!r} does not parse: upstream's `hermes plugins"
-               " validate` (catalog admission) refuses it, and upstream's loader, which skips"
-               " a clause it cannot parse, enforces nothing",
-               "write version clauses, e.g. requires_hermes: \">={floor}\" (or"
-               " \">={floor}, <1.0\")"),
-    "HPK013": (W, "requires_hermes is the YAML {kind} {value!r}, which hermes reads as"
-               " {read!r}", "quote it, e.g. requires_hermes: \">={floor}\""),
-    "HPK014": (W, "requires_hermes {spec!r} excludes {host}, which does not read the field"
-               " (only upstream 0.21 enforces it) and loads the plugin anyway",
-               "make the plugin work there too, or tell its operators which hermes it needs"),
-    "HPK015": (E, "config_schema {problem}: upstream's `hermes plugins validate` refuses the"
-               " plugin (hermes-agent 0.19.0 ignores config_schema)",
-               "declare each setting as {{type: str|int|float|bool|list|dict, default: ...,"
-               " required: true|false, description: ...}}"),
-    "HPK016": (W, "config_schema.{key}: type {type!r} passes `hermes plugins validate`, but"
-               " upstream's loader does not know it: it warns at every load and never checks"
-               " that setting's type", "write type: dict"),
-    "HPK017": (E, "manifest_version {value!r}: {why}; `hermes plugins install` refuses the"
-               " plugin on every release through 0.21.3 (its installer accepts integers up"
-               " to 1; the loader reads up to 2)",
-               "write manifest_version: 1, or leave it out (absent means 1)"),
+    "HPK001": Rule(E, "register() raised {error}: hermes disables the whole plugin and keeps"
+                   " whatever it registered before the error", "fix the error; run check again",
+                   "_load_plugin catches the exception and records the plugin as not enabled"
+                   " with its error (hermes_cli/plugins.py 1800-1868)"),
+    "HPK002": Rule(E, "the plugin has no register() function", "define def register(ctx): ...",
+                   "_load_plugin records 'no register() function' and does not enable it"
+                   " (hermes_cli/plugins.py 1840-1850)"),
+    "HPK003": Rule(E, "the plugin could not be imported: {error}", "fix the import error",
+                   "an exception while importing the plugin module leaves it not enabled,"
+                   " with the error recorded (hermes_cli/plugins.py 1800-1868)"),
+    "HPK004": Rule(C, "plugin.yaml has no 'kind': hermes loads it as standalone today, but"
+                   " re-kinds a plugin without 'kind' the day the first 8 KB of its"
+                   " __init__.py mention MemoryProvider or register_memory_provider, and"
+                   " then stops loading it", "add 'kind: standalone' to plugin.yaml",
+                   "_parse_manifest's text test on a manifest without 'kind'"
+                   " (hermes_cli/plugins.py 1594-1627); without those words hermes loads the"
+                   " plugin as standalone"),
+    "HPK005": Rule(W, "plugin.yaml key {key!r} is not one hermes reads: hermes-agent 0.19.0"
+                   " drops it silently, upstream 0.21 logs it (at debug for a manifest_version"
+                   " 1 file, at warning for 2) and ignores it",
+                   "remove it (read settings with load_plugin_config)",
+                   "_parse_manifest keeps only PluginManifest's fields (hermes_cli/plugins.py"
+                   " 1563-1652); upstream's plugins_manifest.py L32-39 @00067189 logs the"
+                   " rest: the plugin loads, the setting is lost"),
+    "HPK006": Rule(E, "the plugin name {name!r} cannot namespace skills: hermes needs"
+                   " [A-Za-z0-9_-]+", "rename the plugin in plugin.yaml",
+                   "register_skill raises ValueError for a plugin name outside"
+                   " [A-Za-z0-9_-]+, which disables the plugin (hermes_cli/plugins.py"
+                   " 1198-1241)"),
+    "HPK007": Rule(E, "the entry point {name!r} names {value!r}, a function: hermes loads the"
+                   " entry point and expects a module exposing register",
+                   "point it at the module: {module!r}",
+                   "_load_entrypoint_module calls ep.load() and reads .register from the"
+                   " result, so a function gives 'no register() function'"
+                   " (hermes_cli/plugins.py 1870-1886)"),
+    "HPK008": Rule(E, "the entry point {name!r} is in group {group!r}, which hermes never"
+                   " scans", "declare it under [project.entry-points.\"hermes_agent.plugins\"]",
+                   "_scan_entry_points reads only the group 'hermes_agent.plugins'"
+                   " (hermes_cli/plugins.py 217, 1658-1682)"),
+    "HPK009": Rule(E, "hermes does not load this plugin: {reason}", "{fix}",
+                   "discovery and _parse_manifest: no plugin.yaml, a manifest that does not"
+                   " parse or whose name is not a string, or a kind the general loader"
+                   " records without importing (hermes_cli/plugins.py 1380-1476, 1507-1652)"),
+    "HPK010": Rule(E, "hermes' own loader disagrees with the in-memory host ({differences})",
+                   "trust hermes; please report the difference to hermes-plugin-kit",
+                   "--real: PluginManager.list_plugins() after hermes' own discovery, in a"
+                   " process of its own"),
+    "HPK011": Rule(W, "check --real could not run: {why}",
+                   "install hermes-agent beside the plugin, and point check at its directory",
+                   "--real could not ask hermes' own loader; the in-memory verdict stands"
+                   " alone"),
+    "HPK012": Rule(E, "requires_hermes {spec!r} does not parse: upstream's `hermes plugins"
+                   " validate` (catalog admission) refuses it, and upstream's loader, which"
+                   " skips a clause it cannot parse, enforces nothing",
+                   "write version clauses, e.g. requires_hermes: \">={floor}\" (or"
+                   " \">={floor}, <1.0\")",
+                   "_check_requires_hermes and _requires_hermes_spec_valid"
+                   " (hermes_cli/plugin_validate.py L74-121 @00067189)"),
+    "HPK013": Rule(W, "requires_hermes is the YAML {kind} {value!r}, which hermes reads as"
+                   " {read!r}", "quote it, e.g. requires_hermes: \">={floor}\"",
+                   "upstream reads the YAML value with str(): the plugin loads, with a floor"
+                   " other than the author meant (hermes_cli/plugins_manifest.py @00067189)"),
+    "HPK014": Rule(W, "requires_hermes {spec!r} excludes {host}, which does not read the"
+                   " field (only upstream 0.21 enforces it) and loads the plugin anyway",
+                   "make the plugin work there too, or tell its operators which hermes it"
+                   " needs", "registry releases drop requires_hermes with the other unknown"
+                   " keys (hermes_cli/plugins.py 1563-1652) and load the plugin"),
+    "HPK015": Rule(E, "config_schema {problem}: upstream's `hermes plugins validate` refuses"
+                   " the plugin (hermes-agent 0.19.0 ignores config_schema)",
+                   "declare each setting as {{type: str|int|float|bool|list|dict, default:"
+                   " ..., required: true|false, description: ...}}",
+                   "_check_config_spec (hermes_cli/plugin_validate.py L124-154 @00067189)"),
+    "HPK016": Rule(W, "config_schema.{key}: type {type!r} passes `hermes plugins validate`,"
+                   " but upstream's loader does not know it: it warns at every load and never"
+                   " checks that setting's type", "write type: dict",
+                   "doctor's _check_manifest_v2 and the loader's type table"
+                   " (hermes_cli/plugin_dev.py @2a7b56dd): the plugin loads, with a warning"),
+    "HPK017": Rule(E, "manifest_version {value!r}: {why}; `hermes plugins install` refuses"
+                   " the plugin on every release through 0.21.3 (its installer accepts"
+                   " integers up to 1; the loader reads up to 2)",
+                   "write manifest_version: 1, or leave it out (absent means 1)",
+                   "the installer's manifest check (hermes_cli/plugins_cmd.py @00067189,"
+                   " fixed on main by 118984d7 on 2026-09-20)"),
+    "HPK018": Rule(W, "the plugin imports {module}, a hermes module the in-memory host does"
+                   " not model, and hermes-agent is not installed here: {error}",
+                   "install hermes-agent beside the plugin (pip install hermes-agent) to"
+                   " check this plugin",
+                   "not a defect: in hermes the module is there; the check could not be"
+                   " made here"),
     # preflight: the catalogue's admission (hermes plugins validate, doctor)
-    "HPK050": (E, "plugin.yaml cannot be read: {why}; `hermes plugins validate` refuses the"
-               " plugin", "add a plugin.yaml mapping with name, version and description"),
-    "HPK051": (E, "plugin.yaml has no {fields}: `hermes plugins validate` refuses the plugin",
-               "add them (name, version and description must all be non-empty)"),
-    "HPK052": (E, "requires_env {problem}: `hermes plugins validate` refuses the plugin",
-               "list environment variable names in UPPER_SNAKE_CASE, as strings or as"
-               " {{name: ...}} mappings"),
-    "HPK053": (E, "register() did not run for the capability probe ({error}):"
-               " `hermes plugins validate` refuses the plugin",
-               "make the plugin import and register() with no settings and no network"),
-    "HPK054": (E, "registers {kind} that {key} does not declare: {names};"
-               " `hermes plugins validate` refuses the plugin",
-               "declare them in {key} (hermes-plugin-kit preflight --write does it)"),
-    "HPK055": (W, "{key} declares {kind} that register() does not register: {names};"
-               " `hermes plugins validate` warns", "remove them from {key}"
-               " (hermes-plugin-kit preflight --write does it), or register them"),
-    "HPK056": (E, "tool names taken by hermes' built-in tools: {names};"
-               " `hermes plugins validate` refuses the plugin",
-               "rename the tools with your plugin's namespace"),
-    "HPK057": (E, "{key} {problem}: `hermes plugins doctor` reports an error",
-               "write {key} as a list of names (hermes-plugin-kit preflight --write)"),
-    "HPK058": (E, "hermes' own `{command}` fails: {detail}", "{fix}"),
-    "HPK059": (W, "hermes' own `{command}` warns: {detail}", "{fix}"),
+    "HPK050": Rule(E, "plugin.yaml cannot be read: {why}; `hermes plugins validate` refuses"
+                   " the plugin", "add a plugin.yaml mapping with name, version and"
+                   " description", f"{_VALIDATE} (validate_plugin_dir L407-455)"),
+    "HPK051": Rule(E, "plugin.yaml has no {fields}: `hermes plugins validate` refuses the"
+                   " plugin", "add them (name, version and description must all be"
+                   " non-empty)", f"{_VALIDATE} (_check_manifest_fields L94-105)"),
+    "HPK052": Rule(E, "requires_env {problem}: `hermes plugins validate` refuses the plugin",
+                   "list environment variable names in UPPER_SNAKE_CASE, as strings or as"
+                   " {{name: ...}} mappings", f"{_VALIDATE} (_check_requires_env L157-178)"),
+    "HPK053": Rule(E, "register() did not run for the capability probe ({error}):"
+                   " `hermes plugins validate` refuses the plugin",
+                   "make the plugin import and register() with no settings and no network",
+                   f"{_VALIDATE} (_check_capabilities L319-363)"),
+    "HPK054": Rule(E, "registers {kind} that {key} does not declare: {names};"
+                   " `hermes plugins validate` refuses the plugin",
+                   "declare them in {key} (hermes-plugin-kit preflight --write does it)",
+                   f"{_VALIDATE} (_check_capabilities L319-363)"),
+    "HPK055": Rule(W, "{key} declares {kind} that register() does not register: {names};"
+                   " `hermes plugins validate` warns", "remove them from {key}"
+                   " (hermes-plugin-kit preflight --write does it), or register them",
+                   "validate warns and admits the plugin (_check_capabilities L319-363,"
+                   " hermes_cli/plugin_validate.py @00067189)"),
+    "HPK056": Rule(E, "tool names taken by hermes' built-in tools: {names};"
+                   " `hermes plugins validate` refuses the plugin",
+                   "rename the tools with your plugin's namespace",
+                   f"{_VALIDATE} (_check_builtin_collisions L382-401)"),
+    "HPK057": Rule(E, "{key} {problem}: `hermes plugins doctor` reports an error",
+                   "write {key} as a list of names (hermes-plugin-kit preflight --write)",
+                   "doctor_plugin (hermes_cli/plugin_dev.py @2a7b56dd) reports it as an"
+                   " error"),
+    "HPK058": Rule(E, "hermes' own `{command}` fails: {detail}", "{fix}",
+                   "the installed hermes' own command, run on the plugin"),
+    "HPK059": Rule(W, "hermes' own `{command}` warns: {detail}", "{fix}",
+                   "the installed hermes' own command, run on the plugin"),
     # tool schema
-    "HPK101": (E, "the schema is a {kind}, not the function object hermes sends to the model",
-               "pass {{'name', 'description', 'parameters': {{'type': 'object', ...}}}}"),
-    "HPK102": (E, "the schema is wrapped twice: hermes adds the {{'type': 'function',"
-               " 'function': ...}} envelope itself", "pass only the inner function object"),
-    "HPK103": (E, "{keys} stand outside 'parameters': the model receives a tool with no"
-               " arguments", "move them under schema['parameters']"),
-    "HPK104": (E, "the schema has no description: the model sees only schema['description']"
-               " (register_tool's description= never reaches it)", "set schema['description']"),
-    "HPK105": (E, "'parameters' is not an object schema ({problem}): hermes sends the tool"
-               " with no arguments",
-               "use 'parameters': {{'type': 'object', 'properties': {{...}}}}"),
-    "HPK106": (E, "'required' names {names}, which 'properties' does not define; hermes"
-               " drops them, so the model is never told",
-               "define those properties or drop them from 'required'"),
-    "HPK107": (W, "the argument has no description, so the model guesses what to pass",
-               "add a 'description' (str_arg('...') requires one)"),
-    "HPK108": (W, "$ref is rejected or mangled by some model providers",
-               "inline the referenced schema"),
-    "HPK109": (W, "an array without 'items' is rejected by some model providers (Gemini among"
-               " them)", "add 'items', e.g. {{'type': 'string'}}"),
+    "HPK101": Rule(E, "the schema is a {kind}, not the function object hermes sends to the"
+                   " model", "pass {{'name', 'description', 'parameters': {{'type': 'object',"
+                   " ...}}}}", "get_definitions wraps the schema as it is into"
+                   " {'type': 'function', 'function': schema} (tools/registry.py): the model"
+                   " gets a malformed tool"),
+    "HPK102": Rule(E, "the schema is wrapped twice: hermes adds the {{'type': 'function',"
+                   " 'function': ...}} envelope itself", "pass only the inner function object",
+                   "get_definitions wraps the schema again (tools/registry.py): the function"
+                   " has no name or parameters the model can use"),
+    "HPK103": Rule(E, "{keys} stand outside 'parameters': the model receives a tool with no"
+                   " arguments", "move them under schema['parameters']",
+                   "get_definitions sends schema['parameters'] only (tools/registry.py)"),
+    "HPK104": Rule(E, "the schema has no description: the model sees only"
+                   " schema['description'] (register_tool's description= never reaches it)",
+                   "set schema['description']",
+                   "get_definitions sends the schema's own description (tools/registry.py);"
+                   " register_tool's description= is kept for listings only"),
+    "HPK105": Rule(E, "'parameters' is not an object schema ({problem}): hermes sends the"
+                   " tool with no arguments",
+                   "use 'parameters': {{'type': 'object', 'properties': {{...}}}}",
+                   "get_definitions normalises a parameters value that is not an object"
+                   " schema (tools/registry.py)"),
+    "HPK106": Rule(E, "'required' names {names}, which 'properties' does not define; hermes"
+                   " drops them, so the model is never told",
+                   "define those properties or drop them from 'required'",
+                   "get_definitions prunes 'required' to the defined properties"
+                   " (tools/registry.py)"),
+    "HPK107": Rule(W, "the argument has no description, so the model guesses what to pass",
+                   "add a 'description' (str_arg('...') requires one)",
+                   "hermes sends the argument as it is: the call works, the model guesses"),
+    "HPK108": Rule(W, "$ref is rejected or mangled by some model providers",
+                   "inline the referenced schema",
+                   "hermes sends $ref through unchanged; some providers refuse the request"),
+    "HPK109": Rule(W, "an array without 'items' is rejected by some model providers (Gemini"
+                   " among them)", "add 'items', e.g. {{'type': 'string'}}",
+                   "hermes sends the array schema unchanged; some providers refuse it"),
     # tool name, toolset, handler
-    "HPK111": (E, "model providers accept only letters, digits, '_' and '-' in function"
-               " names, at most 64 characters", "rename it <namespace>_<verb>_<noun>"),
-    "HPK112": (E, "{why}, so the model can never reach the plugin's tool",
-               "give it your plugin's namespace, e.g. {suggestion}"),
-    "HPK113": (W, "the name is not lowercase snake_case", "use tool_name(namespace, verb, noun)"),
-    "HPK114": (W, "the name has no namespace: one registry holds every plugin's tools and"
-               " hermes' own", "name it {suggestion}"),
-    "HPK115": (W, "toolset {toolset!r} is one of hermes' own: the tool is merged into it and"
-               " switched on and off with it", "use a toolset named after your plugin"),
-    "HPK116": (E, "hermes refused the tool: {message}", "rename it; built-in names are taken"),
-    "HPK121": (E, "the handler cannot take (args, **kwargs): hermes passes the arguments"
-               " positionally and task_id, session_id and user_task as keywords",
-               "define it as def handler(args, **kwargs)"),
-    "HPK122": (E, "an async def handler registered without is_async=True returns an"
-               " un-awaited coroutine, which hermes turns into an error",
-               "pass is_async=True to register_tool"),
-    "HPK123": (W, "is_async=True but the handler is not async def",
-               "drop is_async or make the handler async"),
-    "HPK131": (E, "called with {called_with} the handler raised {error}: the model sees"
-               " hermes' generic tool error", "validate arguments and return an error envelope"),
-    "HPK133": (W, "called with {called_with} the handler raised; the kit answered the model"
-               " with an error envelope: {error}", "if those arguments are valid, fix the"
-               " handler; if it refuses them on purpose, narrow the schema (enum, bounds,"
-               " pattern) or declare an example, so the model is not invited to send them"),
-    "HPK132": (E, "called with {called_with} the tool returned {kind}, not a JSON string:"
-               " hermes replaces it with a tool_result_contract error",
-               "return json.dumps(...) (kit tools do this for you)"),
+    "HPK111": Rule(E, "model providers accept only letters, digits, '_' and '-' in function"
+                   " names, at most 64 characters", "rename it <namespace>_<verb>_<noun>",
+                   "hermes registers the name as it is and sends it to the model; the"
+                   " provider refuses every request that carries it"),
+    "HPK112": Rule(E, "{why}, so the model can never reach the plugin's tool",
+                   "give it your plugin's namespace, e.g. {suggestion}",
+                   "the agent loop answers these names before the registry"
+                   " (model_tools.py 606, 1167-1168; agent/tool_executor.py 1247-1474)"),
+    "HPK113": Rule(C, "the name is not lowercase snake_case",
+                   "use tool_name(namespace, verb, noun)",
+                   "the kit's naming convention: hermes accepts any provider-valid name"),
+    "HPK114": Rule(C, "the name has no namespace: one registry holds every plugin's tools and"
+                   " hermes' own", "name it {suggestion}",
+                   "the kit's naming convention: hermes accepts it until another plugin"
+                   " takes the same name (the later one is refused)"),
+    "HPK115": Rule(W, "toolset {toolset!r} is one of hermes' own: the tool is merged into it"
+                   " and switched on and off with it",
+                   "use a toolset named after your plugin",
+                   "a plugin toolset named like a static one is not a plugin toolset"
+                   " (toolsets.py 790-804): the operator cannot switch it on its own"),
+    "HPK116": Rule(E, "hermes refused the tool: {message}",
+                   "rename it; built-in names are taken",
+                   "register_tool refuses a name a built-in or another plugin holds"
+                   " (hermes_cli/plugins.py 391-472, tools/registry.py)"),
+    "HPK117": Rule(C, "the memory_ prefix is the kit's convention for hermes' own memory"
+                   " tools: hermes reserves exact names only and runs this tool, but an"
+                   " active memory provider's tool of the same name shadows it",
+                   "if the tool is not a memory provider's, name it {suggestion}",
+                   "model_tools._AGENT_LOOP_TOOLS (model_tools.py 606) holds exact names;"
+                   " the agent loop also answers the active memory provider's tools first"
+                   " (agent/tool_executor.py 1247-1474)"),
+    "HPK121": Rule(E, "the handler cannot take (args, **kwargs): hermes passes the arguments"
+                   " positionally and task_id, session_id and user_task as keywords",
+                   "define it as def handler(args, **kwargs)",
+                   "registry.dispatch calls handler(args, **kwargs) and turns the TypeError"
+                   " into a tool error (tools/registry.py 615-644)"),
+    "HPK122": Rule(E, "an async def handler registered without is_async=True returns an"
+                   " un-awaited coroutine, which hermes turns into an error",
+                   "pass is_async=True to register_tool",
+                   "registry.dispatch calls the handler without awaiting and rejects the"
+                   " coroutine result (tools/registry.py 615-644)"),
+    "HPK123": Rule(E, "is_async=True but the handler is not async def: hermes hands its"
+                   " result to an event loop, which refuses a string, so every call fails",
+                   "drop is_async or make the handler async",
+                   "registry.dispatch runs _run_async(handler(...)) for is_async tools"
+                   " (tools/registry.py 627-629, model_tools.py 88-140)"),
+    "HPK131": Rule(E, "called with {called_with} the handler raised {error}: the model sees"
+                   " hermes' generic tool error",
+                   "validate arguments and return an error envelope",
+                   "registry.dispatch catches the exception and answers 'Tool execution"
+                   " failed' (tools/registry.py 632-644)"),
+    "HPK132": Rule(E, "called with {called_with} the tool returned {kind}, not a JSON string:"
+                   " hermes replaces it with a tool_result_contract error",
+                   "return json.dumps(...) (kit tools do this for you)",
+                   "_normalize_handler_result refuses a result that is not a string or a"
+                   " multimodal envelope (tools/registry.py)"),
+    "HPK133": Rule(W, "called with {called_with} the handler raised; the kit answered the"
+                   " model with an error envelope: {error}", "if those arguments are valid,"
+                   " fix the handler; if it refuses them on purpose, narrow the schema (enum,"
+                   " bounds, pattern) or declare an example, so the model is not invited to"
+                   " send them", "hermes gets the kit's error envelope, a valid result: the"
+                   " call works, the model is told why it failed"),
     # commands
-    "HPK201": (E, "'_' in a command name: messaging platforms look commands up with '_'"
-               " turned into '-', so /{name} is unreachable there", "use {suggestion}"),
-    "HPK202": (E, "hermes skipped the command: {message}", "choose another name"),
-    "HPK203": (E, "the handler cannot take the {what}", "give it one positional parameter"),
-    "HPK204": (E, "'hermes {name}' is a built-in subcommand: hermes never looks for a plugin"
-               " command with that name", "choose another name"),
-    "HPK205": (E, "the CLI command has no setup_fn: hermes calls setup_fn(subparser)"
-               " unconditionally and the failure hides the command",
-               "pass setup_fn=lambda parser: None"),
+    "HPK201": Rule(E, "'_' in a command name: messaging platforms look commands up with '_'"
+                   " turned into '-', so /{name} is unreachable there", "use {suggestion}",
+                   "the gateway resolves a slash command with '_' replaced by '-' before"
+                   " get_plugin_command_handler (gateway/run.py)"),
+    "HPK202": Rule(E, "hermes skipped the command: {message}", "choose another name",
+                   "register_command refuses an empty name or a built-in command's"
+                   " (hermes_cli/plugins.py 529-581)"),
+    "HPK203": Rule(E, "the handler cannot take the {what}", "give it one positional parameter",
+                   "hermes calls a slash command's handler(raw_args) and a CLI command's"
+                   " handler_fn(args): a TypeError instead of the command"),
+    "HPK204": Rule(E, "'hermes {name}' is a built-in subcommand: hermes never looks for a"
+                   " plugin command with that name", "choose another name",
+                   "hermes_cli/main.py adds its own subcommands first; argparse keeps the"
+                   " built-in one"),
+    "HPK205": Rule(E, "the CLI command has no setup_fn: hermes calls setup_fn(subparser)"
+                   " unconditionally and the failure hides the command",
+                   "pass setup_fn=lambda parser: None",
+                   "the CLI's plugin subcommand wiring calls setup_fn(parser)"
+                   " (hermes_cli/main.py; register_cli_command, plugins.py 504-525)"),
     # hooks and middleware
-    "HPK301": (E, "the callback does not take **kwargs: hermes adds keywords"
-               " (telemetry_schema_version at least), the TypeError is swallowed and the"
-               " callback silently never runs", "add **kwargs to its parameters"),
-    "HPK302": (E, "hermes-agent 0.19.0 calls hooks and middleware synchronously: an async def"
-               " body never runs (or its coroutine becomes the result)", "make it a plain def"),
-    "HPK303": (E, "{surface} {name!r} is not one hermes knows: it is stored and never called",
-               "{known}"),
+    "HPK301": Rule(E, "the callback does not take **kwargs: hermes adds keywords"
+                   " (telemetry_schema_version at least), the TypeError is swallowed and the"
+                   " callback silently never runs", "add **kwargs to its parameters",
+                   "invoke_hook calls callback(**kwargs) and logs the exception"
+                   " (hermes_cli/plugins.py 1892-1927)"),
+    "HPK302": Rule(E, "hermes-agent 0.19.0 calls hooks and middleware synchronously: an async"
+                   " def body never runs (or its coroutine becomes the result)",
+                   "make it a plain def",
+                   "invoke_hook and the middleware chains call the callback without awaiting"
+                   " (hermes_cli/plugins.py 1892-1927, hermes_cli/middleware.py)"),
+    "HPK303": Rule(E, "{surface} {name!r} is not one hermes knows: it is stored and never"
+                   " called", "{known}",
+                   "register_hook and register_middleware warn on an unknown name and store"
+                   " it; nothing invokes it (hermes_cli/plugins.py 1158-1194)"),
     # skills
-    "HPK401": (E, "the skill path {path} is not a SKILL.md file hermes can register ({why})",
-               "point plugin_skill/register_skill at the SKILL.md file itself"),
+    "HPK401": Rule(E, "the skill path {path} is not a SKILL.md file hermes can register"
+                   " ({why})", "point plugin_skill/register_skill at the SKILL.md file itself",
+                   "register_skill raises for a path that is not an existing file, which"
+                   " disables the plugin (hermes_cli/plugins.py 1198-1241)"),
+    # exclusive kinds: memory providers and context engines
+    "HPK601": Rule(E, "hermes takes the plugin for a memory provider (its __init__.py"
+                   " mentions MemoryProvider or register_memory_provider), but it gives"
+                   " hermes no provider: {why}", "a memory provider calls"
+                   " ctx.register_memory_provider(provider) in register(), with an instance"
+                   " of agent.memory_provider.MemoryProvider; a general plugin adds 'kind:"
+                   " standalone' to plugin.yaml",
+                   "plugins/memory/__init__.py 219-331: register(collector), else a"
+                   " MemoryProvider subclass; with neither, load_memory_provider returns None"
+                   " and 'memory.provider' activates nothing, while the general loader skips"
+                   " the plugin as exclusive (hermes_cli/plugins.py 1396-1410)"),
+    "HPK602": Rule(E, "the memory provider {name!r} {problem}",
+                   "implement it as agent.memory_provider.MemoryProvider declares",
+                   "the memory manager calls the provider's name, is_available(),"
+                   " get_tool_schemas() and handle_tool_call() (agent/memory_manager.py);"
+                   " a missing or failing one breaks memory for the whole agent"),
     # compat: what stops a plugin loading on some hermes, and its floor
-    "HPK501": (E, "uses {name}, a name upstream hermes moved or deleted (its Sep 2026"
-               " decomposition): from 2026-09-14 upstream's loader skips a plugin whose"
-               " source uses one (hermes_cli/plugin_compat.py), unless the operator sets"
-               " plugins.allow_deprecated_imports: true",
-               "import it from the module it moved to (upstream's compat_manifest.json names"
-               " it), or do without it"),
-    "HPK502": (E, "plugin.yaml has no 'kind' and the first 8192 characters of __init__.py"
-               " contain {marker!r} (line {line}): hermes re-kinds the plugin as {kind!r}"
-               " ({what}) and its general plugin loader never imports it",
-               "add 'kind: standalone' to plugin.yaml (a real {what} states 'kind: {kind}')"),
-    "HPK503": (E, "register_skill got a {type} path: hermes calls path.exists() on it, so"
-               " register() raises AttributeError and hermes disables the whole plugin",
-               "pass a pathlib.Path, e.g. Path(__file__).parent / 'skills' / '<name>' /"
-               " 'SKILL.md' (plugin_skill(...) does this for you)"),
-    "HPK504": (E, "absolute import of the plugin's own package ({statement}): hermes"
-               " imports a directory plugin as hermes_plugins.{slug}, so {top!r} is not"
-               " importable there (it works only where the plugin's parent folder is on"
-               " sys.path, as in its own tests)", "import it relatively: {suggestion}"),
-    "HPK505": (W, "{what} is offered by no release of the package registry, only by {label}",
-               "require that release (requires_hermes: \">={version}\") or do without it"),
-    "HPK506": (E, "{what} is offered by no hermes release the kit knows",
-               "remove it; check the name against hermes' documentation"),
-    "HPK510": (W, "plugin.yaml has no requires_hermes: upstream hermes loads the plugin on"
-               " any release, and an operator cannot tell that it needs {floor} or later",
-               "add requires_hermes: \">={floor}\""),
-    "HPK511": (W, "requires_hermes {spec!r} admits hermes-agent {below}, older than the"
-               " plugin's floor {floor} ({reason})",
-               "raise it: requires_hermes: \">={floor}\""),
+    "HPK501": Rule(E, "uses {name}, a name upstream hermes moved or deleted (its Sep 2026"
+                   " decomposition): from 2026-09-14 upstream's loader skips a plugin whose"
+                   " source uses one (hermes_cli/plugin_compat.py), unless the operator sets"
+                   " plugins.allow_deprecated_imports: true",
+                   "import it from the module it moved to (upstream's compat_manifest.json"
+                   " names it), or do without it",
+                   "upstream's loader skips the plugin (hermes_cli/plugin_compat.py"
+                   " @00067189)"),
+    "HPK502": Rule(E, "plugin.yaml has no 'kind' and the first 8192 characters of __init__.py"
+                   " contain {marker!r} (line {line}): hermes re-kinds the plugin as {kind!r}"
+                   " ({what}) and its general plugin loader never imports it",
+                   "add 'kind: standalone' to plugin.yaml (a real {what} states 'kind:"
+                   " {kind}')", f"_parse_manifest's text test (hermes_cli/plugins.py"
+                   f" 1594-1627): {_NEVER_LOADED}"),
+    "HPK503": Rule(E, "register_skill got a {type} path: hermes calls path.exists() on it, so"
+                   " register() raises AttributeError and hermes disables the whole plugin",
+                   "pass a pathlib.Path, e.g. Path(__file__).parent / 'skills' / '<name>' /"
+                   " 'SKILL.md' (plugin_skill(...) does this for you)",
+                   "register_skill calls path.exists() (hermes_cli/plugins.py 1198-1241)"),
+    "HPK504": Rule(E, "absolute import of the plugin's own package ({statement}): hermes"
+                   " imports a directory plugin as hermes_plugins.{slug}, so {top!r} is not"
+                   " importable there (it works only where the plugin's parent folder is on"
+                   " sys.path, as in its own tests)", "import it relatively: {suggestion}",
+                   "_load_directory_module imports the plugin as hermes_plugins.<slug>"
+                   " (hermes_cli/plugins.py 1800-1868)"),
+    "HPK505": Rule(W, "{what} is offered by no release of the package registry, only by"
+                   " {label}", "require that release (requires_hermes: \">={version}\") or do"
+                   " without it", "the host model's releases: every registry release lacks"
+                   " it, so the plugin fails there unless it guards the call"),
+    "HPK506": Rule(E, "{what} is offered by no hermes release the kit knows",
+                   "remove it; check the name against hermes' documentation",
+                   "no release the host model knows has it: the call raises AttributeError"
+                   " in register(), which disables the plugin"),
+    "HPK510": Rule(W, "plugin.yaml has no requires_hermes: upstream hermes loads the plugin on"
+                   " any release, and an operator cannot tell that it needs {floor} or later",
+                   "add requires_hermes: \">={floor}\"",
+                   "upstream enforces requires_hermes only where it is written"
+                   " (hermes_cli/plugins_manifest.py @00067189)"),
+    "HPK511": Rule(W, "requires_hermes {spec!r} admits hermes-agent {below}, older than the"
+                   " plugin's floor {floor} ({reason})", "raise it: requires_hermes:"
+                   " \">={floor}\"", "upstream admits the plugin on releases below its"
+                   " floor, where it then fails"),
 }  # fmt: skip
 
 
 def finding(rule: str, where: str, **details: Any) -> Finding:
     """A finding of ``rule`` at ``where``, its texts filled with ``details``."""
-    severity, message, fix = RULES[rule]
+    severity, message, fix, _ = RULES[rule]
     return Finding(rule, severity, where, message.format(**details), fix.format(**details))

@@ -15,6 +15,7 @@ the ``--hermes`` option choosing the real releases.
 """
 
 from kit_devtools.testing._failure import PluginLoadError, PluginRefused
+from kit_devtools.testing._memory_provider import MemoryProviderLoad
 from kit_devtools.testing.context import HostContext
 from kit_devtools.testing.entries import (
     CliCommandEntry,
@@ -58,6 +59,7 @@ __all__ = [
     "HostEvent",
     "InMemoryHost",
     "LoadedPlugin",
+    "MemoryProviderLoad",
     "MiddlewareEntry",
     "PluginLoadError",
     "PluginManifest",

@@ -61,16 +61,32 @@ def effective_kind(data: dict[str, Any], directory: Path | None) -> tuple[str, s
         warning = f"unknown kind '{raw}' (valid: {', '.join(sorted(VALID_KINDS))})"
         kind = "standalone"
     if kind == "standalone" and "kind" not in data and directory is not None:
-        init = directory / "__init__.py"
-        try:
-            source = init.read_text(errors="replace")[:8192] if init.exists() else ""
-        except OSError:
-            source = ""
-        if "register_memory_provider" in source or "MemoryProvider" in source:
+        source = _head(directory)
+        if is_memory_provider_source(source):
             kind = "exclusive"
         elif "register_provider" in source and "ProviderProfile" in source:
             kind = "model-provider"
     return kind, warning
+
+
+def _head(directory: Path) -> str:
+    """The first 8192 characters of the plugin's ``__init__.py``, as hermes reads them."""
+    init = directory / "__init__.py"
+    try:
+        return init.read_text(errors="replace")[:8192] if init.exists() else ""
+    except OSError:
+        return ""
+
+
+def is_memory_provider_source(source: str) -> bool:
+    """hermes' text test for a memory provider (``_is_memory_provider_dir``,
+    ``plugins/memory/__init__.py`` 74-88; the same words re-kind a manifest)."""
+    return "register_memory_provider" in source or "MemoryProvider" in source
+
+
+def is_memory_provider_dir(directory: Path) -> bool:
+    """Whether hermes' memory discovery takes ``directory`` for a memory provider."""
+    return is_memory_provider_source(_head(directory))
 
 
 def build_manifest(

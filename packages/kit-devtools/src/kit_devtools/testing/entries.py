@@ -160,6 +160,9 @@ class LoadedPlugin:
     commands: tuple[str, ...] = ()
     cli_commands: tuple[str, ...] = ()
     skills: tuple[str, ...] = ()
+    kind: str = "standalone"
+    """The kind hermes gives it (``plugin.yaml``'s, or re-kinded from its source): an
+    ``exclusive`` memory provider or a ``model-provider`` is recorded, never loaded."""
 
 
 @dataclass(slots=True)

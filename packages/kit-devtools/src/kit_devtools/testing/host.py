@@ -26,6 +26,7 @@ from kit_devtools.testing import (
     _commands,
     _hooks,
     _loader,
+    _memory_provider,
     _pipeline,
     _requires_hermes,
     _schema,
@@ -34,6 +35,7 @@ from kit_devtools.testing import (
 from kit_devtools.testing._failure import PluginLoadError, load_failure
 from kit_devtools.testing._home import HermesHome
 from kit_devtools.testing._manifest import plugin_slug
+from kit_devtools.testing._memory_provider import MemoryProviderLoad
 from kit_devtools.testing._state import HostState
 from kit_devtools.testing._upstream_context import UpstreamContext, upstream_manifest
 from kit_devtools.testing.context import HostContext
@@ -220,6 +222,16 @@ class InMemoryHost:
         credits = self._state.credits(before, manifest.name)
         return self._keep(found, module, enabled=True, credits=credits)
 
+    def load_memory_provider(self, directory: str | Path) -> MemoryProviderLoad:
+        """Load a memory-provider plugin directory as hermes' memory discovery does when
+        the operator names it in ``memory.provider`` (hermes' general loader, and so
+        :meth:`load`, never imports one): ``register(ctx)`` with a context that keeps what
+        ``register_memory_provider`` receives, else the module's ``MemoryProvider``
+        subclass. The result says which provider hermes would get, the tools it offers
+        the model, and what hermes' memory manager would trip over."""
+        with self.activate():
+            return _memory_provider.load(Path(directory).expanduser().resolve())
+
     def _context(self, manifest: Any, data: Mapping[str, Any]) -> HostContext:
         """The ``PluginContext`` of the release the host plays: upstream's where the release
         has the registration ledger (:mod:`kit_devtools.testing._upstream_context`)."""
@@ -255,6 +267,7 @@ class InMemoryHost:
             commands=got.get("commands", ()),
             cli_commands=got.get("cli_commands", ()),
             skills=got.get("skills", ()),
+            kind=manifest.kind,
         )
         self._plugins[loaded.key] = loaded
         if self.strict and not enabled:

@@ -8,6 +8,7 @@ real release, so a new hermes release that changes them fails CI instead of drif
 from __future__ import annotations
 
 from collections.abc import Mapping
+from importlib import metadata
 from typing import Final
 
 from kit_core._host_model import HostRelease, newest_registry_release, upstream_release
@@ -76,3 +77,32 @@ plugins that always load). A plugin tool of the same name in another toolset is 
 BUILTIN_COMMANDS: Final = MODELLED.slash_commands
 """Built-in slash commands and aliases (``hermes_cli.commands._COMMAND_LOOKUP``): a plugin
 command of one of these names is skipped with a warning."""
+
+HERMES_TOP_LEVEL: Final = frozenset(
+    {
+        # hermes-agent's top_level.txt, every registry release 0.14.0-0.19.0
+        "acp_adapter", "agent", "batch_runner", "cli", "cron", "gateway", "hermes_bootstrap",
+        "hermes_cli", "hermes_constants", "hermes_logging", "hermes_state", "hermes_time",
+        "mcp_serve", "model_tools", "plugins", "providers", "rl_cli", "run_agent", "tools",
+        "toolset_distributions", "toolsets", "trajectory_compressor", "tui_gateway", "utils",
+    }
+)  # fmt: skip
+"""hermes' own top-level modules and packages when hermes-agent is not installed: a plugin
+package of one of these names is shadowed by hermes' own, which hermes imports instead."""
+
+
+def hermes_top_level() -> frozenset[str]:
+    """hermes' top-level modules: the installed hermes-agent's ``top_level.txt`` (or its
+    ``RECORD``), together with :data:`HERMES_TOP_LEVEL`."""
+    try:
+        dist = metadata.distribution("hermes-agent")
+    except metadata.PackageNotFoundError:
+        return HERMES_TOP_LEVEL
+    listed = set((dist.read_text("top_level.txt") or "").split())
+    for file in dist.files or ():
+        top = file.parts[0] if file.parts else ""
+        if top.endswith(".py"):
+            listed.add(top.removesuffix(".py"))
+        elif len(file.parts) > 1 and not top.endswith((".dist-info", ".data")) and top != "..":
+            listed.add(top)
+    return HERMES_TOP_LEVEL | {n for n in listed if n.isidentifier()}

@@ -1,0 +1,199 @@
+"""A memory-provider plugin loaded the way hermes' memory discovery loads one, and checked
+the way hermes' memory manager uses it.
+
+hermes' general plugin loader never imports a memory provider: a plugin directory whose
+manifest has no ``kind`` and whose ``__init__.py`` mentions ``MemoryProvider`` or
+``register_memory_provider`` is re-kinded ``exclusive`` and only recorded
+(``hermes_cli/plugins.py`` 1396-1410 and 1594-1614, hermes-agent 0.19.0). The operator
+activates one with ``memory.provider: <name>``; then ``plugins.memory.load_memory_provider``
+(``plugins/memory/__init__.py``: ``find_provider_dir`` 124-143, ``_load_provider_from_dir``
+219-324, ``_ProviderCollector`` 326-348):
+
+- imports the directory as ``_hermes_user_memory.<folder>``; an import error is logged at
+  debug level and gives no provider;
+- calls ``register(collector)``: the collector keeps what ``register_memory_provider``
+  receives and ignores ``register_tool``, ``register_hook`` and ``register_cli_command``;
+  anything else it lacks raises AttributeError, which is logged and skipped;
+- else instantiates the module's first ``MemoryProvider`` subclass (by name order).
+
+The memory manager (``agent/memory_manager.py`` ``add_provider`` 394-445) then reads the
+provider's ``name`` and ``get_tool_schemas()``, drops a tool named like a core tool, and
+the agent calls ``is_available()`` and ``initialize()``. What would fail there is a
+problem here.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Final, cast
+
+from kit_devtools.testing._failure import where as where_raised
+
+USER_NAMESPACE: Final = "_hermes_user_memory"
+"""The namespace hermes imports a user-installed provider under (``plugins/memory``)."""
+
+REQUIRED: Final = ("name", "is_available", "initialize", "get_tool_schemas")
+"""``MemoryProvider``'s abstract members (``agent/memory_provider.py`` 43-140)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryProviderLoad:
+    """What hermes' memory discovery makes of a plugin directory."""
+
+    provider: object | None
+    """The provider instance, or None when hermes would get none."""
+    how: str
+    """``register(ctx)`` or ``MemoryProvider subclass``; why none when there is none."""
+    tools: tuple[dict[str, Any], ...] = ()
+    """The tool schemas the provider gives the model when it is the active one."""
+    problems: tuple[str, ...] = field(default=())
+    """What hermes' memory manager would trip over."""
+    exception: BaseException | None = field(default=None, compare=False, repr=False)
+    """What importing the plugin raised, when it did."""
+
+    @property
+    def name(self) -> str | None:
+        """The provider's name, when it has a usable one."""
+        value = getattr(self.provider, "name", None) if self.provider is not None else None
+        return value if isinstance(value, str) and value else None
+
+
+class _Collector:
+    """``_ProviderCollector``: keeps the memory provider, ignores three registrations."""
+
+    def __init__(self) -> None:
+        self.provider: object | None = None
+
+    def register_memory_provider(self, provider: object) -> None:
+        self.provider = provider
+
+    def register_tool(self, *args: Any, **kwargs: Any) -> None:
+        """Ignored, as hermes' collector ignores it."""
+
+    def register_hook(self, *args: Any, **kwargs: Any) -> None:
+        """Ignored, as hermes' collector ignores it."""
+
+    def register_cli_command(self, *args: Any, **kwargs: Any) -> None:
+        """Ignored, as hermes' collector ignores it."""
+
+
+def _import(directory: Path) -> ModuleType:
+    name = f"{USER_NAMESPACE}.{directory.name}"
+    if USER_NAMESPACE not in sys.modules:
+        package = ModuleType(USER_NAMESPACE)
+        package.__path__ = []
+        sys.modules[USER_NAMESPACE] = package
+    for stale in [n for n in sys.modules if n == name or n.startswith(name + ".")]:
+        del sys.modules[stale]
+    spec = importlib.util.spec_from_file_location(
+        name, directory / "__init__.py", submodule_search_locations=[str(directory)]
+    )
+    if spec is None or spec.loader is None:
+        msg = f"cannot import {directory}"
+        raise ImportError(msg)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        sys.modules.pop(name, None)
+        raise
+    return module
+
+
+def _subclass(module: ModuleType) -> tuple[object | None, str | None]:
+    """The first ``MemoryProvider`` subclass hermes would instantiate, or why none."""
+    try:
+        base: Any = importlib.import_module("agent.memory_provider").MemoryProvider
+    except (ImportError, AttributeError):
+        return None, None
+    failed: list[str] = []
+    for attribute in dir(module):
+        value = getattr(module, attribute, None)
+        if isinstance(value, type) and issubclass(value, base) and value is not base:
+            try:
+                return value(), None
+            except Exception as exc:  # hermes tries the next one
+                failed.append(f"{value.__name__}() raised {type(exc).__name__}: {exc}")
+    return None, "; ".join(failed) or None
+
+
+def _core_tools() -> frozenset[str]:
+    """``toolsets._HERMES_CORE_TOOLS`` of the installed hermes (none where it is absent)."""
+    try:
+        names: Any = importlib.import_module("toolsets")._HERMES_CORE_TOOLS
+    except (ImportError, AttributeError):
+        return frozenset()
+    return frozenset(str(n) for n in names)
+
+
+def load(directory: Path) -> MemoryProviderLoad:
+    """Load the memory provider in ``directory`` as hermes does (the caller activates the
+    in-memory host, so the plugin's host imports resolve), and check it."""
+    core_tools = _core_tools()
+    try:
+        module = _import(directory)
+    except Exception as exc:
+        at = where_raised(exc)
+        how = f"importing it raised {type(exc).__name__}: {exc} (at {at})"
+        return MemoryProviderLoad(None, how, exception=exc)
+    why: list[str] = []
+    register = getattr(module, "register", None)
+    if callable(register):
+        collector = _Collector()
+        try:
+            register(collector)
+        except Exception as exc:
+            why.append(f"register(ctx) raised {type(exc).__name__}: {exc} (at {where_raised(exc)})")
+        else:
+            if collector.provider is not None:
+                return _checked(collector.provider, "register(ctx)", core_tools)
+            why.append("register(ctx) never called ctx.register_memory_provider")
+    else:
+        why.append("it has no register(ctx)")
+    provider, failed = _subclass(module)
+    if provider is not None:
+        return _checked(provider, "MemoryProvider subclass", core_tools)
+    why.append(failed or "it defines no MemoryProvider subclass hermes could instantiate")
+    return MemoryProviderLoad(None, "; ".join(why))
+
+
+def _checked(provider: object, how: str, core_tools: frozenset[str]) -> MemoryProviderLoad:
+    problems = [f"has no {m}" for m in REQUIRED if not hasattr(type(provider), m)]
+    tools: list[dict[str, Any]] = []
+    if problems:
+        return MemoryProviderLoad(provider, how, (), tuple(problems))
+    name = _attempt(lambda: provider.name, "name", problems)  # pyright: ignore[reportAttributeAccessIssue, reportUnknownLambdaType, reportUnknownMemberType]
+    if name is not None and (not isinstance(name, str) or not name):
+        problems.append(f"name is {name!r}, not a non-empty string")
+    _attempt(provider.is_available, "is_available()", problems)  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType]
+    schemas = _attempt(provider.get_tool_schemas, "get_tool_schemas()", problems)  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType]
+    if schemas is not None and not isinstance(schemas, list | tuple):
+        problems.append(f"get_tool_schemas() returned a {type(schemas).__name__}, not a list")
+    elif schemas is not None:
+        for schema in cast("list[Any]", schemas):
+            if not isinstance(schema, dict) or not isinstance(schema.get("name"), str):  # pyright: ignore[reportUnknownMemberType]
+                problems.append(f"get_tool_schemas() holds {schema!r}, not a schema with a name")
+                continue
+            typed = cast("dict[str, Any]", schema)
+            if typed["name"] in core_tools:
+                problems.append(
+                    f"offers the tool {typed['name']!r}, a core tool's name: hermes' memory"
+                    " manager drops it"
+                )
+                continue
+            tools.append(typed)
+    return MemoryProviderLoad(provider, how, tuple(tools), tuple(problems))
+
+
+def _attempt(call: Any, what: str, problems: list[str]) -> Any:
+    try:
+        return call()
+    except Exception as exc:
+        problems.append(f"{what} raised {type(exc).__name__}: {exc}")
+        return None
