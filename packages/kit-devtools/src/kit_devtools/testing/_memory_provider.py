@@ -176,11 +176,14 @@ def _checked(provider: object, how: str, core_tools: frozenset[str]) -> MemoryPr
     if schemas is not None and not isinstance(schemas, list | tuple):
         problems.append(f"get_tool_schemas() returned a {type(schemas).__name__}, not a list")
     elif schemas is not None:
-        for schema in cast("list[Any]", schemas):
-            if not isinstance(schema, dict) or not isinstance(schema.get("name"), str):  # pyright: ignore[reportUnknownMemberType]
-                problems.append(f"get_tool_schemas() holds {schema!r}, not a schema with a name")
+        for raw in cast("list[Any]", schemas):
+            typed = normalized(raw)
+            if typed is None:
+                problems.append(
+                    f"get_tool_schemas() holds {raw!r}, which has no name: hermes' memory"
+                    " manager skips it"
+                )
                 continue
-            typed = cast("dict[str, Any]", schema)
             if typed["name"] in core_tools:
                 problems.append(
                     f"offers the tool {typed['name']!r}, a core tool's name: hermes' memory"
@@ -189,6 +192,19 @@ def _checked(provider: object, how: str, core_tools: frozenset[str]) -> MemoryPr
                 continue
             tools.append(typed)
     return MemoryProviderLoad(provider, how, tuple(tools), tuple(problems))
+
+
+def normalized(schema: object) -> dict[str, Any] | None:
+    """``normalize_tool_schema`` (``agent/memory_manager.py`` 50-80): a bare function
+    schema, or one already wrapped as ``{"type": "function", "function": ...}``,
+    unwrapped; None when it has no non-empty string name."""
+    if not isinstance(schema, dict):
+        return None
+    found = cast("dict[str, Any]", schema)
+    if found.get("type") == "function" and isinstance(found.get("function"), dict):
+        found = cast("dict[str, Any]", found["function"])
+    name = found.get("name", "")
+    return found if isinstance(name, str) and name else None
 
 
 def _attempt(call: Any, what: str, problems: list[str]) -> Any:

@@ -1,0 +1,112 @@
+"""Memory providers are checked as hermes loads them: its general loader skips them
+(exclusive), and its memory discovery (``plugins.memory.load_memory_provider``, the path
+``memory.provider: <name>`` takes) gets the provider from ``register(ctx)`` or from a
+``MemoryProvider`` subclass. ``check`` reports that provider, its tools, and what hermes'
+memory manager would trip over, never "no register()" or "add kind: standalone" to a
+real provider. tests/host/test_memory_provider_parity.py holds the same directories
+against hermes' own loader."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kit_devtools.cli import main
+from kit_devtools.testing import InMemoryHost
+from kit_devtools.testing._real_hermes import hermes_installed
+from tests.kit_devtools._memory_providers import provider_dir
+
+pytestmark = pytest.mark.skipif(not hermes_installed(), reason="needs hermes-agent installed")
+
+
+def check(target: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, dict[str, Any]]:
+    status = main(["check", str(target), "--format", "json"])
+    return status, json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize(
+    ("name", "how"),
+    [
+        ("by_register", "register(ctx)"),
+        ("by_subclass", "MemoryProvider subclass"),
+        ("register_raises", "MemoryProvider subclass"),
+        ("wrapped_schema", "register(ctx)"),
+    ],
+)
+def test_a_working_provider_has_no_finding_and_shows_its_tools(
+    name: str, how: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, report = check(provider_dir(tmp_path, name), capsys)
+    assert (status, report["findings"]) == (0, [])
+    assert report["plugin"]["enabled"] is False  # hermes' general loader skips it too
+    assert report["plugin"]["error"] == "exclusive plugin — activate via <category>.provider config"
+    memory = report["memory_provider"]
+    assert (memory["name"], memory["loaded_by"]) == ("recall", how)
+    assert [t["function"]["name"] for t in memory["tools"]] == ["recall_search"]
+
+
+def test_a_plugin_taken_for_a_provider_that_gives_none_is_one_error_with_both_fixes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, report = check(provider_dir(tmp_path, "not_a_provider", "name: x\n"), capsys)
+    assert status == 1
+    [only] = report["findings"]
+    assert (only["rule"], only["severity"]) == ("HPK601", "error")
+    assert "register(ctx) never called ctx.register_memory_provider" in only["message"]
+    assert "no MemoryProvider subclass" in only["message"]
+
+
+def test_a_nameless_tool_is_reported_as_the_memory_manager_drops_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, report = check(provider_dir(tmp_path, "nameless_tool"), capsys)
+    assert status == 1
+    [only] = report["findings"]
+    assert only["rule"] == "HPK602"
+    assert "which has no name: hermes' memory manager skips it" in only["message"]
+    assert [t["function"]["name"] for t in report["memory_provider"]["tools"]] == ["recall_search"]
+
+
+def test_a_provider_tool_named_like_a_core_tool_is_dropped_as_hermes_drops_it(
+    tmp_path: Path,
+) -> None:
+    """hermes-agent 0.19.0 ``agent/memory_manager.py`` 420-445: a provider tool named like
+    one of ``toolsets._HERMES_CORE_TOOLS`` never enters the routing table."""
+    directory = provider_dir(tmp_path, "by_register")
+    init = directory / "__init__.py"
+    init.write_text(init.read_text("utf-8").replace('"recall_search"', '"clarify"'), "utf-8")
+    memory = InMemoryHost().load_memory_provider(directory)
+    assert memory.tools == ()
+    assert memory.problems == (
+        "offers the tool 'clarify', a core tool's name: hermes' memory manager drops it",
+    )
+
+
+def test_a_provider_missing_an_abstract_member_or_raising_is_reported(tmp_path: Path) -> None:
+    directory = provider_dir(tmp_path, "by_register")
+    init = directory / "__init__.py"
+    source = init.read_text("utf-8").replace("class Recall(MemoryProvider):", "class Recall:")
+    source = source.replace("    def is_available(self):\n        return True\n", "")
+    source = source.replace("return [TOOL]", "raise OSError('offline')")
+    init.write_text(source, "utf-8")
+    assert InMemoryHost().load_memory_provider(directory).problems == ("has no is_available",)
+    init.write_text(source.replace("class Recall:", "class Recall:\n    def is_available(self):"
+                                   "\n        return False\n"), "utf-8")  # fmt: skip
+    assert InMemoryHost().load_memory_provider(directory).problems == (
+        "get_tool_schemas() raised OSError: offline",
+    )
+
+
+def test_a_declared_standalone_kind_is_loaded_as_a_general_plugin(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    directory = provider_dir(tmp_path, "by_register", "name: recall\nkind: standalone\n")
+    status, report = check(directory, capsys)
+    assert "memory_provider" not in report
+    # hermes 0.19.0's PluginContext has no register_memory_provider: register() raises
+    assert [f["rule"] for f in report["findings"]] == ["HPK001"]
+    assert "register_memory_provider" in report["findings"][0]["message"]
+    assert status == 1
