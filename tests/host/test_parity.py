@@ -22,6 +22,16 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from tests.host._parity_inputs import (
+    CALLS,
+    COMMANDS,
+    DISPATCHES,
+    HOOK_CALLS,
+    LLM_CONTEXT,
+    LLM_REQUESTS,
+    SOURCES,
+    TOOLSETS,
+)
 
 import kit_media
 from kit_devtools.testing import (
@@ -36,23 +46,6 @@ from kit_devtools.testing import (
 
 if TYPE_CHECKING:
     from tests.host.conftest import HermesHost
-
-HERE = Path(__file__).resolve().parent
-SOURCES = {
-    "kit_contract": HERE / "plugins" / "kit_contract",
-    "kit_lifecycle_contract": HERE / "plugins" / "kit_lifecycle_contract",
-    "kit_media_contract": HERE / "plugins" / "kit_media_contract",
-    "kit_media_module": HERE / "plugins" / "kit_media_module",
-    "unit-convert": HERE.parents[1] / "examples" / "unit-convert",
-}
-TOOLSETS = (
-    "kit_contract",
-    "kit_lifecycle_contract",
-    "kit_media_contract",
-    "kit_media_module",
-    "unit-convert",
-)
-CONTEXT = {"task_id": "task-p", "session_id": "session-p"}
 
 
 @pytest.fixture
@@ -201,26 +194,6 @@ def test_tool_definitions_are_identical(hermes_host: HermesHost, memory: InMemor
 
 # -- the tool-call pipeline -----------------------------------------------------------------
 
-CALLS: list[tuple[str, Any, dict[str, Any]]] = [
-    ("kitc_echo", {"text": "hello", "times": 2}, CONTEXT),  # success, with the host's kwargs
-    ("kitc_echo", {"text": "hi", "times": "3"}, CONTEXT),  # "3" coerced to 3
-    ("kitc_echo", {}, CONTEXT),  # a missing argument
-    ("kitc_echo", {"text": "x", "times": 9}, {}),  # out of range, no context
-    ("kitc_echo_async", {"text": "later"}, CONTEXT),  # an async handler
-    ("kitc_explode", {"reason": "boom"}, CONTEXT),  # the handler raises
-    ("kitc_gated", {}, CONTEXT),  # hidden from the model, still callable
-    ("kitc_annotate", {"label": "a", "note": "null", "weight": "2"}, CONTEXT),  # unions
-    ("kitc_annotate", {"label": "a", "metadata": '{"k": [1]}'}, CONTEXT),  # JSON string
-    ("klc_echo", {"text": "hi"}, {**CONTEXT, "tool_call_id": "c1", "turn_id": "u1"}),
-    ("klc_echo", {"text": "forbidden"}, CONTEXT),  # rewritten, then blocked
-    ("units_convert_temperature", {"value": "100", "from_scale": "celsius", "to_scale": "kelvin"}, {}),  # noqa: E501
-    ("units_convert_length", {"value": 3, "from_unit": "mi", "to_unit": "km"}, CONTEXT),
-    ("units_convert_length", "not a dict", CONTEXT),  # non-dict arguments
-    ("no_such_tool", {}, CONTEXT),
-    ("memory", {"action": "add"}, CONTEXT),  # handled by the agent loop
-    ("send_message", {"action": "list"}, CONTEXT),  # not a registered tool
-]  # fmt: skip
-
 
 @pytest.mark.usefixtures("fresh_calls")
 @pytest.mark.parametrize(("name", "args", "context"), CALLS, ids=[c[0] for c in CALLS])
@@ -241,22 +214,12 @@ def test_tool_calls_answer_identically(
 
 
 def test_dispatch_alone_answers_identically(hermes_host: HermesHost, memory: InMemoryHost) -> None:
-    for name, args in [("kitc_echo", {"text": "a", "times": "2"}), ("nope", {})]:
+    for name, args in DISPATCHES:
         real = hermes_host.registry.dispatch(name, dict(args), task_id="t", anything=1)
         assert memory.dispatch(name, dict(args), task_id="t", anything=1) == real
 
 
 # -- hooks, middleware, commands ------------------------------------------------------------
-
-
-HOOK_CALLS: list[tuple[str, dict[str, Any]]] = [
-    ("pre_llm_call", {"session_id": "s", "user_message": "klc please", "is_first_turn": True}),
-    ("pre_llm_call", {"session_id": "s", "user_message": "hello"}),
-    ("pre_tool_call", {"tool_name": "klc_echo", "args": {"text": "FORBIDDEN"}, "task_id": "t"}),
-    ("transform_llm_output", {"response_text": "hi", "session_id": "never-armed"}),
-    ("on_session_end", {"session_id": "never-armed", "completed": True}),
-    ("not_a_hook", {"x": 1}),
-]
 
 
 @pytest.mark.parametrize(("hook", "kwargs"), HOOK_CALLS, ids=[h[0] for h in HOOK_CALLS])
@@ -270,8 +233,8 @@ def test_hooks_answer_identically(
 def test_llm_middleware_answers_identically(hermes_host: HermesHost, memory: InMemoryHost) -> None:
     from hermes_cli import middleware
 
-    context = {"task_id": "t", "session_id": "s", "turn_id": "u", "api_request_id": "a"}
-    for request in ({"model": "m", "klc": True, "max_tokens": 100}, {"model": "m"}):
+    context = LLM_CONTEXT
+    for request in LLM_REQUESTS:
         real = middleware.apply_llm_request_middleware(copy.deepcopy(request), **context)
         mine = memory.apply_llm_request_middleware(copy.deepcopy(request), **context)
         assert asdict(mine) == {
@@ -290,7 +253,7 @@ def test_llm_middleware_answers_identically(hermes_host: HermesHost, memory: InM
 
 
 @pytest.mark.usefixtures("fresh_calls")
-@pytest.mark.parametrize(("command", "raw"), [("klc-status", "boards"), ("klc-later", "soon")])
+@pytest.mark.parametrize(("command", "raw"), COMMANDS)
 def test_slash_commands_answer_identically(
     hermes_host: HermesHost, memory: InMemoryHost, command: str, raw: str
 ) -> None:

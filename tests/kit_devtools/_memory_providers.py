@@ -45,7 +45,9 @@ SOURCES: dict[str, str] = {
     "register_raises": BASE + "\n\ndef register(ctx):\n    ctx.register_tool('x')\n"
     "    raise RuntimeError('no key')\n",
     # an already wrapped schema: hermes' memory manager unwraps it
-    "wrapped_schema": BASE.replace("return [TOOL]", "return [{'type': 'function', 'function': TOOL}]")
+    "wrapped_schema": BASE.replace(
+        "return [TOOL]", "return [{'type': 'function', 'function': TOOL}]"
+    )
     + "\n\ndef register(ctx):\n    ctx.register_memory_provider(Recall())\n",
     # mentions MemoryProvider but registers tools: hermes skips it (exclusive), and finds
     # no provider in it

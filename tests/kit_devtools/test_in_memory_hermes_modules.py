@@ -141,3 +141,33 @@ def test_the_kit_asking_what_the_host_can_do_gets_the_in_memory_answer() -> None
     assert as_kit["found"] is None  # the stand-in models no adapter class
     assert isinstance(as_plugin["found"], type)  # a plugin gets hermes' own
     assert as_kit_registry["found"] is None
+
+
+DETECTOR = """
+import importlib.util
+
+
+def register(ctx):
+    import hermes_cli
+    import hermes_cli.config
+
+    # how plugins look for hermes before they turn themselves on
+    assert importlib.util.find_spec("hermes_cli") is not None
+    assert importlib.util.find_spec("gateway.platforms.base") is not None
+    assert hermes_cli.__file__.endswith("hermes_cli/__init__.py"), hermes_cli.__file__
+    assert hermes_cli.config.__file__.endswith("hermes_cli/config.py")
+    ctx.register_hook("on_session_start", lambda **kw: None)
+"""
+
+
+@pytest.mark.usefixtures("without_hermes_imported")
+def test_a_plugin_looking_for_hermes_finds_it_as_in_hermes(tmp_path: Path) -> None:
+    """A stand-in carries the spec and file of hermes' own module: a plugin that checks
+    for hermes with ``find_spec`` or ``__file__`` takes the path it takes in hermes
+    (one registry plugin stayed inactive under the in-memory host before)."""
+    directory = tmp_path / "detector"
+    directory.mkdir()
+    (directory / "__init__.py").write_text(textwrap.dedent(DETECTOR), encoding="utf-8")
+    (directory / "plugin.yaml").write_text("name: detector\nkind: standalone\n")
+    plugin = InMemoryHost(strict=True).load(directory)
+    assert plugin.hooks == ("on_session_start",)

@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.kit_devtools._memory_providers import provider_dir
 
 from kit_devtools.cli import main
 from kit_devtools.testing import InMemoryHost
 from kit_devtools.testing._real_hermes import hermes_installed
-from tests.kit_devtools._memory_providers import provider_dir
 
 pytestmark = pytest.mark.skipif(not hermes_installed(), reason="needs hermes-agent installed")
 

@@ -56,17 +56,24 @@ def hermes_installed() -> bool:
     return True
 
 
-def search_path(name: str) -> list[str]:
-    """Where hermes' own package ``name`` keeps its submodules: the ``__path__`` of its
-    stand-in. Empty where hermes is not installed (nothing is importable under it)."""
+def real_spec(name: str) -> importlib.machinery.ModuleSpec | None:
+    """Where hermes' own module ``name`` is, found without importing it (its parent
+    package, or the parent's stand-in, must be in ``sys.modules``); None where hermes is
+    not installed or has no such module."""
     if not hermes_installed():
-        return []
+        return None
     parent = name.rpartition(".")[0]
     try:
         path = list(getattr(sys.modules[parent], "__path__", [])) if parent else None
-        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        return importlib.machinery.PathFinder.find_spec(name, path)
     except (KeyError, ImportError, ValueError):
-        return []
+        return None
+
+
+def search_path(name: str) -> list[str]:
+    """Where hermes' own package ``name`` keeps its submodules: the ``__path__`` of its
+    stand-in. Empty where hermes is not installed (nothing is importable under it)."""
+    spec = real_spec(name)
     if spec is None or not spec.submodule_search_locations:
         return []
     return list(spec.submodule_search_locations)

@@ -359,6 +359,8 @@ def _install() -> None:
             continue  # hermes' own package stays; its stand-in submodules go in below
         package = stand_in_module(name, "A stand-in package of the in-memory host.")
         package.__path__ = list(getattr(real, "__path__", ())) or _real_hermes.search_path(name)
+        if package.__spec__ is not None:
+            package.__spec__.submodule_search_locations = package.__path__
         if name == VERSIONED:  # in front of hermes' own package, if imported: the version
             # is the one of the release the current host plays, the rest is hermes'
             vars(package)["__getattr__"] = _real_hermes.fallback(

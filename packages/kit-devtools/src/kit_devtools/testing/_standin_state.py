@@ -7,6 +7,7 @@ holds the state both they and their builders read, so neither imports the other.
 
 from __future__ import annotations
 
+import importlib.machinery
 import threading
 from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
@@ -28,7 +29,21 @@ LOCK = threading.RLock()
 
 
 def stand_in_module(name: str, doc: str, **attributes: Any) -> ModuleType:
+    """A module standing in for hermes' ``name``: ``attributes``, then hermes' own names.
+
+    Where hermes is installed it carries the ``__spec__`` and ``__file__`` of hermes' own
+    module, so a plugin that looks for hermes (``importlib.util.find_spec``, ``__file__``)
+    finds it as it would in hermes; the spec has no loader, so nothing re-imports it.
+    """
     module = ModuleType(name, doc)
+    found = _real_hermes.real_spec(name)
+    spec = importlib.machinery.ModuleSpec(name, None, origin=found.origin if found else None)
+    if found is not None and found.origin:
+        spec.has_location = True
+        module.__file__ = found.origin
+    if found is not None and found.submodule_search_locations is not None:
+        spec.submodule_search_locations = list(found.submodule_search_locations)
+    module.__spec__ = spec
     module.__dict__.update(attributes)
     module.__dict__[SHIM_MARK] = True
     module.__dict__["__getattr__"] = _real_hermes.fallback(name, lambda: hidden(name))

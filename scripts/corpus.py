@@ -1,0 +1,352 @@
+"""The corpus: `hermes-plugin-kit check` against hermes' own loader on third-party plugins
+from the package registry, each pinned at an exact version (scripts/corpus.txt).
+
+For each distribution of the list, an environment of its own under
+``.cache/corpus/<dist>`` (uv, this machine's Python 3.11, never a downloaded one) gets the
+plugin, hermes-agent 0.19.0 and the kit from this checkout (editable). Then, for each of
+its entry points, with ``HOME``, ``HERMES_HOME`` and the working directory in a fresh
+temporary folder and no credentials set:
+
+- ``hermes-plugin-kit check ENTRY_POINT --format json``: the kit's verdict, from the
+  in-memory host;
+- hermes' own loader, with no kit code: the entry point named in ``plugins.enabled``,
+  ``model_tools`` imported as the CLI imports it (plugin discovery runs), then
+  ``get_plugin_manager().list_plugins()`` and the names hermes credited the plugin with.
+
+Verdicts compared:
+
+- **loads**: hermes enables the plugin; the kit agrees when ``check`` reports it enabled
+  with no finding that says hermes does not load it (LOAD_RULES). An entry point with a
+  defect (HPK007, HPK008) is checked as if fixed, and the finding says hermes does not
+  load it;
+- **registrations**: when both load it, the tool, hook, middleware and command names
+  hermes credited are the ones ``check`` reports.
+
+A plugin agrees when both match. A disagreement is a *false error* (the kit refuses what
+hermes loads), a *miss* (the kit passes what hermes refuses) or a *registration*
+difference; each is listed with hermes' and the kit's words. Errors ``check`` reports on
+a plugin hermes loads (a tool with its arguments outside ``parameters``, say) do not stop
+hermes loading it and are not counted against agreement; they are listed by rule, each
+rule's severity pinned against the real host by tests/host/test_rule_severity.py.
+
+Not part of ./scripts/test: it needs the package registry (installing the corpus takes
+about 15 minutes here; a rerun with warm environments, about 10). Usage
+(``scripts/corpus`` runs it in the project environment):
+
+    python scripts/corpus.py [--only DIST ...] [--no-install] [--jobs N] [--write-docs]
+        [--json FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _markers import write_between_markers
+
+ROOT = Path(__file__).resolve().parent.parent
+LIST = ROOT / "scripts" / "corpus.txt"
+CACHE = ROOT / ".cache" / "corpus"
+HERMES = "hermes-agent==0.19.0"
+KIT = ("kit-core", "kit-lifecycle", "kit-media", "hermes-plugin-kit", "kit-devtools")
+INTERPRETER = os.path.realpath(sys.executable)
+"""This machine's Python (a virtual environment's resolved to its base): 3.11, as measured."""
+START, END = "<!-- corpus:start -->", "<!-- corpus:end -->"
+TIMEOUT = 600
+LOAD_RULES = frozenset({"HPK001", "HPK002", "HPK003", "HPK007", "HPK008", "HPK009", "HPK601"})
+"""``check``'s findings that say hermes does not load the plugin (or, for a memory
+provider, that its memory discovery gets no provider)."""
+COMPARED = ("tools", "hooks", "middleware", "commands")
+
+LOADER = """
+import json, sys
+import model_tools  # as the CLI imports hermes: discovery loads the enabled plugins
+from hermes_cli.plugins import get_plugin_manager
+name = sys.argv[1]
+manager = get_plugin_manager()
+found = [p for p in manager.list_plugins() if name in (p["key"], p["name"])]
+names = {}
+if found:
+    loaded = manager._plugins.get(found[0]["key"])  # the names behind list_plugins' counts
+    for field in ("tools", "hooks", "middleware", "commands"):
+        names[field] = sorted(set(getattr(loaded, field + "_registered", []) or []))
+print("HPK-CORPUS " + json.dumps({"listed": found[0] if found else None, "names": names}))
+"""
+"""hermes' own verdict, no kit code involved (``_plugins`` gives the names behind the
+public ``list_plugins()`` counts)."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    dist: str
+    version: str
+    entry_point: str
+    group: str
+    kind: str
+    also: str = ""
+
+
+@dataclass
+class Result:
+    entry: Entry
+    problem: str | None = None
+    check: dict[str, Any] = field(default_factory=dict[str, Any])
+    hermes: dict[str, Any] = field(default_factory=dict[str, Any])
+    seconds: float = 0.0
+
+
+def read_list(path: Path = LIST) -> list[Entry]:
+    entries: list[Entry] = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        parts = line.split("#", 1)[0].split()
+        if not parts:
+            continue
+        dist, version, entry_point, group, kind, *rest = parts
+        also = rest[0].removeprefix("also:") if rest else ""
+        entries.append(Entry(dist, version, entry_point, group, kind, also))
+    return entries
+
+
+def uv() -> list[str]:
+    """A uv command: the PATH's, the project's bootstrap, or ``python -m uv``."""
+    found = shutil.which("uv")
+    if found:
+        return [found]
+    local = Path.home() / ".cache" / "hermes-plugin-kit" / "uv" / "bin" / "uv"
+    return [str(local)] if local.is_file() else [sys.executable, "-m", "uv"]
+
+
+def environment(dist: str, version: str, install: bool) -> tuple[Path, str | None]:
+    """The distribution's own environment's python, built when asked; or why not."""
+    env = CACHE / dist
+    python = env / "bin" / "python"
+    if not install:
+        return python, None if python.is_file() else "not installed (run without --no-install)"
+    clean = {k: v for k, v in os.environ.items() if k != "VIRTUAL_ENV"}
+    clean["UV_PYTHON_DOWNLOADS"] = "never"
+    steps = [
+        [*uv(), "venv", "--quiet", "--allow-existing", "--python", INTERPRETER, str(env)],
+        [*uv(), "pip", "install", "--quiet", "--python", str(python), f"{dist}=={version}",
+         HERMES, *(arg for name in KIT for arg in ("-e", str(ROOT / "packages" / name)))],
+    ]  # fmt: skip
+    for step in steps:
+        run = subprocess.run(
+            step, capture_output=True, text=True, check=False, timeout=1800, env=clean
+        )
+        if run.returncode != 0:
+            last = (run.stderr.strip().splitlines() or ["no output"])[-3:]
+            return python, "install failed: " + " | ".join(last)
+    return python, None
+
+
+def _run(argv: list[str], marker: str | None = None) -> tuple[dict[str, Any], str]:
+    """Run ``argv`` in a fresh home; its JSON (after ``marker``, or the first ``{``)."""
+    with tempfile.TemporaryDirectory(prefix="hpk-corpus-") as home:
+        config = {"plugins": {"enabled": [argv[-1]]}} if marker else {}
+        Path(home, "config.yaml").write_text(json.dumps(config), encoding="utf-8")
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("HERMES_", "VIRTUAL_"))}
+        env.update(HOME=home, HERMES_HOME=home, PYTHONDONTWRITEBYTECODE="1")
+        try:
+            run = subprocess.run(
+                argv, capture_output=True, text=True, check=False, cwd=home, env=env,
+                timeout=TIMEOUT,
+            )  # fmt: skip
+        except subprocess.TimeoutExpired:
+            return {}, f"timed out after {TIMEOUT} s"
+    text = run.stdout
+    if marker is not None:
+        lines = [line for line in text.splitlines() if line.startswith(marker)]
+        text = lines[-1].removeprefix(marker) if lines else ""
+    start = text.find("{")
+    try:
+        data: dict[str, Any] = json.loads(text[start:]) if start >= 0 else {}
+    except ValueError:
+        data = {}
+    if not data:
+        return {}, (run.stderr.strip().splitlines() or ["no output"])[-1]
+    return data, ""
+
+
+def measure(entry: Entry, python: Path) -> Result:
+    result = Result(entry)
+    began = time.perf_counter()
+    kit = [str(python), "-m", "kit_devtools", "check", entry.entry_point, "--format", "json"]
+    result.check, problem = _run(kit)
+    if problem:
+        result.problem = f"check: {problem}"
+    result.hermes, problem = _run([str(python), "-c", LOADER, entry.entry_point], "HPK-CORPUS ")
+    if problem:
+        result.problem = f"hermes' loader: {problem}"
+    result.seconds = time.perf_counter() - began
+    return result
+
+
+def errors(data: dict[str, Any]) -> list[dict[str, Any]]:
+    return [f for f in data.get("findings", []) if f["severity"] == "error"]
+
+
+def kit_loads(result: Result) -> bool:
+    data = result.check
+    return bool(data["plugin"]["enabled"]) and not any(
+        f["rule"] in LOAD_RULES for f in errors(data)
+    )
+
+
+def hermes_loads(result: Result) -> bool:
+    listed = result.hermes.get("listed")
+    return bool(listed and listed["enabled"])
+
+
+def kit_names(result: Result) -> dict[str, list[str]]:
+    data = result.check
+    return {
+        "tools": sorted(t["function"]["name"] for t in data.get("tools", [])),
+        "hooks": sorted(data.get("hooks", [])),
+        "middleware": sorted(data.get("middleware", [])),
+        "commands": sorted(c["name"] for c in data.get("commands", [])),
+    }
+
+
+def registration_differences(result: Result) -> list[str]:
+    mine, theirs = kit_names(result), result.hermes.get("names", {})
+    return [
+        f"{what}: hermes {theirs.get(what, [])}, check {mine[what]}"
+        for what in COMPARED
+        if sorted(set(theirs.get(what, []))) != sorted(set(mine[what]))
+    ]
+
+
+def verdict(result: Result) -> tuple[str, str]:
+    """(agrees | false error | miss | registrations | not measured, the words)."""
+    if result.problem:
+        return "not measured", result.problem
+    listed = result.hermes.get("listed")
+    hermes = "loads it" if hermes_loads(result) else (
+        f"does not load it: {listed['error']}" if listed else "never discovers it"
+    )  # fmt: skip
+    said = "; ".join(f"{f['rule']}: {f['message']}" for f in errors(result.check)
+                     if f["rule"] in LOAD_RULES)  # fmt: skip
+    if kit_loads(result) != hermes_loads(result):
+        if hermes_loads(result):
+            return "false error", f"hermes {hermes}; check: {said}"
+        return "miss", f"hermes {hermes}; check passes it"
+    if hermes_loads(result):
+        differences = registration_differences(result)
+        if differences:
+            return "registrations", "; ".join(differences)
+        return "agrees", "both load it, same registrations"
+    return "agrees", f"hermes {hermes}; check: {said or 'not loaded'}"
+
+
+def other_errors(result: Result) -> list[str]:
+    """Errors on a plugin hermes loads: things hermes breaks after loading it."""
+    if result.problem or not hermes_loads(result):
+        return []
+    return sorted({f["rule"] for f in errors(result.check) if f["rule"] not in LOAD_RULES})
+
+
+def registered(result: Result) -> str:
+    names = kit_names(result)
+    parts = [f"{len(v)} {k}" for k, v in names.items() if v]
+    provisions = result.check.get("provisions", {})
+    parts += [f"{kind}: {', '.join(found)}" for kind, found in provisions.items()]
+    return ", ".join(parts) or "nothing"
+
+
+def cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def table(results: list[Result], date: str) -> str:
+    kinds = Counter(r.entry.kind for r in results)
+    lines = [
+        f"Measured {date} with hermes-agent 0.19.0 on Python 3.11, {len(results)} entry points"
+        f" of {len({r.entry.dist for r in results})} distributions, each distribution in an"
+        " environment of its own (`scripts/corpus.py`, list in `scripts/corpus.txt`). Kinds: "
+        + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))
+        + ".",
+        "",
+        "| plugin (entry point, group) | kind | check reports | verdict | why |"
+        " other errors |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in results:
+        e = r.entry
+        group = "" if e.group == "hermes_agent.plugins" else f", group `{e.group}`"
+        name = f"{e.dist}=={e.version} (`{e.entry_point}`{group})"
+        kind = e.kind + (f" (also {e.also.replace(',', ', ')})" if e.also else "")
+        if r.problem:
+            lines.append(f"| {name} | {kind} | | not measured | {cell(r.problem)} | |")
+            continue
+        state = "loads" if kit_loads(r) else "not loaded"
+        said, why = verdict(r)
+        row = [name, kind, f"{state}: {registered(r)}", said, why, ", ".join(other_errors(r)) or "-"]
+        lines.append("| " + " | ".join(cell(c) for c in row) + " |")
+    measured = [r for r in results if not r.problem]
+    tally = Counter(verdict(r)[0] for r in measured)
+    agree = tally["agrees"]
+    share = 100.0 * agree / len(measured) if measured else 0.0
+    lines += [
+        "",
+        f"Agreement: {agree} of {len(measured)} measured entry points ({share:.1f}%);"
+        f" false errors: {tally['false error']}; misses: {tally['miss']}; registrations"
+        f" differ: {tally['registrations']}; not measured: {len(results) - len(measured)}."
+        f" hermes loads {sum(1 for r in measured if hermes_loads(r))} of them.",
+    ]
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--only", nargs="*", default=[], help="distributions to measure")
+    parser.add_argument("--no-install", action="store_true", help="reuse the environments")
+    parser.add_argument("--jobs", type=int, default=2, help="distributions at a time")
+    parser.add_argument("--write-docs", action="store_true", help="update docs/corpus.md")
+    parser.add_argument("--json", type=Path, help="write the raw results as JSON")
+    args = parser.parse_args()
+    if sys.version_info[:2] != (3, 11):
+        msg = f"run it with Python 3.11 (the figures are for 3.11), not {sys.version.split()[0]}"
+        raise SystemExit(msg)
+    entries = [e for e in read_list() if not args.only or e.dist in args.only]
+    by_dist: dict[tuple[str, str], list[Entry]] = {}
+    for entry in entries:
+        by_dist.setdefault((entry.dist, entry.version), []).append(entry)
+
+    def one(key: tuple[str, str]) -> list[Result]:
+        python, problem = environment(*key, install=not args.no_install)
+        print(f"== {key[0]}=={key[1]}: {problem or 'ready'}", file=sys.stderr, flush=True)
+        if problem is not None:
+            return [Result(e, problem=problem) for e in by_dist[key]]
+        return [measure(e, python) for e in by_dist[key]]
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        done = dict(zip(by_dist, pool.map(one, by_dist), strict=True))
+    results = [r for key in by_dist for r in done[key]]
+    order = {e: i for i, e in enumerate(entries)}
+    results.sort(key=lambda r: order[r.entry])
+    text = table(results, time.strftime("%Y-%m-%d"))
+    print(text)
+    if args.json:
+        raw = [{"entry": vars(r.entry), "problem": r.problem, "check": r.check,
+                "hermes": r.hermes, "verdict": verdict(r), "seconds": round(r.seconds, 1)}
+               for r in results]  # fmt: skip
+        args.json.write_text(json.dumps(raw, indent=2, ensure_ascii=False), encoding="utf-8")
+    if args.write_docs:
+        write_between_markers(ROOT / "docs" / "corpus.md", START, END, text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
