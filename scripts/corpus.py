@@ -212,7 +212,7 @@ def hermes_loads(result: Result) -> bool:
 def kit_names(result: Result) -> dict[str, list[str]]:
     data = result.check
     return {
-        "tools": sorted(t["function"]["name"] for t in data.get("tools", [])),
+        "tools": sorted(data.get("registered_tools", [])),
         "hooks": sorted(data.get("hooks", [])),
         "middleware": sorted(data.get("middleware", [])),
         "commands": sorted(c["name"] for c in data.get("commands", [])),
@@ -228,15 +228,19 @@ def registration_differences(result: Result) -> list[str]:
     ]
 
 
+def short(text: str, limit: int = 160) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
 def verdict(result: Result) -> tuple[str, str]:
     """(agrees | false error | miss | registrations | not measured, the words)."""
     if result.problem:
         return "not measured", result.problem
     listed = result.hermes.get("listed")
     hermes = "loads it" if hermes_loads(result) else (
-        f"does not load it: {listed['error']}" if listed else "never discovers it"
+        f"does not load it: {short(str(listed['error']))}" if listed else "never discovers it"
     )  # fmt: skip
-    said = "; ".join(f"{f['rule']}: {f['message']}" for f in errors(result.check)
+    said = "; ".join(f"{f['rule']}: {short(f['message'])}" for f in errors(result.check)
                      if f["rule"] in LOAD_RULES)  # fmt: skip
     if kit_loads(result) != hermes_loads(result):
         if hermes_loads(result):
@@ -278,8 +282,7 @@ def table(results: list[Result], date: str) -> str:
         + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))
         + ".",
         "",
-        "| plugin (entry point, group) | kind | check reports | verdict | why |"
-        " other errors |",
+        "| plugin (entry point, group) | kind | check reports | verdict | why | other errors |",
         "|---|---|---|---|---|---|",
     ]
     for r in results:
@@ -292,7 +295,14 @@ def table(results: list[Result], date: str) -> str:
             continue
         state = "loads" if kit_loads(r) else "not loaded"
         said, why = verdict(r)
-        row = [name, kind, f"{state}: {registered(r)}", said, why, ", ".join(other_errors(r)) or "-"]
+        row = [
+            name,
+            kind,
+            f"{state}: {registered(r)}",
+            said,
+            why,
+            ", ".join(other_errors(r)) or "-",
+        ]
         lines.append("| " + " | ".join(cell(c) for c in row) + " |")
     measured = [r for r in results if not r.problem]
     tally = Counter(verdict(r)[0] for r in measured)
@@ -313,7 +323,7 @@ def main() -> int:
     parser.add_argument("--only", nargs="*", default=[], help="distributions to measure")
     parser.add_argument("--no-install", action="store_true", help="reuse the environments")
     parser.add_argument("--jobs", type=int, default=2, help="distributions at a time")
-    parser.add_argument("--write-docs", action="store_true", help="update docs/corpus.md")
+    parser.add_argument("--write-docs", action="store_true", help="update docs/evidence.md")
     parser.add_argument("--json", type=Path, help="write the raw results as JSON")
     args = parser.parse_args()
     if sys.version_info[:2] != (3, 11):
@@ -344,7 +354,7 @@ def main() -> int:
                for r in results]  # fmt: skip
         args.json.write_text(json.dumps(raw, indent=2, ensure_ascii=False), encoding="utf-8")
     if args.write_docs:
-        write_between_markers(ROOT / "docs" / "corpus.md", START, END, text)
+        write_between_markers(ROOT / "docs" / "evidence.md", START, END, text)
     return 0
 
 

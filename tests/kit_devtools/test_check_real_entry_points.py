@@ -2,7 +2,7 @@
 name from this environment (nothing is copied), and ``check`` reports where it disagrees.
 
 Every plugin published on PyPI is an entry point, so without this ``--real`` could only
-say it cannot run (HPK011) on the plugins people install (scripts/plugin_evidence.py).
+say it cannot run (HPK011) on the plugins people install (scripts/corpus.py).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ as it does in hermes: what the in-memory host's stand-ins do not model comes fro
 Platform adapters published on PyPI (hermes-band 0.1.0, hermes-vk-community 1.1.4) import
 ``gateway.config``, ``gateway.platforms.base`` and ``hermes_cli.config.get_env_value``
 while hermes registers them; hermes loads both, and the in-memory host refused both until
-the stand-ins let hermes' own modules through (scripts/plugin_evidence.py).
+the stand-ins let hermes' own modules through (scripts/corpus.py).
 """
 
 from __future__ import annotations
@@ -171,3 +171,23 @@ def test_a_plugin_looking_for_hermes_finds_it_as_in_hermes(tmp_path: Path) -> No
     (directory / "plugin.yaml").write_text("name: detector\nkind: standalone\n")
     plugin = InMemoryHost(strict=True).load(directory)
     assert plugin.hooks == ("on_session_start",)
+
+
+def test_ctx_manager_has_the_attributes_of_hermes_plugin_manager_and_no_more(
+    tmp_path: Path,
+) -> None:
+    """hermes-kiokuko 0.1.25 reads ``ctx._manager.home_path`` (an upstream attribute):
+    hermes-agent 0.19.0 disables it with AttributeError, and so must the in-memory host;
+    a plugin reading one the manager has gets its value, as there."""
+    from hermes_cli.plugins import PluginManager
+
+    from kit_devtools.testing.context import PluginManager as StandIn
+
+    directory = tmp_path / "manager_reader"
+    directory.mkdir()
+    source = "def register(ctx):\n    assert ctx._manager._discovered\n    ctx._manager.home_path\n"
+    (directory / "__init__.py").write_text(source, encoding="utf-8")
+    (directory / "plugin.yaml").write_text("name: manager-reader\nkind: standalone\n")
+    plugin = InMemoryHost().load(directory)
+    assert plugin.error == "'PluginManager' object has no attribute 'home_path'"
+    assert set(vars(StandIn())) == set(vars(PluginManager()))

@@ -1,4 +1,4 @@
-"""``preflight`` on the manifests of real plugins: those of ``scripts/plugin_evidence.py``.
+"""``preflight`` on the manifests of real plugins: those of ``scripts/corpus.py``.
 
 ``catalogue_manifests/`` holds each ``plugin.yaml`` (or several, for a wheel with several
 plugin directories) exactly as the wheel on the package registry ships it, named

@@ -27,6 +27,7 @@ def inventory(
             "error": plugin.error,
         },
         "tools": [d for d in host.definitions() if d["function"]["name"] in mine],
+        "registered_tools": sorted(mine),
         "commands": [
             {
                 "name": n,
@@ -122,6 +123,13 @@ def as_text(data: dict[str, Any], receipts: Sequence[str], findings: Sequence[Fi
     lines += [f"receipt: {r}" for r in receipts]
     lines.append(f"tools ({len(data['tools'])}), as the model receives them:")
     lines += ["  " + line for line in json.dumps(data["tools"], indent=2).splitlines()]
+    shown = {t["function"]["name"] for t in data["tools"]}
+    hidden = [n for n in data.get("registered_tools", []) if n not in shown]
+    if hidden:
+        lines.append(
+            f"registered but not offered to the model now ({len(hidden)}: their check_fn"
+            f" fails, or hermes refused them): {', '.join(hidden)}"
+        )
     lines += [f"command: /{c['name']} {c['args_hint']}".rstrip() for c in data["commands"]]
     lines += [f"CLI command: hermes {c['name']}: {c['help']}" for c in data["cli_commands"]]
     for key in ("middleware", "hooks", "skills"):

@@ -45,13 +45,13 @@ RULES: Final[dict[str, Rule]] = {
     "HPK001": Rule(E, "register() raised {error}: hermes disables the whole plugin and keeps"
                    " whatever it registered before the error", "fix the error; run check again",
                    "_load_plugin catches the exception and records the plugin as not enabled"
-                   " with its error (hermes_cli/plugins.py 1800-1868)"),
+                   " with its error (hermes_cli/plugins.py 1748-1830)"),
     "HPK002": Rule(E, "the plugin has no register() function", "define def register(ctx): ...",
                    "_load_plugin records 'no register() function' and does not enable it"
-                   " (hermes_cli/plugins.py 1840-1850)"),
+                   " (hermes_cli/plugins.py 1770-1775)"),
     "HPK003": Rule(E, "the plugin could not be imported: {error}", "fix the import error",
                    "an exception while importing the plugin module leaves it not enabled,"
-                   " with the error recorded (hermes_cli/plugins.py 1800-1868)"),
+                   " with the error recorded (hermes_cli/plugins.py 1748-1830)"),
     "HPK004": Rule(C, "plugin.yaml has no 'kind': hermes loads it as standalone today, but"
                    " re-kinds a plugin without 'kind' the day the first 8 KB of its"
                    " __init__.py mention MemoryProvider or register_memory_provider, and"
@@ -347,7 +347,7 @@ RULES: Final[dict[str, Rule]] = {
                    " importable there (it works only where the plugin's parent folder is on"
                    " sys.path, as in its own tests)", "import it relatively: {suggestion}",
                    "_load_directory_module imports the plugin as hermes_plugins.<slug>"
-                   " (hermes_cli/plugins.py 1800-1868)"),
+                   " (hermes_cli/plugins.py 1832-1868)"),
     "HPK505": Rule(W, "{what} is offered by no release of the package registry, only by"
                    " {label}", "require that release (requires_hermes: \">={version}\") or do"
                    " without it", "the host model's releases: every registry release lacks"

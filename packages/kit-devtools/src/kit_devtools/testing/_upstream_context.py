@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Final, cast
 
-from kit_devtools.testing.context import HostContext
+from kit_devtools.testing.context import HostContext, PluginManager
 from kit_devtools.testing.entries import PluginManifest
 from kit_devtools.testing.host_names import BUILTIN_TOOLS
 
@@ -102,11 +102,12 @@ class PluginRegistration:
             release()
 
 
-class _Manager:
+class _Manager(PluginManager):
     """The parts of upstream's ``PluginManager`` a context exposes as ``ctx._manager``:
-    the registration ledger (``_ownership_ledger``: plugin key -> handles)."""
+    0.19.0's, and the registration ledger (``_ownership_ledger``: plugin key -> handles)."""
 
     def __init__(self) -> None:
+        super().__init__()
         self._ownership_ledger: dict[str, list[PluginRegistration]] = {}
         self.scope_key = "default"
 
@@ -139,7 +140,7 @@ class UpstreamContext(HostContext):
     def _track(self, kind: str, name: str, release: Callable[[], None]) -> PluginRegistration:
         handle = PluginRegistration(kind, name, release)
         self.handles.append(handle)
-        self._manager._ownership_ledger.setdefault(self.plugin_id, []).append(handle)  # pyright: ignore[reportPrivateUsage]
+        self._manager._ownership_ledger.setdefault(self.plugin_id, []).append(handle)
         return handle
 
     def rollback(self) -> None:

@@ -38,6 +38,30 @@ _SKILL_NAME = re.compile(r"^[a-zA-Z0-9_-]+$")  # agent.skill_utils._NAMESPACE_RE
 _PLUGIN_NAMESPACE = "hermes_plugins."
 
 
+class PluginManager:
+    """``ctx._manager``, hermes' ``PluginManager`` as a plugin reaches it through its
+    context: the attributes of hermes-agent 0.19.0's manager (``__init__``,
+    ``hermes_cli/plugins.py`` 1251-1273; ``_discovered`` is True while plugins load,
+    1310), empty, since the in-memory host keeps its state elsewhere. A name that manager
+    lacks raises AttributeError, as there: a plugin written for upstream's manager
+    (``home_path``, say) fails here as it fails in hermes 0.19.0."""
+
+    def __init__(self) -> None:
+        self._plugins: dict[str, Any] = {}
+        self._hooks: dict[str, list[Any]] = {}
+        self._middleware: dict[str, list[Any]] = {}
+        self._plugin_tool_names: set[str] = set()
+        self._plugin_platform_names: set[str] = set()
+        self._cli_commands: dict[str, Any] = {}
+        self._context_engine: Any = None
+        self._plugin_commands: dict[str, Any] = {}
+        self._discovered = True
+        self._cli_ref: Any = None
+        self._plugin_skills: dict[str, Any] = {}
+        self._aux_tasks: dict[str, Any] = {}
+        self._slack_action_handlers: list[Any] = []
+
+
 class HostContext(Provisions):
     """The in-memory host's ``PluginContext``, handed to one plugin's ``register``."""
 
@@ -49,6 +73,7 @@ class HostContext(Provisions):
         self.manifest = manifest
         self._state = state
         self._dispatch = dispatch
+        self._manager: Any = PluginManager()
 
     def __repr__(self) -> str:
         return f"HostContext(plugin={self.manifest.name!r})"
