@@ -197,24 +197,25 @@ def _origin(name: str) -> str | None:
     return spec.origin if spec is not None else None
 
 
-def ensure_namespace() -> None:
-    """The ``hermes_plugins`` namespace package directory plugins are imported under."""
-    if NAMESPACE not in sys.modules:
-        package = ModuleType(NAMESPACE)
+def ensure_namespace(namespace: str = NAMESPACE) -> None:
+    """The namespace package plugins are imported under (``hermes_plugins`` for directory
+    plugins)."""
+    if namespace not in sys.modules:
+        package = ModuleType(namespace)
         package.__path__ = []
-        package.__package__ = NAMESPACE
-        sys.modules[NAMESPACE] = package
+        package.__package__ = namespace
+        sys.modules[namespace] = package
 
 
-def import_fresh(directory: Path, slug: str) -> ModuleType:
-    """Import ``directory`` as ``hermes_plugins.<slug>``, re-executing it and its
+def import_fresh(directory: Path, slug: str, namespace: str = NAMESPACE) -> ModuleType:
+    """Import ``directory`` as ``<namespace>.<slug>``, re-executing it and its
     submodules (a fresh copy per load, like a new hermes process)."""
     init = directory / "__init__.py"
     if not init.exists():
         msg = f"No __init__.py in {directory}"
         raise FileNotFoundError(msg)
-    ensure_namespace()
-    module_name = f"{NAMESPACE}.{slug}"
+    ensure_namespace(namespace)
+    module_name = f"{namespace}.{slug}"
     _forget(module_name)
     spec = importlib.util.spec_from_file_location(
         module_name, init, submodule_search_locations=[str(directory)]

@@ -25,14 +25,13 @@ problem here.
 from __future__ import annotations
 
 import importlib
-import importlib.util
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Final, cast
 
 from kit_devtools.testing._failure import where as where_raised
+from kit_devtools.testing._loader import import_fresh
 
 USER_NAMESPACE: Final = "_hermes_user_memory"
 """The namespace hermes imports a user-installed provider under (``plugins/memory``)."""
@@ -82,30 +81,6 @@ class _Collector:
         """Ignored, as hermes' collector ignores it."""
 
 
-def _import(directory: Path) -> ModuleType:
-    name = f"{USER_NAMESPACE}.{directory.name}"
-    if USER_NAMESPACE not in sys.modules:
-        package = ModuleType(USER_NAMESPACE)
-        package.__path__ = []
-        sys.modules[USER_NAMESPACE] = package
-    for stale in [n for n in sys.modules if n == name or n.startswith(name + ".")]:
-        del sys.modules[stale]
-    spec = importlib.util.spec_from_file_location(
-        name, directory / "__init__.py", submodule_search_locations=[str(directory)]
-    )
-    if spec is None or spec.loader is None:
-        msg = f"cannot import {directory}"
-        raise ImportError(msg)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    try:
-        spec.loader.exec_module(module)
-    except BaseException:
-        sys.modules.pop(name, None)
-        raise
-    return module
-
-
 def _subclass(module: ModuleType) -> tuple[object | None, str | None]:
     """The first ``MemoryProvider`` subclass hermes would instantiate, or why none."""
     try:
@@ -137,7 +112,7 @@ def load(directory: Path) -> MemoryProviderLoad:
     in-memory host, so the plugin's host imports resolve), and check it."""
     core_tools = _core_tools()
     try:
-        module = _import(directory)
+        module = import_fresh(directory, directory.name, USER_NAMESPACE)
     except Exception as exc:
         at = where_raised(exc)
         how = f"importing it raised {type(exc).__name__}: {exc} (at {at})"
