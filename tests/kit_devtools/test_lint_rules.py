@@ -10,6 +10,7 @@ import pytest
 from kit_devtools.cli._tool_rules import handler_findings, name_findings, schema_findings
 from kit_devtools.cli.findings import Severity
 from kit_devtools.cli.rules import RULES, finding
+from kit_devtools.testing.host_names import MODELLED
 
 GOOD: dict[str, Any] = {
     "name": "acme_get_item",
@@ -143,6 +144,22 @@ async def async_handler(args: Any, **kwargs: Any) -> str:
 )
 def test_handler_rules(handler: Any, is_async: bool, rules: list[str]) -> None:
     assert rules_of(handler_findings("acme_x", handler, is_async)) == rules
+
+
+def names_keywords(args: Any, *, task_id: Any = None, session_id: Any = None,
+                   user_task: Any = None) -> str:  # fmt: skip
+    return "{}"
+
+
+def test_a_handler_naming_every_keyword_hermes_passes_is_a_warning_not_an_error() -> None:
+    """hermes-kiokuko 0.1.25's handlers: hermes-agent 0.19.0 passes task_id, session_id and
+    user_task (``model_tools.py`` 1272-1278), so the call works there."""
+    keywords = MODELLED.tool_keywords
+    assert keywords == {"task_id", "session_id", "user_task"}
+    assert rules_of(handler_findings("acme_x", names_keywords, False, keywords)) == ["HPK124"]
+    assert rules_of(handler_findings("acme_x", no_kwargs, False, keywords)) == ["HPK121"]
+    older = frozenset({"task_id", "user_task"})
+    assert rules_of(handler_findings("acme_x", names_keywords, False, older)) == ["HPK124"]
 
 
 def test_every_rule_renders_with_its_details() -> None:

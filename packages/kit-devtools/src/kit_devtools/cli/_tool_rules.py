@@ -129,8 +129,21 @@ def is_coroutine_function(fn: object) -> bool:
     )
 
 
-def handler_findings(name: str, handler: object, is_async: bool) -> list[Finding]:
-    """What is wrong with how hermes will call a tool's handler."""
+def _names_keywords(fn: object, keywords: frozenset[str]) -> bool:
+    """Whether ``fn`` takes every one of ``keywords`` by name (besides its first argument)."""
+    try:
+        params = list(signature_of(cast("Any", fn)).parameters.values())[1:]
+    except (TypeError, ValueError):
+        return False
+    named = {p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+    return keywords <= named
+
+
+def handler_findings(
+    name: str, handler: object, is_async: bool, keywords: frozenset[str] = frozenset()
+) -> list[Finding]:
+    """What is wrong with how hermes will call a tool's handler (``keywords``: those the
+    release checked passes it)."""
     where = f"tool {name}"
     found: list[Finding] = []
     # a kit tool's wrapper takes (args, **kwargs) whatever it wraps: @tool checked the
@@ -138,7 +151,10 @@ def handler_findings(name: str, handler: object, is_async: bool) -> list[Finding
     kit_tool = declaration_of(handler, ToolSpec) is not None
     shape = None if kit_tool else signature_shape(handler)
     if shape is not None and not all(shape):
-        found.append(finding("HPK121", where))
+        if shape[0] and keywords and _names_keywords(handler, keywords):
+            found.append(finding("HPK124", where, keywords=", ".join(sorted(keywords))))
+        else:
+            found.append(finding("HPK121", where))
     if is_coroutine_function(handler) and not is_async:
         found.append(finding("HPK122", where))
     elif is_async and not is_coroutine_function(handler):

@@ -122,7 +122,7 @@ def _tool_findings(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]:
             continue
         found += name_findings(name, plugin.key, entry.toolset)
         found += schema_findings(name, entry.schema)
-        found += handler_findings(name, entry.handler, entry.is_async)
+        found += handler_findings(name, entry.handler, entry.is_async, host.release.tool_keywords)
     return found
 
 

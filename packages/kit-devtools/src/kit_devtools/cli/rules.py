@@ -250,6 +250,12 @@ RULES: Final[dict[str, Rule]] = {
                    "drop is_async or make the handler async",
                    "registry.dispatch runs _run_async(handler(...)) for is_async tools"
                    " (tools/registry.py 627-629, model_tools.py 88-140)"),
+    "HPK124": Rule(W, "the handler names hermes' keywords ({keywords}) instead of taking"
+                   " **kwargs: it works on this hermes, and every call fails on a release"
+                   " that passes one more", "add **kwargs to its parameters",
+                   "registry.dispatch(name, args, task_id=..., session_id=..., user_task=...)"
+                   " (model_tools.py 1272-1278); the keywords grew between releases (the host"
+                   " model's tool_keywords)"),
     "HPK131": Rule(E, "called with {called_with} the handler raised {error}: the model sees"
                    " hermes' generic tool error",
                    "validate arguments and return an error envelope",
