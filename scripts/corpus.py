@@ -254,6 +254,17 @@ def verdict(result: Result) -> tuple[str, str]:
     return "agrees", f"hermes {hermes}; check: {said or 'not loaded'}"
 
 
+def same_reason(result: Result) -> bool:
+    """When neither loads it: whether check says why in hermes' own words (hermes' error
+    appears in a finding), or hermes never discovered it and check says so (HPK008)."""
+    listed = result.hermes.get("listed")
+    found = result.check.get("findings", [])
+    if not listed:
+        return any(f["rule"] == "HPK008" for f in found)
+    error = str(listed.get("error") or "")
+    return bool(error) and any(error in f["message"] for f in found)
+
+
 def other_errors(result: Result) -> list[str]:
     """Errors on a plugin hermes loads: things hermes breaks after loading it."""
     if result.problem or not hermes_loads(result):
@@ -308,12 +319,16 @@ def table(results: list[Result], date: str) -> str:
     tally = Counter(verdict(r)[0] for r in measured)
     agree = tally["agrees"]
     share = 100.0 * agree / len(measured) if measured else 0.0
+    refused = [r for r in measured if verdict(r)[0] == "agrees" and not hermes_loads(r)]
     lines += [
         "",
         f"Agreement: {agree} of {len(measured)} measured entry points ({share:.1f}%);"
         f" false errors: {tally['false error']}; misses: {tally['miss']}; registrations"
         f" differ: {tally['registrations']}; not measured: {len(results) - len(measured)}."
-        f" hermes loads {sum(1 for r in measured if hermes_loads(r))} of them.",
+        f" hermes loads {sum(1 for r in measured if hermes_loads(r))} of them. Of the"
+        f" {len(refused)} both refuse, check gives hermes' own reason (its error in a"
+        f" finding, or HPK008 for an entry point hermes never discovers) for"
+        f" {sum(1 for r in refused if same_reason(r))}.",
     ]
     return "\n".join(lines)
 

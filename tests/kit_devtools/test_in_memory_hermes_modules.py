@@ -173,6 +173,7 @@ def test_a_plugin_looking_for_hermes_finds_it_as_in_hermes(tmp_path: Path) -> No
     assert plugin.hooks == ("on_session_start",)
 
 
+@pytest.mark.usefixtures("hermes_imported_for_the_test")
 def test_ctx_manager_has_the_attributes_of_hermes_plugin_manager_and_no_more(
     tmp_path: Path,
 ) -> None:
@@ -191,3 +192,26 @@ def test_ctx_manager_has_the_attributes_of_hermes_plugin_manager_and_no_more(
     plugin = InMemoryHost().load(directory)
     assert plugin.error == "'PluginManager' object has no attribute 'home_path'"
     assert set(vars(StandIn())) == set(vars(PluginManager()))
+
+
+@pytest.mark.usefixtures("without_hermes_imported")
+def test_a_plugin_reading_the_config_gets_hermes_defaults_under_the_hosts(
+    tmp_path: Path,
+) -> None:
+    """hermes' ``load_config`` is ``DEFAULT_CONFIG`` merged with config.yaml: incontext
+    0.0.5 refuses to load because ``model`` is hermes' default ``""``, not a mapping, and
+    under the in-memory host it must refuse for that reason, not another."""
+    directory = tmp_path / "model_reader"
+    directory.mkdir()
+    source = (
+        "from hermes_cli.config import load_config\n\n"
+        "def register(ctx):\n"
+        "    config = load_config()\n"
+        "    assert config['model'] == '', config['model']\n"
+        "    assert config['plugins']['entries']['x'] == {'on': True}\n"
+        "    assert 'toolsets' in config\n"
+    )
+    (directory / "__init__.py").write_text(source, encoding="utf-8")
+    (directory / "plugin.yaml").write_text("name: model-reader\nkind: standalone\n")
+    host = InMemoryHost(strict=True, config={"plugins": {"entries": {"x": {"on": True}}}})
+    assert host.load(directory).enabled

@@ -72,7 +72,8 @@ RULES: Final[dict[str, Rule]] = {
                    " [A-Za-z0-9_-]+, which disables the plugin (hermes_cli/plugins.py"
                    " 1198-1241)"),
     "HPK007": Rule(E, "the entry point {name!r} names {value!r}, a function: hermes loads the"
-                   " entry point and expects a module exposing register",
+                   " entry point, expects a module exposing register, and records 'no"
+                   " register() function'",
                    "point it at the module: {module!r}",
                    "_load_entrypoint_module calls ep.load() and reads .register from the"
                    " result, so a function gives 'no register() function'"

@@ -18,7 +18,7 @@ import sys
 import unicodedata
 from collections.abc import Callable, Generator
 from types import ModuleType
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from kit_devtools.testing import _commands, _hooks, _media, _real_hermes
 from kit_devtools.testing._coerce import as_dict
@@ -216,7 +216,21 @@ def cfg_get(cfg: Any, *keys: str, default: Any = None) -> Any:
 
 def _config_module(host: Any) -> ModuleType:
     def load_config() -> dict[str, Any]:
-        return copy.deepcopy(host._state.config)
+        """The host's ``config``; for a plugin, where hermes is installed, on top of
+        hermes' own defaults as hermes' ``load_config`` merges them (``DEFAULT_CONFIG``
+        with ``_deep_merge``, ``hermes_cli/config.py`` 7343-7357 in 0.19.0): a plugin
+        reading ``model`` gets hermes' ``""``, not nothing. The kit gets the host's."""
+        config = copy.deepcopy(host._state.config)
+        if _real_hermes.asked_by_kit():
+            return config
+        real = _real_hermes.real_module("hermes_cli.config")
+        merge: Any = getattr(real, "_deep_merge", None)
+        defaults: Any = getattr(real, "DEFAULT_CONFIG", None)
+        if not callable(merge) or not isinstance(defaults, dict):
+            return config
+        return cast(
+            "dict[str, Any]", merge(copy.deepcopy(cast("dict[str, Any]", defaults)), config)
+        )
 
     return stand_in_module(
         "hermes_cli.config",
