@@ -280,6 +280,8 @@ def hpk103(seen: Seen) -> None:
 
 
 def hpk104(seen: Seen) -> None:
+    """A warning: the tool reaches the model with an empty description, and works."""
+    works(seen, "sev104_get")
     assert not seen.definition("sev104_get").get("description")
 
 
