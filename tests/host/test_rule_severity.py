@@ -179,13 +179,18 @@ def refused(seen: Seen, *words: str) -> None:
     assert all(w in error for w in words), error
 
 
-def hermes_cli(directory: Path, *argv: str) -> subprocess.CompletedProcess[str]:
-    """``hermes <argv>`` in a fresh home with the plugin installed and enabled."""
+def hermes_cli(
+    directory: Path, *argv: str, installed: bool = True
+) -> subprocess.CompletedProcess[str]:
+    """``hermes <argv>`` in a fresh home, with the plugin installed and enabled there
+    (``installed``) or not."""
     home = directory.parent / f"{directory.name}-home"
-    shutil.copytree(directory, home / "plugins" / directory.name)
-    (home / "config.yaml").write_text(
-        json.dumps({"plugins": {"enabled": [directory.name]}}), encoding="utf-8"
-    )
+    home.mkdir()
+    if installed:
+        shutil.copytree(directory, home / "plugins" / directory.name)
+        (home / "config.yaml").write_text(
+            json.dumps({"plugins": {"enabled": [directory.name]}}), encoding="utf-8"
+        )
     env = {k: v for k, v in os.environ.items() if not k.startswith("HERMES_")}
     env["HERMES_HOME"] = str(home)
     return subprocess.run(
@@ -256,6 +261,21 @@ def hpk006(seen: Seen) -> None:
     answer = json.loads(seen.host.call_tool("skill_view", {"name": "sev 006:guide"}))
     assert answer["success"] is False
     assert "Invalid namespace 'sev 006'" in answer["error"]
+
+
+def hpk017(seen: Seen) -> None:
+    """hermes' loader reads the file (the plugin copied in loads), but its installer,
+    `hermes plugins install` (hermes_cli/plugins_cmd.py), refuses the plugin."""
+    assert seen.loaded.enabled, seen.loaded.error
+    repo = seen.directory.parent / "sev017-repo"
+    shutil.copytree(seen.directory, repo)
+    git = ["git", "-C", str(repo), "-c", "user.name=kit", "-c", "user.email=kit@example.org"]
+    for step in (["init", "-q"], ["add", "."], ["commit", "-qm", "plugin"]):
+        subprocess.run([*git, *step], check=True, capture_output=True)
+    run = hermes_cli(seen.directory, "plugins", "install", repo.as_uri(), installed=False)
+    said = " ".join((run.stdout + run.stderr).split())
+    assert "requires manifest_version 2, but this installer only supports up to 1" in said
+    assert not (seen.directory.parent / "sev017-home" / "plugins" / "sev017").exists()
 
 
 def hpk009(seen: Seen) -> None:
@@ -568,6 +588,7 @@ RUNS: dict[str, Run] = {
     "HPK007": Run("", entry_point, alone=True),
     "HPK008": Run("", entry_point, alone=True),
     "HPK009": Run("def register(ctx):\n    pass\n", hpk009, manifest="name: [sev009\n"),
+    "HPK017": Run(tool("sev017_get"), hpk017, manifest=STANDALONE + "manifest_version: 2\n"),
     "HPK101": Run(HANDLERS + ODD_SCHEMA, hpk101, alone=True),
     "HPK102": Run(tool("sev102_get", {"type": "function", "function": _schema("sev102_get")}),
                   hpk102),
@@ -668,8 +689,6 @@ MODELLED: dict[str, Modelled] = {
     "HPK016": Modelled(_upstream(_DOCTOR, "_check_manifest_v2 (loader types: plugins_manifest.py"
                                  " L44-48)", _DOCTOR_COMMIT),
                        tool("sev016_get"), STANDALONE + "config_schema: {{a: {{type: map}}}}\n"),
-    "HPK017": Modelled(_upstream("hermes_cli/plugins_cmd.py", "the installer's manifest check"),
-                       tool("sev017_get"), STANDALONE + "manifest_version: 2\n"),
     "HPK050": Modelled(_upstream(_VALIDATE, "L407-455 validate_plugin_dir"),
                        tool("sev050_get"), "- not a mapping\n", PREFLIGHT, loads=None),
     "HPK051": Modelled(_upstream(_VALIDATE, "L94-105 _check_manifest_fields"),

@@ -125,8 +125,9 @@ RULES: Final[dict[str, Rule]] = {
                    " the plugin on every release through 0.21.3 (its installer accepts"
                    " integers up to 1; the loader reads up to 2)",
                    "write manifest_version: 1, or leave it out (absent means 1)",
-                   "the installer's manifest check (hermes_cli/plugins_cmd.py @00067189,"
-                   " fixed on main by 118984d7 on 2026-09-20)"),
+                   "the installer's manifest check (hermes_cli/plugins_cmd.py 507-523 of"
+                   " 0.19.0, the same in every registry release and @00067189; fixed on main"
+                   " by 118984d7 on 2026-09-20); the loader itself loads the plugin"),
     "HPK018": Rule(W, "the plugin imports {module}, a hermes module the in-memory host does"
                    " not model, and hermes-agent is not installed here: {error}",
                    "install hermes-agent beside the plugin (pip install hermes-agent) to"
