@@ -17,6 +17,10 @@ def inventory(
     """Everything the plugin registered, as JSON-ready data; for a memory provider
     (``memory``), the provider hermes' memory discovery gets and the tools it offers."""
     mine = set(plugin.tools)
+    try:
+        definitions = host.definitions()
+    except TypeError:  # a schema that is no mapping breaks hermes' own list the same way
+        definitions = []  # (HPK101 says so)
     data = {
         "plugin": {
             "key": plugin.key,
@@ -26,7 +30,7 @@ def inventory(
             "enabled": plugin.enabled,
             "error": plugin.error,
         },
-        "tools": [d for d in host.definitions() if d["function"]["name"] in mine],
+        "tools": [d for d in definitions if d["function"]["name"] in mine],
         "registered_tools": sorted(mine),
         "commands": [
             {

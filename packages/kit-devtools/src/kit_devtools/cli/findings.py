@@ -34,5 +34,5 @@ class Finding:
         return {**asdict(self), "severity": str(self.severity)}
 
     def line(self) -> str:
-        """One line for a terminal: ``error HPK104 tool x: ... Fix: ...``."""
+        """One line for a terminal: ``warning HPK104 tool x: ... Fix: ...``."""
         return f"{self.severity} {self.rule} {self.where}: {self.message} Fix: {self.fix}"

@@ -66,11 +66,13 @@ RULES: Final[dict[str, Rule]] = {
                    "_parse_manifest keeps only PluginManifest's fields (hermes_cli/plugins.py"
                    " 1563-1652); upstream's plugins_manifest.py L32-39 @00067189 logs the"
                    " rest: the plugin loads, the setting is lost"),
-    "HPK006": Rule(E, "the plugin name {name!r} cannot namespace skills: hermes needs"
-                   " [A-Za-z0-9_-]+", "rename the plugin in plugin.yaml",
-                   "register_skill raises ValueError for a plugin name outside"
-                   " [A-Za-z0-9_-]+, which disables the plugin (hermes_cli/plugins.py"
-                   " 1198-1241)"),
+    "HPK006": Rule(E, "the plugin name {name!r} cannot namespace skills: hermes registers"
+                   " them as '{name}:<skill>', but skill_view refuses a namespace outside"
+                   " [A-Za-z0-9_-]+, so they can never be loaded",
+                   "rename the plugin in plugin.yaml",
+                   "register_skill checks only the skill's own name and stores"
+                   " '<plugin name>:<skill>' (hermes_cli/plugins.py 1198-1241); skill_view"
+                   " answers 'Invalid namespace' for it (tools/skills_tool.py 1002-1016)"),
     "HPK007": Rule(E, "the entry point {name!r} names {value!r}, a function: hermes loads the"
                    " entry point, expects a module exposing register, and records 'no"
                    " register() function'",
@@ -124,8 +126,9 @@ RULES: Final[dict[str, Rule]] = {
                    " the plugin on every release through 0.21.3 (its installer accepts"
                    " integers up to 1; the loader reads up to 2)",
                    "write manifest_version: 1, or leave it out (absent means 1)",
-                   "the installer's manifest check (hermes_cli/plugins_cmd.py @00067189,"
-                   " fixed on main by 118984d7 on 2026-09-20)"),
+                   "the installer's manifest check (hermes_cli/plugins_cmd.py 507-523 of"
+                   " 0.19.0, the same in every registry release and @00067189; fixed on main"
+                   " by 118984d7 on 2026-09-20); the loader itself loads the plugin"),
     "HPK018": Rule(W, "the plugin imports {module}, a hermes module the in-memory host does"
                    " not model, and hermes-agent is not installed here: {error}",
                    "install hermes-agent beside the plugin (pip install hermes-agent) to"
@@ -170,9 +173,10 @@ RULES: Final[dict[str, Rule]] = {
     # tool schema
     "HPK101": Rule(E, "the schema is a {kind}, not the function object hermes sends to the"
                    " model", "pass {{'name', 'description', 'parameters': {{'type': 'object',"
-                   " ...}}}}", "get_definitions wraps the schema as it is into"
-                   " {'type': 'function', 'function': schema} (tools/registry.py): the model"
-                   " gets a malformed tool"),
+                   " ...}}}}", "register_tool reads the schema with .get(): a str or a list"
+                   " raises there, which disables the plugin (HPK001); an object with get()"
+                   " that is no mapping is registered, then get_definitions fails on it"
+                   " ('not a mapping', tools/registry.py) and no tool reaches the model"),
     "HPK102": Rule(E, "the schema is wrapped twice: hermes adds the {{'type': 'function',"
                    " 'function': ...}} envelope itself", "pass only the inner function object",
                    "get_definitions wraps the schema again (tools/registry.py): the function"
@@ -180,10 +184,11 @@ RULES: Final[dict[str, Rule]] = {
     "HPK103": Rule(E, "{keys} stand outside 'parameters': the model receives a tool with no"
                    " arguments", "move them under schema['parameters']",
                    "get_definitions sends schema['parameters'] only (tools/registry.py)"),
-    "HPK104": Rule(E, "the schema has no description: the model sees only"
-                   " schema['description'] (register_tool's description= never reaches it)",
-                   "set schema['description']",
-                   "get_definitions sends the schema's own description (tools/registry.py);"
+    "HPK104": Rule(W, "the schema has no description: the model sees only"
+                   " schema['description'] (register_tool's description= never reaches it),"
+                   " so it guesses what the tool does", "set schema['description']",
+                   "get_definitions sends the schema's own description (tools/registry.py),"
+                   " empty: the tool reaches the model and its calls work;"
                    " register_tool's description= is kept for listings only"),
     "HPK105": Rule(E, "'parameters' is not an object schema ({problem}): hermes sends the"
                    " tool with no arguments",
@@ -212,7 +217,9 @@ RULES: Final[dict[str, Rule]] = {
     "HPK112": Rule(E, "{why}, so the model can never reach the plugin's tool",
                    "give it your plugin's namespace, e.g. {suggestion}",
                    "the agent loop answers these names before the registry"
-                   " (model_tools.py 606, 1167-1168; agent/tool_executor.py 1247-1474)"),
+                   " (model_tools.py 606, 1167-1168; agent/tool_executor.py 1247-1474);"
+                   " tool_search, tool_describe and tool_call from 0.16.0, when hermes'"
+                   " tool-search bridge came (tools/tool_search.py); before, they were free"),
     "HPK113": Rule(C, "the name is not lowercase snake_case",
                    "use tool_name(namespace, verb, noun)",
                    "the kit's naming convention: hermes accepts any provider-valid name"),
@@ -257,8 +264,9 @@ RULES: Final[dict[str, Rule]] = {
                    "registry.dispatch(name, args, task_id=..., session_id=..., user_task=...)"
                    " (model_tools.py 1272-1278); the keywords grew between releases (the host"
                    " model's tool_keywords)"),
-    "HPK131": Rule(E, "called with {called_with} the handler raised {error}: the model sees"
-                   " hermes' generic tool error",
+    "HPK131": Rule(E, "called with {called_with} the handler raised {error}: hermes logs a"
+                   " traceback and the call fails with its tool error ('Tool execution"
+                   " failed: ...')",
                    "validate arguments and return an error envelope",
                    "registry.dispatch catches the exception and answers 'Tool execution"
                    " failed' (tools/registry.py 632-644)"),
@@ -266,7 +274,8 @@ RULES: Final[dict[str, Rule]] = {
                    " hermes replaces it with a tool_result_contract error",
                    "return json.dumps(...) (kit tools do this for you)",
                    "_normalize_handler_result refuses a result that is not a string or a"
-                   " multimodal envelope (tools/registry.py)"),
+                   " multimodal envelope (tools/registry.py); before 0.19.0 hermes hands the"
+                   " object itself on where the agent loop expects the tool message's text"),
     "HPK133": Rule(W, "called with {called_with} the handler raised; the kit answered the"
                    " model with an error envelope: {error}", "if those arguments are valid,"
                    " fix the handler; if it refuses them on purpose, narrow the schema (enum,"
@@ -284,12 +293,16 @@ RULES: Final[dict[str, Rule]] = {
     "HPK203": Rule(E, "the handler cannot take the {what}", "give it one positional parameter",
                    "hermes calls a slash command's handler(raw_args) and a CLI command's"
                    " handler_fn(args): a TypeError instead of the command"),
-    "HPK204": Rule(E, "'hermes {name}' is a built-in subcommand: hermes never looks for a"
-                   " plugin command with that name", "choose another name",
-                   "hermes_cli/main.py adds its own subcommands first; argparse keeps the"
-                   " built-in one"),
+    "HPK204": Rule(E, "'hermes {name}' is a built-in subcommand: hermes never runs the"
+                   " plugin's, and adding it fails, which hides every plugin terminal command"
+                   " added after it", "choose another name",
+                   "hermes_cli/main.py skips plugin discovery for a built-in subcommand;"
+                   " otherwise it adds the plugins' commands in one loop, where argparse"
+                   " raises 'conflicting subparser' (Python 3.11+) and the loop ends"
+                   " ('Plugin CLI discovery failed', logged at debug)"),
     "HPK205": Rule(E, "the CLI command has no setup_fn: hermes calls setup_fn(subparser)"
-                   " unconditionally and the failure hides the command",
+                   " unconditionally and the failure hides the command, and every plugin"
+                   " terminal command added after it",
                    "pass setup_fn=lambda parser: None",
                    "the CLI's plugin subcommand wiring calls setup_fn(parser)"
                    " (hermes_cli/main.py; register_cli_command, plugins.py 504-525)"),
@@ -311,8 +324,9 @@ RULES: Final[dict[str, Rule]] = {
     # skills
     "HPK401": Rule(E, "the skill path {path} is not a SKILL.md file hermes can register"
                    " ({why})", "point plugin_skill/register_skill at the SKILL.md file itself",
-                   "register_skill raises for a path that is not an existing file, which"
-                   " disables the plugin (hermes_cli/plugins.py 1198-1241)"),
+                   "register_skill raises FileNotFoundError for a path that does not"
+                   " exist, which disables the plugin (hermes_cli/plugins.py 1198-1241); a"
+                   " directory is registered, and skill_view fails reading it"),
     # exclusive kinds: memory providers and context engines
     "HPK601": Rule(E, "hermes takes the plugin for a memory provider (its __init__.py"
                    " mentions MemoryProvider or register_memory_provider), but it gives"
@@ -361,8 +375,10 @@ RULES: Final[dict[str, Rule]] = {
                    " it, so the plugin fails there unless it guards the call"),
     "HPK506": Rule(E, "{what} is offered by no hermes release the kit knows",
                    "remove it; check the name against hermes' documentation",
-                   "no release the host model knows has it: the call raises AttributeError"
-                   " in register(), which disables the plugin"),
+                   "no release the host model knows has it: a PluginContext member raises"
+                   " AttributeError in register(), which disables the plugin; a hook or"
+                   " middleware name is stored with a warning and never called"
+                   " (hermes_cli/plugins.py 1158-1194)"),
     "HPK510": Rule(W, "plugin.yaml has no requires_hermes: upstream hermes loads the plugin on"
                    " any release, and an operator cannot tell that it needs {floor} or later",
                    "add requires_hermes: \">={floor}\"",

@@ -274,6 +274,32 @@ class RealHost:
             )
         return plugin
 
+    def load_all(self, targets: Sequence[str | Path]) -> dict[Path, RealPlugin]:
+        """Install the plugin directories ``targets`` and let hermes discover them in one
+        start; never raises for a plugin hermes refuses. Returns what hermes made of each
+        directory it discovered (enabled or not); one it did not discover is absent."""
+        for target in targets:
+            directory = Path(target).resolve()
+            name = directory.name
+            manifest_file = directory / "plugin.yaml"
+            data: Any = None
+            if manifest_file.is_file():
+                with contextlib.suppress(yaml.YAMLError):
+                    data = yaml.safe_load(manifest_file.read_text(encoding="utf-8"))
+                if isinstance(data, dict) and isinstance(data.get("name"), str):  # pyright: ignore[reportUnknownMemberType]
+                    name = str(data["name"])  # pyright: ignore[reportUnknownArgumentType]
+            if self._prepare is not None:
+                self._prepare(directory)
+            self._directories.append((directory, name))
+        self._start()
+        loaded: dict[str, Any] = self._ask("loaded")
+        self._plugins = {
+            key: _plugin(key, info, path)
+            for key, info in loaded.items()
+            for path, _ in [self._path_of(key, info)]
+        }
+        return {p.path: p for p in self._plugins.values() if p.path != Path()}
+
     def _path_of(self, key: str, info: Mapping[str, Any]) -> tuple[Path, str]:
         name = str(info.get("listed", {}).get("name", key))
         for directory, manifest_name in self._directories:
