@@ -110,3 +110,16 @@ def test_a_declared_standalone_kind_is_loaded_as_a_general_plugin(
     assert [f["rule"] for f in report["findings"]] == ["HPK001"]
     assert "register_memory_provider" in report["findings"][0]["message"]
     assert status == 1
+
+
+def test_an_entry_point_registering_a_memory_provider_fails_in_hermes_words() -> None:
+    """cognee-integration-hermes-agent 1.3.2 and hermes-hy-memory 0.2.8 call
+    ``ctx.register_memory_provider``, which hermes-agent 0.19.0's ``PluginContext`` lacks:
+    hermes records "'PluginContext' object has no attribute 'register_memory_provider'",
+    and so does the in-memory host."""
+    import types
+
+    module = types.ModuleType("cognee_like")
+    exec("def register(ctx):\n    ctx.register_memory_provider(object())\n", vars(module))
+    loaded = InMemoryHost().load(module)
+    assert loaded.error == "'PluginContext' object has no attribute 'register_memory_provider'"

@@ -78,6 +78,13 @@ class HostContext(Provisions):
     def __repr__(self) -> str:
         return f"HostContext(plugin={self.manifest.name!r})"
 
+    def __getattr__(self, name: str) -> Any:
+        """A member the release lacks fails in hermes' words: ``'PluginContext' object has
+        no attribute ...`` (a plugin calling ``register_memory_provider`` on 0.19.0 gets
+        the error hermes records)."""
+        msg = f"'PluginContext' object has no attribute {name!r}"
+        raise AttributeError(msg, name=name, obj=self)
+
     @property
     def _plugin(self) -> str:
         return self.manifest.name
