@@ -233,6 +233,34 @@ def memory_discovery(directory: Path) -> dict[str, Any]:
     return found
 
 
+PROVIDERS_PROBE = """
+import json
+import providers
+print("HPK-PROVIDERS " + json.dumps(sorted(p.name for p in providers.list_providers())))
+"""
+
+
+def provider_discovery(directory: Path) -> set[str]:
+    """The profiles hermes' ``providers/`` discovery gains with the plugin installed where
+    it looks (``$HERMES_HOME/plugins/model-providers/<name>``), against an empty home."""
+    found: list[set[str]] = []
+    for home, install in ((directory.parent / "providers-empty", False),
+                          (directory.parent / f"{directory.name}-providers", True)):  # fmt: skip
+        home.mkdir(exist_ok=True)
+        if install:
+            shutil.copytree(directory, home / "plugins" / "model-providers" / directory.name)
+        env = {k: v for k, v in os.environ.items() if not k.startswith("HERMES_")}
+        env["HERMES_HOME"] = str(home)
+        run = subprocess.run(
+            [sys.executable, "-c", PROVIDERS_PROBE], capture_output=True, text=True,
+            cwd=home, env=env, timeout=300, check=False,
+        )  # fmt: skip
+        lines = [line for line in run.stdout.splitlines() if line.startswith("HPK-PROVIDERS ")]
+        assert lines, run.stderr[-2000:]
+        found.append(set(json.loads(lines[-1].removeprefix("HPK-PROVIDERS "))))
+    return found[1] - found[0]
+
+
 # -- RUNS: what the installed hermes does -------------------------------------------------
 
 
@@ -487,6 +515,13 @@ def hpk601(seen: Seen) -> None:
     assert memory_discovery(seen.directory) == {"provider": False}
 
 
+def hpk603(seen: Seen) -> None:
+    """hermes records the plugin without importing it, and its providers/ discovery
+    gains no profile from it: no model provider."""
+    assert seen.plugin is None or seen.plugin.tools == ()
+    assert provider_discovery(seen.directory) == set()
+
+
 def hpk602(seen: Seen) -> None:
     """Memory discovery loads the provider; agent start's is_available() raises."""
     found = memory_discovery(seen.directory)
@@ -652,6 +687,8 @@ RUNS: dict[str, Run] = {
     "HPK601": Run("# a register_memory_provider plugin\ndef register(ctx):\n    pass\n", hpk601,
                   manifest=NO_KIND),
     "HPK602": Run(MEMORY_PROVIDER, hpk602, manifest=NO_KIND),
+    "HPK603": Run("# will register_provider(ProviderProfile(...)) one day\n", hpk603,
+                  manifest="kind: model-provider\n"),
 }  # fmt: skip
 
 ENTRY_POINTS = {

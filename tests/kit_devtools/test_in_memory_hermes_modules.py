@@ -12,7 +12,6 @@ from __future__ import annotations
 import importlib
 import sys
 import textwrap
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -79,18 +78,6 @@ def test_a_plugin_importing_hermes_internals_loads_as_in_hermes(tmp_path: Path) 
     assert host.call_tool("echo_status", {}) == "False"
     left = {n for n in set(sys.modules) - before if n.split(".")[0] in _hermes_packages()}
     assert left == set()  # hermes' modules (all it imported) leave with the stand-ins
-
-
-@pytest.fixture
-def hermes_imported_for_the_test() -> Iterator[None]:
-    """hermes imported by the test itself, and taken out again after it: a later real-host
-    test must boot hermes in its own home."""
-    before = set(sys.modules)
-    yield
-    packages = _hermes_packages()
-    for name in [n for n in sys.modules if n not in before]:
-        if name.partition(".")[0] in packages:
-            del sys.modules[name]
 
 
 @pytest.mark.usefixtures("hermes_imported_for_the_test")

@@ -23,7 +23,12 @@ from kit_devtools.cli._report import as_json, as_text, counts, host_report, inve
 from kit_devtools.cli._scaffold import scaffold
 from kit_devtools.cli._target import Target, resolve_target
 from kit_devtools.cli.findings import Finding, Severity
-from kit_devtools.cli.lint import lint_plugin, memory_provider_of, probe_tools
+from kit_devtools.cli.lint import (
+    lint_plugin,
+    memory_provider_of,
+    model_provider_of,
+    probe_tools,
+)
 from kit_devtools.testing import InMemoryHost, LoadedPlugin
 from kit_devtools.testing.host_names import MODELLED, profile
 
@@ -125,8 +130,9 @@ def _check(args: argparse.Namespace) -> int:
             )
         else:
             memory = memory_provider_of(host, plugin)
-            data = inventory(host, plugin, memory)
-            findings += lint_plugin(host, plugin, memory)
+            model = model_provider_of(host, plugin)
+            data = inventory(host, plugin, memory, model)
+            findings += lint_plugin(host, plugin, memory, model)
             if args.probe:
                 with _quiet_logs():  # the kit logs each refused probe call; the findings say it
                     findings += probe_tools(host, plugin)

@@ -8,14 +8,23 @@ from typing import Any, NamedTuple
 
 from kit_core._host_model import UPSTREAM_COMMIT, HostRelease
 from kit_devtools.cli.findings import Finding, Severity
-from kit_devtools.testing import InMemoryHost, LoadedPlugin, MemoryProviderLoad
+from kit_devtools.testing import (
+    InMemoryHost,
+    LoadedPlugin,
+    MemoryProviderLoad,
+    ModelProviderLoad,
+)
 
 
 def inventory(
-    host: InMemoryHost, plugin: LoadedPlugin, memory: MemoryProviderLoad | None = None
+    host: InMemoryHost,
+    plugin: LoadedPlugin,
+    memory: MemoryProviderLoad | None = None,
+    model: ModelProviderLoad | None = None,
 ) -> dict[str, Any]:
     """Everything the plugin registered, as JSON-ready data; for a memory provider
-    (``memory``), the provider hermes' memory discovery gets and the tools it offers."""
+    (``memory``), the provider hermes' memory discovery gets and the tools it offers; for
+    a model provider (``model``), the profiles hermes' providers/ discovery gets."""
     mine = set(plugin.tools)
     try:
         definitions = host.definitions()
@@ -62,6 +71,8 @@ def inventory(
             "loaded_by": memory.how if memory.provider is not None else None,
             "tools": [{"type": "function", "function": schema} for schema in memory.tools],
         }
+    if model is not None:
+        data["model_provider"] = {"profiles": list(model.profiles)}
     return data
 
 
@@ -144,6 +155,9 @@ def as_text(data: dict[str, Any], receipts: Sequence[str], findings: Sequence[Fi
         tools = ", ".join(t["function"]["name"] for t in memory["tools"]) or "-"
         how = memory["loaded_by"] or "none"
         lines.append(f"memory provider: {memory['name'] or '-'} (loaded by: {how}; tools: {tools})")
+    model = data.get("model_provider")
+    if model is not None:
+        lines.append(f"model provider profiles: {', '.join(model['profiles']) or '-'}")
     lines.append("findings:" if findings else "findings: none")
     lines += ["  " + f.line() for f in findings]
     lines.append(counts(findings).line())

@@ -21,7 +21,12 @@ from kit_devtools.cli._tool_rules import (
 )
 from kit_devtools.cli.findings import Finding
 from kit_devtools.cli.rules import finding
-from kit_devtools.testing import InMemoryHost, LoadedPlugin, MemoryProviderLoad
+from kit_devtools.testing import (
+    InMemoryHost,
+    LoadedPlugin,
+    MemoryProviderLoad,
+    ModelProviderLoad,
+)
 from kit_devtools.testing._failure import PluginRefused
 from kit_devtools.testing._failure import where as where_raised
 from kit_devtools.testing._manifest import is_memory_provider_dir
@@ -33,6 +38,7 @@ __all__ = [
     "lint_plugin",
     "load_findings",
     "memory_provider_of",
+    "model_provider_of",
     "probe_tools",
 ]
 
@@ -57,6 +63,22 @@ def memory_provider_of(host: InMemoryHost, plugin: LoadedPlugin) -> MemoryProvid
     if not is_memory_provider_dir(plugin.path):
         return None  # nothing loads an exclusive plugin that is no memory provider
     return host.load_memory_provider(plugin.path)
+
+
+def model_provider_of(host: InMemoryHost, plugin: LoadedPlugin) -> ModelProviderLoad | None:
+    """The profiles hermes' ``providers/`` discovery would get from a ``model-provider``
+    plugin directory (declared, or re-kinded by hermes from its source); None otherwise."""
+    if plugin.kind != "model-provider" or plugin.path is None:
+        return None
+    return host.load_model_provider(plugin.path)
+
+
+def model_provider_findings(plugin: LoadedPlugin, model: ModelProviderLoad) -> list[Finding]:
+    """HPK603 when hermes would get no profile (HPK018 when only hermes is missing)."""
+    if model.profiles:
+        return []
+    missing = _missing_module(plugin, model.exception)
+    return [missing or finding("HPK603", f"plugin {plugin.key}", why=model.problem)]
 
 
 def memory_provider_findings(plugin: LoadedPlugin, memory: MemoryProviderLoad) -> list[Finding]:
@@ -210,12 +232,19 @@ def _skill_findings(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]:
 
 
 def lint_plugin(
-    host: InMemoryHost, plugin: LoadedPlugin, memory: MemoryProviderLoad | None = None
+    host: InMemoryHost,
+    plugin: LoadedPlugin,
+    memory: MemoryProviderLoad | None = None,
+    model: ModelProviderLoad | None = None,
 ) -> list[Finding]:
-    """Every finding for ``plugin`` as the in-memory ``host`` loaded it (``memory``: its
-    memory provider as :func:`memory_provider_of` loaded it, when it is one)."""
+    """Every finding for ``plugin`` as the in-memory ``host`` loaded it (``memory`` and
+    ``model``: its memory or model provider as :func:`memory_provider_of` and
+    :func:`model_provider_of` loaded it, when it is one)."""
     memory = memory or memory_provider_of(host, plugin)
+    model = model or model_provider_of(host, plugin)
     found = load_findings(plugin, memory) + manifest_findings(plugin, host.release)
+    if model is not None:
+        found += model_provider_findings(plugin, model)
     found += _skill_findings(host, plugin)
     found += _tool_findings(host, plugin)
     found += _command_findings(host, plugin)

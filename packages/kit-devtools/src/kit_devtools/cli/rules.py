@@ -343,6 +343,16 @@ RULES: Final[dict[str, Rule]] = {
                    "the memory manager calls the provider's name, is_available(),"
                    " get_tool_schemas() and handle_tool_call() (agent/memory_manager.py);"
                    " a missing or failing one breaks memory for the whole agent"),
+    "HPK603": Rule(E, "hermes takes the plugin for a model provider (plugin.yaml's kind, or"
+                   " its __init__.py mentions register_provider and ProviderProfile), and its"
+                   " providers/ discovery gets no profile from it: {why}",
+                   "register the profile while the module imports:"
+                   " providers.register_provider(ProviderProfile(...)); a general plugin adds"
+                   " 'kind: standalone' to plugin.yaml",
+                   "hermes' general loader records a model-provider plugin as enabled and"
+                   " never imports it (hermes_cli/plugins.py 1412-1425); providers/__init__.py"
+                   " 102-190 imports each directory under $HERMES_HOME/plugins/model-providers"
+                   " and keeps what it registers"),
     # compat: what stops a plugin loading on some hermes, and its floor
     "HPK501": Rule(E, "uses {name}, a name upstream hermes moved or deleted (its Sep 2026"
                    " decomposition): from 2026-09-14 upstream's loader skips a plugin whose"

@@ -16,6 +16,7 @@ the ``--hermes`` option choosing the real releases.
 
 from kit_devtools.testing._failure import PluginLoadError, PluginRefused
 from kit_devtools.testing._memory_provider import MemoryProviderLoad
+from kit_devtools.testing._model_provider import ModelProviderLoad
 from kit_devtools.testing.context import HostContext
 from kit_devtools.testing.entries import (
     CliCommandEntry,
@@ -61,6 +62,7 @@ __all__ = [
     "LoadedPlugin",
     "MemoryProviderLoad",
     "MiddlewareEntry",
+    "ModelProviderLoad",
     "PluginLoadError",
     "PluginManifest",
     "PluginRefused",

@@ -115,13 +115,9 @@ _KIND_REFUSALS: Final = {
         " general plugin; if this is not one, add 'kind: standalone' to plugin.yaml (hermes"
         " re-kinds a plugin without 'kind' whose __init__.py mentions MemoryProvider)",
     ),
-    "model-provider": PluginRefused(
-        "model-provider plugin — loaded by hermes' providers/ discovery, not here",
-        "a model provider is loaded by hermes' providers/ discovery; if this is not one,"
-        " add 'kind: standalone' to plugin.yaml",
-    ),
 }
-"""The kinds hermes' general loader records but does not import (``plugins.py`` 1396-1425)."""
+"""The kinds hermes' general loader records as not loaded (``plugins.py`` 1396-1410); a
+``model-provider`` it records as enabled and leaves to ``providers/`` (1412-1425)."""
 
 
 def _directory_target(directory: Path, key: str | None) -> Target:

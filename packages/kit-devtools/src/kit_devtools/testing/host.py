@@ -27,6 +27,7 @@ from kit_devtools.testing import (
     _hooks,
     _loader,
     _memory_provider,
+    _model_provider,
     _pipeline,
     _requires_hermes,
     _schema,
@@ -36,6 +37,7 @@ from kit_devtools.testing._failure import PluginLoadError, load_failure
 from kit_devtools.testing._home import HermesHome
 from kit_devtools.testing._manifest import plugin_slug
 from kit_devtools.testing._memory_provider import MemoryProviderLoad
+from kit_devtools.testing._model_provider import ModelProviderLoad
 from kit_devtools.testing._state import HostState
 from kit_devtools.testing._upstream_context import UpstreamContext, upstream_manifest
 from kit_devtools.testing.context import HostContext
@@ -197,6 +199,8 @@ class InMemoryHost:
         refused = found.refused or _requires_hermes.gate(found.data, self.release)
         if refused is not None:
             return self._keep(found, None, error=refused.error, exception=refused)
+        if manifest.kind == "model-provider":  # recorded as enabled, imported by providers/
+            return self._keep(found, None, enabled=True)
         namespace = f"{_loader.NAMESPACE}.{plugin_slug(plugin_key)}"
         self._state.override_policy[namespace] = self._state.override_allowed(plugin_key)
         before = self._state.snapshot()
@@ -231,6 +235,15 @@ class InMemoryHost:
         the model, and what hermes' memory manager would trip over."""
         with self.activate():
             return _memory_provider.load(Path(directory).expanduser().resolve())
+
+    def load_model_provider(self, directory: str | Path) -> ModelProviderLoad:
+        """Import a model-provider plugin directory as hermes' ``providers/`` discovery
+        does (hermes' general loader, and so :meth:`load`, records it as enabled and
+        never imports it) and return the names of the ``ProviderProfile`` objects it
+        registers with ``providers.register_provider`` (hermes' own registry is left as
+        it was), or why it registers none."""
+        with self.activate():
+            return _model_provider.load(Path(directory).expanduser().resolve())
 
     def _context(self, manifest: Any, data: Mapping[str, Any]) -> HostContext:
         """The ``PluginContext`` of the release the host plays: upstream's where the release
