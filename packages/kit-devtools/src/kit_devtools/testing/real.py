@@ -253,13 +253,7 @@ class RealHost:
         if self._prepare is not None:
             self._prepare(directory)
         self._directories.append((directory, name))
-        self._start()
-        loaded: dict[str, Any] = self._ask("loaded")
-        self._plugins = {
-            key: _plugin(key, info, path)
-            for key, info in loaded.items()
-            for path, _ in [self._path_of(key, info)]
-        }
+        loaded = self._start_and_read()
         found = [p for p in self._plugins.values() if p.path == directory]
         if not found:
             raise PluginLoadError(
@@ -291,6 +285,11 @@ class RealHost:
             if self._prepare is not None:
                 self._prepare(directory)
             self._directories.append((directory, name))
+        self._start_and_read()
+        return {p.path: p for p in self._plugins.values() if p.path != Path()}
+
+    def _start_and_read(self) -> dict[str, Any]:
+        """Start hermes with every plugin so far and read what it made of each."""
         self._start()
         loaded: dict[str, Any] = self._ask("loaded")
         self._plugins = {
@@ -298,7 +297,7 @@ class RealHost:
             for key, info in loaded.items()
             for path, _ in [self._path_of(key, info)]
         }
-        return {p.path: p for p in self._plugins.values() if p.path != Path()}
+        return loaded
 
     def _path_of(self, key: str, info: Mapping[str, Any]) -> tuple[Path, str]:
         name = str(info.get("listed", {}).get("name", key))
