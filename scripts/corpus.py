@@ -4,14 +4,17 @@ from the package registry, each pinned at an exact version (scripts/corpus.txt).
 For each distribution of the list, an environment of its own under
 ``.cache/corpus/<dist>`` (uv, this machine's Python 3.11, never a downloaded one) gets the
 plugin, hermes-agent 0.19.0 and the kit from this checkout (editable). Then, for each of
-its entry points, with ``HOME``, ``HERMES_HOME`` and the working directory in a fresh
-temporary folder and no credentials set:
+its entry points (or plugin directories: group ``directory``, the path in site-packages),
+with ``HOME``, ``HERMES_HOME`` and the working directory in a fresh temporary folder and
+no credentials set:
 
 - ``hermes-plugin-kit check ENTRY_POINT --format json``: the kit's verdict, from the
   in-memory host;
 - hermes' own loader, with no kit code: the entry point named in ``plugins.enabled``,
   ``model_tools`` imported as the CLI imports it (plugin discovery runs), then
-  ``get_plugin_manager().list_plugins()`` and the names hermes credited the plugin with.
+  ``get_plugin_manager().list_plugins()`` and the names hermes credited the plugin with;
+  a directory is first copied into ``$HERMES_HOME/plugins``, and for a memory provider
+  hermes' memory discovery gives the provider and its tools.
 
 Verdicts compared:
 
@@ -30,8 +33,8 @@ hermes loading it and are not counted against agreement; they are listed by rule
 rule's severity pinned against the real host by tests/host/test_rule_severity.py.
 
 Not part of ./scripts/test: it needs the package registry (here, with uv's cache warm,
-installing the 79 environments and measuring took about 7 minutes; a rerun on them, 77 s
-with two jobs). Usage
+installing the first 79 environments and measuring took about 7 minutes; a rerun on all
+97, 95 s with two jobs). Usage
 (``scripts/corpus`` runs it in the project environment):
 
     python scripts/corpus.py [--only DIST ...] [--no-install] [--jobs N] [--write-docs]
@@ -55,6 +58,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _markers import write_between_markers
 
@@ -67,16 +72,21 @@ INTERPRETER = os.path.realpath(sys.executable)
 """This machine's Python (a virtual environment's resolved to its base): 3.11, as measured."""
 START, END = "<!-- corpus:start -->", "<!-- corpus:end -->"
 TIMEOUT = 600
-LOAD_RULES = frozenset({"HPK001", "HPK002", "HPK003", "HPK007", "HPK008", "HPK009", "HPK601"})
+LOAD_RULES = frozenset(
+    {"HPK001", "HPK002", "HPK003", "HPK007", "HPK008", "HPK009", "HPK019", "HPK601", "HPK603"}
+)
 """``check``'s findings that say hermes does not load the plugin (or, for a memory
 provider, that its memory discovery gets no provider)."""
 COMPARED = ("tools", "hooks", "middleware", "commands")
 
 LOADER = """
-import json, sys
+import json, os, shutil, sys
+from pathlib import Path
+name, directory = sys.argv[1], (sys.argv[2] if len(sys.argv) > 2 else None)
+if directory:  # installed as an operator installs one: $HERMES_HOME/plugins/<folder>
+    shutil.copytree(directory, Path(os.environ["HERMES_HOME"]) / "plugins" / Path(directory).name)
 import model_tools  # as the CLI imports hermes: discovery loads the enabled plugins
 from hermes_cli.plugins import get_plugin_manager
-name = sys.argv[1]
 manager = get_plugin_manager()
 found = [p for p in manager.list_plugins() if name in (p["key"], p["name"])]
 names = {}
@@ -84,10 +94,29 @@ if found:
     loaded = manager._plugins.get(found[0]["key"])  # the names behind list_plugins' counts
     for field in ("tools", "hooks", "middleware", "commands"):
         names[field] = sorted(set(getattr(loaded, field + "_registered", []) or []))
-print("HPK-CORPUS " + json.dumps({"listed": found[0] if found else None, "names": names}))
+memory = None
+from plugins.memory import _is_memory_provider_dir
+if directory and _is_memory_provider_dir(Path(directory)):  # memory.provider: <folder>
+    from plugins.memory import load_memory_provider
+    from agent.memory_manager import MemoryManager
+    provider = load_memory_provider(Path(directory).name)
+    if provider is not None:
+        keeper = MemoryManager()
+        keeper.add_provider(provider)
+        memory = {"name": provider.name,
+                  "tools": sorted(s.get("name") for s in keeper.get_all_tool_schemas())}
+    else:
+        memory = {"name": None, "tools": []}
+print("HPK-CORPUS " + json.dumps({"listed": found[0] if found else None, "names": names,
+                                  "memory": memory}))
 """
 """hermes' own verdict, no kit code involved (``_plugins`` gives the names behind the
-public ``list_plugins()`` counts)."""
+public ``list_plugins()`` counts). For a plugin directory (an operator copies it into
+``$HERMES_HOME/plugins``) hermes re-kinds as a memory provider, also hermes' memory
+discovery: ``load_memory_provider(<folder>)`` and the tools its memory manager offers."""
+DIRECTORY = "directory"
+"""The group column of a plugin directory: its entry-point column is its path in the
+distribution's ``site-packages``."""
 
 
 @dataclass(frozen=True)
@@ -153,10 +182,21 @@ def environment(dist: str, version: str, install: bool) -> tuple[Path, str | Non
     return python, None
 
 
+def plugin_name(directory: Path) -> str:
+    """The name hermes keys a plugin directory by: plugin.yaml's ``name``, else the folder."""
+    try:
+        data = yaml.safe_load((directory / "plugin.yaml").read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError):
+        data = None
+    name = data.get("name") if isinstance(data, dict) else None
+    return name if isinstance(name, str) and name else directory.name
+
+
 def _run(argv: list[str], marker: str | None = None) -> tuple[dict[str, Any], str]:
     """Run ``argv`` in a fresh home; its JSON (after ``marker``, or the first ``{``)."""
     with tempfile.TemporaryDirectory(prefix="hpk-corpus-") as home:
-        config = {"plugins": {"enabled": [argv[-1]]}} if marker else {}
+        enabled = [a for a in argv[3:4] if marker]  # the loader's first argument: the name
+        config = {"plugins": {"enabled": enabled}} if marker else {}
         Path(home, "config.yaml").write_text(json.dumps(config), encoding="utf-8")
         env = {k: v for k, v in os.environ.items() if not k.startswith(("HERMES_", "VIRTUAL_"))}
         env.update(HOME=home, HERMES_HOME=home, PYTHONDONTWRITEBYTECODE="1")
@@ -181,14 +221,24 @@ def _run(argv: list[str], marker: str | None = None) -> tuple[dict[str, Any], st
     return data, ""
 
 
+def site_packages(python: Path) -> Path:
+    code = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
+    run = subprocess.run([str(python), "-c", code], capture_output=True, text=True, check=True)
+    return Path(run.stdout.strip())
+
+
 def measure(entry: Entry, python: Path) -> Result:
     result = Result(entry)
     began = time.perf_counter()
-    kit = [str(python), "-m", "kit_devtools", "check", entry.entry_point, "--format", "json"]
+    target, hermes = entry.entry_point, [entry.entry_point]
+    if entry.group == DIRECTORY:
+        directory = site_packages(python) / entry.entry_point
+        target, hermes = str(directory), [plugin_name(directory), str(directory)]
+    kit = [str(python), "-m", "kit_devtools", "check", target, "--format", "json"]
     result.check, problem = _run(kit)
     if problem:
         result.problem = f"check: {problem}"
-    result.hermes, problem = _run([str(python), "-c", LOADER, entry.entry_point], "HPK-CORPUS ")
+    result.hermes, problem = _run([str(python), "-c", LOADER, *hermes], "HPK-CORPUS ")
     if problem:
         result.problem = f"hermes' loader: {problem}"
     result.seconds = time.perf_counter() - began
@@ -201,12 +251,19 @@ def errors(data: dict[str, Any]) -> list[dict[str, Any]]:
 
 def kit_loads(result: Result) -> bool:
     data = result.check
+    if "memory_provider" in data:  # what hermes' memory discovery would load
+        return data["memory_provider"]["loaded_by"] is not None and not any(
+            f["rule"] in LOAD_RULES for f in errors(data)
+        )
     return bool(data["plugin"]["enabled"]) and not any(
         f["rule"] in LOAD_RULES for f in errors(data)
     )
 
 
 def hermes_loads(result: Result) -> bool:
+    memory = result.hermes.get("memory")
+    if memory is not None:
+        return memory["name"] is not None
     listed = result.hermes.get("listed")
     return bool(listed and listed["enabled"])
 
@@ -222,6 +279,16 @@ def kit_names(result: Result) -> dict[str, list[str]]:
 
 
 def registration_differences(result: Result) -> list[str]:
+    memory = result.hermes.get("memory")
+    if memory is not None:  # a memory provider: its name and the tools it offers
+        mine = result.check.get("memory_provider", {})
+        tools = sorted(t["function"]["name"] for t in mine.get("tools", []))
+        return [
+            f"{what}: hermes {theirs!r}, check {ours!r}"
+            for what, theirs, ours in (("provider", memory["name"], mine.get("name")),
+                                       ("memory tools", memory["tools"], tools))
+            if theirs != ours
+        ]  # fmt: skip
     mine, theirs = kit_names(result), result.hermes.get("names", {})
     return [
         f"{what}: hermes {theirs.get(what, [])}, check {mine[what]}"
@@ -244,21 +311,29 @@ def verdict(result: Result) -> tuple[str, str]:
     if result.problem:
         return "not measured", result.problem
     listed = result.hermes.get("listed")
-    hermes = "loads it" if hermes_loads(result) else (
-        f"does not load it: {short(str(listed['error']))}" if listed else "never discovers it"
-    )  # fmt: skip
+    memory = result.hermes.get("memory")
+    if memory is not None:
+        hermes = ("' memory discovery loads the provider" if hermes_loads(result)
+                  else "' memory discovery gets no provider")  # fmt: skip
+    else:
+        hermes = " loads it" if hermes_loads(result) else (
+            f" does not load it: {short(str(listed['error']))}" if listed
+            else " never discovers it"
+        )  # fmt: skip
     said = "; ".join(f"{f['rule']}: {short(f['message'])}" for f in errors(result.check)
                      if f["rule"] in LOAD_RULES)  # fmt: skip
     if kit_loads(result) != hermes_loads(result):
         if hermes_loads(result):
-            return "false error", f"hermes {hermes}; check: {said}"
-        return "miss", f"hermes {hermes}; check passes it"
+            return "false error", f"hermes{hermes}; check: {said}"
+        return "miss", f"hermes{hermes}; check passes it"
     if hermes_loads(result):
         differences = registration_differences(result)
         if differences:
             return "registrations", "; ".join(differences)
+        if memory is not None:
+            return "agrees", "both load the provider, same name and tools"
         return "agrees", "both load it, same registrations"
-    return "agrees", f"hermes {hermes}; check: {said or 'not loaded'}"
+    return "agrees", f"hermes{hermes}; check: {said or 'not loaded'}"
 
 
 def same_reason(result: Result) -> bool:
@@ -266,6 +341,8 @@ def same_reason(result: Result) -> bool:
     appears in a finding), or hermes never discovered it and check says so (HPK008)."""
     listed = result.hermes.get("listed")
     found = result.check.get("findings", [])
+    if result.hermes.get("memory") is not None:  # memory discovery gets no provider
+        return any(f["rule"] == "HPK601" for f in found)
     if not listed:
         return any(f["rule"] == "HPK008" for f in found)
     error = str(listed.get("error") or "")
@@ -280,6 +357,9 @@ def other_errors(result: Result) -> list[str]:
 
 
 def registered(result: Result) -> str:
+    memory = result.check.get("memory_provider")
+    if memory is not None and memory["name"]:
+        return f"memory provider {memory['name']}, {len(memory['tools'])} tools"
     names = kit_names(result)
     parts = [f"{len(v)} {k}" for k, v in names.items() if v]
     provisions = result.check.get("provisions", {})
@@ -293,9 +373,11 @@ def cell(text: str) -> str:
 
 def table(results: list[Result], date: str) -> str:
     kinds = Counter(r.entry.kind for r in results)
+    directories = sum(1 for r in results if r.entry.group == DIRECTORY)
     lines = [
-        f"Measured {date} with hermes-agent 0.19.0 on Python 3.11, {len(results)} entry points"
-        f" of {len({r.entry.dist for r in results})} distributions, each distribution in an"
+        f"Measured {date} with hermes-agent 0.19.0 on Python 3.11, {len(results) - directories}"
+        f" entry points and {directories} plugin directories of"
+        f" {len({r.entry.dist for r in results})} distributions, each distribution in an"
         " environment of its own (`scripts/corpus.py`, list in `scripts/corpus.txt`). Kinds: "
         + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))
         + ".",
@@ -329,7 +411,7 @@ def table(results: list[Result], date: str) -> str:
     refused = [r for r in measured if verdict(r)[0] == "agrees" and not hermes_loads(r)]
     lines += [
         "",
-        f"Agreement: {agree} of {len(measured)} measured entry points ({share:.1f}%);"
+        f"Agreement: {agree} of {len(measured)} plugins measured ({share:.1f}%);"
         f" false errors: {tally['false error']}; misses: {tally['miss']}; registrations"
         f" differ: {tally['registrations']}; not measured: {len(results) - len(measured)}."
         f" hermes loads {sum(1 for r in measured if hermes_loads(r))} of them. Of the"

@@ -40,6 +40,8 @@ def test_the_list_has_sixty_entry_points_and_more_across_every_kind(corpus: Modu
     } <= set(kinds)  # fmt: skip
     assert {e.group for e in entries} > {"hermes_agent.plugins"}  # groups hermes never scans
     assert all(e.version[0].isdigit() for e in entries)  # each pinned at an exact version
+    directories = [e for e in entries if e.group == corpus.DIRECTORY]
+    assert len({e.dist for e in directories if e.kind == "memory-provider"}) >= 10
 
 
 def result(corpus: ModuleType, enabled: bool, findings: list[dict[str, Any]],

@@ -540,6 +540,14 @@ def entry_point(seen: Seen) -> None:
         assert verdict == NOT_DISCOVERED
 
 
+def shadowed(seen: Seen) -> None:
+    """hermes lists the entry point under the name, not the directory: the directory's
+    tool is never registered."""
+    verdict = real_verdict(seen.directory, seen.directory.name)
+    assert isinstance(verdict, dict), verdict
+    assert (verdict["source"], verdict["tools"]) == ("entrypoint", 0)
+
+
 @dataclass(frozen=True)
 class Run:
     """A plugin triggering the rule, how the kit is asked, and what hermes does."""
@@ -633,6 +641,7 @@ RUNS: dict[str, Run] = {
     "HPK008": Run("", entry_point, alone=True),
     "HPK009": Run("def register(ctx):\n    pass\n", hpk009, manifest="name: [sev009\n"),
     "HPK017": Run(tool("sev017_get"), hpk017, manifest=STANDALONE + "manifest_version: 2\n"),
+    "HPK019": Run(tool("sev019_get"), shadowed, alone=True),
     "HPK101": Run(HANDLERS + ODD_SCHEMA, hpk101, alone=True),
     "HPK102": Run(tool("sev102_get", {"type": "function", "function": _schema("sev102_get")}),
                   hpk102),
@@ -694,7 +703,10 @@ RUNS: dict[str, Run] = {
 ENTRY_POINTS = {
     "HPK007": "[hermes_agent.plugins]\nsevep007 = sevep007_mod:register\n",
     "HPK008": "[hermes.plugins]\nsevep008 = sevep008_mod\n",
+    "HPK019": "[hermes_agent.plugins]\nsev019 = sevep019_mod\n",
 }
+SHADOWING = {"HPK019"}
+"""Entry points that take a plugin directory's name: the directory is checked."""
 
 # -- MODELLED: upstream hermes only -------------------------------------------------------
 
@@ -866,8 +878,9 @@ def test_the_installed_hermes_does_what_the_severity_says(
         site = entry_point_dist(tmp_path, rule)
         monkeypatch.syspath_prepend(str(site))
         monkeypatch.setenv("PYTHONPATH", str(site))
-        directory = tmp_path / folder(rule).replace("sev", "sevep")
-        target = directory.name
+        if rule not in SHADOWING:
+            directory = tmp_path / folder(rule).replace("sev", "sevep")
+            target = directory.name
     found = reported(run.command, target, capsys)
     assert found.get(rule) == RULES[rule].severity.value, found
     run.expect(Seen(shared.plugins.get(directory.resolve()), shared.host, directory))

@@ -123,3 +123,28 @@ def test_an_entry_point_registering_a_memory_provider_fails_in_hermes_words() ->
     exec("def register(ctx):\n    ctx.register_memory_provider(object())\n", vars(module))
     loaded = InMemoryHost().load(module)
     assert loaded.error == "'PluginContext' object has no attribute 'register_memory_provider'"
+
+
+def test_an_entry_point_of_the_same_name_shadows_a_general_plugin_not_a_provider(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """atomicmemory-hermes 0.2.3 ships its provider directory and an entry point of the
+    same name: hermes' general loader keeps the entry point (scanned last), while its
+    memory discovery still reads the directory (the corpus, docs/evidence.md)."""
+    site = tmp_path / "site"
+    info = site / "recall_dist-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: recall-dist\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[hermes_agent.plugins]\nrecall = recall_mod\n")
+    monkeypatch.syspath_prepend(str(site))
+    provider = provider_dir(tmp_path, "by_register", "name: recall\n")
+    status, report = check(provider, capsys)
+    assert (status, report["findings"]) == (0, [])
+    general = tmp_path / "general"
+    general.mkdir()
+    (general / "__init__.py").write_text("def register(ctx):\n    pass\n", encoding="utf-8")
+    (general / "plugin.yaml").write_text("name: recall\nkind: standalone\n", encoding="utf-8")
+    status, report = check(general, capsys)
+    [only] = report["findings"]
+    assert (status, only["rule"]) == (1, "HPK019")
+    assert "'recall' of recall-dist (recall_mod)" in only["message"]

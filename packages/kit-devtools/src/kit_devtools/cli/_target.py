@@ -9,6 +9,7 @@ from pathlib import Path
 
 from kit_devtools.cli.findings import Finding
 from kit_devtools.cli.rules import finding
+from kit_devtools.testing._manifest import ManifestError, effective_kind, read_manifest
 
 ENTRY_POINT_GROUP = "hermes_agent.plugins"
 
@@ -49,12 +50,35 @@ def _entry_point_findings(name: str) -> Target | None:
     return None
 
 
+def _shadowing_entry_point(directory: Path) -> tuple[Finding, ...]:
+    """HPK019 when an installed entry point holds the directory plugin's name: hermes
+    scans entry points after plugin directories and keeps the last plugin of a key
+    (``winners``, ``hermes_cli/plugins.py`` 1382-1384 in 0.19.0), so the directory never
+    loads beside that package. Not for a memory provider: hermes' memory discovery reads
+    its directory whatever the general loader keeps under its name."""
+    name = directory.name
+    try:
+        data = read_manifest(directory / "plugin.yaml")
+    except (ManifestError, OSError, UnicodeDecodeError):
+        data = {}
+    if effective_kind(data, directory)[0] == "exclusive":
+        return ()  # hermes' memory discovery reads the directory itself, whatever holds the key
+    raw = data.get("name", name)
+    name = raw if isinstance(raw, str) else name
+    found = importlib.metadata.entry_points().select(group=ENTRY_POINT_GROUP, name=name)
+    return tuple(
+        finding("HPK019", f"plugin {name}", name=name, value=ep.value,
+                dist=ep.dist.name if ep.dist else "an installed package")
+        for ep in found
+    )  # fmt: skip
+
+
 def resolve_target(target: str) -> Target:
     """Turn ``check``'s TARGET into something the in-memory host can load."""
     path = Path(target)
     if path.exists():
         if path.is_dir() and (path / "__init__.py").is_file():
-            return Target(path.resolve())
+            return Target(path.resolve(), _shadowing_entry_point(path.resolve()))
         if path.is_dir():
             return Target(None, problem=f"{path} is a directory without __init__.py")
         return Target(None, problem=f"{path} is a file; point check at the plugin's directory")

@@ -135,6 +135,12 @@ RULES: Final[dict[str, Rule]] = {
                    " check this plugin",
                    "not a defect: in hermes the module is there; the check could not be"
                    " made here"),
+    "HPK019": Rule(E, "the entry point {name!r} of {dist} ({value}) has this plugin's name:"
+                   " hermes discovers entry points after plugin directories and keeps the"
+                   " last plugin of a name, so beside that package this directory never loads",
+                   "rename the plugin in plugin.yaml, or install only one of the two",
+                   "_discover_and_load_inner keeps the last manifest of each key, entry"
+                   " points last (winners, hermes_cli/plugins.py 1317-1384)"),
     # preflight: the catalogue's admission (hermes plugins validate, doctor)
     "HPK050": Rule(E, "plugin.yaml cannot be read: {why}; `hermes plugins validate` refuses"
                    " the plugin", "add a plugin.yaml mapping with name, version and"
