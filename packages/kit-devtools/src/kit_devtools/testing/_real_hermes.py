@@ -56,6 +56,11 @@ def hermes_installed() -> bool:
     return True
 
 
+_SPECS: dict[tuple[str, tuple[str, ...] | None], importlib.machinery.ModuleSpec | None] = {}
+"""Specs found, by name and search path: the stand-ins are rebuilt at every first
+activation, and hermes' files do not move while a process runs."""
+
+
 def real_spec(name: str) -> importlib.machinery.ModuleSpec | None:
     """Where hermes' own module ``name`` is, found without importing it (its parent
     package, or the parent's stand-in, must be in ``sys.modules``); None where hermes is
@@ -64,10 +69,15 @@ def real_spec(name: str) -> importlib.machinery.ModuleSpec | None:
         return None
     parent = name.rpartition(".")[0]
     try:
-        path = list(getattr(sys.modules[parent], "__path__", [])) if parent else None
-        return importlib.machinery.PathFinder.find_spec(name, path)
+        path = tuple(getattr(sys.modules[parent], "__path__", ())) if parent else None
+        key = (name, path)
+        if key not in _SPECS:
+            _SPECS[key] = importlib.machinery.PathFinder.find_spec(
+                name, list(path) if path is not None else None
+            )
     except (KeyError, ImportError, ValueError):
         return None
+    return _SPECS[key]
 
 
 def search_path(name: str) -> list[str]:
