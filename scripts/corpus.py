@@ -192,11 +192,13 @@ def plugin_name(directory: Path) -> str:
     return name if isinstance(name, str) and name else directory.name
 
 
-def _run(argv: list[str], marker: str | None = None) -> tuple[dict[str, Any], str]:
-    """Run ``argv`` in a fresh home; its JSON (after ``marker``, or the first ``{``)."""
+def _run(
+    argv: list[str], marker: str | None = None, enable: str | None = None
+) -> tuple[dict[str, Any], str]:
+    """Run ``argv`` in a fresh home whose config enables the plugin ``enable``; its JSON
+    (after ``marker``, or the first ``{``)."""
     with tempfile.TemporaryDirectory(prefix="hpk-corpus-") as home:
-        enabled = [a for a in argv[3:4] if marker]  # the loader's first argument: the name
-        config = {"plugins": {"enabled": enabled}} if marker else {}
+        config = {"plugins": {"enabled": [enable]}} if enable else {}
         Path(home, "config.yaml").write_text(json.dumps(config), encoding="utf-8")
         env = {k: v for k, v in os.environ.items() if not k.startswith(("HERMES_", "VIRTUAL_"))}
         env.update(HOME=home, HERMES_HOME=home, PYTHONDONTWRITEBYTECODE="1")
@@ -238,7 +240,8 @@ def measure(entry: Entry, python: Path) -> Result:
     result.check, problem = _run(kit)
     if problem:
         result.problem = f"check: {problem}"
-    result.hermes, problem = _run([str(python), "-c", LOADER, *hermes], "HPK-CORPUS ")
+    loader = [str(python), "-c", LOADER, *hermes]
+    result.hermes, problem = _run(loader, "HPK-CORPUS ", enable=hermes[0])
     if problem:
         result.problem = f"hermes' loader: {problem}"
     result.seconds = time.perf_counter() - began
@@ -251,13 +254,9 @@ def errors(data: dict[str, Any]) -> list[dict[str, Any]]:
 
 def kit_loads(result: Result) -> bool:
     data = result.check
-    if "memory_provider" in data:  # what hermes' memory discovery would load
-        return data["memory_provider"]["loaded_by"] is not None and not any(
-            f["rule"] in LOAD_RULES for f in errors(data)
-        )
-    return bool(data["plugin"]["enabled"]) and not any(
-        f["rule"] in LOAD_RULES for f in errors(data)
-    )
+    memory = data.get("memory_provider")  # what hermes' memory discovery would load
+    loads = memory["loaded_by"] is not None if memory else data["plugin"]["enabled"]
+    return bool(loads) and not any(f["rule"] in LOAD_RULES for f in errors(data))
 
 
 def hermes_loads(result: Result) -> bool:

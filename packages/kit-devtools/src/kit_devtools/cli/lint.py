@@ -96,10 +96,9 @@ def memory_provider_findings(plugin: LoadedPlugin, memory: MemoryProviderLoad) -
     return found
 
 
-def load_findings(plugin: LoadedPlugin, memory: MemoryProviderLoad | None = None) -> list[Finding]:
+def load_findings(plugin: LoadedPlugin) -> list[Finding]:
+    """Why hermes' general loader does not load the plugin, if it does not."""
     where = f"plugin {plugin.key}"
-    if memory is not None:
-        return memory_provider_findings(plugin, memory)
     if plugin.error is None:
         return []
     exc = plugin.exception
@@ -237,14 +236,17 @@ def lint_plugin(
     memory: MemoryProviderLoad | None = None,
     model: ModelProviderLoad | None = None,
 ) -> list[Finding]:
-    """Every finding for ``plugin`` as the in-memory ``host`` loaded it (``memory`` and
-    ``model``: its memory or model provider as :func:`memory_provider_of` and
-    :func:`model_provider_of` loaded it, when it is one)."""
-    memory = memory or memory_provider_of(host, plugin)
-    model = model or model_provider_of(host, plugin)
-    found = load_findings(plugin, memory) + manifest_findings(plugin, host.release)
-    if model is not None:
-        found += model_provider_findings(plugin, model)
+    """Every finding for ``plugin`` as the in-memory ``host`` loaded it; for a memory or
+    model provider, what its discovery gave (``memory``, ``model``: from
+    :func:`memory_provider_of` and :func:`model_provider_of`) replaces the general
+    loader's verdict, which records it without loading it."""
+    if memory is not None:
+        found = memory_provider_findings(plugin, memory)
+    elif model is not None:
+        found = model_provider_findings(plugin, model)
+    else:
+        found = load_findings(plugin)
+    found += manifest_findings(plugin, host.release)
     found += _skill_findings(host, plugin)
     found += _tool_findings(host, plugin)
     found += _command_findings(host, plugin)

@@ -29,6 +29,8 @@ from collections.abc import Callable, Mapping
 from types import ModuleType
 from typing import Any, Final
 
+from kit_devtools.testing.host_names import hermes_top_level
+
 _MISSING: Final = object()
 _LOCK = threading.RLock()
 _loaded: dict[str, ModuleType] = {}
@@ -162,12 +164,9 @@ def remember() -> None:
 
 @functools.cache
 def _hermes_packages() -> frozenset[str]:
-    """hermes-agent's top-level modules and packages (its ``top_level.txt``)."""
-    try:
-        listed = importlib.metadata.distribution("hermes-agent").read_text("top_level.txt")
-    except importlib.metadata.PackageNotFoundError:
-        return frozenset()
-    return frozenset((listed or "").split())
+    """The installed hermes-agent's top-level modules and packages (none where it is not
+    installed): ``host_names.hermes_top_level``, read once."""
+    return hermes_top_level() if hermes_installed() else frozenset()
 
 
 def forget() -> None:
