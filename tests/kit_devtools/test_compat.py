@@ -10,10 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.kit_devtools._memory_providers import provider_dir
 
 from kit_core._host_model import registry_releases
 from kit_devtools.cli import main
 from kit_devtools.cli._compat_floor import accepts
+from kit_devtools.testing._real_hermes import hermes_installed
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -451,3 +453,23 @@ def test_calls_the_context_makes_to_itself_are_not_the_plugins(tmp_path: Path) -
         ("profile_name", False),
     ]
     assert recorder.calls[0].keywords == ("name", "toolset", "handler", "schema")
+
+
+@pytest.mark.skipif(not hermes_installed(), reason="a memory provider imports hermes' base class")
+def test_a_working_memory_provider_is_not_told_to_become_standalone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """hermes' memory discovery loads it (tests/host/test_memory_provider_parity.py), so
+    neither the general loader's skip (HPK009) nor the re-kinding (HPK502) is a defect."""
+    status, report = compat(provider_dir(tmp_path, "by_register"), capsys)
+    assert (status, report["findings"]) == (0, [])
+    assert any("provider discovery loads it" in n for n in report["notes"])
+
+
+def test_a_plugin_rekinded_by_a_comment_still_gets_both_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    init = "# not a MemoryProvider\ndef register(ctx):\n    pass\n"
+    status, report = compat(make_plugin(tmp_path, "notes", init, "name: notes\n"), capsys)
+    assert status == 1
+    assert {"HPK009", "HPK502"} <= set(rules(report))

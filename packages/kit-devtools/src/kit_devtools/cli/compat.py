@@ -41,7 +41,7 @@ from kit_devtools.cli._report import counts
 from kit_devtools.cli._target import Target
 from kit_devtools.cli._tool_rules import signature_shape
 from kit_devtools.cli.findings import Finding
-from kit_devtools.cli.lint import load_findings
+from kit_devtools.cli.lint import load_findings, memory_provider_of, model_provider_of
 from kit_devtools.cli.rules import finding
 from kit_devtools.testing import LoadedPlugin
 from kit_devtools.testing._requires_hermes import spec_of, version_satisfies
@@ -158,7 +158,12 @@ def compat_report(target: Target) -> tuple[dict[str, Any], list[Finding]]:
         plugin = host.load(target.load, key=target.key)
     finally:
         logging.getLogger().removeHandler(handler)
-    findings += load_findings(plugin)
+    # a memory or model provider is loaded by its own discovery, not the general loader
+    memory, model = memory_provider_of(host, plugin), model_provider_of(host, plugin)
+    provider = (memory is not None and memory.provider is not None) or bool(
+        model is not None and model.profiles
+    )
+    findings += [] if provider else load_findings(plugin)
     directory = Path(plugin.path) if plugin.source == "directory" and plugin.path else None
     manifest: dict[str, Any] = dict(plugin.manifest or {}) if directory else {}
     surfaces = {surface: tuple(getattr(plugin, surface)) for surface, _ in SURFACES}
@@ -169,7 +174,7 @@ def compat_report(target: Target) -> tuple[dict[str, Any], list[Finding]]:
     floor = floor_of(uses) if plugin.enabled else None
     if directory is not None:
         findings += manifest_version_findings(manifest, f"plugin {plugin.key} plugin.yaml")
-        rekind = rekind_finding(directory, manifest)
+        rekind = None if provider else rekind_finding(directory, manifest)
         findings += [rekind] if rekind is not None else []
         findings += absolute_import_findings(directory, plugin.key)
         if floor is not None:
@@ -180,7 +185,12 @@ def compat_report(target: Target) -> tuple[dict[str, Any], list[Finding]]:
         findings += moved_name_findings(root)
         if floor is not None:
             notes += _late_member_notes(root, floor[0], uses)
-    if not plugin.enabled:
+    if provider:
+        notes.append(
+            "a provider: hermes' own provider discovery loads it, not the general plugin"
+            " loader, so its floor is not measured"
+        )
+    elif not plugin.enabled:
         notes.append("the plugin did not load, so its floor is unknown: fix the errors first")
         # the member whose absence raised the error that stopped the load, if one did
         failed = plugin.exception if isinstance(plugin.exception, AttributeError) else None

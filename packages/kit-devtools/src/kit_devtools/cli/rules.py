@@ -371,7 +371,7 @@ RULES: Final[dict[str, Rule]] = {
     "HPK502": Rule(E, "plugin.yaml has no 'kind' and the first 8192 characters of __init__.py"
                    " contain {marker!r} (line {line}): hermes re-kinds the plugin as {kind!r}"
                    " ({what}) and its general plugin loader never imports it",
-                   "add 'kind: standalone' to plugin.yaml (a real {what} states 'kind:"
+                   "add 'kind: standalone' to plugin.yaml (a real one states 'kind:"
                    " {kind}')", f"_parse_manifest's text test (hermes_cli/plugins.py"
                    f" 1594-1627): {_NEVER_LOADED}"),
     "HPK503": Rule(E, "register_skill got a {type} path: hermes calls path.exists() on it, so"
