@@ -48,7 +48,6 @@ import concurrent.futures
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -61,6 +60,7 @@ from typing import Any
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _hosts import uv
 from _markers import write_between_markers
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -148,15 +148,6 @@ def read_list(path: Path = LIST) -> list[Entry]:
         also = rest[0].removeprefix("also:") if rest else ""
         entries.append(Entry(dist, version, entry_point, group, kind, also))
     return entries
-
-
-def uv() -> list[str]:
-    """A uv command: the PATH's, the project's bootstrap, or ``python -m uv``."""
-    found = shutil.which("uv")
-    if found:
-        return [found]
-    local = Path.home() / ".cache" / "hermes-plugin-kit" / "uv" / "bin" / "uv"
-    return [str(local)] if local.is_file() else [sys.executable, "-m", "uv"]
 
 
 def environment(dist: str, version: str, install: bool) -> tuple[Path, str | None]:

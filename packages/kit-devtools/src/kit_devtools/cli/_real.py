@@ -20,16 +20,9 @@ from pathlib import Path
 from typing import Any, Final
 
 from kit_devtools.testing import LoadedPlugin
+from kit_devtools.testing.real import SCRUBBED
 
-__all__ = ["COMPARED", "NOT_DISCOVERED", "disagreements", "real_verdict"]
-
-SCRUBBED: Final = (
-    "HERMES_SAFE_MODE",
-    "HERMES_ENABLE_PROJECT_PLUGINS",
-    "HERMES_BUNDLED_PLUGINS",
-    "HERMES_KANBAN_TASK",
-)
-"""Variables that would change what hermes discovers."""
+__all__ = ["COMPARED", "NOT_DISCOVERED", "SCRUBBED", "disagreements", "real_verdict"]
 
 COMPARED: Final = ("enabled", "tools", "hooks", "middleware", "commands")
 

@@ -44,7 +44,7 @@ SCRUBBED: Final = (
     "HERMES_BUNDLED_PLUGINS",
     "HERMES_KANBAN_TASK",
 )
-"""Variables that would change what hermes discovers (as ``check --real``)."""
+"""Variables that would change what hermes discovers (scrubbed here and by ``check --real``)."""
 STDERR_TAIL: Final = 25
 TIMEOUT: Final = 300.0
 """Seconds the worker may take to start (import hermes, discover) or to answer."""
