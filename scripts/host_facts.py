@@ -113,6 +113,20 @@ def tool_keywords(model_tools: Any, registry: Any) -> list[str]:
     return sorted(seen)
 
 
+def _optional(module: str, name: str) -> Any:
+    """``module.name`` of this release, or None where it has no such module or name."""
+    if importlib.util.find_spec(module.rpartition(".")[0] or module) is None:
+        return None
+    try:
+        return getattr(importlib.import_module(module), name, None)
+    except ImportError:
+        return None
+
+
+PROVIDER_BUILTINS = {"tts": "agent.tts_registry", "transcription": "agent.transcription_registry"}
+"""Registries that refuse a plugin provider named like a built-in one (``_BUILTIN_NAMES``)."""
+
+
 def read_facts() -> dict[str, Any]:
     """What the installed hermes offers; call before anything else imports hermes."""
     plugins = importlib.import_module("hermes_cli.plugins")
@@ -148,6 +162,26 @@ def read_facts() -> dict[str, Any]:
         "agent_loop_tools": sorted(getattr(model_tools, "_AGENT_LOOP_TOOLS", ())),
         "awaits_hooks": importlib.util.find_spec("hermes_cli.plugins_dispatch") is not None,
         "functions": _functions(),
+        "entry_point_group": plugins.ENTRY_POINTS_GROUP,
+        "silence_token": _optional("gateway.response_filters", "SILENT_REPLY_TOKEN") or "",
+        "bridge_tools": sorted(_optional("tools.tool_search", "BRIDGE_TOOL_NAMES") or ()),
+        "provider_builtins": {
+            kind: sorted(names)
+            for kind, module in PROVIDER_BUILTINS.items()
+            if (names := _optional(module, "_BUILTIN_NAMES")) is not None
+        },
+        "secret_source_api_version": _optional(
+            "agent.secret_sources.base", "SECRET_SOURCE_API_VERSION"
+        ),
+        "observer_schema_version": _optional("hermes_cli.middleware", "OBSERVER_SCHEMA_VERSION")
+        or "",
+        "middleware_schema_version": _optional("hermes_cli.middleware", "MIDDLEWARE_SCHEMA_VERSION")
+        or "",
+        "top_level": sorted(
+            (
+                importlib.metadata.distribution("hermes-agent").read_text("top_level.txt") or ""
+            ).split()
+        ),
     }
 
 

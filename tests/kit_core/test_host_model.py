@@ -92,3 +92,32 @@ def test_decorators_accept_what_any_known_release_has() -> None:
         assert release.middleware <= modelled_middleware()
     assert "on_stream_start" in modelled_hooks()
     assert "not_a_hook" not in modelled_hooks()
+
+
+def test_the_runtime_literals_are_the_models_facts() -> None:
+    """Runtime modules write a few hermes facts out instead of building the model at import
+    (kit_core's call log, kit-media's silence token); each is the model's, on every
+    release that has it."""
+    from kit_core import _call_log
+    from kit_media import _capabilities, suppression
+
+    assert {r.entry_point_group for r in registry_releases()} == {_call_log._ENTRY_POINTS}
+    tokens = {r.silence_token for r in known_releases() if r.silence_token}
+    assert tokens == {_capabilities.SILENCE_TOKEN} == {suppression.SILENT_REPLY_TOKEN}
+    assert not registry_release("0.16.0").silence_token  # type: ignore[union-attr]
+
+
+def test_the_discovery_facts_come_from_each_release() -> None:
+    """The entry-point group, the silence token, the tool-search bridge and the providers'
+    built-in names are read from each release (tests/host/test_host_model_matches.py
+    checks them there): the bridge came in 0.16.0, the silence filter in 0.17.0, the TTS
+    and speech-to-text registries in 0.15.0, secret sources in 0.18.1."""
+    by_version = {r.version: r for r in registry_releases()}
+    assert not by_version["0.15.2"].bridge_tools
+    assert by_version["0.16.0"].bridge_tools == {"tool_search", "tool_describe", "tool_call"}
+    assert by_version["0.14.0"].provider_builtins == {}
+    assert "edge" in by_version["0.15.0"].provider_builtins["tts"]
+    assert "deepinfra" in by_version["0.19.0"].provider_builtins["transcription"]
+    assert by_version["0.18.0"].secret_source_api_version is None
+    assert by_version["0.18.1"].secret_source_api_version == 1
+    assert by_version["0.17.0"].silence_token == "NO_REPLY"

@@ -10,7 +10,9 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from kit_core import KitError, ToolDefinitionError, tool_name, validate_tool_name
-from kit_core.names import RESERVED_TOOL_NAMES
+from kit_core._host_model import modelled_reserved_tools, registry_release, reserved_tools
+
+RESERVED_TOOL_NAMES = modelled_reserved_tools()
 
 NAMES_SNAKE_RE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
 
@@ -175,12 +177,33 @@ def test_reserved_names_cover_every_agent_loop_name() -> None:
     assert set(NAMES_LOOP_RESERVED) <= RESERVED_TOOL_NAMES
 
 
+def test_reserved_names_follow_each_release() -> None:
+    """The tool-search bridge came in 0.16.0 and read_terminal in 0.17.0: older releases
+    leave those names to plugins, and the refusal says from which release they are taken."""
+    oldest = registry_release("0.13.0")
+    assert oldest is not None
+    assert reserved_tools(oldest) == {
+        "memory",
+        "todo",
+        "session_search",
+        "delegate_task",
+        "clarify",
+    }
+    newest = registry_release("0.19.0")
+    assert newest is not None
+    assert reserved_tools(newest) == set(NAMES_LOOP_RESERVED)
+    with pytest.raises(ToolDefinitionError, match=r"hermes-agent 0\.16\.0 and later"):
+        validate_tool_name("tool_search")
+    with pytest.raises(ToolDefinitionError, match="every hermes-agent release"):
+        validate_tool_name("todo")
+
+
 @pytest.mark.parametrize("name", NAMES_LOOP_RESERVED)
 def test_every_agent_loop_name_is_rejected(name: str) -> None:
     with pytest.raises(ToolDefinitionError) as info:
         validate_tool_name(name)
     message = str(info.value)
-    assert f"tool name {name!r} is reserved by the Hermes agent loop" in message
+    assert f"tool name {name!r} is reserved: hermes answers it itself" in message
     # the fix: prefix it with a namespace
     assert "namespace" in message
 

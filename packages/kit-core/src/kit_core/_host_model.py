@@ -26,6 +26,8 @@ from typing import Any, Final, cast
 from kit_core._record import Record
 
 __all__ = [
+    "LOOP_ANSWERED_TOOLS",
+    "MANIFEST_FILES",
     "UPSTREAM_COMMIT",
     "UPSTREAM_ONLY_FIELDS",
     "HostRelease",
@@ -34,10 +36,12 @@ __all__ = [
     "known_releases",
     "modelled_hooks",
     "modelled_middleware",
+    "modelled_reserved_tools",
     "newest_registry_release",
     "registry_release",
     "registry_releases",
     "release_label",
+    "reserved_tools",
     "upstream_release",
     "version_key",
 ]
@@ -64,6 +68,12 @@ UPSTREAM_NEW_MANIFEST_FIELDS: Final = (
 )  # fmt: skip
 """``PluginManifest`` fields upstream added after 0.19.0: the dataclass in
 ``hermes_cli/plugins_manifest.py`` L321-369 at :data:`UPSTREAM_COMMIT`, less 0.19.0's."""
+
+
+MANIFEST_FILES: Final = ("plugin.yaml", "plugin.yml")
+"""The manifest a plugin directory must hold to be discovered, ``plugin.yaml`` first
+(``PluginManager._scan_directory``: 0.13.0 ``hermes_cli/plugins.py`` L968-969, 0.19.0
+L1531-1533; a directory with neither is skipped)."""
 
 
 UPSTREAM_FAIL_CLOSED_HOOKS: Final = frozenset({"pre_tool_call", "pre_tts_synthesis"})
@@ -99,21 +109,29 @@ class HostRelease(Record):
         "agent_loop_tools",
         "aux_tasks",
         "awaits_hooks",
+        "bridge_tools",
         "cli_commands",
         "context",
+        "entry_point_group",
         "fail_closed_hooks",
         "functions",
         "hooks",
         "manifest",
         "middleware",
+        "middleware_schema_version",
         "modelled",
         "modify_directive",
+        "observer_schema_version",
+        "provider_builtins",
         "registration_ledger",
         "requires_python",
+        "secret_source_api_version",
+        "silence_token",
         "slash_commands",
         "tool_keywords",
         "tools",
         "toolsets",
+        "top_level",
         "version",
     )
     version: str
@@ -141,6 +159,30 @@ class HostRelease(Record):
     (``model_tools.handle_function_call`` -> ``registry.dispatch``)."""
     agent_loop_tools: frozenset[str]
     """``model_tools._AGENT_LOOP_TOOLS``: names the agent loop answers itself."""
+    bridge_tools: frozenset[str]
+    """``tools.tool_search.BRIDGE_TOOL_NAMES``: the tool-search bridge answers these names
+    itself (from 0.16.0; empty before)."""
+    entry_point_group: str
+    """``hermes_cli.plugins.ENTRY_POINTS_GROUP``: the only entry-point group hermes scans."""
+    silence_token: str
+    """``gateway.response_filters.SILENT_REPLY_TOKEN``: a final reply of exactly this is not
+    delivered; "" where the gateway has no silence filter (before 0.17.0)."""
+    provider_builtins: Mapping[str, frozenset[str]]
+    """Provider kind -> built-in names its registry keeps for itself (``_BUILTIN_NAMES`` of
+    ``agent.tts_registry`` and ``agent.transcription_registry``): a plugin provider of
+    such a name is ignored with a WARNING. Kinds absent here have no such list."""
+    observer_schema_version: str
+    """``hermes_cli.middleware.OBSERVER_SCHEMA_VERSION``, passed to every hook callback as
+    ``telemetry_schema_version`` ("" before 0.17.0)."""
+    middleware_schema_version: str
+    """``hermes_cli.middleware.MIDDLEWARE_SCHEMA_VERSION``, passed to every middleware as
+    ``middleware_schema_version`` ("" before 0.17.0)."""
+    top_level: frozenset[str]
+    """The distribution's ``top_level.txt``: hermes' own top-level modules and packages. A
+    plugin package of such a name is shadowed by hermes' own."""
+    secret_source_api_version: int | None
+    """``agent.secret_sources.base.SECRET_SOURCE_API_VERSION``: a secret source of another
+    ``api_version`` is ignored; None where the release has no secret sources."""
     awaits_hooks: bool
     """Whether the host awaits an ``async def`` hook (no registry release does)."""
     functions: Mapping[str, str]
@@ -169,6 +211,19 @@ class HostRelease(Record):
         setattr_(self, "toolsets", frozenset(facts["toolsets"]))
         setattr_(self, "tool_keywords", frozenset(facts["tool_keywords"]))
         setattr_(self, "agent_loop_tools", frozenset(facts["agent_loop_tools"]))
+        setattr_(self, "bridge_tools", frozenset(facts["bridge_tools"]))
+        setattr_(self, "entry_point_group", str(facts["entry_point_group"]))
+        setattr_(self, "silence_token", str(facts["silence_token"]))
+        builtins: Mapping[str, Iterable[str]] = facts["provider_builtins"]
+        setattr_(
+            self,
+            "provider_builtins",
+            MappingProxyType({kind: frozenset(names) for kind, names in builtins.items()}),
+        )
+        setattr_(self, "secret_source_api_version", facts["secret_source_api_version"])
+        setattr_(self, "observer_schema_version", str(facts["observer_schema_version"]))
+        setattr_(self, "middleware_schema_version", str(facts["middleware_schema_version"]))
+        setattr_(self, "top_level", frozenset(facts["top_level"]))
         setattr_(self, "context", MappingProxyType(dict(facts["context"])))
         setattr_(self, "tools", MappingProxyType(dict(facts["tools"])))
         # .get: scripts/host_model.py reads the model it is about to rewrite, which may
@@ -316,3 +371,28 @@ def modelled_hooks() -> frozenset[str]:
 def modelled_middleware() -> frozenset[str]:
     """Every middleware kind of every known release: what ``@middleware`` accepts."""
     return _union(r.middleware for r in known_releases())
+
+
+LOOP_ANSWERED_TOOLS: Final = frozenset({"clarify", "read_terminal"})
+"""Built-in tools the agent loop answers itself, before the registry, on every release
+that has them: ``elif function_name == "clarify"`` (0.13.0 ``run_agent.py`` L10678;
+0.19.0 ``agent/tool_executor.py`` L1332) and ``== "read_terminal"`` (0.17.0
+``agent/tool_executor.py`` L1082; 0.19.0 L1351)."""
+
+
+def reserved_tools(release: HostRelease) -> frozenset[str]:
+    """Names this release answers before its tool registry, so a plugin tool of such a
+    name is never reached: the agent loop's (``_AGENT_LOOP_TOOLS`` and
+    :data:`LOOP_ANSWERED_TOOLS`) and the tool-search bridge's."""
+    return (
+        release.agent_loop_tools
+        | release.bridge_tools
+        | (LOOP_ANSWERED_TOOLS & frozenset(release.tools))
+    )
+
+
+@cache
+def modelled_reserved_tools() -> frozenset[str]:
+    """The names some known release answers before its registry: what a tool declaration
+    refuses, whichever hermes it later runs on."""
+    return _union(reserved_tools(r) for r in known_releases())

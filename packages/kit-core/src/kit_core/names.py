@@ -5,11 +5,16 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from kit_core._host_model import (
+    first_release,
+    modelled_reserved_tools,
+    registry_releases,
+    reserved_tools,
+)
 from kit_core.errors import ToolDefinitionError
 
 __all__ = [
     "MAX_TOOL_NAME_LENGTH",
-    "RESERVED_TOOL_NAMES",
     "RESERVED_TOOL_PREFIXES",
     "tool_name",
     "validate_tool_name",
@@ -17,23 +22,6 @@ __all__ = [
 
 MAX_TOOL_NAME_LENGTH: Final = 64
 """OpenAI-style function names are limited to 64 characters."""
-
-RESERVED_TOOL_NAMES: Final = frozenset(
-    {
-        # handled by the agent loop before the tool registry is consulted
-        "memory",
-        "todo",
-        "session_search",
-        "delegate_task",
-        "clarify",
-        "read_terminal",
-        # the Tool Search bridge handles these inline
-        "tool_search",
-        "tool_describe",
-        "tool_call",
-    }
-)
-"""Names the hermes agent loop intercepts: a plugin tool with one of them is never reached."""
 
 RESERVED_TOOL_PREFIXES: Final = ("memory_",)
 """Prefixes kept for hermes' own tools (``memory_`` belongs to the built-in memory tool)."""
@@ -76,7 +64,8 @@ def validate_tool_name(name: object, *, namespace: str | None = None) -> str:
     """Check a tool name against the host's and the model's rules and return it.
 
     Rules: lowercase snake_case, at most 64 characters, not a name the agent loop
-    intercepts (:data:`RESERVED_TOOL_NAMES`), not the ``memory_`` prefix, and, when
+    answers itself on some release the host model knows (``_host_model.reserved_tools``),
+    not the ``memory_`` prefix, and, when
     ``namespace`` is given, starting with ``<namespace>_``.
 
     Raises:
@@ -92,11 +81,12 @@ def validate_tool_name(name: object, *, namespace: str | None = None) -> str:
             f" {MAX_TOOL_NAME_LENGTH}. Shorten the verb or noun"
         )
         raise ToolDefinitionError(msg)
-    if name in RESERVED_TOOL_NAMES:
+    if name in modelled_reserved_tools():
         msg = (
-            f"tool name {name!r} is reserved by the Hermes agent loop, which handles it itself,"
-            f" so the model could never reach a plugin tool of that name; prefix it with your"
-            f" plugin's namespace, e.g. tool_name('myplugin', ...)"
+            f"tool name {name!r} is reserved: hermes answers it itself, before its tool"
+            f" registry ({_answered_since(name)}), so the model could never reach a plugin"
+            f" tool of that name; prefix it with your plugin's namespace, e.g."
+            f" tool_name('myplugin', ...)"
         )
         raise ToolDefinitionError(msg)
     for prefix in RESERVED_TOOL_PREFIXES:
@@ -118,12 +108,20 @@ def validate_tool_name(name: object, *, namespace: str | None = None) -> str:
     return name
 
 
+def _answered_since(name: str) -> str:
+    """``hermes-agent 0.16.0 and later``: the releases whose loop answers ``name``."""
+    first = first_release(lambda release: name in reserved_tools(release))
+    if first is None or first is registry_releases()[0]:
+        return "every hermes-agent release"
+    return f"{first.label} and later"
+
+
 def _check_namespace(namespace: object) -> None:
     if not isinstance(namespace, str) or not namespace:
         msg = f"tool namespace must be a non-empty str such as 'discord', got {namespace!r}"
         raise ToolDefinitionError(msg)
     _check_snake("tool namespace", namespace)
-    if namespace in RESERVED_TOOL_NAMES or namespace + "_" in RESERVED_TOOL_PREFIXES:
+    if namespace in modelled_reserved_tools() or namespace + "_" in RESERVED_TOOL_PREFIXES:
         msg = (
             f"tool namespace {namespace!r} is reserved by the Hermes agent loop; use your"
             f" plugin's own domain, e.g. 'notes'"

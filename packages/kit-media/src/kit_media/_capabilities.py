@@ -25,7 +25,10 @@ file as the caption (0.19.0 ``tools/send_message_tool.py`` 86-123, used for Tele
 876-880); before it, the text always went out as a message of its own."""
 
 SILENCE_TOKEN: Final = "NO_REPLY"
-"""hermes' canonical silence token (0.19.0 ``gateway/response_filters.py:14``)."""
+"""hermes' silence token, ``gateway.response_filters.SILENT_REPLY_TOKEN`` from 0.17.0 (0.19.0
+``gateway/response_filters.py`` L14). Written out, not read from the host model, so that
+importing kit-media does not build the model; a test holds it to the model's
+``HostRelease.silence_token`` on every release that has one."""
 
 
 def first_offering(function: str) -> str:

@@ -56,6 +56,7 @@ from collections.abc import Callable
 from typing import Any, Final, TypeVar
 
 from kit_core import HookSpec, declare
+from kit_media._capabilities import SILENCE_TOKEN
 from kit_media._markers import MARKERS
 
 __all__ = [
@@ -67,8 +68,9 @@ __all__ = [
 
 logger = logging.getLogger("kit_media.suppression")
 
-SILENT_REPLY_TOKEN: Final = "NO_REPLY"
-"""hermes' canonical silence token (``gateway/response_filters.py:14``)."""
+SILENT_REPLY_TOKEN: Final = SILENCE_TOKEN
+"""hermes' silence token: a final reply of exactly this is not delivered (the host model's
+``HostRelease.silence_token``, which ``tests/kit_media`` holds this to)."""
 
 
 _F = TypeVar("_F", bound=Callable[..., Any])

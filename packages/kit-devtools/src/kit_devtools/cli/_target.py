@@ -9,9 +9,8 @@ from pathlib import Path
 
 from kit_devtools.cli.findings import Finding
 from kit_devtools.cli.rules import finding
+from kit_devtools.testing._loader import ENTRY_POINT_GROUP
 from kit_devtools.testing._manifest import ManifestError, effective_kind, read_manifest
-
-ENTRY_POINT_GROUP = "hermes_agent.plugins"
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ from typing import Any, Final, cast
 
 from kit_core import ToolSpec, declaration_of
 from kit_core._annotations import signature_of
-from kit_core.names import RESERVED_TOOL_NAMES
+from kit_core._host_model import HostRelease, reserved_tools
 from kit_devtools.cli.findings import Finding
 from kit_devtools.cli.rules import finding
 from kit_devtools.testing.host_names import MODELLED
@@ -89,15 +89,18 @@ def schema_findings(name: str, schema: object) -> list[Finding]:
     return found
 
 
-def name_findings(name: str, plugin_key: str, toolset: str) -> list[Finding]:
-    """What is wrong with a tool's name and toolset."""
+def name_findings(
+    name: str, plugin_key: str, toolset: str, release: HostRelease = MODELLED
+) -> list[Finding]:
+    """What is wrong with a tool's name and toolset, on the release checked."""
     where = f"tool {name}"
     namespace = re.sub(r"[^a-z0-9]+", "_", plugin_key.lower()).strip("_") or "myplugin"
     if not _PROVIDER_NAME.fullmatch(name):
         return [finding("HPK111", where)]
     found: list[Finding] = []
-    if name in RESERVED_TOOL_NAMES:
-        why = "the hermes agent loop handles this name itself"
+    if name in reserved_tools(release):
+        answers = "tool-search bridge" if name in release.bridge_tools else "agent loop"
+        why = f"{release.label}'s {answers} handles this name itself"
         found.append(finding("HPK112", where, why=why, suggestion=f"{namespace}_{name}"))
     elif name.startswith("memory_"):
         found.append(finding("HPK117", where, suggestion=f"{namespace}_{name[7:]}"))

@@ -141,7 +141,7 @@ def _tool_findings(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]:
             message = refused[name].message if name in refused else "not registered"
             found.append(finding("HPK116", f"tool {name}", message=message))
             continue
-        found += name_findings(name, plugin.key, entry.toolset)
+        found += name_findings(name, plugin.key, entry.toolset, host.release)
         found += schema_findings(name, entry.schema)
         found += handler_findings(name, entry.handler, entry.is_async, host.release.tool_keywords)
     return found

@@ -13,6 +13,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Final, Literal
 
+from kit_core._host_model import MANIFEST_FILES
 from kit_devtools.testing._failure import PluginRefused
 from kit_devtools.testing._manifest import (
     ManifestError,
@@ -22,10 +23,11 @@ from kit_devtools.testing._manifest import (
     read_manifest,
 )
 from kit_devtools.testing.entries import PluginManifest
+from kit_devtools.testing.host_names import MODELLED
 
 NAMESPACE: Final = "hermes_plugins"
-ENTRY_POINT_GROUP: Final = "hermes_agent.plugins"
-MANIFEST_FILES: Final = ("plugin.yaml", "plugin.yml")
+ENTRY_POINT_GROUP: Final = MODELLED.entry_point_group
+"""The one entry-point group hermes scans (``hermes_cli.plugins.ENTRY_POINTS_GROUP``)."""
 
 
 @dataclass(slots=True)

@@ -42,6 +42,7 @@ from kit_devtools.testing._standin_state import (
 from kit_devtools.testing.entries import PluginToolOverrideError, RequestMiddlewareResult
 from kit_devtools.testing.host_names import (
     MIDDLEWARE_SCHEMA_VERSION,
+    MODELLED,
     OBSERVER_SCHEMA_VERSION,
     VALID_MIDDLEWARE,
 )
@@ -127,7 +128,7 @@ def _plugins_module(host: Any) -> ModuleType:
         "hermes_cli.plugins",
         "The in-memory host's stand-in for hermes_cli.plugins.",
         VALID_HOOKS=HostHooks(),
-        ENTRY_POINTS_GROUP="hermes_agent.plugins",
+        ENTRY_POINTS_GROUP=MODELLED.entry_point_group,
         PluginToolOverrideError=PluginToolOverrideError,
         invoke_hook=lambda hook_name, **kwargs: host.invoke_hook(hook_name, **kwargs),  # pyright: ignore[reportUnknownLambdaType]
         has_hook=lambda hook_name: state().has_hook(hook_name),  # pyright: ignore[reportUnknownLambdaType]
@@ -336,7 +337,7 @@ def build(host: Any) -> dict[str, ModuleType]:
         "gateway.response_filters": stand_in_module(
             "gateway.response_filters",
             "The in-memory host's stand-in for the gateway's silence filter.",
-            SILENT_REPLY_TOKEN="NO_REPLY",
+            SILENT_REPLY_TOKEN=MODELLED.silence_token,
             is_intentional_silence_response=_is_intentional_silence_response,
         ),
         "model_tools": _model_tools_module(host),

@@ -11,7 +11,12 @@ from collections.abc import Mapping
 from importlib import metadata
 from typing import Final
 
-from kit_core._host_model import HostRelease, newest_registry_release, upstream_release
+from kit_core._host_model import (
+    HostRelease,
+    newest_registry_release,
+    registry_releases,
+    upstream_release,
+)
 
 __all__ = [
     "AGENT_LOOP_TOOLS",
@@ -52,10 +57,10 @@ def profile(hermes: str | None) -> HostRelease:
     raise ValueError(msg)
 
 
-OBSERVER_SCHEMA_VERSION: Final = "hermes.observer.v1"
+OBSERVER_SCHEMA_VERSION: Final = MODELLED.observer_schema_version
 """Added to every hook call as ``telemetry_schema_version`` (``hermes_cli/middleware.py``)."""
 
-MIDDLEWARE_SCHEMA_VERSION: Final = "hermes.middleware.v1"
+MIDDLEWARE_SCHEMA_VERSION: Final = MODELLED.middleware_schema_version
 """Added to every middleware call as ``middleware_schema_version``."""
 
 VALID_HOOKS: Final = MODELLED.hooks
@@ -67,7 +72,7 @@ VALID_MIDDLEWARE: Final = MODELLED.middleware
 AGENT_LOOP_TOOLS: Final = MODELLED.agent_loop_tools
 """``model_tools._AGENT_LOOP_TOOLS``: ``handle_function_call`` refuses these names."""
 
-TOOL_SEARCH_TOOLS: Final = frozenset({"tool_search", "tool_describe", "tool_call"})
+TOOL_SEARCH_TOOLS: Final = MODELLED.bridge_tools
 """The Tool Search bridge names ``handle_function_call`` answers before the registry."""
 
 BUILTIN_TOOLS: Final[Mapping[str, str]] = MODELLED.tools
@@ -78,17 +83,10 @@ BUILTIN_COMMANDS: Final = MODELLED.slash_commands
 """Built-in slash commands and aliases (``hermes_cli.commands._COMMAND_LOOKUP``): a plugin
 command of one of these names is skipped with a warning."""
 
-HERMES_TOP_LEVEL: Final = frozenset(
-    {
-        # hermes-agent's top_level.txt, every registry release 0.14.0-0.19.0
-        "acp_adapter", "agent", "batch_runner", "cli", "cron", "gateway", "hermes_bootstrap",
-        "hermes_cli", "hermes_constants", "hermes_logging", "hermes_state", "hermes_time",
-        "mcp_serve", "model_tools", "plugins", "providers", "rl_cli", "run_agent", "tools",
-        "toolset_distributions", "toolsets", "trajectory_compressor", "tui_gateway", "utils",
-    }
-)  # fmt: skip
-"""hermes' own top-level modules and packages when hermes-agent is not installed: a plugin
-package of one of these names is shadowed by hermes' own, which hermes imports instead."""
+HERMES_TOP_LEVEL: Final = frozenset(name for r in registry_releases() for name in r.top_level)
+"""hermes' own top-level modules and packages of every registry release (their
+``top_level.txt``), for when hermes-agent is not installed: a plugin package of one of these
+names is shadowed by hermes' own, which hermes imports instead."""
 
 
 def hermes_top_level() -> frozenset[str]:
