@@ -20,7 +20,7 @@ from collections.abc import Callable, Generator
 from types import ModuleType
 from typing import Any, Final, cast
 
-from kit_devtools.testing import _commands, _hooks, _media, _real_hermes
+from kit_devtools.testing import _commands, _hooks, _media, _real_hermes, _upstream_gateway
 from kit_devtools.testing._coerce import as_dict
 from kit_devtools.testing._standin_state import (
     ACTIVE,
@@ -334,14 +334,37 @@ def build(host: Any) -> dict[str, ModuleType]:
             "The in-memory host's stand-in for hermes' media path policy.",
             validate_media_delivery_path=_media.validate_media_delivery_path,
         ),
-        "gateway.response_filters": stand_in_module(
-            "gateway.response_filters",
-            "The in-memory host's stand-in for the gateway's silence filter.",
-            SILENT_REPLY_TOKEN=MODELLED.silence_token,
-            is_intentional_silence_response=_is_intentional_silence_response,
-        ),
+        "gateway.response_filters": _response_filters_module(host),
         "model_tools": _model_tools_module(host),
     }
+
+
+def _response_filters_module(host: Any) -> ModuleType:
+    """The gateway's silence filter; on a release with the human-turn silence guard
+    (``HostRelease.human_turn_guard``: the upstream profile) also the guard's predicates,
+    as upstream's ``gateway/response_filters.py`` offers them (L32-33 and L103-128 at
+    06202cddf797e761f2905c0c088129e2683ff7b7, see :mod:`_upstream_gateway`); elsewhere
+    asking for one is an AttributeError, as on 0.19.0."""
+    module = stand_in_module(
+        "gateway.response_filters",
+        "The in-memory host's stand-in for the gateway's silence filter.",
+        SILENT_REPLY_TOKEN=MODELLED.silence_token,
+        is_intentional_silence_response=_is_intentional_silence_response,
+    )
+
+    def guarded(name: str, answer: Callable[[], Any]) -> Callable[[], Any]:
+        def value() -> Any:
+            if not host._state.release.human_turn_guard:
+                raise AttributeError(name)
+            return answer()
+
+        return value
+
+    computed = {n: guarded(n, a) for n, a in _upstream_gateway.PREDICATES.items()}
+    vars(module)["__getattr__"] = _real_hermes.fallback(
+        "gateway.response_filters", lambda: hidden("gateway.response_filters"), computed
+    )
+    return module
 
 
 _SILENT_MARKERS: Final = frozenset({"[SILENT]", "SILENT", "NO_REPLY", "NO REPLY"})
