@@ -124,7 +124,7 @@ def test_the_kit_asking_what_the_host_can_do_gets_the_in_memory_answer() -> None
             "__name__": "kit_lifecycle.registration",
             "r": registry,
         }
-        exec("found = getattr(r, 'get_entry', None)", as_kit_registry)
+        exec("found = getattr(r, 'deregister', None)", as_kit_registry)
     assert as_kit["found"] is None  # the stand-in models no adapter class
     assert isinstance(as_plugin["found"], type)  # a plugin gets hermes' own
     assert as_kit_registry["found"] is None

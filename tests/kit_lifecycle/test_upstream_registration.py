@@ -11,7 +11,12 @@ Upstream behaviour pinned here, modelled from source:
   applied by the host (``plugins_manifest.py`` ``validate_config_schema`` @00067189);
 * ``register_tool`` refuses a name a built-in holds with a WARNING and returns None without
   calling the registry; every ``register_*`` returns a handle; a ``register()`` that raises
-  is rolled back (``hermes_cli/plugins.py`` L458-500 @00067189, counted from L257).
+  is rolled back (``hermes_cli/plugins.py`` L458-500 @00067189, counted from L257);
+* plugin tools live in a per-home overlay: ``registry.get_entry(name, *, scope=None)``
+  answers the home's overlay then the global tools, ``snapshot_registration`` the overlay
+  alone (``tools/registry.py`` @00067189, about chars 20.9k-21.3k), so the kit's preflight
+  tells a built-in's name from another plugin's (the in-memory profile keeps one registry
+  for its one home).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from typing import Any
 
 import pytest
 
+from kit_core import RegistrationError
 from kit_devtools.testing import InMemoryHost
 from kit_lifecycle import PartialRegistrationError, load_plugin_config
 
@@ -146,9 +152,108 @@ def test_a_key_get_config_refuses_is_left_out_with_a_warning(
 
 
 @pytest.mark.upstream("registration: handles, refusals, rollback")
-def test_upstream_refuses_a_built_in_name_and_the_kit_rolls_back_without_a_receipt(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+@pytest.mark.parametrize(
+    ("hermes", "toolset", "refusal"),
+    [
+        (
+            "0.21",
+            "shadow",
+            "tool 'terminal' is a built-in tool of this hermes (toolset 'terminal'); the host"
+            " would refuse yours with a WARNING: register_tool returns no registration and"
+            " never calls the registry.",
+        ),
+        (
+            # upstream refuses a built-in's name in any toolset without override=True
+            "0.21",
+            "terminal",
+            "tool 'terminal' is a built-in tool of this hermes (toolset 'terminal'); the host"
+            " would refuse yours with a WARNING: register_tool returns no registration and"
+            " never calls the registry.",
+        ),
+        (
+            None,
+            "shadow",
+            "tool 'terminal' is already registered by hermes in toolset 'terminal'; the"
+            " host would refuse yours with only an error log.",
+        ),
+    ],
+)
+def test_the_preflight_refuses_a_built_in_name_as_the_host_would(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, hermes: str | None, toolset: str, refusal: str
 ) -> None:
+    # upstream: register_tool refuses a name the home's overlay lacks and the global tools
+    # hold (hermes_cli/plugins.py L458-500 @00067189dfecf833d4d009c2dd977ae85cf800e0;
+    # tools/registry.py get_entry / snapshot_registration @00067189, about chars
+    # 20.9k-21.3k); hermes-agent 0.19.0's registry.register logs an ERROR and returns
+    host = InMemoryHost(hermes=hermes)
+    source = SHADOW.format(NAME="terminal").replace('toolset="shadow"', f"toolset={toolset!r}")
+    with caplog.at_level(logging.INFO):
+        loaded = host.load(plugin(tmp_path, "shadower", source))
+    assert loaded.enabled is False
+    assert isinstance(loaded.exception, RegistrationError)
+    assert not isinstance(loaded.exception, PartialRegistrationError)
+    assert (
+        str(loaded.exception) == f"{refusal} Namespace it, e.g. tool_name('shadower', verb, noun)"
+    )
+    # checked first: nothing was handed to the host, so nothing is half-registered
+    assert (host.commands, host.tools, loaded.tools, loaded.commands) == ({}, {}, (), ())
+    assert not [e for e in host.events if e.surface == "tool"]
+    assert not any("registered plugin" in r.getMessage() for r in caplog.records)
+
+
+def test_on_0_19_a_built_in_name_in_its_own_toolset_replaces_it(tmp_path: Path) -> None:
+    host = InMemoryHost(strict=True)
+    source = SHADOW.format(NAME="terminal").replace('toolset="shadow"', 'toolset="terminal"')
+    loaded = host.load(plugin(tmp_path, "shadower", source))
+    assert loaded.tools == ("terminal",)
+    assert host.tools["terminal"].plugin == "shadower"
+
+
+@pytest.mark.upstream("registration: handles, refusals, rollback")
+@pytest.mark.parametrize(
+    ("hermes", "refusal"),
+    [
+        (
+            "0.21",
+            "tool 'shared_echo' is already registered by another plugin in toolset 'first' in"
+            " this hermes home; the host's registry would reject yours with an ERROR and"
+            " register_tool return no registration.",
+        ),
+        (
+            None,
+            "tool 'shared_echo' is already registered by hermes in toolset 'first'; the host"
+            " would refuse yours with only an error log.",
+        ),
+    ],
+)
+def test_the_preflight_refuses_a_name_another_plugin_holds(
+    tmp_path: Path, hermes: str | None, refusal: str
+) -> None:
+    # upstream: the name is in this home's overlay, so register_tool calls
+    # registry.register, which rejects another toolset's name with an ERROR, and returns
+    # None (hermes_cli/plugins.py L458-500 @00067189; tools/registry.py register @00067189)
+    host = InMemoryHost(hermes=hermes)
+    first_source = SHADOW.format(NAME="shared_echo").replace('toolset="shadow"', 'toolset="first"')
+    first = host.load(plugin(tmp_path, "first", first_source))
+    assert first.enabled, first.exception
+    second_source = SHADOW.format(NAME="shared_echo").replace("shadowcmd", "secondcmd")
+    second = host.load(plugin(tmp_path, "second", second_source))
+    assert isinstance(second.exception, RegistrationError)
+    assert str(second.exception) == f"{refusal} Namespace it, e.g. tool_name('second', verb, noun)"
+    assert (second.enabled, second.tools, second.commands) == (False, (), ())
+    # the first plugin's tool stands, and nothing of the second is registered
+    assert host.tools["shared_echo"].plugin == "first"
+    assert set(host.commands) == {"shadowcmd"}
+
+
+@pytest.mark.upstream("registration: handles, refusals, rollback")
+def test_a_refusal_the_preflight_cannot_see_is_rolled_back_without_a_receipt(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a registry the kit cannot ask (no get_entry): register_tool's None is the refusal
+    from kit_devtools.testing import _shims
+
+    monkeypatch.delattr(_shims._Registry, "get_entry")
     host = InMemoryHost(hermes="0.21")
     with caplog.at_level(logging.INFO):
         loaded = host.load(plugin(tmp_path, "shadower", SHADOW.format(NAME="terminal")))

@@ -92,7 +92,12 @@ UPSTREAM_CONTEXT: Final = {
 """``PluginContext`` members upstream added that the kit uses, with their signatures."""
 
 
-UPSTREAM_ONLY_FIELDS: Final = ("fail_closed_hooks", "modify_directive", "registration_ledger")
+UPSTREAM_ONLY_FIELDS: Final = (
+    "fail_closed_hooks",
+    "human_turn_guard",
+    "modify_directive",
+    "registration_ledger",
+)
 """Facts read from upstream's source only: ``scripts/host_facts.py`` does not observe them
 on a booted release, and no registry release has them (empty / False there)."""
 
@@ -116,6 +121,7 @@ class HostRelease(Record):
         "fail_closed_hooks",
         "functions",
         "hooks",
+        "human_turn_guard",
         "manifest",
         "middleware",
         "middleware_schema_version",
@@ -194,6 +200,10 @@ class HostRelease(Record):
     fail_closed_hooks: frozenset[str]
     """Hooks whose callback, when it raises or times out, blocks instead of being skipped
     (empty on every registry release)."""
+    human_turn_guard: bool
+    """Whether the gateway refuses to let a person's turn end in a silence marker and sends
+    a visible "unexpected silence" fallback instead, offering its predicates in
+    ``gateway.response_filters`` (no registry release)."""
     modify_directive: bool
     """Whether a ``pre_tool_call`` result ``{"action": "modify", "args": {...}}`` changes the
     arguments the tool runs with (no registry release)."""
@@ -233,6 +243,7 @@ class HostRelease(Record):
         setattr_(self, "awaits_hooks", bool(facts["awaits_hooks"]))
         # .get: facts only upstream has (registry releases are generated without them)
         setattr_(self, "fail_closed_hooks", frozenset(facts.get("fail_closed_hooks", ())))
+        setattr_(self, "human_turn_guard", bool(facts.get("human_turn_guard", False)))
         setattr_(self, "modify_directive", bool(facts.get("modify_directive", False)))
         setattr_(self, "registration_ledger", bool(facts.get("registration_ledger", False)))
         setattr_(self, "modelled", modelled)
@@ -292,7 +303,9 @@ def upstream_release() -> HostRelease:
     L196-205 @006a5aeb), ``pre_tool_call`` failing closed, registration handles, the
     ``PluginContext`` members the kit uses, and the manifest fields it added
     (``hermes_cli/plugins_manifest.py`` L321-369, among them ``requires_hermes``, which
-    it enforces). Facts not yet read from that source are 0.19.0's.
+    it enforces), and the gateway's human-turn silence guard, which landed after that
+    commit (read at 06202cddf797e761f2905c0c088129e2683ff7b7). Facts not yet read from
+    that source are 0.19.0's.
     """
     newest = newest_registry_release()
     facts: dict[str, Any] = {name: getattr(newest, name) for name in HostRelease.__slots__}
@@ -310,6 +323,12 @@ def upstream_release() -> HostRelease:
         # _dispatch_pre_tool_call_hooks, hermes_cli/plugins.py @00067189 (about chars
         # 101.9k-107.8k), applied by model_tools.handle_function_call (PR #87482)
         modify_directive=True,
+        # a bare silence marker ends only a machinery turn; a person's turn gets a visible
+        # fallback (PR #111624, in the v0.21.3 release per upstream issue #113031, after the
+        # 00067189 snapshot): the predicates of gateway/response_filters.py L103-128 at
+        # 06202cddf797e761f2905c0c088129e2683ff7b7 (display_kind_for_event,
+        # is_machinery_display_kind, allows_final_silence)
+        human_turn_guard=True,
         # register_* return PluginRegistration handles; register_tool returns None when it
         # refuses, without calling the registry; plugin tools live in per-home overlays
         # (scope=manager.scope_key): hermes_cli/plugins.py L458-500 @00067189 (lines counted

@@ -20,6 +20,7 @@ __all__ = [
     "builtin_on",
     "host_awaits_hooks",
     "host_fail_closed_hooks",
+    "host_keeps_ledger",
     "host_tool_registry",
     "is_host_context",
     "modelled_hooks",
@@ -37,6 +38,14 @@ def _loaded(module: str, attribute: str) -> Any:
 def host_tool_registry() -> Any:
     """hermes' process-wide tool registry (``tools.registry.registry``) when loaded, else None."""
     return _loaded("tools.registry", "registry")
+
+
+def host_keeps_ledger(ctx: object) -> bool:
+    """Whether the host that gave ``ctx`` keeps a registration ledger (upstream hermes:
+    its manager has ``_ownership_ledger``; every ``register_*`` returns a handle, a refused
+    ``register_tool`` returns None and plugin tools live in a per-home overlay; the host
+    model's ``HostRelease.registration_ledger``). Asked of the context, never of a version."""
+    return hasattr(getattr(ctx, "_manager", None), "_ownership_ledger")
 
 
 def is_host_context(ctx: object) -> bool:

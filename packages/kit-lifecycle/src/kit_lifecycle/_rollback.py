@@ -29,7 +29,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 from kit_core import redact_text
-from kit_lifecycle._host import host_tool_registry
+from kit_lifecycle._host import host_keeps_ledger, host_tool_registry
 from kit_lifecycle.errors import PartialRegistrationError
 
 Surface = Literal["command", "CLI command", "tool", "middleware", "hook", "skill", "receipt"]
@@ -251,7 +251,7 @@ class Rollback:
         # a host with a registration ledger returns a handle for what it registered (and
         # nothing for what it refused) and unwinds a failed register() itself: its private
         # tables are never the kit's to edit
-        self._ledger = hasattr(self._manager, "_ownership_ledger")
+        self._ledger = host_keeps_ledger(ctx)
         self._steps: list[_Step] = []
         self._handles = False
         """Whether a registrar of this host returned a handle (so None means refused)."""

@@ -12,6 +12,7 @@ from kit_core import RegistrationError
 from kit_core._host_model import first_release
 from kit_lifecycle._fail_closed import warn_fail_closed
 from kit_lifecycle._host import (
+    host_keeps_ledger,
     host_tool_registry,
     is_host_context,
     running_host_hooks,
@@ -84,19 +85,69 @@ def _check_host(ctx: Any, plan: Plan, plugin_name: str) -> None:
             " [A-Za-z0-9_-]+; rename the plugin in plugin.yaml"
         )
         raise RegistrationError(msg)
-    get_entry = getattr(host_tool_registry(), "get_entry", None)
+    _check_tool_names(ctx, plan, plugin_name)
+
+
+def _check_tool_names(ctx: Any, plan: Plan, plugin_name: str) -> None:
+    """Refuse, before anything is registered, a tool name this host would not take,
+    saying what the host would do with it.
+
+    The registry asked is ``tools.registry.registry`` where hermes is loaded.
+
+    * hermes-agent 0.19.0 (a context without a registration ledger): ``get_entry(name)``
+      answers its one table; a name held in another toolset is rejected by
+      ``registry.register`` with an ERROR log and nothing else, so the plugin would load
+      without the tool (one held in the plugin's own toolset is replaced).
+    * Upstream hermes (a context whose manager keeps ``_ownership_ledger``, as
+      :class:`~kit_lifecycle._rollback.Rollback` detects it): plugin tools live in a
+      per-home overlay. ``get_entry(name, *, scope=None)`` answers the current home's
+      overlay, then the global tools, and ``snapshot_registration(name, *, scope)`` the
+      overlay alone (``tools/registry.py`` @00067189dfecf833d4d009c2dd977ae85cf800e0,
+      about chars 20.9k-21.3k). ``register_tool`` refuses a name the overlay lacks and the
+      global tools hold, in any toolset, with a WARNING, returning None without calling
+      the registry; a name another plugin of the same home holds in another toolset
+      reaches ``registry.register``, which rejects it with an ERROR, and ``register_tool``
+      again returns None (``hermes_cli/plugins.py`` L458-500 @00067189). The kit asks the
+      same two questions, with the manager's ``scope_key``. A plugin tool of another
+      hermes home is not seen, and does not clash.
+
+    The in-memory host's upstream profile keeps one registry, not an overlay per home (it
+    holds one home): its overlay is the host's plugin tools, its global tools the built-in
+    ones.
+    """
+    registry = host_tool_registry()
+    get_entry = getattr(registry, "get_entry", None)
     if not callable(get_entry):
         return
+    ledger = host_keeps_ledger(ctx)
+    overlay = getattr(registry, "snapshot_registration", None) if ledger else None
+    scope = getattr(getattr(ctx, "_manager", None), "scope_key", None)
+    hint = f" Namespace it, e.g. tool_name({plugin_name.replace('-', '_')!r}, verb, noun)"
     for name, (spec, _) in plan.tools.items():
         entry = get_entry(name)
+        if entry is None:
+            continue
         toolset = getattr(entry, "toolset", spec.toolset)
-        if entry is not None and toolset != spec.toolset:
+        if callable(overlay) and overlay(name, scope=scope) is None:
             msg = (
-                f"tool {name!r} is already registered by hermes in toolset {toolset!r}; the host"
-                " would refuse yours with only an error log. Namespace it, e.g."
-                f" tool_name({plugin_name.replace('-', '_')!r}, verb, noun)"
+                f"tool {name!r} is a built-in tool of this hermes (toolset {toolset!r}); the"
+                " host would refuse yours with a WARNING: register_tool returns no"
+                " registration and never calls the registry."
             )
-            raise RegistrationError(msg)
+        elif toolset == spec.toolset:
+            continue
+        elif ledger:
+            msg = (
+                f"tool {name!r} is already registered by another plugin in toolset"
+                f" {toolset!r} in this hermes home; the host's registry would reject yours"
+                " with an ERROR and register_tool return no registration."
+            )
+        else:
+            msg = (
+                f"tool {name!r} is already registered by hermes in toolset {toolset!r}; the"
+                " host would refuse yours with only an error log."
+            )
+        raise RegistrationError(msg + hint)
 
 
 def _names(ctx: Any, declared: str | None, plugin_name: str | None) -> str:

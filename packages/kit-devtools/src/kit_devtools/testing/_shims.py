@@ -17,10 +17,10 @@ import os
 import sys
 import unicodedata
 from collections.abc import Callable, Generator
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
 from typing import Any, Final, cast
 
-from kit_devtools.testing import _commands, _hooks, _media, _real_hermes
+from kit_devtools.testing import _commands, _hooks, _media, _real_hermes, _upstream_gateway
 from kit_devtools.testing._coerce import as_dict
 from kit_devtools.testing._standin_state import (
     ACTIVE,
@@ -41,6 +41,7 @@ from kit_devtools.testing._standin_state import (
 )
 from kit_devtools.testing.entries import PluginToolOverrideError, RequestMiddlewareResult
 from kit_devtools.testing.host_names import (
+    BUILTIN_TOOLS,
     MIDDLEWARE_SCHEMA_VERSION,
     MODELLED,
     OBSERVER_SCHEMA_VERSION,
@@ -268,10 +269,33 @@ class _Registry:
     def get_all_tool_names(self) -> list[str]:
         return sorted(self._host.tools)
 
+    def get_entry(self, name: str, *, scope: str | None = None) -> Any:
+        """``registry.get_entry``: the host's plugin tool of that name, else the built-in
+        one (an entry with its ``name`` and ``toolset``), else None. hermes-agent 0.19.0
+        answers its one table (``tools/registry.py`` L274-277); upstream the current
+        home's plugin overlay, then the global tools (``get_entry(name, *, scope=None)``,
+        ``tools/registry.py`` @00067189dfecf833d4d009c2dd977ae85cf800e0, about char
+        20.9k). The in-memory host holds one home and keeps one registry, so ``scope`` is
+        not looked at: no other home's overlay exists to hide."""
+        entry = self._host.tools.get(name)
+        if entry is not None:
+            return entry
+        toolset = BUILTIN_TOOLS.get(name)
+        return None if toolset is None else SimpleNamespace(name=name, toolset=toolset)
+
+    def _snapshot_registration(self, name: str, *, scope: str | None = None) -> Any:
+        """Upstream's ``registry.snapshot_registration``: the current home's overlay only,
+        no global fallback (``tools/registry.py`` @00067189, about char 21.2k): here the
+        host's plugin tools (one home, one registry: ``scope`` is not looked at). Only a
+        host playing a release with the registration ledger offers it."""
+        return self._host.tools.get(name)
+
     def __getattr__(self, name: str) -> Any:
         """The rest is hermes' own registry's, where hermes is installed: its own tool
         modules call ``registry.register`` as they import (``tools.web_tools``). The kit
         asking what the registry can do gets the host's answer."""
+        if name == "snapshot_registration" and self._host._state.release.registration_ledger:
+            return self._snapshot_registration
         real = None
         if not name.startswith("__") and not _real_hermes.asked_by_kit():
             real = hidden("tools.registry") or _real_hermes.real_module("tools.registry")
@@ -334,14 +358,37 @@ def build(host: Any) -> dict[str, ModuleType]:
             "The in-memory host's stand-in for hermes' media path policy.",
             validate_media_delivery_path=_media.validate_media_delivery_path,
         ),
-        "gateway.response_filters": stand_in_module(
-            "gateway.response_filters",
-            "The in-memory host's stand-in for the gateway's silence filter.",
-            SILENT_REPLY_TOKEN=MODELLED.silence_token,
-            is_intentional_silence_response=_is_intentional_silence_response,
-        ),
+        "gateway.response_filters": _response_filters_module(host),
         "model_tools": _model_tools_module(host),
     }
+
+
+def _response_filters_module(host: Any) -> ModuleType:
+    """The gateway's silence filter; on a release with the human-turn silence guard
+    (``HostRelease.human_turn_guard``: the upstream profile) also the guard's predicates,
+    as upstream's ``gateway/response_filters.py`` offers them (L32-33 and L103-128 at
+    06202cddf797e761f2905c0c088129e2683ff7b7, see :mod:`_upstream_gateway`); elsewhere
+    asking for one is an AttributeError, as on 0.19.0."""
+    module = stand_in_module(
+        "gateway.response_filters",
+        "The in-memory host's stand-in for the gateway's silence filter.",
+        SILENT_REPLY_TOKEN=MODELLED.silence_token,
+        is_intentional_silence_response=_is_intentional_silence_response,
+    )
+
+    def guarded(name: str, answer: Callable[[], Any]) -> Callable[[], Any]:
+        def value() -> Any:
+            if not host._state.release.human_turn_guard:
+                raise AttributeError(name)
+            return answer()
+
+        return value
+
+    computed = {n: guarded(n, a) for n, a in _upstream_gateway.PREDICATES.items()}
+    vars(module)["__getattr__"] = _real_hermes.fallback(
+        "gateway.response_filters", lambda: hidden("gateway.response_filters"), computed
+    )
+    return module
 
 
 _SILENT_MARKERS: Final = frozenset({"[SILENT]", "SILENT", "NO_REPLY", "NO REPLY"})
