@@ -35,7 +35,7 @@ from __future__ import annotations
 import importlib
 import sys
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from kit_devtools.testing._standin_state import SHIM_MARK
 from kit_devtools.testing._state import HostState
@@ -196,7 +196,7 @@ class Provisions:
         """``register_provider``'s protocol check and duplicate check, a failure logged
         and swallowed as ``PluginContext.register_dashboard_auth_provider`` does."""
         registered = self._state.provisions.setdefault("dashboard_auth", {})
-        kind: type[Any] = type(provider)
+        kind = cast("type[Any]", type(provider))
         problem = _protocol_problem(kind)
         if problem is None and provider.name in registered:
             problem = f"dashboard-auth provider already registered: {provider.name!r}"
