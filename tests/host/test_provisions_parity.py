@@ -12,10 +12,12 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from kit_core._host_model import HostRelease, upstream_release
 from kit_devtools.cli import main
 from kit_devtools.testing import HostContext, InMemoryHost, PluginManifest
 
@@ -283,6 +285,47 @@ def test_what_is_accepted_is_recorded_and_what_hermes_ignores_is_a_warning() -> 
         "Plugin 'provider-plugin' tried to register a web provider that does not inherit"
         " from WebSearchProvider. Ignoring."
     )
+
+
+def speakers(*names: str) -> ModuleType:
+    """A plugin module registering a TTS provider of each name."""
+    module = ModuleType("kitp_speakers")
+
+    def register(ctx: Any) -> None:
+        for name in names:
+            ctx.register_tts_provider(tts_provider(name))
+
+    module.register = register  # type: ignore[attr-defined]
+    return module
+
+
+def test_the_upstream_profile_refuses_the_builtin_names_of_its_release(
+    hermes_host: HermesHost,
+) -> None:
+    """Upstream's model copies 0.19.0's built-in names: " Edge " is ignored, under "edge"."""
+    del hermes_host  # the plugin's provider inherits hermes' class
+    host = InMemoryHost(hermes="0.21")
+    assert host._state.release is upstream_release()
+    assert host.load(speakers(" Edge ", "kitp_up_voice")).enabled
+    assert sorted(host.provisions["tts"]) == ["kitp_up_voice"]
+    [warning] = [e for e in host.events if e.surface == "tts"]
+    assert (warning.level, warning.name) == ("WARNING", "edge")
+    assert warning.message.startswith("TTS provider 'edge' shadows a built-in name;")
+    assert ", ".join(sorted(upstream_release().provider_builtins["tts"])) in warning.message
+
+
+def test_the_builtin_names_are_those_of_the_release_the_host_plays(
+    hermes_host: HermesHost,
+) -> None:
+    """Not a list of the kit's: a release keeping other names refuses those."""
+    del hermes_host
+    host = InMemoryHost(hermes="0.21")
+    facts = {name: getattr(host._state.release, name) for name in HostRelease.__slots__}
+    facts["provider_builtins"] = {"tts": ["kitp_reserved"]}
+    host._state.release = HostRelease(facts, modelled=True)
+    host.load(speakers("edge", "kitp_reserved"))
+    assert sorted(host.provisions["tts"]) == ["edge"]
+    assert [e.name for e in host.events if e.surface == "tts"] == ["kitp_reserved"]
 
 
 PROVIDER_PLUGIN = """
