@@ -370,6 +370,42 @@ def test_a_clean_provider_plugin_passes_check_and_shows_what_it_provides(
     assert "web_search: kit-demo-search" in capsys.readouterr().out
 
 
+IGNORED_PLUGIN = """
+from agent.secret_sources.base import FetchResult, SecretSource
+
+
+class Vault(SecretSource):
+    name = "kitp_old_vault"
+    api_version = 0
+
+    def fetch(self, cfg, home_path):
+        return FetchResult()
+
+
+def register(ctx):
+    ctx.register_secret_source(Vault())
+"""
+
+
+def test_check_reports_a_provider_hermes_ignores(
+    hermes_host: HermesHost, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """hermes loads the plugin and ignores its secret source with a WARNING: HPK604."""
+    del hermes_host
+    directory = tmp_path / "oldvault"
+    directory.mkdir()
+    (directory / "__init__.py").write_text(IGNORED_PLUGIN, encoding="utf-8")
+    (directory / "plugin.yaml").write_text("name: oldvault\nkind: standalone\n")
+    status = main(["check", str(directory), "--format", "json"])
+    report = json.loads(capsys.readouterr().out)
+    [found] = report["findings"]
+    assert (status, found["rule"], found["severity"]) == (1, "HPK604", "error")
+    assert found["where"] == "secret_source kitp_old_vault"
+    assert "built against secret-source API v0, this Hermes speaks v1" in found["message"]
+    assert "api_version = SECRET_SOURCE_API_VERSION" in found["fix"]
+    assert report["provisions"] == {}
+
+
 def test_llm_is_hermes_own_facade(hermes_host: HermesHost) -> None:
     llm = hermes_host.plugins.PluginContext(
         hermes_host.plugins.PluginManifest(name="kit-llm", key="kit-llm"), hermes_host.manager

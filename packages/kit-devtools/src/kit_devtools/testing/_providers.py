@@ -195,7 +195,7 @@ class Provisions:
     def _dashboard_auth(self, provider: Any) -> None:
         """``register_provider``'s protocol check and duplicate check, a failure logged
         and swallowed as ``PluginContext.register_dashboard_auth_provider`` does."""
-        registered = self._state.provisions.setdefault("dashboard_auth", {})
+        registered = self._state.provisions.get("dashboard_auth", {})
         kind = cast("type[Any]", type(provider))
         problem = _protocol_problem(kind)
         if problem is None and provider.name in registered:
@@ -208,11 +208,14 @@ class Provisions:
             )
             self._warn("dashboard_auth", str(name), message)
             return
-        registered[provider.name] = (self._plugin, provider)
+        self._state.provisions.setdefault("dashboard_auth", {})[provider.name] = (
+            self._plugin,
+            provider,
+        )
 
     def _secret_source(self, source: Any) -> None:
         """``agent.secret_sources.registry.register_source`` (``replace=False``)."""
-        sources = self._state.provisions.setdefault("secret_source", {})
+        sources = self._state.provisions.get("secret_source", {})
         name: Any = getattr(source, "name", "") or ""
         if not name or not name.replace("_", "").isalnum() or name != name.lower():
             self._warn(
@@ -248,7 +251,7 @@ class Provisions:
                     )
                     self._warn("secret_source", name, message)
                     return
-        sources[name] = (self._plugin, source)
+        self._state.provisions.setdefault("secret_source", {})[name] = (self._plugin, source)
 
     def register_image_gen_provider(self, provider: Any) -> None:
         self._provide("image_gen", provider)
