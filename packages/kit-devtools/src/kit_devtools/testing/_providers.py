@@ -98,8 +98,8 @@ own class cannot be imported to check them."""
 
 def _base_class(module: str, name: str) -> type | None:
     """hermes' class, or None where hermes is not installed. Where it is but lacks the
-    module (``hermes_cli.dashboard_auth`` is not in 0.19.0), the ImportError hermes' own
-    registrar would raise is raised."""
+    module, the ImportError hermes' own registrar would raise is raised (0.19.0 has every
+    one of them, ``hermes_cli.dashboard_auth`` included)."""
     try:
         found = getattr(importlib.import_module(module), name, None)
     except ImportError:
