@@ -6,21 +6,23 @@ in-memory host's context."""
 
 from __future__ import annotations
 
-import itertools
+import importlib
 import json
+import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from kit_core._host_model import HostRelease, upstream_release
 from kit_devtools.cli import main
 from kit_devtools.testing import HostContext, InMemoryHost, PluginManifest
 
 if TYPE_CHECKING:
     from tests.host.conftest import HermesHost
-
-_names = itertools.count()
 
 
 def web_provider(name: str) -> Any:
@@ -37,17 +39,136 @@ def web_provider(name: str) -> Any:
     return Provider()
 
 
-def unique(prefix: str) -> str:
-    return f"{prefix}_{next(_names)}"
+def tts_provider(name: str) -> Any:
+    from agent.tts_provider import TTSProvider
+
+    class Speaker(TTSProvider):
+        @property
+        def name(self) -> str:
+            return name
+
+        def synthesize(self, text: str, output_path: str, **extra: Any) -> str:
+            return output_path
+
+    return Speaker()
+
+
+def transcription_provider(name: str) -> Any:
+    from agent.transcription_provider import TranscriptionProvider
+
+    class Listener(TranscriptionProvider):
+        @property
+        def name(self) -> str:
+            return name
+
+        def transcribe(self, file_path: str, **extra: Any) -> dict[str, Any]:
+            return {"success": True, "transcript": ""}
+
+    return Listener()
+
+
+def secret_source(name: str, **fields: Any) -> Any:
+    from agent.secret_sources.base import FetchResult, SecretSource
+
+    class Vault(SecretSource):
+        def fetch(self, cfg: dict[str, Any], home_path: Path) -> FetchResult:
+            return FetchResult()
+
+    source = Vault()
+    source.name = name
+    for field, value in fields.items():
+        setattr(source, field, value)
+    return source
+
+
+def dashboard_provider(name: str, *, compliant: bool = True) -> Any:
+    from hermes_cli.dashboard_auth import DashboardAuthProvider
+
+    class Gate(DashboardAuthProvider):
+        display_name = "Kit gate" if compliant else ""
+
+        def start_login(self, *, redirect_uri: str) -> Any:
+            raise NotImplementedError
+
+        def complete_login(
+            self, *, code: str, state: str, code_verifier: str, redirect_uri: str
+        ) -> Any:
+            raise NotImplementedError
+
+        def verify_session(self, *, access_token: str) -> Any:
+            return None
+
+        def refresh_session(self, *, refresh_token: str) -> Any:
+            raise NotImplementedError
+
+        def revoke_session(self, *, refresh_token: str) -> None:
+            return None
+
+    Gate.name = name
+    return Gate()
+
+
+def twice(register: Callable[[Any], Any], make: Callable[[], Any]) -> Any:
+    register(make())
+    return register(make())
 
 
 CASES: dict[str, Callable[[Any], Any]] = {
-    "a web provider": lambda ctx: ctx.register_web_search_provider(web_provider(unique("kitweb"))),
+    "a web provider": lambda ctx: ctx.register_web_search_provider(web_provider("kitp_web")),
     "a web provider of the wrong type": lambda ctx: ctx.register_web_search_provider(object()),
     "a web provider without a name": lambda ctx: ctx.register_web_search_provider(web_provider("")),
     "an image provider of the wrong type": lambda ctx: ctx.register_image_gen_provider("x"),
+    "a TTS provider": lambda ctx: ctx.register_tts_provider(tts_provider("Kitp_Speaker ")),
+    "a TTS provider registered twice": lambda ctx: twice(
+        ctx.register_tts_provider, lambda: tts_provider("kitp_speaker_again")
+    ),
+    "a TTS provider with a built-in name": lambda ctx: ctx.register_tts_provider(
+        tts_provider("edge")
+    ),
+    "a TTS provider with a built-in name, spaced and capitalised": lambda ctx: (
+        ctx.register_tts_provider(tts_provider(" Edge "))
+    ),
+    "a TTS provider without a name": lambda ctx: ctx.register_tts_provider(tts_provider(" ")),
+    "a transcription provider": lambda ctx: ctx.register_transcription_provider(
+        transcription_provider(" Kitp_Listener")
+    ),
+    "a transcription provider with a built-in name": lambda ctx: (
+        ctx.register_transcription_provider(transcription_provider("groq"))
+    ),
+    "a secret source": lambda ctx: ctx.register_secret_source(
+        secret_source("kitp_vault", scheme="kitpvault")
+    ),
+    "a secret source with a bad name": lambda ctx: ctx.register_secret_source(
+        secret_source("Kitp-Vault")
+    ),
+    "a secret source of another API version": lambda ctx: ctx.register_secret_source(
+        secret_source("kitp_vault_v2", api_version=2)
+    ),
+    "a secret source of a bad shape": lambda ctx: ctx.register_secret_source(
+        secret_source("kitp_vault_shape", shape="tree")
+    ),
+    "a secret source registered twice": lambda ctx: twice(
+        ctx.register_secret_source, lambda: secret_source("kitp_vault_twice")
+    ),
+    "a secret source with a taken scheme": lambda ctx: (
+        ctx.register_secret_source(secret_source("kitp_vault_first", scheme="kitpshared")),
+        ctx.register_secret_source(secret_source("kitp_vault_second", scheme="kitpshared")),
+    ),
+    "a secret source of the wrong type": lambda ctx: ctx.register_secret_source(object()),
+    "a dashboard-auth provider": lambda ctx: ctx.register_dashboard_auth_provider(
+        dashboard_provider("kitp_gate")
+    ),
+    "a dashboard-auth provider failing the protocol": lambda ctx: (
+        ctx.register_dashboard_auth_provider(dashboard_provider("kitp_gate_bad", compliant=False))
+    ),
+    "a dashboard-auth provider registered twice": lambda ctx: twice(
+        ctx.register_dashboard_auth_provider, lambda: dashboard_provider("kitp_gate_twice")
+    ),
+    "a dashboard-auth provider of the wrong type": lambda ctx: ctx.register_dashboard_auth_provider(
+        object()
+    ),
     "an auxiliary task": lambda ctx: ctx.register_auxiliary_task(
-        unique("kit_aux"), display_name="Kit", description="d", defaults={"timeout": 5}
+        "kitp_aux", display_name="Kit", description="d", defaults={"timeout": 5}
     ),
     "an auxiliary task with a built-in key": lambda ctx: ctx.register_auxiliary_task(
         "vision", display_name="V", description="d"
@@ -55,38 +176,98 @@ CASES: dict[str, Callable[[Any], Any]] = {
     "an auxiliary task with a bad key": lambda ctx: ctx.register_auxiliary_task(
         "bad-key", display_name="B", description="d"
     ),
-    "a Slack action": lambda ctx: ctx.register_slack_action_handler(unique("act"), print),
+    "a Slack action": lambda ctx: ctx.register_slack_action_handler("kitp_act", print),
     "a Slack action without a callable": lambda ctx: ctx.register_slack_action_handler("a", 5),
     "a Slack action without an id": lambda ctx: ctx.register_slack_action_handler(" ", print),
     "a platform with an unknown keyword": lambda ctx: ctx.register_platform(
-        name=unique("kitplat"), label="K", adapter_factory=print, check_fn=bool, colour="red"
+        name="kitp_plat", label="K", adapter_factory=print, check_fn=bool, colour="red"
     ),
     "inject_message outside the CLI": lambda ctx: ctx.inject_message("hi"),
-    "a dashboard-auth provider (no such module in 0.19.0)": lambda ctx: (
-        ctx.register_dashboard_auth_provider(object())
-    ),
     "a context engine of the wrong type": lambda ctx: ctx.register_context_engine(object()),
 }
+"""Each case's names are its own: hermes' registries are global to the process."""
+
+REGISTRIES: dict[str, tuple[str, str]] = {
+    "image_gen": ("agent.image_gen_registry", "_providers"),
+    "video_gen": ("agent.video_gen_registry", "_providers"),
+    "web_search": ("agent.web_search_registry", "_providers"),
+    "browser": ("agent.browser_registry", "_providers"),
+    "tts": ("agent.tts_registry", "_providers"),
+    "transcription": ("agent.transcription_registry", "_providers"),
+    "dashboard_auth": ("hermes_cli.dashboard_auth.registry", "_providers"),
+    "secret_source": ("agent.secret_sources.registry", "_SOURCES"),
+}
+"""Kind -> hermes' registry (module, the dict it keeps providers in, by their key)."""
+
+HERMES_LOGGERS = ("hermes_cli", "agent")
+
+
+def hermes_keys(manager: Any) -> dict[str, set[str]]:
+    """What hermes holds now: each registry's keys, the manager's auxiliary tasks and Slack
+    actions (as the in-memory host keys them)."""
+    held = {
+        kind: {str(key) for key in getattr(importlib.import_module(module), table)}
+        for kind, (module, table) in REGISTRIES.items()
+    }
+    held["auxiliary_task"] = set(manager._aux_tasks)
+    held["slack_action"] = {repr(entry[0]) for entry in manager._slack_action_handlers}
+    return held
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What one registration did: its outcome (exception or return value), what it added
+    to the host's records, and the warnings logged."""
+
+    outcome: tuple[str, str]
+    recorded: dict[str, list[str]]
+    warnings: list[str]
 
 
 def outcome(run: Callable[[Any], Any], ctx: Any) -> tuple[str, str]:
     try:
         result = run(ctx)
     except Exception as exc:
-        return type(exc).__name__, str(exc).replace("kit-parity", "<plugin>")
+        return type(exc).__name__, str(exc)
     return "returned", repr(result)
 
 
-@pytest.mark.parametrize("case", sorted(CASES))
-def test_each_registration_answers_as_hermes(hermes_host: HermesHost, case: str) -> None:
+def real_answer(
+    hermes_host: HermesHost, run: Callable[[Any], Any], caplog: pytest.LogCaptureFixture
+) -> Answer:
     manifest = hermes_host.plugins.PluginManifest(name="kit-parity", key="kit-parity")
-    real = hermes_host.plugins.PluginContext(manifest, hermes_host.manager)
+    ctx = hermes_host.plugins.PluginContext(manifest, hermes_host.manager)
+    before = hermes_keys(hermes_host.manager)
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        done = outcome(run, ctx)
+    after = hermes_keys(hermes_host.manager)
+    added = {kind: sorted(after[kind] - before[kind]) for kind in after}
+    warnings = [
+        r.getMessage()
+        for r in caplog.records
+        if r.levelno >= logging.WARNING and r.name.partition(".")[0] in HERMES_LOGGERS
+    ]
+    return Answer(done, {k: v for k, v in added.items() if v}, warnings)
+
+
+def in_memory_answer(run: Callable[[Any], Any]) -> Answer:
     host = InMemoryHost()
-    mine = HostContext(host._state, host.dispatch, PluginManifest(name="kit-parity"))
-    expected = outcome(CASES[case], real)
+    ctx = HostContext(host._state, host.dispatch, PluginManifest(name="kit-parity"))
     with host.activate():
-        got = outcome(CASES[case], mine)
-    assert got == expected
+        done = outcome(run, ctx)
+    recorded = {kind: sorted(names) for kind, names in host.provisions.items() if names}
+    warnings = [e.message for e in host.events if e.level == "WARNING"]
+    return Answer(done, recorded, warnings)
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_each_registration_answers_and_records_as_hermes(
+    hermes_host: HermesHost, case: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The same outcome, the same keys added to the registry, the same WARNING texts."""
+    expected = real_answer(hermes_host, CASES[case], caplog)
+    assert in_memory_answer(CASES[case]) == expected
 
 
 def test_what_is_accepted_is_recorded_and_what_hermes_ignores_is_a_warning() -> None:
@@ -104,6 +285,47 @@ def test_what_is_accepted_is_recorded_and_what_hermes_ignores_is_a_warning() -> 
         "Plugin 'provider-plugin' tried to register a web provider that does not inherit"
         " from WebSearchProvider. Ignoring."
     )
+
+
+def speakers(*names: str) -> ModuleType:
+    """A plugin module registering a TTS provider of each name."""
+    module = ModuleType("kitp_speakers")
+
+    def register(ctx: Any) -> None:
+        for name in names:
+            ctx.register_tts_provider(tts_provider(name))
+
+    module.register = register  # type: ignore[attr-defined]
+    return module
+
+
+def test_the_upstream_profile_refuses_the_builtin_names_of_its_release(
+    hermes_host: HermesHost,
+) -> None:
+    """Upstream's model copies 0.19.0's built-in names: " Edge " is ignored, under "edge"."""
+    del hermes_host  # the plugin's provider inherits hermes' class
+    host = InMemoryHost(hermes="0.21")
+    assert host._state.release is upstream_release()
+    assert host.load(speakers(" Edge ", "kitp_up_voice")).enabled
+    assert sorted(host.provisions["tts"]) == ["kitp_up_voice"]
+    [warning] = [e for e in host.events if e.surface == "tts"]
+    assert (warning.level, warning.name) == ("WARNING", "edge")
+    assert warning.message.startswith("TTS provider 'edge' shadows a built-in name;")
+    assert ", ".join(sorted(upstream_release().provider_builtins["tts"])) in warning.message
+
+
+def test_the_builtin_names_are_those_of_the_release_the_host_plays(
+    hermes_host: HermesHost,
+) -> None:
+    """Not a list of the kit's: a release keeping other names refuses those."""
+    del hermes_host
+    host = InMemoryHost(hermes="0.21")
+    facts = {name: getattr(host._state.release, name) for name in HostRelease.__slots__}
+    facts["provider_builtins"] = {"tts": ["kitp_reserved"]}
+    host._state.release = HostRelease(facts, modelled=True)
+    host.load(speakers("edge", "kitp_reserved"))
+    assert sorted(host.provisions["tts"]) == ["edge"]
+    assert [e.name for e in host.events if e.surface == "tts"] == ["kitp_reserved"]
 
 
 PROVIDER_PLUGIN = """
@@ -146,6 +368,42 @@ def test_a_clean_provider_plugin_passes_check_and_shows_what_it_provides(
     }
     assert main(["check", str(directory)]) == 0
     assert "web_search: kit-demo-search" in capsys.readouterr().out
+
+
+IGNORED_PLUGIN = """
+from agent.secret_sources.base import FetchResult, SecretSource
+
+
+class Vault(SecretSource):
+    name = "kitp_old_vault"
+    api_version = 0
+
+    def fetch(self, cfg, home_path):
+        return FetchResult()
+
+
+def register(ctx):
+    ctx.register_secret_source(Vault())
+"""
+
+
+def test_check_reports_a_provider_hermes_ignores(
+    hermes_host: HermesHost, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """hermes loads the plugin and ignores its secret source with a WARNING: HPK604."""
+    del hermes_host
+    directory = tmp_path / "oldvault"
+    directory.mkdir()
+    (directory / "__init__.py").write_text(IGNORED_PLUGIN, encoding="utf-8")
+    (directory / "plugin.yaml").write_text("name: oldvault\nkind: standalone\n")
+    status = main(["check", str(directory), "--format", "json"])
+    report = json.loads(capsys.readouterr().out)
+    [found] = report["findings"]
+    assert (status, found["rule"], found["severity"]) == (1, "HPK604", "error")
+    assert found["where"] == "secret_source kitp_old_vault"
+    assert "built against secret-source API v0, this Hermes speaks v1" in found["message"]
+    assert "api_version = SECRET_SOURCE_API_VERSION" in found["fix"]
+    assert report["provisions"] == {}
 
 
 def test_llm_is_hermes_own_facade(hermes_host: HermesHost) -> None:

@@ -404,6 +404,13 @@ def hpk117(seen: Seen) -> None:
     works(seen, "memory_sev117")
 
 
+def hpk604(seen: Seen) -> None:
+    """The plugin loads, but hermes' TTS registry has no provider 'edge': the built-in
+    name is ignored (the plugin's tool reports what the registry holds)."""
+    assert seen.loaded.enabled, seen.loaded.error
+    assert json.loads(seen.call("sev604_get")) == {"edge": None}
+
+
 def failed_call(seen: Seen, name: str, *words: str) -> None:
     answer = seen.call(name)
     assert isinstance(answer, str), answer
@@ -579,6 +586,21 @@ class Sev602(MemoryProvider):
 def register(ctx):
     ctx.register_memory_provider(Sev602())
 """
+EDGE_SPEAKER = """
+from agent.tts_provider import TTSProvider
+
+class Edge(TTSProvider):
+    @property
+    def name(self):
+        return "edge"
+    def synthesize(self, text, output_path, **extra):
+        return output_path
+
+def edge_seen(args, **kwargs):
+    from agent.tts_registry import get_provider
+    found = get_provider("edge")
+    return json.dumps({"edge": None if found is None else type(found).__name__})
+"""
 ID = {"id": {"type": "string", "description": "Item id"}}
 KIT_TOOL = '''
 import sys
@@ -693,6 +715,8 @@ RUNS: dict[str, Run] = {
                   command=COMPAT, files={"helpers.py": "X = 1\n"}),
     "HPK506": Run(hooked("sev506_get", "pre_llm_cal", "def callback(**kwargs):"),
                   callback_never_runs, command=COMPAT),
+    "HPK604": Run(EDGE_SPEAKER + tool("sev604_get", handler="edge_seen",
+                                      then="ctx.register_tts_provider(Edge())"), hpk604),
     "HPK601": Run("# a register_memory_provider plugin\ndef register(ctx):\n    pass\n", hpk601,
                   manifest=NO_KIND),
     "HPK602": Run(MEMORY_PROVIDER, hpk602, manifest=NO_KIND),

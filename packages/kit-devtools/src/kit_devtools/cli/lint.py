@@ -30,6 +30,7 @@ from kit_devtools.testing import (
 from kit_devtools.testing._failure import PluginRefused
 from kit_devtools.testing._failure import where as where_raised
 from kit_devtools.testing._manifest import is_memory_provider_dir
+from kit_devtools.testing._providers import PROVIDER_KINDS
 from kit_devtools.testing._real_hermes import hermes_installed
 from kit_devtools.testing.host_names import MODELLED, hermes_top_level
 
@@ -171,6 +172,34 @@ def _command_findings(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]
     return found
 
 
+def _provision_fix(kind: str) -> str:
+    if kind == "context_engine":
+        return "subclass agent.context_engine.ContextEngine; hermes takes one context engine"
+    _, module, base, _ = PROVIDER_KINDS[kind]
+    subclass = f"subclass {module}.{base}"
+    return {
+        "tts": f"{subclass} and pick a name no built-in TTS provider has",
+        "transcription": f"{subclass} and pick a name no built-in speech-to-text provider has",
+        "dashboard_auth": f"{subclass}, set name and display_name, implement every abstract"
+        " method (assert_protocol_compliance(YourClass) in a test says so) and give each"
+        " provider a name of its own",
+        "secret_source": f"{subclass} with a lowercase name of letters, digits and '_',"
+        " api_version = SECRET_SOURCE_API_VERSION, shape 'mapped' or 'bulk', and a name and"
+        " scheme no other source has",
+    }.get(kind, subclass)
+
+
+def _provision_findings(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]:
+    """HPK604 for each provider (or context engine) hermes ignores with a WARNING."""
+    return [
+        finding("HPK604", f"{e.surface} {e.name}".rstrip(), kind=e.surface, message=e.message,
+                fix=_provision_fix(e.surface))
+        for e in host.events
+        if e.plugin == plugin.name and e.level == "WARNING"
+        and (e.surface in PROVIDER_KINDS or e.surface == "context_engine")
+    ]  # fmt: skip
+
+
 def _unknown_name_hint(name: str, known: Iterable[str]) -> str:
     names = sorted(known)
     close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
@@ -251,6 +280,7 @@ def lint_plugin(
     found += _tool_findings(host, plugin)
     found += _command_findings(host, plugin)
     found += _callback_findings(host, plugin)
+    found += _provision_findings(host, plugin)
     return found
 
 

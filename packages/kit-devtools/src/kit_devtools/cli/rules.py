@@ -359,6 +359,17 @@ RULES: Final[dict[str, Rule]] = {
                    " never imports it (hermes_cli/plugins.py 1412-1425); providers/__init__.py"
                    " 102-190 imports each directory under $HERMES_HOME/plugins/model-providers"
                    " and keeps what it registers"),
+    "HPK604": Rule(E, "hermes ignores the {kind} registration: {message}",
+                   "{fix}",
+                   "PluginContext's register_*_provider, register_secret_source and"
+                   " register_context_engine log a WARNING and register nothing"
+                   " (hermes_cli/plugins.py 616-929): a provider of the wrong type; a TTS or"
+                   " speech-to-text name among the built-ins (agent/tts_registry.py 86-96,"
+                   " agent/transcription_registry.py 75-86); a dashboard-auth provider"
+                   " failing assert_protocol_compliance or already registered, the"
+                   " registry's error caught (hermes_cli/plugins.py 675-713,"
+                   " hermes_cli/dashboard_auth/registry.py 23-36); a secret source"
+                   " register_source rejects (agent/secret_sources/registry.py 94-137)"),
     # compat: what stops a plugin loading on some hermes, and its floor
     "HPK501": Rule(E, "uses {name}, a name upstream hermes moved or deleted (its Sep 2026"
                    " decomposition): from 2026-09-14 upstream's loader skips a plugin whose"

@@ -5,9 +5,29 @@ hermes-agent 0.19.0 handles them (``hermes_cli/plugins.py`` 616-1156).
 A provider must inherit hermes' base class: where hermes is importable the real class is
 checked, as hermes checks it (a wrong type is ignored with a WARNING); where it is not, the
 plugin could not have imported that class either, and only the name is checked. Each
-registration is recorded on the host (``InMemoryHost.provisions``). Per-registry details
-hermes adds beyond that (the TTS and speech-to-text registries refusing built-in names, the
-dashboard-auth and secret-source registries' own checks) are not modelled.
+registration is recorded on the host (``InMemoryHost.provisions``), under the key hermes'
+registry keeps it by, and then each registry's own checks, as 0.19.0 makes them:
+
+* image_gen, video_gen, web_search, browser (``agent/<kind>_registry.py``
+  ``register_provider``): a name that is no non-empty string is a ValueError worded by
+  the registry; the name is the key, and re-registering it overwrites.
+* tts, transcription (``agent/tts_registry.py`` L67-109,
+  ``agent/transcription_registry.py`` L56-99): the same ValueError; the key is
+  ``name.strip().lower()``, and a key among the release's built-in names
+  (``HostRelease.provider_builtins``) is ignored with the registry's WARNING.
+* dashboard_auth (``hermes_cli/dashboard_auth/registry.py`` L23-40, ``base.py``
+  ``assert_protocol_compliance`` L273-306): a class with an empty ``name`` or
+  ``display_name``, a missing method or an unimplemented abstract method, or a name already
+  registered, is ignored with the WARNING ``PluginContext`` logs for the registry's
+  TypeError or ValueError.
+* secret_source (``agent/secret_sources/registry.py`` ``register_source`` L94-140): an
+  invalid name, another ``api_version`` than the release's
+  (``HostRelease.secret_source_api_version``), a shape other than mapped or bulk, a
+  duplicate name, or a scheme another source owns, is ignored with its WARNING. hermes'
+  bundled sources (bitwarden ``bws``, onepassword ``op``) join that registry only when
+  something calls ``_ensure_builtin_sources``, which plugin loading does not; before
+  plugins load only a ``secrets:`` section in config.yaml makes startup call it. The host
+  models the home without one: a plugin source may take those names and schemes.
 """
 
 from __future__ import annotations
@@ -15,7 +35,7 @@ from __future__ import annotations
 import importlib
 import sys
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from kit_devtools.testing._standin_state import SHIM_MARK
 from kit_devtools.testing._state import HostState
@@ -48,8 +68,23 @@ PROVIDER_KINDS: Final = {
     "secret_source": ("a secret source", "agent.secret_sources.base", "SecretSource", ""),
 }  # fmt: skip
 """Kind -> (what hermes' warning calls it, module of the base class, base class, what its
-registry calls it when refusing a nameless provider; "" for registries with checks of
-their own, which are not modelled)."""
+registry calls it when refusing a nameless provider; "" for the dashboard-auth and
+secret-source registries, whose checks are their own)."""
+
+_FOLDED_KINDS: Final = {"tts": ("TTS", "TTS"), "transcription": ("Transcription", "STT")}
+"""Kinds whose registry keys a provider by ``name.strip().lower()`` and refuses built-in
+names -> what its WARNING calls the provider, and the built-ins."""
+
+_DASHBOARD_METHODS: Final = (
+    "start_login",
+    "complete_login",
+    "verify_session",
+    "refresh_session",
+    "revoke_session",
+)
+"""``assert_protocol_compliance``'s required methods (``hermes_cli/dashboard_auth/base.py``)."""
+
+_SECRET_SHAPES: Final = ("mapped", "bulk")
 
 BUILTIN_AUX_TASKS: Final = MODELLED.aux_tasks
 """``hermes_cli.main._AUX_TASKS`` keys of the modelled release: a plugin may not take them."""
@@ -63,8 +98,8 @@ own class cannot be imported to check them."""
 
 def _base_class(module: str, name: str) -> type | None:
     """hermes' class, or None where hermes is not installed. Where it is but lacks the
-    module (``hermes_cli.dashboard_auth`` is not in 0.19.0), the ImportError hermes' own
-    registrar would raise is raised."""
+    module, the ImportError hermes' own registrar would raise is raised (0.19.0 has every
+    one of them, ``hermes_cli.dashboard_auth`` included)."""
     try:
         found = getattr(importlib.import_module(module), name, None)
     except ImportError:
@@ -72,6 +107,21 @@ def _base_class(module: str, name: str) -> type | None:
             raise
         return None
     return found if isinstance(found, type) else None
+
+
+def _protocol_problem(cls: type) -> str | None:
+    """What ``assert_protocol_compliance`` (``hermes_cli/dashboard_auth/base.py`` L273-306)
+    raises its TypeError with for ``cls``; None for a compliant class."""
+    for attr in ("name", "display_name"):
+        if not getattr(cls, attr, ""):
+            return f"{cls.__name__} missing or empty attribute: {attr!r}"
+    for method in _DASHBOARD_METHODS:
+        if not callable(getattr(cls, method, None)):
+            return f"{cls.__name__} missing method: {method}"
+    abstract: Any = getattr(cls, "__abstractmethods__", None)
+    if abstract:
+        return f"{cls.__name__} has unimplemented abstract methods: {sorted(abstract)}"
+    return None
 
 
 def _under_stand_in(module: str) -> bool:
@@ -117,11 +167,91 @@ class Provisions:
             )
             self._warn(kind, type(provider).__name__, message)
             return
-        name = getattr(provider, "name", None)
-        if registry and (not isinstance(name, str) or not name.strip()):
+        if kind == "dashboard_auth":
+            self._dashboard_auth(provider)
+            return
+        if kind == "secret_source":
+            self._secret_source(provider)
+            return
+        name = provider.name
+        if not isinstance(name, str) or not name.strip():
             msg = f"{registry} provider .name must be a non-empty string"
             raise ValueError(msg)
-        self._state.provisions.setdefault(kind, {})[str(name)] = (self._plugin, provider)
+        key: str = name
+        if kind in _FOLDED_KINDS:
+            key = name.strip().lower()
+            builtins = self._state.release.provider_builtins.get(kind, frozenset[str]())
+            if key in builtins:
+                called, family = _FOLDED_KINDS[kind]
+                message = (
+                    f"{called} provider '{key}' shadows a built-in name; registration ignored."
+                    f" Built-in {family} providers ({', '.join(sorted(builtins))}) always win"
+                    " — pick a different name."
+                )
+                self._warn(kind, key, message)
+                return
+        self._state.provisions.setdefault(kind, {})[key] = (self._plugin, provider)
+
+    def _dashboard_auth(self, provider: Any) -> None:
+        """``register_provider``'s protocol check and duplicate check, a failure logged
+        and swallowed as ``PluginContext.register_dashboard_auth_provider`` does."""
+        registered = self._state.provisions.get("dashboard_auth", {})
+        kind = cast("type[Any]", type(provider))
+        problem = _protocol_problem(kind)
+        if problem is None and provider.name in registered:
+            problem = f"dashboard-auth provider already registered: {provider.name!r}"
+        if problem is not None:
+            name = getattr(provider, "name", "?")
+            message = (
+                f"Plugin '{self._plugin}' failed to register dashboard-auth provider"
+                f" {name!r}: {problem}"
+            )
+            self._warn("dashboard_auth", str(name), message)
+            return
+        self._state.provisions.setdefault("dashboard_auth", {})[provider.name] = (
+            self._plugin,
+            provider,
+        )
+
+    def _secret_source(self, source: Any) -> None:
+        """``agent.secret_sources.registry.register_source`` (``replace=False``)."""
+        sources = self._state.provisions.get("secret_source", {})
+        name: Any = getattr(source, "name", "") or ""
+        if not name or not name.replace("_", "").isalnum() or name != name.lower():
+            self._warn(
+                "secret_source", str(name), f"Ignoring secret source with invalid name {name!r}"
+            )
+            return
+        speaks = self._state.release.secret_source_api_version
+        if getattr(source, "api_version", None) != speaks:
+            message = (
+                f"Ignoring secret source '{name}': built against secret-source API"
+                f" v{getattr(source, 'api_version', '?')}, this Hermes speaks v{speaks}"
+            )
+            self._warn("secret_source", name, message)
+            return
+        shape = getattr(source, "shape", None)
+        if shape not in _SECRET_SHAPES:
+            message = (
+                f"Ignoring secret source '{name}': shape must be 'mapped' or 'bulk', got {shape!r}"
+            )
+            self._warn("secret_source", name, message)
+            return
+        if name in sources:
+            message = f"Secret source '{name}' already registered; ignoring duplicate"
+            self._warn("secret_source", name, message)
+            return
+        scheme = getattr(source, "scheme", None)
+        if scheme:
+            for other_name, (_, other) in sources.items():
+                if other_name != name and getattr(other, "scheme", None) == scheme:
+                    message = (
+                        f"Ignoring secret source '{name}': scheme '{scheme}://' is already"
+                        f" owned by source '{other_name}'"
+                    )
+                    self._warn("secret_source", name, message)
+                    return
+        self._state.provisions.setdefault("secret_source", {})[name] = (self._plugin, source)
 
     def register_image_gen_provider(self, provider: Any) -> None:
         self._provide("image_gen", provider)
