@@ -142,9 +142,9 @@ def _plugins_module(host: Any) -> ModuleType:
         resolve_plugin_command_result=_commands.resolve_command_result,
     )
     # what only upstream offers, per the release the current host plays: ainvoke_hook
-    # (hermes_cli/plugins.py @00067189, about char 98.4k), the fail-closed hook table
-    # (plugins_dispatch.py L47 @006a5aeb) and _dispatch_pre_tool_call_hooks (plugins.py
-    # @00067189, about char 106.9k)
+    # (PluginDispatchMixin.ainvoke_hook, hermes_cli/plugins_dispatch.py L493-529 @006a5aeb),
+    # the fail-closed hook table (plugins_dispatch.py L48-49 @006a5aeb) and
+    # _dispatch_pre_tool_call_hooks (hermes_cli/plugins.py L1887-1895 @00067189)
     computed: dict[str, Callable[[], Any]] = {
         "ainvoke_hook": upstream(ainvoke_hook, lambda r: r.awaits_hooks),
         "_HOOK_TIMEOUT_FAIL_CLOSED_HOOKS": lambda: _fail_closed(state().release),
