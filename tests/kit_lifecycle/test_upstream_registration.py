@@ -11,7 +11,10 @@ Upstream behaviour pinned here, modelled from source:
   applied by the host (``plugins_manifest.py`` ``validate_config_schema`` @00067189);
 * ``register_tool`` refuses a name a built-in holds with a WARNING and returns None without
   calling the registry; every ``register_*`` returns a handle; a ``register()`` that raises
-  is rolled back (``hermes_cli/plugins.py`` L458-500 @00067189, counted from L257).
+  is rolled back (``register_tool``, ``hermes_cli/plugins.py`` L459-502 @00067189, the
+  refusal at L483-486; the rollback in ``_load_plugin_scoped``,
+  ``hermes_cli/plugins_loader.py`` L317-325 @00067189: the plugin's ledger entries are
+  disposed and forgotten, its event subscriptions removed).
 """
 
 from __future__ import annotations
@@ -113,6 +116,48 @@ def test_upstream_config_is_what_get_config_answers_keyed_by_plugin_id(tmp_path:
         "legacy_only": "old",
         "colour": "blue",
     }
+
+
+LEGACY_ONLY = """
+from hermes_plugin_kit import load_plugin_config
+
+SEEN = {}
+
+
+def register(ctx):
+    SEEN["config"] = load_plugin_config(ctx, "caller-name")
+    SEEN["host"] = {k: ctx.get_config(k) for k in ("endpoint", "limits", "missing")}
+"""
+
+LEGACY_CONFIG = {
+    "plugins": {
+        "entries": {
+            "legacy_plugin": {
+                "config": {"endpoint": "https://legacy.example", "limits": {"per_minute": 5}},
+            }
+        },
+        "caller-name": {"endpoint": "https://wrong.example"},
+    }
+}
+
+
+@pytest.mark.upstream("plugin config: what get_config answers")
+def test_a_legacy_config_subtree_alone_is_what_get_config_answers(tmp_path: Path) -> None:
+    """Issue 12, item 3: only a legacy ``config:`` under the plugin's entry, no ``settings``.
+
+    Upstream ``PluginContext.get_config`` (``hermes_cli/plugins.py`` L257-267 @
+    ``00067189dfecf833d4d009c2dd977ae85cf800e0``) reads ``plugins.entries.<ctx.plugin_id>``
+    (L261, ``plugin_id`` L233-236), returns ``settings.<key>`` when present (L264-266) and
+    otherwise the legacy ``config.<key>`` (L267, the "migration compatibility" fallback
+    its docstring names, L258-259), else ``default``. ``load_plugin_config`` must return
+    those values, keyed by ``ctx.plugin_id``, not by the caller's name.
+    """
+    host = InMemoryHost(hermes="0.21", strict=True, config=LEGACY_CONFIG)
+    loaded = host.load(plugin(tmp_path, "legacy_plugin", LEGACY_ONLY))
+    seen: Any = loaded.module.SEEN  # type: ignore[union-attr]
+    expected = {"endpoint": "https://legacy.example", "limits": {"per_minute": 5}}
+    assert seen["host"] == {**expected, "missing": None}
+    assert seen["config"] == expected
 
 
 def test_the_default_profile_keeps_reading_by_the_callers_name(tmp_path: Path) -> None:
