@@ -8,7 +8,8 @@ Upstream behaviour pinned here, modelled from source:
   the legacy ``…config.<key>``, else ``default`` (``hermes_cli/plugins.py`` L233-236 and
   L257-267 @00067189dfecf833d4d009c2dd977ae85cf800e0; ``hermes_cli/plugins_state.py``
   L24-63 @25ce047f987023c8665432021f612e2ef7297ac6); ``config_schema`` defaults are never
-  applied by the host (``plugins_manifest.py`` ``validate_config_schema`` @00067189);
+  applied by the host (``plugins_manifest.py`` ``validate_config_schema`` L170-199
+  @00067189, which only returns warnings);
 * ``register_tool`` refuses a name a built-in holds with a WARNING and returns None without
   calling the registry; every ``register_*`` returns a handle; a ``register()`` that raises
   is rolled back (``register_tool``, ``hermes_cli/plugins.py`` L459-502 @00067189, the

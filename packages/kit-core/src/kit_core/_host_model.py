@@ -67,7 +67,7 @@ UPSTREAM_NEW_MANIFEST_FIELDS: Final = (
     "homepage", "tags", "emits", "listens",
 )  # fmt: skip
 """``PluginManifest`` fields upstream added after 0.19.0: the dataclass in
-``hermes_cli/plugins_manifest.py`` L321-369 at :data:`UPSTREAM_COMMIT`, less 0.19.0's."""
+``hermes_cli/plugins_manifest.py`` L321-370 at :data:`UPSTREAM_COMMIT`, less 0.19.0's."""
 
 
 MANIFEST_FILES: Final = ("plugin.yaml", "plugin.yml")
@@ -293,7 +293,7 @@ def upstream_release() -> HostRelease:
     (``PluginDispatchMixin._invoke_hook_callback``, ``hermes_cli/plugins_dispatch.py``
     L198-207 @006a5aeb), ``pre_tool_call`` failing closed, registration handles, the
     ``PluginContext`` members the kit uses, and the manifest fields it added
-    (``hermes_cli/plugins_manifest.py`` L321-369, among them ``requires_hermes``, which
+    (``hermes_cli/plugins_manifest.py`` L321-370, among them ``requires_hermes``, which
     it enforces). Facts not yet read from that source are 0.19.0's.
     """
     newest = newest_registry_release()
