@@ -3,10 +3,10 @@
 Upstream hermes-agent 0.21.3 is read from source, not run (it needs Python 3.14): commit
 ``00067189dfecf833d4d009c2dd977ae85cf800e0``. The pinned behaviours cite what they copy:
 
-* ``hermes_cli/plugins_manifest.py``: ``_KNOWN_MANIFEST_FIELDS`` L32-39,
-  ``_CONFIG_SCHEMA_TYPES`` L44-48, ``_parse_manifest_v2_fields`` L111-167 (an unknown
-  config type warns), ``_version_tuple`` L385-392, ``version_satisfies`` L395-408
-  (permissive), ``requires_hermes_error`` L411-419 (the load gate and its wording);
+* ``hermes_cli/plugins_manifest.py``: ``_KNOWN_MANIFEST_FIELDS`` L33-40,
+  ``_CONFIG_SCHEMA_TYPES`` L45-49, ``_parse_manifest_v2_fields`` L112-167 (an unknown
+  config type warns), ``_version_tuple`` L386-393, ``version_satisfies`` L396-409
+  (permissive), ``requires_hermes_error`` L412-420 (the load gate and its wording);
 * ``hermes_cli/plugin_validate.py``: ``_CONFIG_TYPES`` L27-30,
   ``_requires_hermes_spec_valid`` L74-91 (strict), ``_check_config_spec`` L124-154;
 * the installer's cap, ``_SUPPORTED_MANIFEST_VERSION = 1`` in ``hermes_cli/plugins_cmd.py``
@@ -137,12 +137,12 @@ def test_check_refuses_a_host_it_cannot_play(
 def test_versions_parse_as_upstreams_version_tuple(
     version: str, parsed: tuple[int, ...] | None
 ) -> None:
-    """plugins_manifest.py L385-392 at 00067189: padded to three, extra segments ignored."""
+    """plugins_manifest.py L386-393 at 00067189: padded to three, extra segments ignored."""
     assert version_tuple(version) == parsed
 
 
 def test_the_load_gate_is_permissive_and_validate_is_strict() -> None:
-    """version_satisfies (plugins_manifest.py L395-408) skips a clause it cannot parse;
+    """version_satisfies (plugins_manifest.py L396-409) skips a clause it cannot parse;
     _requires_hermes_spec_valid (plugin_validate.py L74-91) fails it."""
     assert version_satisfies(">=0.19, <1.0", "0.21.3")
     assert not version_satisfies(">=0.22", "0.21.3")
@@ -155,7 +155,7 @@ def test_the_load_gate_is_permissive_and_validate_is_strict() -> None:
 
 @pytest.mark.upstream("manifest: requires_hermes as upstream enforces it")
 def test_upstream_refuses_to_load_a_plugin_its_version_is_outside_of(tmp_path: Path) -> None:
-    """requires_hermes_error (plugins_manifest.py L411-419): recorded, never imported."""
+    """requires_hermes_error (plugins_manifest.py L412-420): recorded, never imported."""
     directory = plugin(tmp_path, BASE + 'requires_hermes: ">=0.22"\n')
     loaded = InMemoryHost(hermes="0.21").load(directory)
     assert (loaded.enabled, loaded.error) == (False, "requires hermes >=0.22, running 0.21.3")

@@ -205,8 +205,8 @@ def test_async_hooks_are_refused_when_the_host_does_not_await_them() -> None:
 def test_async_hooks_are_accepted_on_a_host_that_awaits_them(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # upstream's hermes_cli.plugins offers ainvoke_hook and awaits async callbacks
-    # (hermes_cli/plugins.py @00067189dfecf833d4d009c2dd977ae85cf800e0, about char 98.4k)
+    # upstream offers ainvoke_hook and awaits async callbacks (PluginDispatchMixin.ainvoke_hook,
+    # hermes_cli/plugins_dispatch.py L493-529 @006a5aebb4d134ba188ff60adf1a02f668312b5f)
     plugins = types.ModuleType("hermes_cli.plugins")
 
     async def ainvoke_hook(hook_name: str, **kwargs: Any) -> list[Any]:

@@ -4,16 +4,21 @@ same plugins on the default profile (hermes-agent 0.19.0), whose behaviour is un
 Upstream behaviour pinned here, modelled from source:
 
 * an ``async def`` hook callback is awaited: ``PluginDispatchMixin._invoke_hook_callback``
-  -> ``resolve_plugin_command_result`` (``hermes_cli/plugins_dispatch.py`` L196-205 @
-  ``006a5aebb4d134ba188ff60adf1a02f668312b5f``; ``hermes_cli/plugins.py`` @
-  ``00067189dfecf833d4d009c2dd977ae85cf800e0``, about char 113.6k);
+  -> ``resolve_plugin_command_result`` (``hermes_cli/plugins_dispatch.py`` L198-207 @
+  ``006a5aebb4d134ba188ff60adf1a02f668312b5f``; ``hermes_cli/plugins.py`` L1996-2027 @
+  ``00067189dfecf833d4d009c2dd977ae85cf800e0``);
 * ``pre_tool_call`` fails closed: a callback that raises becomes a block directive naming
-  it (``_policy_error_block_directive``, plugins_dispatch.py L57-63, L237-240), one that
+  it (``_policy_error_block_directive``, plugins_dispatch.py L59-65, L239-242), one that
   outlives ``plugins.hook_callback_timeout`` blocks with
-  ``"pre_tool_call plugin callback timed out or is still running"`` (L54, L227-232);
+  ``"pre_tool_call plugin callback timed out or is still running"`` (L56, L231-234);
+  the registration warning words what is blocked per hook: the tool call for
+  ``pre_tool_call``, the speech synthesis for ``pre_tts_synthesis`` (fail-closed with it,
+  L48-49; its block directive makes ``enforce_pre_synthesis`` raise before any TTS
+  provider is called: stored file id 69597642443, "One fail-closed policy boundary for
+  sync and chunked-streaming speech", whose path and commit the store does not resolve);
 * ``{"action": "modify", "args": {...}}`` is merged over the call's arguments
-  (``_get_pre_tool_call_directive_details`` / ``_dispatch_pre_tool_call_hooks``,
-  hermes_cli/plugins.py @00067189, about chars 101.9k-107.8k; PR #87482).
+  (``_get_pre_tool_call_directive_details`` L1784-1827, merge at L1808-1816, and
+  ``_dispatch_pre_tool_call_hooks`` L1887-1895, hermes_cli/plugins.py @00067189; PR #87482).
 """
 
 from __future__ import annotations
@@ -26,7 +31,9 @@ from typing import Any
 
 import pytest
 
+from kit_core._host_model import UPSTREAM_FAIL_CLOSED_HOOKS
 from kit_devtools.testing import InMemoryHost
+from kit_lifecycle import _fail_closed
 
 ASYNC_HOOKS = """
 import asyncio
@@ -198,3 +205,30 @@ def test_a_guard_hook_is_warned_about_where_the_host_fails_closed(
     if warned:
         assert found[0].levelno == logging.WARNING
         assert "every tool of every plugin" in found[0].getMessage()
+
+
+@pytest.mark.upstream("pre_tool_call: fails closed, the kit warns")
+def test_the_fail_closed_warning_names_what_pre_tts_synthesis_blocks(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    # pre_tts_synthesis is fail-closed too (_HOOK_TIMEOUT_FAIL_CLOSED_HOOKS,
+    # hermes_cli/plugins_dispatch.py L48-49 @006a5aeb; a raising or timed-out callback
+    # becomes a block directive, L231-242), and what that directive stops is the speech:
+    # enforce_pre_synthesis raises ValueError before any TTS provider runs (stored file id
+    # 69597642443), not a tool call. 00067189's VALID_HOOKS (hermes_cli/plugins.py
+    # L108-199) lacks the hook, so the modelled profile refuses it: the warning is checked
+    # against the table upstream's dispatcher holds.
+    monkeypatch.setattr(_fail_closed, "host_fail_closed_hooks", lambda: UPSTREAM_FAIL_CLOSED_HOOKS)
+    with caplog.at_level(logging.WARNING):
+        _fail_closed.warn_fail_closed(
+            ["pre_tts_synthesis", "pre_tool_call"], "up_tts", logging.getLogger("up_tts")
+        )
+    by_hook = {
+        hook: [r.getMessage() for r in caplog.records if f"fails {hook} closed" in r.getMessage()]
+        for hook in ("pre_tts_synthesis", "pre_tool_call")
+    }
+    (tts,) = by_hook["pre_tts_synthesis"]
+    assert "hermes blocks the speech synthesis" in tts
+    assert "tool call" not in tts
+    (tool,) = by_hook["pre_tool_call"]
+    assert "hermes blocks the tool call, for every tool of every plugin" in tool

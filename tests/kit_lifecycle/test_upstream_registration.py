@@ -8,13 +8,18 @@ Upstream behaviour pinned here, modelled from source:
   the legacy ``…config.<key>``, else ``default`` (``hermes_cli/plugins.py`` L233-236 and
   L257-267 @00067189dfecf833d4d009c2dd977ae85cf800e0; ``hermes_cli/plugins_state.py``
   L24-63 @25ce047f987023c8665432021f612e2ef7297ac6); ``config_schema`` defaults are never
-  applied by the host (``plugins_manifest.py`` ``validate_config_schema`` @00067189);
+  applied by the host (``plugins_manifest.py`` ``validate_config_schema`` L170-199
+  @00067189, which only returns warnings);
 * ``register_tool`` refuses a name a built-in holds with a WARNING and returns None without
   calling the registry; every ``register_*`` returns a handle; a ``register()`` that raises
-  is rolled back (``hermes_cli/plugins.py`` L458-500 @00067189, counted from L257);
+  is rolled back (``register_tool``, ``hermes_cli/plugins.py`` L459-502 @00067189, the
+  refusal at L483-486; the rollback in ``_load_plugin_scoped``,
+  ``hermes_cli/plugins_loader.py`` L317-325 @00067189: the plugin's ledger entries are
+  disposed and forgotten, its event subscriptions removed).
 * plugin tools live in a per-home overlay: ``registry.get_entry(name, *, scope=None)``
   answers the home's overlay then the global tools, ``snapshot_registration`` the overlay
-  alone (``tools/registry.py`` @00067189, about chars 20.9k-21.3k), so the kit's preflight
+  alone (``ToolRegistry.get_entry`` and ``snapshot_registration``, ``tools/registry.py``
+  @00067189), so the kit's preflight
   tells a built-in's name from another plugin's (the in-memory profile keeps one registry
   for its one home).
 """
@@ -121,6 +126,48 @@ def test_upstream_config_is_what_get_config_answers_keyed_by_plugin_id(tmp_path:
     }
 
 
+LEGACY_ONLY = """
+from hermes_plugin_kit import load_plugin_config
+
+SEEN = {}
+
+
+def register(ctx):
+    SEEN["config"] = load_plugin_config(ctx, "caller-name")
+    SEEN["host"] = {k: ctx.get_config(k) for k in ("endpoint", "limits", "missing")}
+"""
+
+LEGACY_CONFIG = {
+    "plugins": {
+        "entries": {
+            "legacy_plugin": {
+                "config": {"endpoint": "https://legacy.example", "limits": {"per_minute": 5}},
+            }
+        },
+        "caller-name": {"endpoint": "https://wrong.example"},
+    }
+}
+
+
+@pytest.mark.upstream("plugin config: what get_config answers")
+def test_a_legacy_config_subtree_alone_is_what_get_config_answers(tmp_path: Path) -> None:
+    """Issue 12, item 3: only a legacy ``config:`` under the plugin's entry, no ``settings``.
+
+    Upstream ``PluginContext.get_config`` (``hermes_cli/plugins.py`` L257-267 @
+    ``00067189dfecf833d4d009c2dd977ae85cf800e0``) reads ``plugins.entries.<ctx.plugin_id>``
+    (L261, ``plugin_id`` L233-236), returns ``settings.<key>`` when present (L264-266) and
+    otherwise the legacy ``config.<key>`` (L267, the "migration compatibility" fallback
+    its docstring names, L258-259), else ``default``. ``load_plugin_config`` must return
+    those values, keyed by ``ctx.plugin_id``, not by the caller's name.
+    """
+    host = InMemoryHost(hermes="0.21", strict=True, config=LEGACY_CONFIG)
+    loaded = host.load(plugin(tmp_path, "legacy_plugin", LEGACY_ONLY))
+    seen: Any = loaded.module.SEEN  # type: ignore[union-attr]
+    expected = {"endpoint": "https://legacy.example", "limits": {"per_minute": 5}}
+    assert seen["host"] == {**expected, "missing": None}
+    assert seen["config"] == expected
+
+
 def test_the_default_profile_keeps_reading_by_the_callers_name(tmp_path: Path) -> None:
     host = InMemoryHost(strict=True, config=CONFIG)
     loaded = host.load(plugin(tmp_path, "cfg_plugin", CONFIGURED, MANIFEST))
@@ -182,9 +229,10 @@ def test_the_preflight_refuses_a_built_in_name_as_the_host_would(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, hermes: str | None, toolset: str, refusal: str
 ) -> None:
     # upstream: register_tool refuses a name the home's overlay lacks and the global tools
-    # hold (hermes_cli/plugins.py L458-500 @00067189dfecf833d4d009c2dd977ae85cf800e0;
-    # tools/registry.py get_entry / snapshot_registration @00067189, about chars
-    # 20.9k-21.3k); hermes-agent 0.19.0's registry.register logs an ERROR and returns
+    # hold (hermes_cli/plugins.py L459-502 @00067189dfecf833d4d009c2dd977ae85cf800e0, the
+    # refusal at L483-486; ToolRegistry.get_entry / snapshot_registration in
+    # tools/registry.py @00067189); hermes-agent 0.19.0's registry.register logs an ERROR
+    # and returns
     host = InMemoryHost(hermes=hermes)
     source = SHADOW.format(NAME="terminal").replace('toolset="shadow"', f"toolset={toolset!r}")
     with caplog.at_level(logging.INFO):
@@ -231,7 +279,7 @@ def test_the_preflight_refuses_a_name_another_plugin_holds(
 ) -> None:
     # upstream: the name is in this home's overlay, so register_tool calls
     # registry.register, which rejects another toolset's name with an ERROR, and returns
-    # None (hermes_cli/plugins.py L458-500 @00067189; tools/registry.py register @00067189)
+    # None (hermes_cli/plugins.py L459-502 @00067189; tools/registry.py register @00067189)
     host = InMemoryHost(hermes=hermes)
     first_source = SHADOW.format(NAME="shared_echo").replace('toolset="shadow"', 'toolset="first"')
     first = host.load(plugin(tmp_path, "first", first_source))

@@ -85,10 +85,16 @@ def final_delivery(
     """What the gateway sends after the agent's turn (``_hmwa_deliver_turn_response``):
     ``None`` for nothing, else the text.
 
-    Without the guard (0.19.0, and upstream 00067189, ``gateway/run_turn.py`` about char
-    103k: "Intentional silence is a delivery decision") any silence marker is dropped;
-    with it (0107e039 ``_hmwa_shape_agent_response`` about char 89k) only a machinery turn
-    may be silent, and a person's turn gets the fallback text instead.
+    Without the guard (0.19.0 ``gateway/run.py`` L12975-12981; upstream
+    00067189dfecf833d4d009c2dd977ae85cf800e0 ``gateway/run_turn.py``: the silence verdict
+    taken from the agent result alone, ``_is_intentional_silence`` L271-277 called at
+    L1379 of ``_hmwa_shape_agent_response``, then "Intentional silence is a delivery
+    decision", ``response = ""``, in ``_hmwa_deliver_turn_response`` L1766-1769; lines
+    counted from the stored copy) any silence marker is dropped; with it only a machinery
+    turn may be silent (``is_machinery_display_kind``, ``gateway/response_filters.py``
+    L108-115 at 06202cddf797e761f2905c0c088129e2683ff7b7; at
+    0107e0399523cf47587bf248d7e9027b7cd1c3df ``gateway/run_turn.py`` imports the
+    predicate at L28-30), and a person's turn gets the fallback text instead.
     """
     if not is_silence(final_text):
         return final_text

@@ -168,9 +168,9 @@ class FakeHost:
         self, tool_name: str, args: Any, **hook_kwargs: Any
     ) -> tuple[str | None, dict[str, Any] | None]:
         """Plays upstream's ``_dispatch_pre_tool_call_hooks`` (``hermes_cli/plugins.py`` at
-        00067189dfecf833d4d009c2dd977ae85cf800e0, about char 107k): one hook pass, then
+        00067189dfecf833d4d009c2dd977ae85cf800e0, L1887-1895): one hook pass, then
         ``(block_message, modified_args)``; the merge copies
-        ``_get_pre_tool_call_directive_details`` (about char 101k): each non-empty dict
+        ``_get_pre_tool_call_directive_details`` (L1808-1816 there): each non-empty dict
         ``args`` of a modify directive is merged over the args so far, later ones winning
         per key, and the original args are never changed."""
         self.pre_calls.append(

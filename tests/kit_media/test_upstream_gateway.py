@@ -4,11 +4,11 @@ directive of ``pre_tool_call`` and the gateway's human-turn silence guard.
 Each modelled behaviour cites the upstream source it follows:
 
 * ``modify``: ``hermes_cli/plugins.py`` at 00067189dfecf833d4d009c2dd977ae85cf800e0,
-  ``_get_pre_tool_call_directive_details`` (about char 101k) and
-  ``_dispatch_pre_tool_call_hooks`` (about char 107k; ``resolve_pre_tool_block`` returns
-  only its ``[0]``), applied by ``model_tools._pre_dispatch_guards`` (stored file id
-  68283923223 from char 38,679: ``if modified_args is not None: function_args =
-  modified_args``);
+  ``_get_pre_tool_call_directive_details`` L1784-1827 (the merge at L1808-1816) and
+  ``_dispatch_pre_tool_call_hooks`` L1887-1895 (``resolve_pre_tool_block``, L1847-1852,
+  returns only its ``[0]``), applied by ``model_tools._pre_dispatch_guards`` L765-800
+  (stored file id 68283923223, commit not resolved by the store, lines counted from that
+  copy: ``if modified_args is not None: function_args = modified_args``, L782-783);
 * the silence guard: ``gateway/response_filters.py`` at
   06202cddf797e761f2905c0c088129e2683ff7b7 L103-128, ``gateway/run_turn.py`` at
   0107e0399523cf47587bf248d7e9027b7cd1c3df L28-30 (see ``_upstream_gateway``).

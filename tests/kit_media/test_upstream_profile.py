@@ -11,11 +11,12 @@ Upstream behaviour pinned here, modelled from source
   in the v0.21.3 release per upstream issue #113031); a person's turn that ends in a bare
   marker gets a visible fallback (``_UNEXPECTED_SILENCE_REPLY``, ``gateway/run_turn.py``
   as PR #111624 merged it; ``_hmwa_shape_agent_response`` at
-  0107e0399523cf47587bf248d7e9027b7cd1c3df, about char 89k);
+  0107e0399523cf47587bf248d7e9027b7cd1c3df);
 * ``{"action": "modify", "args": {...}}`` from ``pre_tool_call`` is merged over the call's
   arguments (``_get_pre_tool_call_directive_details`` and ``_dispatch_pre_tool_call_hooks``,
-  ``hermes_cli/plugins.py`` at 00067189dfecf833d4d009c2dd977ae85cf800e0, about chars
-  101.9k-107.8k; PR #87482), which kit-media's guarded ``send_message`` call honours.
+  ``hermes_cli/plugins.py`` L1784-1827 and L1887-1895 at
+  00067189dfecf833d4d009c2dd977ae85cf800e0; PR #87482), which kit-media's guarded
+  ``send_message`` call honours.
 """
 
 from __future__ import annotations

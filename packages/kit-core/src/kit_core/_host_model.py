@@ -58,8 +58,8 @@ UPSTREAM_NEW_HOOKS: Final = frozenset(
         "on_kanban_dispatch_tick", "gateway_platform_event", "pre_command",
     }
 )  # fmt: skip
-"""Hooks upstream added after 0.19.0: ``VALID_HOOKS`` in ``hermes_cli/plugins.py`` at
-:data:`UPSTREAM_COMMIT`, less 0.19.0's."""
+"""Hooks upstream added after 0.19.0: ``VALID_HOOKS`` in ``hermes_cli/plugins.py`` L108-199
+at :data:`UPSTREAM_COMMIT`, less 0.19.0's."""
 
 UPSTREAM_NEW_MANIFEST_FIELDS: Final = (
     "requires_hermes", "portable", "skill_namespace", "capabilities", "manifest_version",
@@ -67,7 +67,7 @@ UPSTREAM_NEW_MANIFEST_FIELDS: Final = (
     "homepage", "tags", "emits", "listens",
 )  # fmt: skip
 """``PluginManifest`` fields upstream added after 0.19.0: the dataclass in
-``hermes_cli/plugins_manifest.py`` L321-369 at :data:`UPSTREAM_COMMIT`, less 0.19.0's."""
+``hermes_cli/plugins_manifest.py`` L321-370 at :data:`UPSTREAM_COMMIT`, less 0.19.0's."""
 
 
 MANIFEST_FILES: Final = ("plugin.yaml", "plugin.yml")
@@ -77,8 +77,10 @@ L1531-1533; a directory with neither is skipped)."""
 
 
 UPSTREAM_FAIL_CLOSED_HOOKS: Final = frozenset({"pre_tool_call", "pre_tts_synthesis"})
-"""``_HOOK_TIMEOUT_FAIL_CLOSED_HOOKS`` (``hermes_cli/plugins_dispatch.py`` L47 @006a5aeb): a
-callback that raises or outlives ``plugins.hook_callback_timeout`` blocks the tool call."""
+"""``_HOOK_TIMEOUT_FAIL_CLOSED_HOOKS`` (``hermes_cli/plugins_dispatch.py`` L48-49 @006a5aeb): a
+callback that raises or outlives ``plugins.hook_callback_timeout`` becomes a block directive
+(L231-242): the tool call for ``pre_tool_call``, the speech synthesis for
+``pre_tts_synthesis``."""
 
 UPSTREAM_CONTEXT: Final = {
     # PluginContext.plugin_id: manifest_key(manifest) = manifest.key or manifest.name
@@ -300,9 +302,9 @@ def upstream_release() -> HostRelease:
     """Upstream hermes-agent 0.21.3, modelled from its source at :data:`UPSTREAM_COMMIT`:
     0.19.0's facts with the hooks upstream added, hooks awaited
     (``PluginDispatchMixin._invoke_hook_callback``, ``hermes_cli/plugins_dispatch.py``
-    L196-205 @006a5aeb), ``pre_tool_call`` failing closed, registration handles, the
+    L198-207 @006a5aeb), ``pre_tool_call`` failing closed, registration handles, the
     ``PluginContext`` members the kit uses, and the manifest fields it added
-    (``hermes_cli/plugins_manifest.py`` L321-369, among them ``requires_hermes``, which
+    (``hermes_cli/plugins_manifest.py`` L321-370, among them ``requires_hermes``, which
     it enforces), and the gateway's human-turn silence guard, which landed after that
     commit (read at 06202cddf797e761f2905c0c088129e2683ff7b7). Facts not yet read from
     that source are 0.19.0's.
@@ -316,12 +318,12 @@ def upstream_release() -> HostRelease:
         awaits_hooks=True,
         manifest=(*newest.manifest, *UPSTREAM_NEW_MANIFEST_FIELDS),
         # a failing pre_tool_call guard blocks: _HOOK_TIMEOUT_FAIL_CLOSED_HOOKS,
-        # hermes_cli/plugins_dispatch.py L47 and L237-240 @006a5aeb
+        # hermes_cli/plugins_dispatch.py L48-49 and L239-242 @006a5aeb
         fail_closed_hooks=UPSTREAM_FAIL_CLOSED_HOOKS,
         # {"action": "modify", "args": {...}} merges over the call's args, later hooks winning
         # per key, before block/approve: _get_pre_tool_call_directive_details and
-        # _dispatch_pre_tool_call_hooks, hermes_cli/plugins.py @00067189 (about chars
-        # 101.9k-107.8k), applied by model_tools.handle_function_call (PR #87482)
+        # _dispatch_pre_tool_call_hooks, hermes_cli/plugins.py L1784-1827 and L1887-1895
+        # @00067189, applied by model_tools.handle_function_call (PR #87482)
         modify_directive=True,
         # a bare silence marker ends only a machinery turn; a person's turn gets a visible
         # fallback (PR #111624, in the v0.21.3 release per upstream issue #113031, after the
@@ -331,8 +333,9 @@ def upstream_release() -> HostRelease:
         human_turn_guard=True,
         # register_* return PluginRegistration handles; register_tool returns None when it
         # refuses, without calling the registry; plugin tools live in per-home overlays
-        # (scope=manager.scope_key): hermes_cli/plugins.py L458-500 @00067189 (lines counted
-        # from get_config at L257); a raising register() is rolled back (plugins_ledger)
+        # (scope=manager.scope_key): hermes_cli/plugins.py L459-502 @00067189; a raising
+        # register() is rolled back: _load_plugin_scoped disposes the plugin's ledger
+        # entries, hermes_cli/plugins_loader.py L317-325 @00067189
         registration_ledger=True,
         # plugin_id, get_config(key, default), set_config: see UPSTREAM_CONTEXT
         context={**newest.context, **UPSTREAM_CONTEXT},

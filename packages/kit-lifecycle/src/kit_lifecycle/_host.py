@@ -76,11 +76,12 @@ def host_awaits_hooks() -> bool:
 
     Asked of the host's behaviour, not of a module's presence: upstream hermes awaits a
     coroutine a callback returns (``PluginDispatchMixin._invoke_hook_callback`` resolves it
-    through ``resolve_plugin_command_result``, ``hermes_cli/plugins_dispatch.py`` L196-205
-    @006a5aeb) and offers the awaiting entry point ``ainvoke_hook`` (``hermes_cli/plugins.py``
-    @00067189dfecf833d4d009c2dd977ae85cf800e0, module level, about char 98.4k; and on
-    ``PluginDispatchMixin``). hermes-agent 0.19.0 has neither and drops the coroutine.
-    Looking the module up in ``sys.modules`` imports nothing.
+    through ``resolve_plugin_command_result``, ``hermes_cli/plugins_dispatch.py`` L198-207
+    @006a5aeb) and offers the awaiting entry point ``PluginDispatchMixin.ainvoke_hook``
+    (``hermes_cli/plugins_dispatch.py`` L493-529 @006a5aeb; a module-level ``ainvoke_hook``
+    is in later ``hermes_cli/lifecycle.py`` versions: ``hermes_cli/plugins.py`` @00067189
+    has only the sync ``invoke_hook``, L1683-1694). hermes-agent 0.19.0 has neither and
+    drops the coroutine. Looking the module up in ``sys.modules`` imports nothing.
     """
     plugins = sys.modules.get("hermes_cli.plugins")
     if plugins is None:
@@ -94,8 +95,9 @@ def host_awaits_hooks() -> bool:
 def host_fail_closed_hooks() -> frozenset[str]:
     """The hooks whose failing callback the loaded hermes turns into a block: its own table
     ``_HOOK_TIMEOUT_FAIL_CLOSED_HOOKS`` (upstream: ``pre_tool_call`` and
-    ``pre_tts_synthesis``, ``hermes_cli/plugins_dispatch.py`` L47 @006a5aeb; a callback
-    that raises or outlives ``plugins.hook_callback_timeout`` blocks the tool call, L229-240),
+    ``pre_tts_synthesis``, ``hermes_cli/plugins_dispatch.py`` L48-49 @006a5aeb; a callback
+    that raises or outlives ``plugins.hook_callback_timeout`` becomes a block directive,
+    L231-242: the tool call, or the speech synthesis),
     read from ``hermes_cli.plugins_dispatch`` or ``hermes_cli.plugins`` when loaded; empty
     when neither has it (hermes-agent 0.19.0 logs the exception and calls the next one)."""
     for module in ("hermes_cli.plugins_dispatch", "hermes_cli.plugins"):

@@ -179,7 +179,7 @@ def _host_key(key: object) -> bool:
 def _with_schema_defaults(ctx: Any, settings: dict[Any, Any], plugin: str) -> dict[str, Any]:
     """``settings`` plus the ``default`` of every ``config_schema`` key of the manifest that
     is not set (hermes itself only checks the schema and never applies a default:
-    ``validate_config_schema``, ``hermes_cli/plugins_manifest.py`` @00067189)."""
+    ``validate_config_schema``, ``hermes_cli/plugins_manifest.py`` L170-199 @00067189)."""
     try:
         manifest = getattr(ctx, "manifest", None)
     except Exception:  # already warned about by the manifest read

@@ -102,12 +102,14 @@ def _check_tool_names(ctx: Any, plan: Plan, plugin_name: str) -> None:
       :class:`~kit_lifecycle._rollback.Rollback` detects it): plugin tools live in a
       per-home overlay. ``get_entry(name, *, scope=None)`` answers the current home's
       overlay, then the global tools, and ``snapshot_registration(name, *, scope)`` the
-      overlay alone (``tools/registry.py`` @00067189dfecf833d4d009c2dd977ae85cf800e0,
-      about chars 20.9k-21.3k). ``register_tool`` refuses a name the overlay lacks and the
+      overlay alone (``ToolRegistry.get_entry`` and ``ToolRegistry.snapshot_registration``
+      in ``tools/registry.py`` @00067189dfecf833d4d009c2dd977ae85cf800e0). ``register_tool``
+      refuses a name the overlay lacks and the
       global tools hold, in any toolset, with a WARNING, returning None without calling
       the registry; a name another plugin of the same home holds in another toolset
       reaches ``registry.register``, which rejects it with an ERROR, and ``register_tool``
-      again returns None (``hermes_cli/plugins.py`` L458-500 @00067189). The kit asks the
+      again returns None (``hermes_cli/plugins.py`` L459-502 @00067189, the refusal at
+      L483-486). The kit asks the
       same two questions, with the manager's ``scope_key``. A plugin tool of another
       hermes home is not seen, and does not clash.
 

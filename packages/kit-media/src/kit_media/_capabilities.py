@@ -102,7 +102,7 @@ first: ``silence_allowed(display_kind, reply_expected=None)`` (imported by
 ``gateway/run_turn.py`` L28-30 at 0107e0399523cf47587bf248d7e9027b7cd1c3df),
 ``allows_final_silence(agent_result, display_kind, heartbeat_turn=False)`` (L118-128 at
 06202cddf797e761f2905c0c088129e2683ff7b7) and ``is_machinery_display_kind(display_kind)``
-(L108, PR #111624 as merged)."""
+(L108 at 06202cdd, the predicate of PR #111624 as merged)."""
 
 HUMAN_TURN_NOTE: Final = (
     "the file is already in the chat; end this turn with one short sentence and no"

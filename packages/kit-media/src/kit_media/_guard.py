@@ -34,12 +34,13 @@ shallow-merges each such dict over the original args (later hooks win per key; a
 or non-dict ``args`` is ignored; modify survives a later block), and
 ``_dispatch_pre_tool_call_hooks`` fires the hook once and returns ``(block_message,
 modified_args)`` (``hermes_cli/plugins.py`` at 00067189dfecf833d4d009c2dd977ae85cf800e0:
-the two functions from about char 101k and 107k of the 119,764-char file, whose line
-numbers the stored copy does not give; its public ``resolve_pre_tool_block`` returns
-only ``[0]`` of it, dropping the args). hermes' own pipeline then runs the tool with the
-modified args (``model_tools._pre_dispatch_guards``: ``if modified_args is not None:
-function_args = modified_args``, the stored ``model_tools.py`` of file id 68283923223
-from char 38,679, a 0.21-era version whose commit the store does not resolve;
+``_get_pre_tool_call_directive_details`` L1784-1827, the merge at L1808-1816, and
+``_dispatch_pre_tool_call_hooks`` L1887-1895; its public ``resolve_pre_tool_block``,
+L1847-1852, returns only ``[0]`` of it, dropping the args). hermes' own pipeline then
+runs the tool with the modified args (``model_tools._pre_dispatch_guards`` L765-800:
+``if modified_args is not None: function_args = modified_args``, L782-783, in the stored
+``model_tools.py`` of file id 68283923223, a 0.21-era version whose commit the store
+does not resolve, lines counted from that copy;
 ``agent/agent_runtime_helpers._pre_tool_block_message`` does the same). Where the
 running hermes has ``_dispatch_pre_tool_call_hooks`` (asked by its presence), the kit
 calls it instead of ``resolve_pre_tool_block`` and does the same: the operation runs

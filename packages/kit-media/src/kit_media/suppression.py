@@ -7,7 +7,7 @@ the ``MEDIA:`` tag, which the gateway would deliver a second time). A successful
 
 * :func:`transform_media_delivery_output` (hook ``transform_llm_output``) consumes it and
   returns hermes' silence token ``NO_REPLY``; the gateway then delivers nothing for that
-  turn (``gateway/response_filters.py:14``, ``gateway/run.py:12975-12981``). A turn
+  turn (0.19.0 ``gateway/response_filters.py`` L14, ``gateway/run.py`` L12975-12981). A turn
   without a marker is left alone (the hook returns ``None``).
 * :func:`clear_media_delivery_state` (hook ``on_session_end``, which hermes fires at the
   end of every turn, ``agent/turn_finalizer.py:612-626``) drops a marker that was not
@@ -69,8 +69,11 @@ __all__ = [
 logger = logging.getLogger("kit_media.suppression")
 
 SILENT_REPLY_TOKEN: Final = SILENCE_TOKEN
-"""hermes' silence token: a final reply of exactly this is not delivered (the host model's
-``HostRelease.silence_token``, which ``tests/kit_media`` holds this to)."""
+"""hermes' silence token: a final reply of exactly this is not delivered (0.19.0
+``gateway/response_filters.py`` L14, ``SILENT_REPLY_TOKEN``, from 0.17.0; upstream deleted
+the constant and restores it only as a compatibility pointer, ``compat_manifest.json`` @
+0f9c44d87902ab14309b47ece66ac95521761d8b). It is the host model's
+``HostRelease.silence_token``, which ``tests/kit_media`` holds this to."""
 
 
 _F = TypeVar("_F", bound=Callable[..., Any])

@@ -120,7 +120,9 @@ def absolute_import_findings(directory: Path, key: str) -> list[Finding]:
     """HPK504 for each ``import <own>``/``from <own>[.x] import`` in a file hermes
     imports (test files are not: hermes never imports them). hermes imports a directory
     plugin as ``hermes_plugins.<slug>`` (0.19.0 ``hermes_cli/plugins.py``
-    ``_load_directory_module``, L1832; upstream 0.21 the same, section 1.6 of the reference)."""
+    ``_load_directory_module``, L1832; upstream the same: ``hermes_cli/plugins_loader.py``
+    ``_load_directory_module`` L427-462, the name from ``_directory_module_name`` L408-417,
+    @00067189dfecf833d4d009c2dd977ae85cf800e0)."""
     own = _own_package_names(directory, key)
     found: list[Finding] = []
     for path in python_files(directory):

@@ -8,7 +8,11 @@ finds a plugin's uses of them; ``disable_reason`` skips such a plugin from
 
 Only the facade modules the kit, its examples or its tests reach are copied, each with
 all of its entries (an empty tuple: the manifest has none for that module, read from its
-sorted neighbours). :data:`COPIED` is the list of facades whose entries are here; a kit
+sorted neighbours; the manifest lists its entries sorted by ``facade``, and a module a
+moved name points *to*, such as ``agent.context_engine`` or ``agent.secret_sources.base``,
+is not a facade unless an entry names it as one). The ``agent.*`` facades were read from
+characters 0-48,000 of the 293,700-character file, which hold every ``agent.*`` entry
+(the next facade is ``cli``). :data:`COPIED` is the list of facades whose entries are here; a kit
 module that starts using another hermes module must copy that module's entries first
 (the test checks it).
 
@@ -65,6 +69,14 @@ MOVED: Final[dict[str, tuple[str, ...]]] = {
     "hermes_cli.plugins_dispatch": (),
     "agent": (),  # none: "acp_adapter.session" is followed by "agent.agent_init"
     "agent.browser_provider": ("Any", "Optional"),
+    "agent.context_engine": (),  # none: "agent.context_compressor", then "agent.conversation_*"
+    "agent.image_gen_provider": ("base64", "datetime", "uuid"),
+    "agent.plugin_llm": (),  # none: "agent.pet.generate.atlas", then "agent.prompt_builder"
+    "agent.secret_sources.base": (),  # none: "agent.secret_sources._cache", then ".bitwarden"
+    "agent.transcription_provider": ("List", "logger", "logging"),
+    "agent.tts_provider": (),  # none: "agent.transports.codex_app_server", "agent.tts_registry"
+    "agent.video_gen_provider": ("base64", "datetime", "uuid"),
+    "agent.web_search_provider": ("Optional",),
     "model_tools": (),
     "tools": (),
     "tools.registry": (),

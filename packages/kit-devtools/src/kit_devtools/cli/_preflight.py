@@ -23,9 +23,10 @@ rules itself, read from that source (line numbers counted in the stored files):
   items are skipped (L313-316), so they also show as undeclared;
 - ``_check_builtin_collisions`` L382-401: declared and registered tool names against the
   built-in tools (HPK056); the kit's names are those of its host model for upstream;
-- doctor's ``doctor_plugin`` (plugin_dev.py, about chars 14.2k-16.9k): ``provides_hooks``
-  and ``provides_tools`` must be lists of strings naming known hooks (HPK057), every
-  hook callback takes ``**kwargs`` (HPK301, reused).
+- doctor's ``doctor_plugin`` (plugin_dev.py L335-395): ``provides_hooks`` and
+  ``provides_tools`` must be lists (L354-361), ``provides_hooks`` entries strings naming
+  known hooks (L363-367; HPK057), and every registered hook callback takes ``**kwargs``
+  (L369-377, ``_accepts_var_kwargs`` L267-272; HPK301, reused).
 
 A plugin hermes' loader refuses by kind (an exclusive memory provider, say) is probed as
 upstream probes it, against a recording stub (``_recording_probe``): admission calls its

@@ -233,7 +233,8 @@ def _callback_shape(
     shape = signature_shape(callback)
     if shape is not None and not shape[1]:
         found.append(finding("HPK301", where))
-    # upstream awaits an async def hook (hermes_cli/plugins_dispatch.py at 00067189);
+    # upstream awaits an async def hook (_invoke_hook_callback, hermes_cli/plugins_dispatch.py
+    # L198-207 @006a5aeb);
     # middleware stays synchronous on every release
     if is_coroutine_function(callback) and not (surface == "hook" and release.awaits_hooks):
         found.append(finding("HPK302", where))

@@ -106,7 +106,7 @@ RULES: Final[dict[str, Rule]] = {
     "HPK013": Rule(W, "requires_hermes is the YAML {kind} {value!r}, which hermes reads as"
                    " {read!r}", "quote it, e.g. requires_hermes: \">={floor}\"",
                    "upstream reads the YAML value with str(): the plugin loads, with a floor"
-                   " other than the author meant (hermes_cli/plugins_manifest.py @00067189)"),
+                   " other than the author meant (hermes_cli/plugins_manifest.py L479 @00067189)"),
     "HPK014": Rule(W, "requires_hermes {spec!r} excludes {host}, which does not read the"
                    " field (only upstream 0.21 enforces it) and loads the plugin anyway",
                    "make the plugin work there too, or tell its operators which hermes it"
@@ -410,7 +410,7 @@ RULES: Final[dict[str, Rule]] = {
                    " any release, and an operator cannot tell that it needs {floor} or later",
                    "add requires_hermes: \">={floor}\"",
                    "upstream enforces requires_hermes only where it is written"
-                   " (hermes_cli/plugins_manifest.py @00067189)"),
+                   " (requires_hermes_error, hermes_cli/plugins_manifest.py L412-420 @00067189)"),
     "HPK511": Rule(W, "requires_hermes {spec!r} admits hermes-agent {below}, older than the"
                    " plugin's floor {floor} ({reason})", "raise it: requires_hermes:"
                    " \">={floor}\"", "upstream admits the plugin on releases below its"

@@ -182,7 +182,8 @@ def pre_tool_call_details(
     ``modify`` directive, each ``{"action": "modify", "args": {...}}`` before it is
     shallow-merged over the call's arguments, later hooks winning per key
     (``_get_pre_tool_call_directive_details``, upstream ``hermes_cli/plugins.py``
-    @00067189dfecf833d4d009c2dd977ae85cf800e0, about chars 101.9k-104.6k); elsewhere it is
+    @00067189dfecf833d4d009c2dd977ae85cf800e0, L1784-1827, the merge at L1808-1816);
+    elsewhere it is
     ignored, as hermes-agent 0.19.0 ignores any other action.
     """
     call_args: dict[str, Any] = cast("dict[str, Any]", args) if isinstance(args, dict) else {}
@@ -237,7 +238,7 @@ def dispatch_pre_tool_call(
     state: HostState, tool_name: str, args: Any, **context: Any
 ) -> tuple[str | None, dict[str, Any] | None]:
     """``(block_message, modified_args)``: upstream's ``_dispatch_pre_tool_call_hooks``
-    (``hermes_cli/plugins.py`` @00067189, about chars 106.9k-107.8k); ``modified_args`` is
+    (``hermes_cli/plugins.py`` L1887-1895 @00067189); ``modified_args`` is
     None unless the release has the ``modify`` directive and a hook used it.
 
     ``approve`` fails closed: no human answers here. hermes asks its approval gate, which

@@ -251,7 +251,8 @@ def handle_function_call(
         if modified is not None:
             # upstream applies a pre_tool_call "modify" directive to the call (PR #87482:
             # model_tools.handle_function_call -> _pre_dispatch_guards substitutes the
-            # args _dispatch_pre_tool_call_hooks returns; hermes_cli/plugins.py @00067189)
+            # args _dispatch_pre_tool_call_hooks returns: model_tools.py L782-783 of stored
+            # file id 68283923223; hermes_cli/plugins.py L1887-1895 @00067189)
             args = modified
         if block is not None:
             result = json.dumps({"error": block}, ensure_ascii=False)

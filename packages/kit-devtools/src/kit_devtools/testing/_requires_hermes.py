@@ -4,9 +4,9 @@ Modelled from upstream hermes-agent's source at commit
 ``00067189dfecf833d4d009c2dd977ae85cf800e0`` (0.21.3; it needs Python 3.14, so it is read,
 not run):
 
-* the loader, ``hermes_cli/plugins_manifest.py``: ``_VERSION_COMPARATOR_RE`` (L373),
-  ``_version_tuple`` (L385-392), ``version_satisfies`` (L395-408, *permissive*: a clause
-  whose version does not parse gates nothing), ``requires_hermes_error`` (L411-419, the
+* the loader, ``hermes_cli/plugins_manifest.py``: ``_VERSION_COMPARATOR_RE`` (L374),
+  ``_version_tuple`` (L386-393), ``version_satisfies`` (L396-409, *permissive*: a clause
+  whose version does not parse gates nothing), ``requires_hermes_error`` (L412-420, the
   reason "requires hermes X, running Y"), and ``parse_manifest_file``, which reads the
   field as ``str(data.get("requires_hermes") or "").strip()``;
 * ``hermes plugins validate``, ``hermes_cli/plugin_validate.py``:
@@ -29,11 +29,11 @@ from kit_devtools.testing._failure import PluginRefused
 __all__ = ["enforces", "gate", "spec_of", "spec_parses", "version_satisfies", "version_tuple"]
 
 COMPARATOR: Final = re.compile(r"^\s*(>=|<=|==|!=|>|<)\s*(.+?)\s*$")
-"""``_VERSION_COMPARATOR_RE`` (plugins_manifest.py L373)."""
+"""``_VERSION_COMPARATOR_RE`` (plugins_manifest.py L374)."""
 
 
 def version_tuple(version: str) -> tuple[int, ...] | None:
-    """``_version_tuple`` (plugins_manifest.py L385-392): ``v1.2.3-rc1`` -> ``(1, 2, 3)``,
+    """``_version_tuple`` (plugins_manifest.py L386-393): ``v1.2.3-rc1`` -> ``(1, 2, 3)``,
     missing segments are 0, segments past the third are ignored; None when one of the
     first three is not an integer."""
     parts = re.split(r"[-+]", str(version).strip().lstrip("v"), maxsplit=1)[0].split(".")
@@ -56,7 +56,7 @@ def _clauses(spec: str) -> list[tuple[str, str]]:
 
 
 def version_satisfies(spec: str, current: str) -> bool:
-    """``version_satisfies`` (plugins_manifest.py L395-408): comma-separated clauses are
+    """``version_satisfies`` (plugins_manifest.py L396-409): comma-separated clauses are
     ANDed, a bare version means ``>=``, and what does not parse is permissive."""
     now = version_tuple(current)
     if now is None:

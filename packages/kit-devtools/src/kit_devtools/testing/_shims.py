@@ -143,9 +143,9 @@ def _plugins_module(host: Any) -> ModuleType:
         resolve_plugin_command_result=_commands.resolve_command_result,
     )
     # what only upstream offers, per the release the current host plays: ainvoke_hook
-    # (hermes_cli/plugins.py @00067189, about char 98.4k), the fail-closed hook table
-    # (plugins_dispatch.py L47 @006a5aeb) and _dispatch_pre_tool_call_hooks (plugins.py
-    # @00067189, about char 106.9k)
+    # (PluginDispatchMixin.ainvoke_hook, hermes_cli/plugins_dispatch.py L493-529 @006a5aeb),
+    # the fail-closed hook table (plugins_dispatch.py L48-49 @006a5aeb) and
+    # _dispatch_pre_tool_call_hooks (hermes_cli/plugins.py L1887-1895 @00067189)
     computed: dict[str, Callable[[], Any]] = {
         "ainvoke_hook": upstream(ainvoke_hook, lambda r: r.awaits_hooks),
         "_HOOK_TIMEOUT_FAIL_CLOSED_HOOKS": lambda: _fail_closed(state().release),
@@ -274,9 +274,10 @@ class _Registry:
         one (an entry with its ``name`` and ``toolset``), else None. hermes-agent 0.19.0
         answers its one table (``tools/registry.py`` L274-277); upstream the current
         home's plugin overlay, then the global tools (``get_entry(name, *, scope=None)``,
-        ``tools/registry.py`` @00067189dfecf833d4d009c2dd977ae85cf800e0, about char
-        20.9k). The in-memory host holds one home and keeps one registry, so ``scope`` is
-        not looked at: no other home's overlay exists to hide."""
+        ``ToolRegistry.get_entry`` in ``tools/registry.py``
+        @00067189dfecf833d4d009c2dd977ae85cf800e0). The in-memory host holds one home and
+        keeps one registry, so ``scope`` is not looked at: no other home's overlay exists to
+        hide."""
         entry = self._host.tools.get(name)
         if entry is not None:
             return entry
@@ -285,7 +286,8 @@ class _Registry:
 
     def _snapshot_registration(self, name: str, *, scope: str | None = None) -> Any:
         """Upstream's ``registry.snapshot_registration``: the current home's overlay only,
-        no global fallback (``tools/registry.py`` @00067189, about char 21.2k): here the
+        no global fallback (``ToolRegistry.snapshot_registration``, ``tools/registry.py``
+        @00067189): here the
         host's plugin tools (one home, one registry: ``scope`` is not looked at). Only a
         host playing a release with the registration ledger offers it."""
         return self._host.tools.get(name)

@@ -3,22 +3,26 @@ modelled from ``hermes_cli/plugins.py`` @00067189dfecf833d4d009c2dd977ae85cf800e
 ``hermes_cli/plugins_state.py`` @25ce047f987023c8665432021f612e2ef7297ac6.
 
 * ``plugin_id`` is ``manifest.key or manifest.name`` (plugins.py L233-236,
-  ``manifest_key``), and ``manifest.config_schema`` holds the manifest's ``config_schema``
-  mapping (each entry a mapping; ``plugins_manifest.py`` ``_parse_manifest_v2_fields``).
+  ``manifest_key``, plugins_manifest.py L316-318), and ``manifest.config_schema`` holds
+  the manifest's ``config_schema`` mapping (each entry a mapping;
+  ``_parse_manifest_v2_fields``, plugins_manifest.py L139-154).
 * ``get_config(key, default=None)`` needs a key (plugins.py L257-267): a relative key
   (``_plugin_relative_segments``, plugins_state.py L24-38; ValueError otherwise), read
   from ``plugins.entries.<plugin_id>.settings.<key>`` when present (an explicit null too),
   else from the legacy ``…config.<key>``, else ``default``; ``config_schema`` defaults are
   never applied.
 * Every ``register_*`` of the six the kit uses returns a handle whose ``dispose()`` takes
-  the registration back (``PluginRegistration``, ``hermes_cli/plugins_ledger.py``), and
-  None when nothing was stored.
-* ``register_tool`` (plugins.py L458-500, counted from get_config at L257): plugin tools
+  the registration back (``PluginRegistration``, ``hermes_cli/plugins_ledger.py`` L21-52
+  at 0cb8bc231f1f9ab35a6cdd617057c895273e6c90, the version the store holds), and None
+  when nothing was stored.
+* ``register_tool`` (plugins.py L459-502, the refusal at L483-486): plugin tools
   live in the host's overlay; a name a built-in holds, without ``override=True``, is
   refused with a WARNING and None, the registry never called; a tool the registry did not
   take returns None and is not credited (``tools_registered`` lists accepted tools only).
 * ``InMemoryHost.load`` disposes the handles of a ``register()`` that raised, newest first
-  (the ledger's rollback), so nothing of that plugin stays registered.
+  (the rollback: ``_load_plugin_scoped``, ``hermes_cli/plugins_loader.py`` L317-325 @00067189,
+  through ``_dispose_registrations``, plugins_ledger.py L186-196 @0cb8bc23, reverse
+  acquisition order), so nothing of that plugin stays registered.
 """
 
 from __future__ import annotations

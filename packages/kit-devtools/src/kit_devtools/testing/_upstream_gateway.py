@@ -84,10 +84,10 @@ def final_delivery(
     for nothing, else the text.
 
     Without the guard (0.19.0; upstream 00067189 ``gateway/run_turn.py``
-    ``_hmwa_deliver_turn_response``, about char 103k: "Intentional silence is a delivery
-    decision") a silence marker is dropped; with it (0107e039 ``_hmwa_shape_agent_response``,
-    about char 89k) a marker ends only a machinery turn, and a person's turn gets
-    :data:`UNEXPECTED_SILENCE_REPLY` instead.
+    ``_hmwa_deliver_turn_response``: "Intentional silence is a delivery decision") a
+    silence marker is dropped; with it (``_hmwa_shape_agent_response`` in
+    ``gateway/run_turn.py`` at 0107e0399523cf47587bf248d7e9027b7cd1c3df) a marker ends only
+    a machinery turn, and a person's turn gets :data:`UNEXPECTED_SILENCE_REPLY` instead.
     """
     if not is_silence(final_text):
         return final_text

@@ -2,28 +2,28 @@
 profile (``InMemoryHost(hermes="0.21")``); modelled from source, each rule citing the lines
 it copies.
 
-* ``PluginDispatchMixin.invoke_hook`` (``hermes_cli/plugins_dispatch.py`` L207-241 @
+* ``PluginDispatchMixin.invoke_hook`` (``hermes_cli/plugins_dispatch.py`` L209-243 @
   ``006a5aebb4d134ba188ff60adf1a02f668312b5f``; lines counted from the stored copy): every
   callback in registration order; ``telemetry_schema_version`` added (not for
   ``gateway_platform_event``); an exception is logged and the next callback runs, except
-  that a *fail-closed* hook (``pre_tool_call``, ``pre_tts_synthesis``, L47) turns it into
+  that a *fail-closed* hook (``pre_tool_call``, ``pre_tts_synthesis``, L49) turns it into
   ``{"action": "block", "message": "<hook> plugin callback <name> raised <Type>: <msg>"}``
-  (``_policy_error_block_directive``, L57-63, message cut at 200 characters).
-* ``_invoke_hook_callback`` (L196-205): a callback gets only the keywords it declares
-  unless it takes ``**kwargs`` (``_hook_callback_kwargs``, L180-194), and a coroutine it
+  (``_policy_error_block_directive``, L59-65, message cut at 200 characters).
+* ``_invoke_hook_callback`` (L198-207): a callback gets only the keywords it declares
+  unless it takes ``**kwargs`` (``_hook_callback_kwargs``, L182-196), and a coroutine it
   returns is awaited with ``resolve_plugin_command_result`` (``hermes_cli/plugins.py``
-  @00067189dfecf833d4d009c2dd977ae85cf800e0, about char 113.6k: ``asyncio.run``, or a
-  helper thread when a loop is running).
+  L1996-2027 @00067189dfecf833d4d009c2dd977ae85cf800e0: ``asyncio.run``, L2005, or a
+  helper thread when a loop is running, L2010-2024).
 * The fail-closed hooks are the release's ``fail_closed_hooks`` (the host model's
-  ``_HOOK_TIMEOUT_FAIL_CLOSED_HOOKS``, L47).
-* Bounded hooks (``_HOOK_TIMEOUT_BOUNDED_HOOKS`` L40-44 and the fail-closed ones, L172-176)
+  ``_HOOK_TIMEOUT_FAIL_CLOSED_HOOKS``, L49).
+* Bounded hooks (``_HOOK_TIMEOUT_BOUNDED_HOOKS`` L42-46 and the fail-closed ones, L174-178)
   run on a daemon worker with a copied context for at most ``plugins.hook_callback_timeout``
-  seconds (default 30, at most 600: L151-152). A worker still running is abandoned: the
+  seconds (default 30, at most 600: L153-154). A worker still running is abandoned: the
   callback is skipped, and a fail-closed hook blocks with
-  ``"pre_tool_call plugin callback timed out or is still running"`` (L54, L229-232).
+  ``"pre_tool_call plugin callback timed out or is still running"`` (L56, L231-234).
 
 Not modelled: the 60 s suppression of a callback after a timeout and the cap of three
-abandoned workers (L50-53), lazy discovery, and the observability layer of
+abandoned workers (L52-55), lazy discovery, and the observability layer of
 ``hermes_cli.lifecycle``.
 """
 
@@ -47,10 +47,10 @@ BOUNDED_HOOKS: Final = frozenset(
         "pre_verify", "on_session_start", "on_session_end",
     }
 )  # fmt: skip
-"""``_HOOK_TIMEOUT_BOUNDED_HOOKS`` (``plugins_dispatch.py`` L40-44 @006a5aeb)."""
+"""``_HOOK_TIMEOUT_BOUNDED_HOOKS`` (``plugins_dispatch.py`` L42-46 @006a5aeb)."""
 
 TIMEOUT_BLOCK_MESSAGE: Final = "pre_tool_call plugin callback timed out or is still running"
-"""``_PRE_TOOL_CALL_TIMEOUT_BLOCK_MESSAGE`` (L54)."""
+"""``_PRE_TOOL_CALL_TIMEOUT_BLOCK_MESSAGE`` (L56)."""
 
 DEFAULT_TIMEOUT_SECONDS: Final = 30.0
 MAX_TIMEOUT_SECONDS: Final = 600.0
