@@ -405,8 +405,10 @@ def hpk117(seen: Seen) -> None:
 
 
 def hpk604(seen: Seen) -> None:
-    """The plugin loads, but hermes' TTS registry has no provider 'edge': the built-in
-    name is ignored (the plugin's tool reports what the registry holds)."""
+    """The plugin loads, but hermes' registry has no provider 'edge': a TTS provider of a
+    built-in name (from 0.15.0, which brought the TTS registry), or before that a web
+    provider that does not inherit hermes' base class, is ignored (the plugin's tool
+    reports what the registry holds)."""
     assert seen.loaded.enabled, seen.loaded.error
     assert json.loads(seen.call("sev604_get")) == {"edge": None}
 
@@ -601,6 +603,21 @@ def edge_seen(args, **kwargs):
     found = get_provider("edge")
     return json.dumps({"edge": None if found is None else type(found).__name__})
 """
+UNTYPED_SEARCH = """
+class Edge:
+    name = "edge"
+
+def edge_seen(args, **kwargs):
+    from agent.web_search_registry import get_provider
+    found = get_provider("edge")
+    return json.dumps({"edge": None if found is None else type(found).__name__})
+"""
+IGNORED_PROVIDER = (
+    (EDGE_SPEAKER, "ctx.register_tts_provider(Edge())")
+    if RELEASE.offers("register_tts_provider")
+    else (UNTYPED_SEARCH, "ctx.register_web_search_provider(Edge())")
+)
+"""A provider hermes ignores with a WARNING on the installed release."""
 ID = {"id": {"type": "string", "description": "Item id"}}
 KIT_TOOL = '''
 import sys
@@ -715,8 +732,8 @@ RUNS: dict[str, Run] = {
                   command=COMPAT, files={"helpers.py": "X = 1\n"}),
     "HPK506": Run(hooked("sev506_get", "pre_llm_cal", "def callback(**kwargs):"),
                   callback_never_runs, command=COMPAT),
-    "HPK604": Run(EDGE_SPEAKER + tool("sev604_get", handler="edge_seen",
-                                      then="ctx.register_tts_provider(Edge())"), hpk604),
+    "HPK604": Run(IGNORED_PROVIDER[0] + tool("sev604_get", handler="edge_seen",
+                                             then=IGNORED_PROVIDER[1]), hpk604),
     "HPK601": Run("# a register_memory_provider plugin\ndef register(ctx):\n    pass\n", hpk601,
                   manifest=NO_KIND),
     "HPK602": Run(MEMORY_PROVIDER, hpk602, manifest=NO_KIND),
