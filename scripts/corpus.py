@@ -60,16 +60,12 @@ from typing import Any
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _hosts import uv
+from _hosts import PACKAGES, ROOT, python311, uv
 from _markers import write_between_markers
 
-ROOT = Path(__file__).resolve().parent.parent
 LIST = ROOT / "scripts" / "corpus.txt"
 CACHE = ROOT / ".cache" / "corpus"
 HERMES = "hermes-agent==0.19.0"
-KIT = ("kit-core", "kit-lifecycle", "kit-media", "hermes-plugin-kit", "kit-devtools")
-INTERPRETER = os.path.realpath(sys.executable)
-"""This machine's Python (a virtual environment's resolved to its base): 3.11, as measured."""
 START, END = "<!-- corpus:start -->", "<!-- corpus:end -->"
 TIMEOUT = 600
 LOAD_RULES = frozenset(
@@ -159,9 +155,9 @@ def environment(dist: str, version: str, install: bool) -> tuple[Path, str | Non
     clean = {k: v for k, v in os.environ.items() if k != "VIRTUAL_ENV"}
     clean["UV_PYTHON_DOWNLOADS"] = "never"
     steps = [
-        [*uv(), "venv", "--quiet", "--allow-existing", "--python", INTERPRETER, str(env)],
+        [*uv(), "venv", "--quiet", "--allow-existing", "--python", python311(), str(env)],
         [*uv(), "pip", "install", "--quiet", "--python", str(python), f"{dist}=={version}",
-         HERMES, *(arg for name in KIT for arg in ("-e", str(ROOT / "packages" / name)))],
+         HERMES, *(arg for name in PACKAGES for arg in ("-e", str(ROOT / "packages" / name)))],
     ]  # fmt: skip
     for step in steps:
         run = subprocess.run(

@@ -115,8 +115,6 @@ def tool_keywords(model_tools: Any, registry: Any) -> list[str]:
 
 def _optional(module: str, name: str) -> Any:
     """``module.name`` of this release, or None where it has no such module or name."""
-    if importlib.util.find_spec(module.rpartition(".")[0] or module) is None:
-        return None
     try:
         return getattr(importlib.import_module(module), name, None)
     except ImportError:

@@ -5,12 +5,6 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from kit_core._host_model import (
-    first_release,
-    modelled_reserved_tools,
-    registry_releases,
-    reserved_tools,
-)
 from kit_core.errors import ToolDefinitionError
 
 __all__ = [
@@ -81,7 +75,7 @@ def validate_tool_name(name: object, *, namespace: str | None = None) -> str:
             f" {MAX_TOOL_NAME_LENGTH}. Shorten the verb or noun"
         )
         raise ToolDefinitionError(msg)
-    if name in modelled_reserved_tools():
+    if name in _reserved():
         msg = (
             f"tool name {name!r} is reserved: hermes answers it itself, before its tool"
             f" registry ({_answered_since(name)}), so the model could never reach a plugin"
@@ -108,8 +102,18 @@ def validate_tool_name(name: object, *, namespace: str | None = None) -> str:
     return name
 
 
+def _reserved() -> frozenset[str]:
+    """The names some release answers before its registry (the host model is imported on
+    the first declaration, not when kit_core is)."""
+    from kit_core._host_model import modelled_reserved_tools
+
+    return modelled_reserved_tools()
+
+
 def _answered_since(name: str) -> str:
     """``hermes-agent 0.16.0 and later``: the releases whose loop answers ``name``."""
+    from kit_core._host_model import first_release, registry_releases, reserved_tools
+
     first = first_release(lambda release: name in reserved_tools(release))
     if first is None or first is registry_releases()[0]:
         return "every hermes-agent release"
@@ -121,7 +125,7 @@ def _check_namespace(namespace: object) -> None:
         msg = f"tool namespace must be a non-empty str such as 'discord', got {namespace!r}"
         raise ToolDefinitionError(msg)
     _check_snake("tool namespace", namespace)
-    if namespace in modelled_reserved_tools() or namespace + "_" in RESERVED_TOOL_PREFIXES:
+    if namespace in _reserved() or namespace + "_" in RESERVED_TOOL_PREFIXES:
         msg = (
             f"tool namespace {namespace!r} is reserved by the Hermes agent loop; use your"
             f" plugin's own domain, e.g. 'notes'"

@@ -104,14 +104,13 @@ def _check_tool_names(ctx: Any, plan: Plan, plugin_name: str) -> None:
       overlay, then the global tools, and ``snapshot_registration(name, *, scope)`` the
       overlay alone (``ToolRegistry.get_entry`` and ``ToolRegistry.snapshot_registration``
       in ``tools/registry.py`` @00067189dfecf833d4d009c2dd977ae85cf800e0). ``register_tool``
-      refuses a name the overlay lacks and the
-      global tools hold, in any toolset, with a WARNING, returning None without calling
-      the registry; a name another plugin of the same home holds in another toolset
-      reaches ``registry.register``, which rejects it with an ERROR, and ``register_tool``
-      again returns None (``hermes_cli/plugins.py`` L459-502 @00067189, the refusal at
-      L483-486). The kit asks the
-      same two questions, with the manager's ``scope_key``. A plugin tool of another
-      hermes home is not seen, and does not clash.
+      refuses a name the overlay lacks and the global tools hold, in any toolset, with a
+      WARNING, returning None without calling the registry; a name another plugin of the
+      same home holds in another toolset reaches ``registry.register``, which rejects it
+      with an ERROR, and ``register_tool`` again returns None (``hermes_cli/plugins.py``
+      L459-502 @00067189, the refusal at L483-486). The kit asks the same two questions,
+      with the manager's ``scope_key``. A plugin tool of another hermes home is not seen,
+      and does not clash.
 
     The in-memory host's upstream profile keeps one registry, not an overlay per home (it
     holds one home): its overlay is the host's plugin tools, its global tools the built-in

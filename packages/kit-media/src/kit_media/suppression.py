@@ -73,7 +73,7 @@ SILENT_REPLY_TOKEN: Final = SILENCE_TOKEN
 ``gateway/response_filters.py`` L14, ``SILENT_REPLY_TOKEN``, from 0.17.0; upstream deleted
 the constant and restores it only as a compatibility pointer, ``compat_manifest.json`` @
 0f9c44d87902ab14309b47ece66ac95521761d8b). It is the host model's
-``HostRelease.silence_token``, which ``tests/kit_media`` holds this to."""
+``HostRelease.silence_token``: ``tests/kit_core/test_host_model.py`` holds the two equal."""
 
 
 _F = TypeVar("_F", bound=Callable[..., Any])

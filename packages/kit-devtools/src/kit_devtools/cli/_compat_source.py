@@ -11,7 +11,12 @@ from typing import Final
 from kit_devtools.cli._moved_names import scan
 from kit_devtools.cli.findings import Finding
 from kit_devtools.cli.rules import finding
-from kit_devtools.testing._manifest import plugin_slug
+from kit_devtools.testing._manifest import (
+    MEMORY_MARKERS,
+    MODEL_PROVIDER_MARKERS,
+    REKIND_LIMIT,
+    plugin_slug,
+)
 
 __all__ = [
     "absolute_import_findings",
@@ -23,12 +28,6 @@ __all__ = [
 
 _SKIPPED_DIRS: Final = frozenset({"__pycache__", "node_modules", "venv", "build", "dist"})
 _TEST_DIRS: Final = frozenset({"tests", "test"})
-
-REKIND_LIMIT: Final = 8192
-"""hermes reads this many characters of ``__init__.py`` for the text test."""
-
-MEMORY_MARKERS: Final = ("register_memory_provider", "MemoryProvider")
-MODEL_PROVIDER_MARKERS: Final = ("register_provider", "ProviderProfile")
 
 
 def python_files(root: Path) -> Iterator[Path]:

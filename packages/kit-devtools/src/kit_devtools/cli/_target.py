@@ -9,8 +9,8 @@ from pathlib import Path
 
 from kit_devtools.cli.findings import Finding
 from kit_devtools.cli.rules import finding
-from kit_devtools.testing._loader import ENTRY_POINT_GROUP
-from kit_devtools.testing._manifest import ManifestError, effective_kind, read_manifest
+from kit_devtools.testing._loader import ENTRY_POINT_GROUP, directory_manifest
+from kit_devtools.testing._manifest import effective_kind
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,15 +55,12 @@ def _shadowing_entry_point(directory: Path) -> tuple[Finding, ...]:
     (``winners``, ``hermes_cli/plugins.py`` 1382-1384 in 0.19.0), so the directory never
     loads beside that package. Not for a memory provider: hermes' memory discovery reads
     its directory whatever the general loader keeps under its name."""
-    name = directory.name
-    try:
-        data = read_manifest(directory / "plugin.yaml")
-    except (ManifestError, OSError, UnicodeDecodeError):
-        data = {}
+    data, _ = directory_manifest(directory)  # plugin.yaml or plugin.yml, as hermes reads it
     if effective_kind(data, directory)[0] == "exclusive":
         return ()  # hermes' memory discovery reads the directory itself, whatever holds the key
-    raw = data.get("name", name)
-    name = raw if isinstance(raw, str) else name
+    name = data.get("name", directory.name)
+    if not isinstance(name, str):
+        return ()  # hermes refuses the plugin first: a key no entry point's name can equal
     found = importlib.metadata.entry_points().select(group=ENTRY_POINT_GROUP, name=name)
     return tuple(
         finding("HPK019", f"plugin {name}", name=name, value=ep.value,

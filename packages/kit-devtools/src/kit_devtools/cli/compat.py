@@ -171,7 +171,7 @@ def compat_report(target: Target) -> tuple[dict[str, Any], list[Finding]]:
     findings += _availability_findings(uses)
     findings += _skill_path_findings(recorder) + _callback_findings(host, plugin)
     notes: list[str] = []
-    floor = floor_of(uses) if plugin.enabled else None
+    floor = floor_of(uses) if plugin.enabled and not provider else None
     if directory is not None:
         findings += manifest_version_findings(manifest, f"plugin {plugin.key} plugin.yaml")
         rekind = None if provider else rekind_finding(directory, manifest)
@@ -187,8 +187,9 @@ def compat_report(target: Target) -> tuple[dict[str, Any], list[Finding]]:
             notes += _late_member_notes(root, floor[0], uses)
     if provider:
         notes.append(
-            "a provider: hermes' own provider discovery loads it, not the general plugin"
-            " loader, so its floor is not measured"
+            "a provider: hermes' own provider discovery loads it (a model provider only from"
+            " $HERMES_HOME/plugins/model-providers/<name>), not the general plugin loader, so"
+            " its floor is not measured"
         )
     elif not plugin.enabled:
         notes.append("the plugin did not load, so its floor is unknown: fix the errors first")

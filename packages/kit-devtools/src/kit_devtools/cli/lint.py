@@ -173,17 +173,18 @@ def _command_findings(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]
 
 
 def _provision_fix(kind: str) -> str:
+    """What hermes' registry of ``kind`` takes, for HPK604's fix."""
     if kind == "context_engine":
-        return "subclass agent.context_engine.ContextEngine; hermes takes one context engine"
+        return "agent.context_engine.ContextEngine; hermes takes one context engine"
     _, module, base, _ = PROVIDER_KINDS[kind]
-    subclass = f"subclass {module}.{base}"
+    subclass = f"{module}.{base}"
     return {
-        "tts": f"{subclass} and pick a name no built-in TTS provider has",
-        "transcription": f"{subclass} and pick a name no built-in speech-to-text provider has",
-        "dashboard_auth": f"{subclass}, set name and display_name, implement every abstract"
+        "tts": f"{subclass}, with a name no built-in TTS provider has",
+        "transcription": f"{subclass}, with a name no built-in speech-to-text provider has",
+        "dashboard_auth": f"{subclass}; set name and display_name, implement every abstract"
         " method (assert_protocol_compliance(YourClass) in a test says so) and give each"
         " provider a name of its own",
-        "secret_source": f"{subclass} with a lowercase name of letters, digits and '_',"
+        "secret_source": f"{subclass}, with a lowercase name of letters, digits and '_',"
         " api_version = SECRET_SOURCE_API_VERSION, shape 'mapped' or 'bulk', and a name and"
         " scheme no other source has",
     }.get(kind, subclass)

@@ -54,8 +54,9 @@ RULES: Final[dict[str, Rule]] = {
                    " with the error recorded (hermes_cli/plugins.py 1748-1830)"),
     "HPK004": Rule(C, "plugin.yaml has no 'kind': hermes loads it as standalone today, but"
                    " re-kinds a plugin without 'kind' the day the first 8 KB of its"
-                   " __init__.py mention MemoryProvider or register_memory_provider, and"
-                   " then stops loading it", "add 'kind: standalone' to plugin.yaml",
+                   " __init__.py mention MemoryProvider or register_memory_provider (or both"
+                   " register_provider and ProviderProfile), and then stops loading it",
+                   "add 'kind: standalone' to plugin.yaml",
                    "_parse_manifest's text test on a manifest without 'kind'"
                    " (hermes_cli/plugins.py 1594-1627); without those words hermes loads the"
                    " plugin as standalone"),
@@ -353,14 +354,16 @@ RULES: Final[dict[str, Rule]] = {
                    " its __init__.py mentions register_provider and ProviderProfile), and its"
                    " providers/ discovery gets no profile from it: {why}",
                    "register the profile while the module imports:"
-                   " providers.register_provider(ProviderProfile(...)); a general plugin adds"
-                   " 'kind: standalone' to plugin.yaml",
+                   " providers.register_provider(ProviderProfile(...)), and install it in"
+                   " $HERMES_HOME/plugins/model-providers/<name>, the one place hermes imports"
+                   " it from; a general plugin adds 'kind: standalone' to plugin.yaml",
                    "hermes' general loader records a model-provider plugin as enabled and"
                    " never imports it (hermes_cli/plugins.py 1412-1425); providers/__init__.py"
                    " 102-190 imports each directory under $HERMES_HOME/plugins/model-providers"
                    " and keeps what it registers"),
     "HPK604": Rule(E, "hermes ignores the {kind} registration: {message}",
-                   "{fix}",
+                   "register an instance of hermes' base class for the kind that its registry"
+                   " takes: {fix}",
                    "PluginContext's register_*_provider, register_secret_source and"
                    " register_context_engine log a WARNING and register nothing"
                    " (hermes_cli/plugins.py 616-929): a provider of the wrong type; a TTS or"

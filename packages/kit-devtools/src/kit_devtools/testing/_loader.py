@@ -95,7 +95,7 @@ def _entry_point(name: str) -> importlib.metadata.EntryPoint | None:
     return None
 
 
-def _read(directory: Path) -> tuple[dict[str, Any], PluginRefused | None]:
+def directory_manifest(directory: Path) -> tuple[dict[str, Any], PluginRefused | None]:
     """The manifest of ``directory`` (``{}`` when it has none), and a refusal if unreadable."""
     for file_name in MANIFEST_FILES:
         path = directory / file_name
@@ -123,7 +123,7 @@ _KIND_REFUSALS: Final = {
 
 
 def _directory_target(directory: Path, key: str | None) -> Target:
-    data, refused = _read(directory)
+    data, refused = directory_manifest(directory)
     warnings: list[str] = []
     if refused is None and not any((directory / name).is_file() for name in MANIFEST_FILES):
         # hermes' discovery (_scan_directory_level) skips a directory without a manifest
@@ -166,7 +166,7 @@ def _module_target(module: ModuleType | None, key: str | None, name: str = "") -
     if origin and Path(origin).name == "__init__.py":
         path = Path(origin).resolve().parent
         if any((path / f).is_file() for f in MANIFEST_FILES):
-            data, refused = _read(path)
+            data, refused = directory_manifest(path)
     plugin_name = str(data.get("name", key or module_name.rpartition(".")[2]))
     kind, kind_warning = effective_kind(data, path)
     if kind_warning:

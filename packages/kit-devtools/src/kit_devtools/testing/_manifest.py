@@ -64,16 +64,28 @@ def effective_kind(data: dict[str, Any], directory: Path | None) -> tuple[str, s
         source = _head(directory)
         if is_memory_provider_source(source):
             kind = "exclusive"
-        elif "register_provider" in source and "ProviderProfile" in source:
+        elif all(marker in source for marker in MODEL_PROVIDER_MARKERS):
             kind = "model-provider"
     return kind, warning
 
 
+REKIND_LIMIT: Final = 8192
+"""hermes reads this many characters of ``__init__.py`` for its text test of the kind."""
+
+MEMORY_MARKERS: Final = ("register_memory_provider", "MemoryProvider")
+"""Either word makes a plugin with no ``kind`` a memory provider (``exclusive``)."""
+
+MODEL_PROVIDER_MARKERS: Final = ("register_provider", "ProviderProfile")
+"""Both words make a plugin with no ``kind`` a model provider."""
+
+
 def _head(directory: Path) -> str:
-    """The first 8192 characters of the plugin's ``__init__.py``, as hermes reads them."""
+    """The first characters of the plugin's ``__init__.py``, as hermes-agent 0.19.0 reads
+    them (the locale's encoding, ``hermes_cli/plugins.py`` L1604; upstream reads
+    ``utf-8-sig``, which ``compat`` models)."""
     init = directory / "__init__.py"
     try:
-        return init.read_text(errors="replace")[:8192] if init.exists() else ""
+        return init.read_text(errors="replace")[:REKIND_LIMIT] if init.exists() else ""
     except OSError:
         return ""
 
@@ -81,7 +93,7 @@ def _head(directory: Path) -> str:
 def is_memory_provider_source(source: str) -> bool:
     """hermes' text test for a memory provider (``_is_memory_provider_dir``,
     ``plugins/memory/__init__.py`` 74-88; the same words re-kind a manifest)."""
-    return "register_memory_provider" in source or "MemoryProvider" in source
+    return any(marker in source for marker in MEMORY_MARKERS)
 
 
 def is_memory_provider_dir(directory: Path) -> bool:

@@ -158,7 +158,7 @@ class Provisions:
         self._state.record("WARNING", self._plugin, surface, name, message)
 
     def _provide(self, kind: str, provider: Any) -> None:
-        what, module, base_name, registry = PROVIDER_KINDS[kind]
+        what, module, base_name, _ = PROVIDER_KINDS[kind]
         base = _base_class(module, base_name)
         if base is not None and not isinstance(provider, base):
             message = (
@@ -167,91 +167,86 @@ class Provisions:
             )
             self._warn(kind, type(provider).__name__, message)
             return
+        key, problem = self._registry_verdict(kind, provider)
+        if problem is not None:
+            self._warn(kind, key, problem)
+            return
+        self._state.provisions.setdefault(kind, {})[key] = (self._plugin, provider)
+
+    def _registry_verdict(self, kind: str, provider: Any) -> tuple[str, str | None]:
+        """The key hermes' registry of ``kind`` keeps ``provider`` under, and the WARNING it
+        ignores it with (None: it takes it); raises what the registry raises."""
         if kind == "dashboard_auth":
-            self._dashboard_auth(provider)
-            return
+            return self._dashboard_auth_verdict(provider)
         if kind == "secret_source":
-            self._secret_source(provider)
-            return
+            return self._secret_source_verdict(provider)
+        _, _, _, registry = PROVIDER_KINDS[kind]
         name = provider.name
         if not isinstance(name, str) or not name.strip():
             msg = f"{registry} provider .name must be a non-empty string"
             raise ValueError(msg)
-        key: str = name
-        if kind in _FOLDED_KINDS:
-            key = name.strip().lower()
-            builtins = self._state.release.provider_builtins.get(kind, frozenset[str]())
-            if key in builtins:
-                called, family = _FOLDED_KINDS[kind]
-                message = (
-                    f"{called} provider '{key}' shadows a built-in name; registration ignored."
-                    f" Built-in {family} providers ({', '.join(sorted(builtins))}) always win"
-                    " — pick a different name."
-                )
-                self._warn(kind, key, message)
-                return
-        self._state.provisions.setdefault(kind, {})[key] = (self._plugin, provider)
+        if kind not in _FOLDED_KINDS:
+            return name, None
+        key = name.strip().lower()
+        builtins = self._state.release.provider_builtins.get(kind, frozenset[str]())
+        if key not in builtins:
+            return key, None
+        called, family = _FOLDED_KINDS[kind]
+        return key, (
+            f"{called} provider '{key}' shadows a built-in name; registration ignored."
+            f" Built-in {family} providers ({', '.join(sorted(builtins))}) always win"
+            " — pick a different name."
+        )
 
-    def _dashboard_auth(self, provider: Any) -> None:
+    def _dashboard_auth_verdict(self, provider: Any) -> tuple[str, str | None]:
         """``register_provider``'s protocol check and duplicate check, a failure logged
         and swallowed as ``PluginContext.register_dashboard_auth_provider`` does."""
         registered = self._state.provisions.get("dashboard_auth", {})
-        kind = cast("type[Any]", type(provider))
-        problem = _protocol_problem(kind)
+        problem = _protocol_problem(cast("type[Any]", type(provider)))
         if problem is None and provider.name in registered:
             problem = f"dashboard-auth provider already registered: {provider.name!r}"
-        if problem is not None:
-            name = getattr(provider, "name", "?")
-            message = (
-                f"Plugin '{self._plugin}' failed to register dashboard-auth provider"
-                f" {name!r}: {problem}"
-            )
-            self._warn("dashboard_auth", str(name), message)
-            return
-        self._state.provisions.setdefault("dashboard_auth", {})[provider.name] = (
-            self._plugin,
-            provider,
+        if problem is None:
+            return provider.name, None
+        name = getattr(provider, "name", "?")
+        return str(name), (
+            f"Plugin '{self._plugin}' failed to register dashboard-auth provider"
+            f" {name!r}: {problem}"
         )
 
-    def _secret_source(self, source: Any) -> None:
+    def _secret_source_verdict(self, source: Any) -> tuple[str, str | None]:
         """``agent.secret_sources.registry.register_source`` (``replace=False``)."""
         sources = self._state.provisions.get("secret_source", {})
         name: Any = getattr(source, "name", "") or ""
         if not name or not name.replace("_", "").isalnum() or name != name.lower():
-            self._warn(
-                "secret_source", str(name), f"Ignoring secret source with invalid name {name!r}"
-            )
-            return
+            return str(name), f"Ignoring secret source with invalid name {name!r}"
         speaks = self._state.release.secret_source_api_version
         if getattr(source, "api_version", None) != speaks:
-            message = (
+            return name, (
                 f"Ignoring secret source '{name}': built against secret-source API"
                 f" v{getattr(source, 'api_version', '?')}, this Hermes speaks v{speaks}"
             )
-            self._warn("secret_source", name, message)
-            return
         shape = getattr(source, "shape", None)
         if shape not in _SECRET_SHAPES:
-            message = (
+            return name, (
                 f"Ignoring secret source '{name}': shape must be 'mapped' or 'bulk', got {shape!r}"
             )
-            self._warn("secret_source", name, message)
-            return
         if name in sources:
-            message = f"Secret source '{name}' already registered; ignoring duplicate"
-            self._warn("secret_source", name, message)
-            return
+            return name, f"Secret source '{name}' already registered; ignoring duplicate"
         scheme = getattr(source, "scheme", None)
-        if scheme:
-            for other_name, (_, other) in sources.items():
-                if other_name != name and getattr(other, "scheme", None) == scheme:
-                    message = (
-                        f"Ignoring secret source '{name}': scheme '{scheme}://' is already"
-                        f" owned by source '{other_name}'"
-                    )
-                    self._warn("secret_source", name, message)
-                    return
-        self._state.provisions.setdefault("secret_source", {})[name] = (self._plugin, source)
+        owner = next(
+            (
+                other
+                for other, (_, held) in sources.items()
+                if scheme and getattr(held, "scheme", None) == scheme
+            ),
+            None,
+        )
+        if owner is not None:
+            return name, (
+                f"Ignoring secret source '{name}': scheme '{scheme}://' is already owned by"
+                f" source '{owner}'"
+            )
+        return name, None
 
     def register_image_gen_provider(self, provider: Any) -> None:
         self._provide("image_gen", provider)

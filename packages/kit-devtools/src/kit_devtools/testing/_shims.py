@@ -225,7 +225,7 @@ def _config_module(host: Any) -> ModuleType:
         config = copy.deepcopy(host._state.config)
         if _real_hermes.asked_by_kit():
             return config
-        real = _real_hermes.real_module("hermes_cli.config")
+        real = hidden("hermes_cli.config") or _real_hermes.real_module("hermes_cli.config")
         merge: Any = getattr(real, "_deep_merge", None)
         defaults: Any = getattr(real, "DEFAULT_CONFIG", None)
         if not callable(merge) or not isinstance(defaults, dict):
@@ -380,8 +380,13 @@ def _response_filters_module(host: Any) -> ModuleType:
 
     def guarded(name: str, answer: Callable[[], Any]) -> Callable[[], Any]:
         def value() -> Any:
-            if not host._state.release.human_turn_guard:
-                raise AttributeError(name)
+            release = host._state.release
+            if not release.human_turn_guard:
+                msg = (
+                    f"module 'gateway.response_filters' has no attribute {name!r}"
+                    f" ({release.label} has no human-turn silence guard)"
+                )
+                raise AttributeError(msg)
             return answer()
 
         return value

@@ -83,11 +83,14 @@ def final_delivery(
     """What the gateway sends after a turn whose final reply is ``final_text``: ``None``
     for nothing, else the text.
 
-    Without the guard (0.19.0; upstream 00067189 ``gateway/run_turn.py``
-    ``_hmwa_deliver_turn_response``: "Intentional silence is a delivery decision") a
-    silence marker is dropped; with it (``_hmwa_shape_agent_response`` in
-    ``gateway/run_turn.py`` at 0107e0399523cf47587bf248d7e9027b7cd1c3df) a marker ends only
-    a machinery turn, and a person's turn gets :data:`UNEXPECTED_SILENCE_REPLY` instead.
+    Without the guard (0.19.0 ``gateway/run.py`` L12975-12981; upstream 00067189
+    ``gateway/run_turn.py``: the silence verdict taken from the agent result alone,
+    ``_is_intentional_silence`` L271-277 called at L1379 of ``_hmwa_shape_agent_response``,
+    then "Intentional silence is a delivery decision", ``response = ""``, in
+    ``_hmwa_deliver_turn_response`` L1766-1769) a silence marker is dropped; with it
+    (``_hmwa_shape_agent_response`` in ``gateway/run_turn.py`` at
+    0107e0399523cf47587bf248d7e9027b7cd1c3df) a marker ends only a machinery turn, and a
+    person's turn gets :data:`UNEXPECTED_SILENCE_REPLY` instead.
     """
     if not is_silence(final_text):
         return final_text

@@ -8,6 +8,7 @@ real release, so a new hermes release that changes them fails CI instead of drif
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from importlib import metadata
 from typing import Final
 
@@ -89,6 +90,7 @@ HERMES_TOP_LEVEL: Final = frozenset(name for r in registry_releases() for name i
 names is shadowed by hermes' own, which hermes imports instead."""
 
 
+@cache
 def hermes_top_level() -> frozenset[str]:
     """hermes' top-level modules: the installed hermes-agent's ``top_level.txt`` (or its
     ``RECORD``), together with :data:`HERMES_TOP_LEVEL`."""

@@ -31,9 +31,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Final
 
-import yaml
-
+from kit_core._host_model import MANIFEST_FILES
 from kit_devtools.testing._failure import PluginLoadError
+from kit_devtools.testing._loader import directory_manifest
 
 __all__ = ["RealHost", "RealHostCallError", "RealHostDied", "RealPlugin"]
 
@@ -244,15 +244,9 @@ class RealHost:
         """Install the plugin directory ``target`` as an operator does and let hermes
         load it; raises :class:`PluginLoadError` when hermes did not."""
         directory = Path(target).resolve()
-        manifest_file = directory / "plugin.yaml"
-        if not manifest_file.is_file():
+        if not any((directory / file).is_file() for file in MANIFEST_FILES):
             raise LookupError(f"{directory} is not a plugin directory (no plugin.yaml)")
-        data: Any = yaml.safe_load(manifest_file.read_text(encoding="utf-8"))
-        manifest: dict[str, Any] = data if isinstance(data, dict) else {}  # pyright: ignore[reportUnknownVariableType]
-        name = str(manifest.get("name") or directory.name)
-        if self._prepare is not None:
-            self._prepare(directory)
-        self._directories.append((directory, name))
+        name = self._install(directory)
         loaded = self._start_and_read()
         found = [p for p in self._plugins.values() if p.path == directory]
         if not found:
@@ -273,20 +267,21 @@ class RealHost:
         start; never raises for a plugin hermes refuses. Returns what hermes made of each
         directory it discovered (enabled or not); one it did not discover is absent."""
         for target in targets:
-            directory = Path(target).resolve()
-            name = directory.name
-            manifest_file = directory / "plugin.yaml"
-            data: Any = None
-            if manifest_file.is_file():
-                with contextlib.suppress(yaml.YAMLError):
-                    data = yaml.safe_load(manifest_file.read_text(encoding="utf-8"))
-                if isinstance(data, dict) and isinstance(data.get("name"), str):  # pyright: ignore[reportUnknownMemberType]
-                    name = str(data["name"])  # pyright: ignore[reportUnknownArgumentType]
-            if self._prepare is not None:
-                self._prepare(directory)
-            self._directories.append((directory, name))
+            self._install(Path(target).resolve())
         self._start_and_read()
         return {p.path: p for p in self._plugins.values() if p.path != Path()}
+
+    def _install(self, directory: Path) -> str:
+        """Install ``directory`` as an operator does and enable it under the name hermes
+        keys it by (its manifest's ``name`` when that is a string, else the folder's);
+        returns that name."""
+        data, _ = directory_manifest(directory)
+        raw = data.get("name", directory.name)
+        name = raw if isinstance(raw, str) else directory.name
+        if self._prepare is not None:
+            self._prepare(directory)
+        self._directories.append((directory, name))
+        return name
 
     def _start_and_read(self) -> dict[str, Any]:
         """Start hermes with every plugin so far and read what it made of each."""
