@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Final
 
 from kit_core.errors import ToolDefinitionError
@@ -102,6 +103,7 @@ def validate_tool_name(name: object, *, namespace: str | None = None) -> str:
     return name
 
 
+@cache
 def _reserved() -> frozenset[str]:
     """The names some release answers before its registry (the host model is imported on
     the first declaration, not when kit_core is)."""
