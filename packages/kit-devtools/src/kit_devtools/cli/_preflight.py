@@ -51,7 +51,7 @@ from typing import Any, Final, cast
 
 import yaml
 
-from kit_core._host_model import upstream_release
+from kit_core._host_model import newest_registry_release
 from kit_devtools.cli._manifest_rules import (
     ADMISSION_KEYS,
     UPSTREAM_MANIFEST_KEYS,
@@ -174,9 +174,9 @@ def _requires_env(manifest: dict[str, Any], where: str) -> list[Finding]:
 def _provides_shape(manifest: dict[str, Any], where: str) -> list[Finding]:
     """Doctor's checks of the declared lists (``doctor_plugin``, plugin_dev.py
     @2a7b56dd): each ``provides_hooks``/``provides_tools`` a list of strings, each
-    declared hook one hermes knows (upstream's ``VALID_HOOKS``, the kit's host model)."""
+    declared hook one hermes knows (the newest release's ``VALID_HOOKS``, from the host model)."""
     found: list[Finding] = []
-    hooks = upstream_release().hooks
+    hooks = newest_registry_release().hooks
     for _, key in PROVIDES:
         raw: object = manifest.get(key)
         if raw is None:
@@ -197,7 +197,7 @@ def _static(report: Preflight) -> None:
     missing = [f for f in ("name", "version", "description") if not manifest.get(f)]
     if missing:
         report.findings.append(finding("HPK051", where, fields=", ".join(missing)))
-    found = _requires_hermes(manifest, upstream_release(), where)
+    found = _requires_hermes(manifest, newest_registry_release(), where)
     found += _config_schema(manifest, where) + _requires_env(manifest, where)
     found += manifest_version_findings(manifest, where) + _provides_shape(manifest, where)
     version: object = manifest.get("manifest_version")
@@ -251,7 +251,7 @@ def _probe(report: Preflight) -> None:
         if unregistered:
             names = ", ".join(unregistered)
             report.findings.append(finding("HPK055", where, kind=kind, names=names, key=key))
-    builtin = upstream_release().tools
+    builtin = newest_registry_release().tools
     clashing = sorted((set(declared["tools"]) | set(registered["tools"])) & set(builtin))
     if clashing:
         report.findings.append(finding("HPK056", where, names=", ".join(clashing)))

@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from kit_core._host_model import UPSTREAM_COMMIT, HostRelease
+from kit_core._host_model import HostRelease
 from kit_devtools.cli.findings import Finding, Severity
 from kit_devtools.testing import (
     InMemoryHost,
@@ -78,18 +78,12 @@ def inventory(
 
 def host_report(release: HostRelease) -> dict[str, Any]:
     """Which hermes the verdict is of, and how it was reached."""
-    if release.modelled:
-        how = (
-            f"modelled from upstream's source at commit {UPSTREAM_COMMIT[:8]}"
-            f" ({UPSTREAM_COMMIT}), not run: upstream needs Python 3.14"
-        )
-    else:
-        how = "the in-memory host reproducing it (--real runs the installed hermes' own loader)"
+    how = "the in-memory host reproducing it (--real runs the installed hermes' own loader)"
     return {
         "version": release.version,
         "label": release.label,
-        "modelled": release.modelled,
-        "commit": UPSTREAM_COMMIT if release.modelled else None,
+        "distribution": release.distribution,
+        "package_version": release.package_version,
         "verdict": how,
     }
 

@@ -94,9 +94,6 @@ def _availability_findings(uses: Sequence[Use]) -> list[Finding]:
             continue
         if use.since is None:
             found.append(finding("HPK506", use.detail, what=use.detail))
-        elif use.since.modelled:
-            found.append(finding("HPK505", use.detail, what=use.detail,
-                                 label=use.since.label, version=use.since.version))  # fmt: skip
     return found
 
 
@@ -223,7 +220,7 @@ def compat_report(target: Target) -> tuple[dict[str, Any], list[Finding]]:
         data["floor"] = {
             "version": release.version,
             "label": release.label,
-            "modelled": release.modelled,
+            "distribution": release.distribution,
             "because": [u.detail for u in because],
         }
     return data, findings

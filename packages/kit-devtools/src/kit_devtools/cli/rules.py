@@ -399,10 +399,6 @@ RULES: Final[dict[str, Rule]] = {
                    " sys.path, as in its own tests)", "import it relatively: {suggestion}",
                    "_load_directory_module imports the plugin as hermes_plugins.<slug>"
                    " (hermes_cli/plugins.py 1832-1868)"),
-    "HPK505": Rule(W, "{what} is offered by no release of the package registry, only by"
-                   " {label}", "require that release (requires_hermes: \">={version}\") or do"
-                   " without it", "the host model's releases: every registry release lacks"
-                   " it, so the plugin fails there unless it guards the call"),
     "HPK506": Rule(E, "{what} is offered by no hermes release the kit knows",
                    "remove it; check the name against hermes' documentation",
                    "no release the host model knows has it: a PluginContext member raises"

