@@ -366,36 +366,52 @@ def build(host: Any) -> dict[str, ModuleType]:
 
 
 def _response_filters_module(host: Any) -> ModuleType:
-    """The gateway's silence filter; on a release with the human-turn silence guard
-    (``HostRelease.human_turn_guard``: the upstream profile) also the guard's predicates,
-    as upstream's ``gateway/response_filters.py`` offers them (L32-33 and L103-128 at
-    06202cddf797e761f2905c0c088129e2683ff7b7, see :mod:`_upstream_gateway`); elsewhere
-    asking for one is an AttributeError, as on 0.19.0."""
+    """The gateway's silence filter, with what the played release offers and nothing else:
+    ``is_intentional_silence_response`` where the release has it (from 0.17.0),
+    ``SILENT_REPLY_TOKEN`` where it has a silence token (0.17.0-0.21.5; 0.22.2 removed it),
+    and the human-turn guard's ``silence_predicates`` (0.21.4-0.22.2) as the releases'
+    ``gateway/response_filters.py`` implement them (see :mod:`_upstream_gateway`). Asking
+    for one the release lacks is an AttributeError, as on that release."""
     module = stand_in_module(
         "gateway.response_filters",
         "The in-memory host's stand-in for the gateway's silence filter.",
-        SILENT_REPLY_TOKEN=MODELLED.silence_token,
-        is_intentional_silence_response=_is_intentional_silence_response,
     )
 
-    def guarded(name: str, answer: Callable[[], Any]) -> Callable[[], Any]:
+    def offered(name: str, answer: Callable[[Any], Any]) -> Callable[[], Any]:
         def value() -> Any:
             release = host._state.release
-            if not release.human_turn_guard:
+            found = answer(release)
+            if found is _ABSENT:
                 msg = (
-                    f"module 'gateway.response_filters' has no attribute {name!r}"
-                    f" ({release.label} has no human-turn silence guard)"
+                    f"module 'gateway.response_filters' has no attribute {name!r} ({release.label})"
                 )
                 raise AttributeError(msg)
-            return answer()
+            return found
 
         return value
 
-    computed = {n: guarded(n, a) for n, a in _upstream_gateway.PREDICATES.items()}
+    def filter_of(release: Any) -> Any:
+        return (
+            _is_intentional_silence_response if _SILENCE_FUNCTION in release.functions else _ABSENT
+        )
+
+    def guard_member(name: str) -> Callable[[Any], Any]:
+        return lambda release: _upstream_gateway.members(release).get(name, _ABSENT)
+
+    computed = {
+        "is_intentional_silence_response": offered("is_intentional_silence_response", filter_of),
+        "SILENT_REPLY_TOKEN": offered("SILENT_REPLY_TOKEN", lambda r: r.silence_token or _ABSENT),
+    }
+    names = [*_upstream_gateway.PREDICATES, *_upstream_gateway.CONSTANTS]
+    computed.update({name: offered(name, guard_member(name)) for name in names})
     vars(module)["__getattr__"] = _real_hermes.fallback(
         "gateway.response_filters", lambda: hidden("gateway.response_filters"), computed
     )
     return module
+
+
+_ABSENT: Final = object()
+_SILENCE_FUNCTION: Final = "gateway.response_filters.is_intentional_silence_response"
 
 
 _SILENT_MARKERS: Final = frozenset({"[SILENT]", "SILENT", "NO_REPLY", "NO REPLY"})

@@ -1,100 +1,134 @@
-"""The gateway's human-turn silence guard as upstream hermes runs it, for the in-memory
-host's upstream profile (``InMemoryHost(hermes="0.21")``); modelled from source, each rule
-citing the lines it follows (written from that behaviour, not upstream's code).
+"""The gateway's human-turn silence guard as the releases that have one run it, for the
+in-memory host's stand-in of ``gateway.response_filters``.
 
-Upstream PR #111624 (merged 2026-09-15; in the v0.21.3 release per upstream issue #113031,
-after the 0.21.3 snapshot 00067189dfecf833d4d009c2dd977ae85cf800e0, whose
-``gateway/run_turn.py`` still silences any bare marker) stops a bare ``NO_REPLY`` from
-ending a turn a person started: only a machinery turn may end in silence, any other gets
-a visible "unexpected silence" fallback. The profile offers the predicates of
-``gateway/response_filters.py`` at ``06202cddf797e761f2905c0c088129e2683ff7b7``, the
-newest version whose lines the store gives exactly:
+From hermes 0.21.4 a bare silence marker (``NO_REPLY``) no longer ends a turn a person
+started: only a machinery turn may end in silence, any other gets a visible "unexpected
+silence" reply instead. The releases' ``HostRelease.silence_predicates`` name what
+``gateway/response_filters.py`` offers for it; the functions here are those of the
+installed packagings (``.cache/hosts/<version>/lib/python3.11/site-packages``):
 
-* ``INTERNAL_NOTIFICATION_DISPLAY_KIND`` and ``MACHINERY_DISPLAY_KINDS`` (L32-33);
-* ``display_kind_for_event(event)`` (L103-105): an ``internal`` event is machinery;
-* ``is_machinery_display_kind(display_kind)`` (L108-115);
-* ``allows_final_silence(agent_result, display_kind, heartbeat_turn=False)`` (L118-128):
-  machinery, or a heartbeat turn that neither failed, was interrupted nor is partial and
-  whose ``completed`` is not ``False``.
+* ``INTERNAL_NOTIFICATION_DISPLAY_KIND``, ``MACHINERY_DISPLAY_KINDS`` (L33-34 on 0.21.4,
+  0.21.5 and 0.22.2);
+* ``display_kind_for_event(event)`` (L104-113 on all three): an ``internal`` event or one
+  the heartbeat poller stamped (``_heartbeat_session_id``) is machinery;
+* ``is_machinery_display_kind(display_kind)`` (L116-123 on all three);
+* ``silence_allowed(display_kind, reply_expected=None)`` (0.22.2 only, L126-128):
+  machinery, or a turn the adapter says needs no reply (``reply_expected is False``).
 
-Not modelled: the later ``silence_allowed(display_kind, reply_expected=None)`` generation
-(``gateway/run_turn.py`` L28-30 at 0107e0399523cf47587bf248d7e9027b7cd1c3df), which the
-kit asks first where it exists, and the gateway's turn delivery itself (the profile has no
-gateway: :func:`final_delivery` says what it would send).
+0.21.3 and older have none of them: a person's turn ends silent on a bare marker.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from kit_core._host_model import HostRelease
 
 INTERNAL_NOTIFICATION_DISPLAY_KIND: Final = "internal_notification"
-"""The display kind a self-injected (machinery) turn persists with (L32 @06202cdd)."""
+"""The display kind a self-injected (machinery) turn persists with (L33)."""
 
 MACHINERY_DISPLAY_KINDS: Final = frozenset({INTERNAL_NOTIFICATION_DISPLAY_KIND})
-"""The display kinds that may end in silence (L33 @06202cdd)."""
+"""The display kinds that may end in silence (L34)."""
 
 UNEXPECTED_SILENCE_REPLY: Final = (
-    "⚠️ The model returned only a silence marker for a message that needed a reply."
-    " Try again or rephrase."
+    "⚠️ The model returned only a silence marker for a message that needed a reply. "
+    "Try again or rephrase."
 )
-"""The fallback a person gets instead of silence: ``_UNEXPECTED_SILENCE_REPLY`` of
-``gateway/run_turn.py`` as PR #111624 merged it (quoted in its description); at 0107e039
-an i18n text of the same meaning (``_unexpected_silence_reply``, L87)."""
+"""What a person gets instead of silence on 0.21.4 and 0.21.5: ``_UNEXPECTED_SILENCE_REPLY``
+of ``gateway/run_turn.py`` (L84-87 on both)."""
+
+UNEXPECTED_SILENCE_KEY: Final = "gateway.errors.unexpected_silence"
+"""What a person gets instead of silence on 0.22.2: ``_unexpected_silence_reply()``
+(``gateway/run_turn.py`` L87-89) returns ``t("gateway.errors.unexpected_silence")``; the
+packaging ships no catalog with that key, so ``agent.i18n.t`` returns the key itself
+(``agent/i18n.py`` L223-243; observed by calling it in the installed 0.22.2)."""
 
 
 def display_kind_for_event(event: Any) -> str | None:
-    """The turn's display kind: machinery only for an ``internal`` event (L103-105)."""
-    return INTERNAL_NOTIFICATION_DISPLAY_KIND if getattr(event, "internal", False) else None
+    """The turn's display kind: machinery for an ``internal`` or heartbeat event
+    (0.21.4 ``gateway/response_filters.py`` L104-113, the same on 0.21.5 and 0.22.2)."""
+    if getattr(event, "internal", False) or getattr(event, "_heartbeat_session_id", None):
+        return INTERNAL_NOTIFICATION_DISPLAY_KIND
+    return None
 
 
 def is_machinery_display_kind(display_kind: Any) -> bool:
-    """Whether a turn of this display kind may vanish on a bare marker (L108-115)."""
+    """Whether a turn of this display kind may vanish on a bare marker (0.21.4
+    ``gateway/response_filters.py`` L116-123, the same on 0.21.5 and 0.22.2)."""
     return display_kind in MACHINERY_DISPLAY_KINDS
 
 
-def allows_final_silence(
-    agent_result: dict[str, Any], display_kind: Any, heartbeat_turn: bool = False
-) -> bool:
-    """Machinery, or a healthy heartbeat turn (L118-128 @06202cdd)."""
-    if is_machinery_display_kind(display_kind):
-        return True
-    unhealthy = any(agent_result.get(flag) for flag in ("failed", "interrupted", "partial"))
-    return heartbeat_turn and not unhealthy and agent_result.get("completed") is not False
+def silence_allowed(display_kind: Any, reply_expected: bool | None = None) -> bool:
+    """Whether a successful bare marker may stay silent: machinery, or a turn that needs
+    no reply (0.22.2 ``gateway/response_filters.py`` L126-128)."""
+    return is_machinery_display_kind(display_kind) or reply_expected is False
 
 
-PREDICATES: Final[dict[str, Callable[[], Any]]] = {
-    "INTERNAL_NOTIFICATION_DISPLAY_KIND": lambda: INTERNAL_NOTIFICATION_DISPLAY_KIND,
-    "MACHINERY_DISPLAY_KINDS": lambda: MACHINERY_DISPLAY_KINDS,
-    "display_kind_for_event": lambda: display_kind_for_event,
-    "is_machinery_display_kind": lambda: is_machinery_display_kind,
-    "allows_final_silence": lambda: allows_final_silence,
+PREDICATES: Final[dict[str, Callable[..., Any]]] = {
+    "display_kind_for_event": display_kind_for_event,
+    "is_machinery_display_kind": is_machinery_display_kind,
+    "silence_allowed": silence_allowed,
 }
-"""What ``gateway.response_filters`` gains with the guard, by name."""
+"""Every ``HostRelease.silence_predicates`` name, as the releases implement it."""
+
+CONSTANTS: Final[dict[str, Any]] = {
+    "INTERNAL_NOTIFICATION_DISPLAY_KIND": INTERNAL_NOTIFICATION_DISPLAY_KIND,
+    "MACHINERY_DISPLAY_KINDS": MACHINERY_DISPLAY_KINDS,
+}
+"""The names that come with ``is_machinery_display_kind`` (L33-34, on every release that
+has it)."""
+
+
+def members(release: HostRelease) -> dict[str, Any]:
+    """What ``gateway.response_filters`` offers for the guard on ``release``: its
+    ``silence_predicates`` and, with ``is_machinery_display_kind``, the constants."""
+    found = {name: PREDICATES[name] for name in release.silence_predicates}
+    return {**(CONSTANTS if "is_machinery_display_kind" in found else {}), **found}
+
+
+def unexpected_silence_reply(release: HostRelease) -> str:
+    """What a person gets instead of silence on ``release`` (a release with the guard)."""
+    if "silence_allowed" in release.silence_predicates:
+        return UNEXPECTED_SILENCE_KEY
+    return UNEXPECTED_SILENCE_REPLY
 
 
 def final_delivery(
     final_text: str,
+    release: HostRelease,
     *,
-    guard: bool,
     is_silence: Callable[[Any], bool],
     internal: bool = False,
+    reply_expected: bool | None = None,
 ) -> str | None:
-    """What the gateway sends after a turn whose final reply is ``final_text``: ``None``
-    for nothing, else the text.
+    """What the gateway of ``release`` sends after a successful turn whose final reply is
+    ``final_text``: ``None`` for nothing, else the text.
 
-    Without the guard (0.19.0 ``gateway/run.py`` L12975-12981; upstream 00067189
-    ``gateway/run_turn.py``: the silence verdict taken from the agent result alone,
-    ``_is_intentional_silence`` L271-277 called at L1379 of ``_hmwa_shape_agent_response``,
-    then "Intentional silence is a delivery decision", ``response = ""``, in
-    ``_hmwa_deliver_turn_response`` L1766-1769) a silence marker is dropped; with it
-    (``_hmwa_shape_agent_response`` in ``gateway/run_turn.py`` at
-    0107e0399523cf47587bf248d7e9027b7cd1c3df) a marker ends only a machinery turn, and a
-    person's turn gets :data:`UNEXPECTED_SILENCE_REPLY` instead.
+    A reply that is no silence marker goes out as it is. A marker is dropped where the
+    release has no guard (0.19.0 ``gateway/run.py`` L13461-13470; 0.21.3
+    ``gateway/run_turn.py`` L1379, then L1766-1769 ``response = ""``). With it (``_hmwa_shape_agent_response`` in ``gateway/run_turn.py``:
+    0.21.4 L1515-1525, 0.21.5 L1533-1543, ``is_machinery_display_kind``; 0.22.2
+    L1520-1532, ``silence_allowed`` with the turn's ``reply_expected``) a marker ends only
+    a turn the predicate allows, and any other gets :func:`unexpected_silence_reply`.
+    ``internal`` is the turn's event (``display_kind_for_event``).
     """
     if not is_silence(final_text):
         return final_text
-    kind = INTERNAL_NOTIFICATION_DISPLAY_KIND if internal else None
-    if not guard or allows_final_silence({"completed": True}, kind):
-        return None
-    return UNEXPECTED_SILENCE_REPLY
+    offered = release.silence_predicates
+    kind = display_kind_for_event(_Event(internal))
+    if "silence_allowed" in offered:
+        allowed = silence_allowed(kind, reply_expected)
+    elif "is_machinery_display_kind" in offered:
+        allowed = is_machinery_display_kind(kind)
+    else:
+        allowed = True
+    return None if allowed else unexpected_silence_reply(release)
+
+
+class _Event:
+    """The one attribute of a ``MessageEvent`` :func:`display_kind_for_event` reads here."""
+
+    def __init__(self, internal: bool) -> None:
+        self.internal = internal
