@@ -108,10 +108,11 @@ def final_delivery(
 
     A reply that is no silence marker goes out as it is. A marker is dropped where the
     release has no guard (0.19.0 ``gateway/run.py`` L13461-13470; 0.21.3
-    ``gateway/run_turn.py`` L1379, then L1766-1769 ``response = ""``). With it (``_hmwa_shape_agent_response`` in ``gateway/run_turn.py``:
-    0.21.4 L1515-1525, 0.21.5 L1533-1543, ``is_machinery_display_kind``; 0.22.2
-    L1520-1532, ``silence_allowed`` with the turn's ``reply_expected``) a marker ends only
-    a turn the predicate allows, and any other gets :func:`unexpected_silence_reply`.
+    ``gateway/run_turn.py`` L1379, then L1766-1769 ``response = ""``). With it
+    (``_hmwa_shape_agent_response`` in ``gateway/run_turn.py``: 0.21.4 L1515-1525,
+    0.21.5 L1533-1543, ``is_machinery_display_kind``; 0.22.2 L1520-1532,
+    ``silence_allowed`` with the turn's ``reply_expected``) a marker ends only a turn the
+    predicate allows, and any other gets :func:`unexpected_silence_reply`.
     ``internal`` is the turn's event (``display_kind_for_event``).
     """
     if not is_silence(final_text):
