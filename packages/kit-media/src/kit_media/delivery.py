@@ -33,7 +33,6 @@ from typing import Any, Final, cast
 
 from kit_core import ToolFailure
 from kit_media._capabilities import (
-    HUMAN_TURN_NOTE,
     caption_unsupported,
     media_policy_missing,
     silence_unsupported,
@@ -187,9 +186,9 @@ def _arm_suppression(outcome: _Outcome, session: str | None) -> _Outcome:
         return replace(outcome, suppression_note=NO_SESSION_NOTE)
     unsupported = silence_unsupported()
     if unsupported is not None:
-        reason = "human_turn_guard" if unsupported == HUMAN_TURN_NOTE else "no_silence_filter"
+        reason, note = unsupported
         logger.warning("event=media_final_response_suppression_unavailable reason=%s", reason)
-        return replace(outcome, suppression_note=unsupported)
+        return replace(outcome, suppression_note=note)
     if arm_final_response_suppression(session):
         return replace(outcome, suppression_armed=True)
     return replace(outcome, suppression_note=NO_SESSION_NOTE)

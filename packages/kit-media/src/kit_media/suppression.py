@@ -7,8 +7,11 @@ the ``MEDIA:`` tag, which the gateway would deliver a second time). A successful
 
 * :func:`transform_media_delivery_output` (hook ``transform_llm_output``) consumes it and
   returns hermes' silence token ``NO_REPLY``; the gateway then delivers nothing for that
-  turn (0.19.0 ``gateway/response_filters.py`` L14, ``gateway/run.py`` L12975-12981). A turn
-  without a marker is left alone (the hook returns ``None``).
+  turn (0.19.0 ``gateway/response_filters.py`` L14 and L19-24, ``gateway/run.py``
+  L13461-13470). A turn without a marker is left alone (the hook returns ``None``). On a
+  gateway with the human-turn silence guard (0.21.4 and newer: ``HostRelease.
+  silence_predicates``) ``deliver_media`` arms nothing, since the token would there be
+  answered with a visible "unexpected silence" reply (see :mod:`kit_media._capabilities`).
 * :func:`clear_media_delivery_state` (hook ``on_session_end``, which hermes fires at the
   end of every turn, ``agent/turn_finalizer.py:612-626``) drops a marker that was not
   consumed, for example when the turn was interrupted and ``transform_llm_output`` was
@@ -69,11 +72,12 @@ __all__ = [
 logger = logging.getLogger("kit_media.suppression")
 
 SILENT_REPLY_TOKEN: Final = SILENCE_TOKEN
-"""hermes' silence token: a final reply of exactly this is not delivered (0.19.0
-``gateway/response_filters.py`` L14, ``SILENT_REPLY_TOKEN``, from 0.17.0; upstream deleted
-the constant and restores it only as a compatibility pointer, ``compat_manifest.json`` @
-0f9c44d87902ab14309b47ece66ac95521761d8b). It is the host model's
-``HostRelease.silence_token``: ``tests/kit_core/test_host_model.py`` holds the two equal."""
+"""hermes' silence token: a final reply of exactly this is not delivered where the gateway
+has a silence filter and no human-turn guard (0.19.0 ``gateway/response_filters.py`` L14,
+``SILENT_REPLY_TOKEN``, from 0.17.0; kept as a compatibility pointer to 0.21.5, L145, and
+gone in 0.22.2, where ``NO_REPLY`` stays one of ``LIVE_GATEWAY_SILENT_MARKERS``, L19-22).
+It is the host model's ``HostRelease.silence_token`` wherever that is not empty:
+``tests/kit_core/test_host_model.py`` holds the two equal."""
 
 
 _F = TypeVar("_F", bound=Callable[..., Any])
