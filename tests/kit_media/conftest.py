@@ -20,11 +20,12 @@ from types import ModuleType, SimpleNamespace
 from typing import Any, ParamSpec, Protocol, TypeVar
 
 import pytest
-from tests.kit_media._upstream_gateway import human_turn_predicates
+from tests.kit_media._upstream_gateway import response_filters_members
 
 from kit_media._markers import MARKERS
 
 HOST_MODULES = (
+    "hermes_cli",
     "hermes_cli.plugins",
     "tools.send_message_tool",
     "gateway.session_context",
@@ -143,9 +144,10 @@ class FakeHost:
     """Whether ``hermes_cli.plugins`` has upstream's ``_dispatch_pre_tool_call_hooks``."""
     modify: list[Any] = field(default_factory=list)
     """``args`` of the ``{"action": "modify", "args": ...}`` directives the hooks return."""
-    human_turn_guard: str | None = None
-    """Which upstream human-turn silence predicate ``gateway.response_filters`` exports
-    (``"allows_final_silence"``, ``"is_machinery_display_kind"``, ``"silence_allowed"``)."""
+    hermes: str = "0.19.0"
+    """The release the gateway plays: ``hermes_cli.__version__``, and what
+    ``gateway.response_filters`` offers besides its silence filter (the human-turn guard's
+    predicates from 0.21.4, ``SILENT_REPLY_TOKEN`` where the release has one)."""
     pre_calls: list[dict[str, Any]] = field(default_factory=list)
     post_calls: list[dict[str, Any]] = field(default_factory=list)
     handler_calls: list[tuple[dict[str, Any], dict[str, Any]]] = field(default_factory=list)
@@ -259,6 +261,7 @@ class FakeHost:
             return mod
 
         return {
+            "hermes_cli": module("hermes_cli", __version__=self.hermes),
             "hermes_cli.plugins": module(
                 "hermes_cli.plugins",
                 resolve_pre_tool_block=self.resolve_pre_tool_block,
@@ -289,7 +292,7 @@ class FakeHost:
             "gateway.response_filters": module(
                 "gateway.response_filters",
                 **({"is_intentional_silence_response": is_silence} if self.silence_filter else {}),
-                **human_turn_predicates(self.human_turn_guard),
+                **response_filters_members(self.hermes),
             ),
             "telegram": module("telegram", Bot=self.make_bot),
             "telegram.request": module(

@@ -186,12 +186,14 @@ def test_no_silence_filter_arms_nothing_and_names_the_first_release(
     host: FakeHost, image: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     host.silence_filter = False
+    host.hermes = "0.16.0"  # the last release before the silence filter
     reinstall(host, monkeypatch)
     result = deliver_media(MediaPayload(image), "telegram:-1001234567890", session_id="s-1")
     assert result.success is True, result.reason
     assert result.suppression_armed is False
     assert result.suppression_note is not None
     assert f"needs {first_label(SILENCE_FUNCTION)} or newer" in result.suppression_note
+    assert "hermes-agent 0.16.0 has no silence filter" in result.suppression_note
     assert not MARKERS.is_armed("s-1")
 
 

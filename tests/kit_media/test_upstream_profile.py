@@ -1,21 +1,19 @@
-"""kit-media on the in-memory host's upstream profile (``InMemoryHost(hermes="0.21")``),
-and the same plugins on the default profile (hermes-agent 0.19.0), whose behaviour is
-unchanged. The media-postcard example delivers; a small plugin guards.
+"""kit-media on the in-memory host playing real releases (``InMemoryHost(hermes=...)``):
+the media-postcard example delivers; a small plugin guards.
 
-Upstream behaviour pinned here, modelled from source
-(``kit_devtools.testing._upstream_gateway`` and ``_hooks``):
+Behaviour pinned here, by release (``kit_devtools.testing._upstream_gateway`` and
+``_hooks``):
 
-* the human-turn silence guard: ``gateway/response_filters.py`` at
-  ``06202cddf797e761f2905c0c088129e2683ff7b7`` L103-105 ``display_kind_for_event``,
-  L108-115 ``is_machinery_display_kind``, L118-128 ``allows_final_silence`` (PR #111624,
-  in the v0.21.3 release per upstream issue #113031); a person's turn that ends in a bare
-  marker gets a visible fallback (``_UNEXPECTED_SILENCE_REPLY``, ``gateway/run_turn.py``
-  as PR #111624 merged it; ``_hmwa_shape_agent_response`` at
-  0107e0399523cf47587bf248d7e9027b7cd1c3df);
+* the human-turn silence guard: none on 0.19.0 and 0.21.3; ``display_kind_for_event``
+  and ``is_machinery_display_kind`` on 0.21.4 and 0.21.5 (``gateway/response_filters.py``
+  L104-113 and L116-123), and ``silence_allowed`` too on 0.22.2 (L126-128), which has no
+  ``SILENT_REPLY_TOKEN``; a person's turn that ends in a bare marker gets a visible
+  fallback (``_hmwa_shape_agent_response``, ``gateway/run_turn.py`` 0.21.4 L1515-1525,
+  0.22.2 L1520-1532);
 * ``{"action": "modify", "args": {...}}`` from ``pre_tool_call`` is merged over the call's
-  arguments (``_get_pre_tool_call_directive_details`` and ``_dispatch_pre_tool_call_hooks``,
-  ``hermes_cli/plugins.py`` L1784-1827 and L1887-1895 at
-  00067189dfecf833d4d009c2dd977ae85cf800e0; PR #87482), which kit-media's guarded
+  arguments from 0.20.1 (``HostRelease.modify_directive``; ``_get_pre_tool_call_directive_details``
+  and ``_dispatch_pre_tool_call_hooks``, ``hermes_cli/plugins.py`` L1784-1827 and
+  L1887-1895 at 00067189dfecf833d4d009c2dd977ae85cf800e0), which kit-media's guarded
   ``send_message`` call honours.
 """
 
@@ -25,13 +23,19 @@ import importlib
 import json
 import textwrap
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
+from kit_core._host_model import HostRelease, registry_release
 from kit_devtools.testing import InMemoryHost
-from kit_devtools.testing._upstream_gateway import UNEXPECTED_SILENCE_REPLY, final_delivery
-from kit_media._capabilities import HUMAN_TURN_NOTE, SILENCE_TOKEN
+from kit_devtools.testing._upstream_gateway import (
+    PREDICATES,
+    final_delivery,
+    unexpected_silence_reply,
+)
+from kit_media._capabilities import SILENCE_TOKEN, human_turn_note
 
 POSTCARD = Path(__file__).resolve().parents[2] / "examples" / "media-postcard"
 PICTURE = (POSTCARD / "album" / "harbour.png").resolve()
@@ -55,7 +59,7 @@ def register(ctx):
 """
 
 
-def postcard_host(hermes: str | None, tmp_path: Path | None = None) -> InMemoryHost:
+def postcard_host(hermes: str, tmp_path: Path | None = None) -> InMemoryHost:
     host = InMemoryHost(hermes=hermes, strict=True)
     host.load(POSTCARD)
     if tmp_path is not None:
@@ -77,60 +81,98 @@ def send(host: InMemoryHost, session_id: str = "s-1") -> dict[str, Any]:
 
 
 def is_silence(text: Any) -> bool:
-    """The profile's own silence filter, read from its stand-in while it runs."""
+    """The played release's own silence filter, read from its stand-in while it runs."""
     filters = importlib.import_module("gateway.response_filters")
     return bool(filters.is_intentional_silence_response(text))
+
+
+def release(version: str) -> HostRelease:
+    found = registry_release(version)
+    assert found is not None, version
+    return found
 
 
 # -- item 1: final-reply suppression under the human-turn silence guard -------------------
 
 
 @pytest.mark.upstream("media: final reply, later upstream's silence guard (06202cdd)")
-@pytest.mark.parametrize(("hermes", "guarded"), [("0.21", True), (None, False)])
-def test_the_profile_offers_the_guards_predicates_on_upstream_only(
-    hermes: str | None, guarded: bool
+@pytest.mark.parametrize(
+    ("hermes", "offered", "token"),
+    [
+        ("0.19.0", (), True),
+        ("0.21.3", (), True),
+        ("0.21.4", ("display_kind_for_event", "is_machinery_display_kind"), True),
+        ("0.21.5", ("display_kind_for_event", "is_machinery_display_kind"), True),
+        (
+            "0.22.2",
+            ("display_kind_for_event", "is_machinery_display_kind", "silence_allowed"),
+            False,
+        ),
+    ],
+)
+def test_the_stand_in_offers_exactly_the_releases_predicates(
+    hermes: str, offered: tuple[str, ...], token: bool
 ) -> None:
-    # gateway/response_filters.py L103-128 @06202cdd; 0.19.0 has none of them
+    assert release(hermes).silence_predicates == offered  # the model, read from the release
     with InMemoryHost(hermes=hermes).activate():
         filters = importlib.import_module("gateway.response_filters")
-
-        names = ("display_kind_for_event", "is_machinery_display_kind", "allows_final_silence")
-        assert all(hasattr(filters, name) for name in names) is guarded
-        if guarded:
-            healthy = {"failed": False, "completed": True}
-            allows: Any = filters.allows_final_silence
-            assert allows(healthy, None) is False  # a person's turn
-            assert allows(healthy, "internal_notification") is True  # machinery
-            assert allows(healthy, None, True) is True  # a healthy heartbeat turn
-            assert allows({**healthy, "failed": True}, None, True) is False
+        assert {name for name in PREDICATES if hasattr(filters, name)} == set(offered)
+        assert not hasattr(filters, "allows_final_silence")  # in no release
+        assert hasattr(filters, "SILENT_REPLY_TOKEN") is token
+        if token:
+            assert filters.SILENT_REPLY_TOKEN == SILENCE_TOKEN
+        assert filters.is_intentional_silence_response(SILENCE_TOKEN) is True
+        if "is_machinery_display_kind" in offered:
+            machinery: Any = filters.is_machinery_display_kind
+            kind_of: Any = filters.display_kind_for_event
+            assert machinery(None) is False  # a person's turn
+            assert machinery(filters.INTERNAL_NOTIFICATION_DISPLAY_KIND) is True
+            assert kind_of(SimpleNamespace(internal=True)) == "internal_notification"
+            heartbeat = SimpleNamespace(internal=False, _heartbeat_session_id="hb-1")
+            assert kind_of(heartbeat) == "internal_notification"
+            assert kind_of(SimpleNamespace(internal=False)) is None
+        if "silence_allowed" in offered:
+            allowed: Any = filters.silence_allowed
+            assert allowed(None) is False
+            assert allowed(None, True) is False
+            assert allowed(None, False) is True  # a message not addressed to the bot
+            assert allowed("internal_notification", True) is True
 
 
 @pytest.mark.upstream("media: final reply, later upstream's silence guard (06202cdd)")
-def test_on_upstream_a_delivery_on_a_persons_turn_arms_no_suppression() -> None:
-    host = postcard_host("0.21")
+@pytest.mark.parametrize(
+    ("hermes", "predicate"),
+    [("0.21.4", "is_machinery_display_kind"), ("0.22.2", "silence_allowed")],
+)
+def test_with_the_guard_a_delivery_on_a_persons_turn_arms_no_suppression(
+    hermes: str, predicate: str
+) -> None:
+    host = postcard_host(hermes)
     data = send(host)
     assert host.sent_messages[0]["message"] == f"MEDIA:{PICTURE}"
     assert data["suppression_armed"] is False
-    assert data["suppression_note"] == HUMAN_TURN_NOTE
+    assert data["suppression_note"] == human_turn_note(release(hermes).label, predicate)
     # the model's final reply is left alone, and the gateway delivers it as it is
     assert host.invoke_hook("transform_llm_output", response_text="Sent.", session_id="s-1") == []
     with host.activate():
-        assert final_delivery("Sent.", guard=True, is_silence=is_silence) == "Sent."
+        played = release(hermes)
+        assert final_delivery("Sent.", played, is_silence=is_silence) == "Sent."
         # what arming would have cost: a person's turn that ends in the token gets the
         # gateway's fallback text instead of silence
-        assert final_delivery(SILENCE_TOKEN, guard=True, is_silence=is_silence) == (
-            UNEXPECTED_SILENCE_REPLY
+        assert final_delivery(SILENCE_TOKEN, played, is_silence=is_silence) == (
+            unexpected_silence_reply(played)
         )
 
 
-def test_on_0_19_the_same_delivery_arms_suppression() -> None:
-    host = postcard_host(None)
+@pytest.mark.parametrize("hermes", ["0.19.0", "0.21.3"])
+def test_without_the_guard_the_same_delivery_arms_suppression(hermes: str) -> None:
+    host = postcard_host(hermes)
     data = send(host)
     assert (data["suppression_armed"], data["suppression_note"]) == (True, None)
     replies = host.invoke_hook("transform_llm_output", response_text="Sent.", session_id="s-1")
     assert replies == [SILENCE_TOKEN]
     with host.activate():
-        assert final_delivery(SILENCE_TOKEN, guard=False, is_silence=is_silence) is None
+        assert final_delivery(SILENCE_TOKEN, release(hermes), is_silence=is_silence) is None
 
 
 # -- item 4: the modify directive reaches kit-media's guarded host call --------------------
@@ -139,10 +181,15 @@ def test_on_0_19_the_same_delivery_arms_suppression() -> None:
 @pytest.mark.upstream("media: host calls follow a pre_tool_call modify directive")
 @pytest.mark.parametrize(
     ("hermes", "message"),
-    [("0.21", "MEDIA:/checked/by/the/guard.png"), (None, f"MEDIA:{PICTURE}")],
+    [
+        ("0.19.0", f"MEDIA:{PICTURE}"),
+        ("0.20.0", f"MEDIA:{PICTURE}"),
+        ("0.20.1", "MEDIA:/checked/by/the/guard.png"),
+        ("0.22.2", "MEDIA:/checked/by/the/guard.png"),
+    ],
 )
-def test_a_modify_directive_changes_what_send_message_runs_with_on_upstream_only(
-    tmp_path: Path, hermes: str | None, message: str
+def test_a_modify_directive_changes_what_send_message_runs_with_from_0_20_1(
+    tmp_path: Path, hermes: str, message: str
 ) -> None:
     host = postcard_host(hermes, tmp_path)
     send(host)
