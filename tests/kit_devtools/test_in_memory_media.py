@@ -297,3 +297,38 @@ def test_without_a_bound_session_nothing_is_armed(image: Path) -> None:
     assert result.success, result.reason
     assert result.suppression_armed is False
     assert result.suppression_note
+
+
+@pytest.mark.parametrize(
+    ("hermes", "armed", "note"),
+    [
+        ("0.16.0", False, "hermes-agent 0.16.0 has no silence filter"),
+        ("0.21.3", True, None),
+        ("0.21.4", False, "gateway.response_filters.is_machinery_display_kind"),
+        ("0.22.2", False, "gateway.response_filters.silence_allowed"),
+    ],
+)
+def test_suppression_follows_the_played_releases_response_filters(
+    image: Path, hermes: str, armed: bool, note: str | None
+) -> None:
+    # the stand-in offers the release's own silence filter (from 0.17.0) and its
+    # human-turn guard (0.21.4: is_machinery_display_kind; 0.22.2: silence_allowed)
+    from kit_core._host_model import registry_release
+
+    host = InMemoryHost(hermes=hermes)
+    loaded = host.load(PLUGINS / "kit_media_module")
+    assert loaded.enabled, loaded.error
+    host.session_env.update(IN_CHAT)
+    out = json.loads(host.call_tool("kitmm_send", {"path": str(image)}, session_id=SESSION))
+    data = out["data"]
+    assert data["success"] is True, out
+    assert data["suppression_armed"] is armed
+    if note is None:
+        assert data["suppression_note"] is None
+    else:
+        assert note in data["suppression_note"]
+        release = registry_release(hermes)
+        assert release is not None
+        assert release.label in data["suppression_note"]  # the running release, named
+    replies = host.invoke_hook("transform_llm_output", response_text="x", session_id=SESSION)
+    assert replies == (["NO_REPLY"] if armed else [])

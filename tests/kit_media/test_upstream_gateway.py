@@ -103,8 +103,11 @@ def test_dispatcher_that_raises_blocks(host: FakeHost) -> None:
 
 # -- the human-turn silence guard -------------------------------------------------------
 
-GUARDED = [("0.21.4", "is_machinery_display_kind"), ("0.21.5", "is_machinery_display_kind")]
-GUARDED += [("0.22.2", "silence_allowed")]
+GUARDED = [
+    ("0.21.4", "is_machinery_display_kind"),
+    ("0.21.5", "is_machinery_display_kind"),
+    ("0.22.2", "silence_allowed"),
+]
 """The releases with the guard, and the predicate their gateway decides with."""
 
 
@@ -119,7 +122,7 @@ def test_guarded_gateway_arms_no_suppression_and_asks_for_a_short_reply(
     assert result.success
     assert result.suppression_armed is False
     assert result.suppression_note == human_turn_note(release(hermes).label, predicate)
-    assert f"{release(hermes).label} does not let a person's turn" in result.suppression_note
+    assert f"{release(hermes).label} does not let a person's turn" in str(result.suppression_note)
     assert not MARKERS.is_armed("s-1")
     # the agent's final reply is left alone, so the person never gets the fallback
     final = transform_media_delivery_output(response_text="Here it is.", session_id="s-1")
