@@ -1,6 +1,8 @@
-"""The host matrix: the real-host suite (tests/host) on every hermes-agent release of the
-package registry the kit supports, each in an environment of its own, then the support
-table of the documentation (docs/hosts.md) made from what the runs reported.
+"""The host matrix: the real-host suite (tests/host) and the examples' tests (tests/examples,
+``--hermes installed``) on every hermes release the kit supports, each installed from the
+package registry in an environment of its own (hermes-agent 0.13.0-0.19.0, and upstream
+0.20-0.22 through its packagings for Python 3.11+), then the support table of the
+documentation (docs/hosts.md) made from what the runs reported.
 
 The project environment's release (the ``host`` dependency group) runs in the main
 Python 3.11 leg of ./scripts/test, which writes its results beside these; this script
@@ -12,7 +14,6 @@ produced (it is rewritten; commit it).
 from __future__ import annotations
 
 import concurrent.futures
-import importlib.metadata
 import json
 import os
 import subprocess
@@ -21,7 +22,7 @@ import time
 from typing import Any
 
 from _hosts import CACHE, ROOT, environment
-from kit_core._host_model import UPSTREAM_COMMIT, registry_releases, upstream_release
+from kit_core._host_model import installed_release, registry_releases
 
 RESULTS = CACHE / "results"
 LOGS = CACHE / "logs"
@@ -42,13 +43,17 @@ ROWS = (
 
 
 def run_leg(version: str) -> tuple[str, int, str, float]:
-    """tests/host against one release; returns (version, exit code, summary, seconds)."""
+    """tests/host and tests/examples against one release; returns (version, exit code,
+    summary, seconds)."""
     python = environment(version)
     env = {**os.environ, "KIT_HOST_RESULTS": str(RESULTS / f"{version}.json")}
     env.pop("VIRTUAL_ENV", None)
     started = time.monotonic()
     run = subprocess.run(
-        [str(python), "-m", "pytest", "tests/host", "-q", "-p", "no:cacheprovider"],
+        [
+            *(str(python), "-m", "pytest", "tests/host", "tests/examples"),
+            *("-q", "-p", "no:cacheprovider", "--hermes", "installed"),
+        ],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -75,24 +80,24 @@ def cell(row: dict[str, Any] | None) -> str:
 
 
 def table() -> str:
-    versions = [release.version for release in registry_releases()]
+    releases = registry_releases()
+    versions = [release.version for release in releases]
     found: dict[str, dict[str, Any]] = {}
     for version in versions:
         path = RESULTS / f"{version}.json"
         if not path.exists():
             raise SystemExit(f"host matrix: no results for hermes-agent {version} ({path})")
         found[version] = json.loads(path.read_text())
-    upstream: dict[str, Any] = found[versions[-1]].get("upstream", {})
-    modelled = upstream_release()
-    heading = f"{modelled.version} (modelled at {UPSTREAM_COMMIT[:8]}, not run)"
-    lines = [
-        "| what the kit does (tests run) | " + " | ".join([*versions, heading]) + " |",
-        "|---|" + "---|" * (len(versions) + 1),
+    headings = [
+        r.version if r.distribution == "hermes-agent" else f"{r.version} ({r.distribution})"
+        for r in releases
     ]
-    extra = sorted(set(upstream) - set(ROWS))
-    for name in (*ROWS, *extra):
-        cells = [cell(found[v]["rows"].get(name)) if name in ROWS else "—" for v in versions]
-        cells.append(cell(upstream.get(name)) if name in upstream else "—")
+    lines = [
+        "| what the kit does (tests run) | " + " | ".join(headings) + " |",
+        "|---|" + "---|" * len(versions),
+    ]
+    for name in ROWS:
+        cells = [cell(found[v]["rows"].get(name)) for v in versions]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -110,8 +115,8 @@ def write_table() -> bool:
 
 
 def main() -> int:
-    own = importlib.metadata.version("hermes-agent")
-    others = [r.version for r in registry_releases() if r.version != own]
+    own = installed_release()
+    others = [r.version for r in registry_releases() if r is not own]
     for version in others:  # installs one at a time: uv shares its cache
         environment(version)
     failed: list[str] = []

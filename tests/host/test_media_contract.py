@@ -16,7 +16,6 @@ for ``send_message``; the kit's markers are cleared around every test.
 from __future__ import annotations
 
 import contextvars
-import importlib.metadata
 import inspect
 import json
 import logging
@@ -35,7 +34,7 @@ from hypothesis import strategies as st
 
 import kit_media
 from kit_core import declaration_of
-from kit_core._host_model import HostRelease, first_release, registry_release
+from kit_core._host_model import first_release, installed_release
 from kit_media import (
     MEDIA_DELIVERY_HOOKS,
     MediaError,
@@ -98,14 +97,7 @@ CAPTION_FUNCTION = "tools.send_message_tool._media_caption_split"
 MEDIA_POLICY_FUNCTION = "gateway.platforms.base.validate_media_delivery_path"
 
 
-def _running_release() -> HostRelease | None:
-    try:
-        return registry_release(importlib.metadata.version("hermes-agent"))
-    except importlib.metadata.PackageNotFoundError:
-        return None
-
-
-RELEASE = _running_release()
+RELEASE = installed_release()
 """What the host model says the hermes-agent installed here offers (the fixture fails
 every test when it is not installed or not modelled)."""
 

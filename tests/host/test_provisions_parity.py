@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from kit_core._host_model import HostRelease, upstream_release
+from kit_core._host_model import HostRelease, newest_registry_release
 from kit_devtools.cli import main
 from kit_devtools.testing import HostContext, InMemoryHost, PluginManifest
 
@@ -299,19 +299,19 @@ def speakers(*names: str) -> ModuleType:
     return module
 
 
-def test_the_upstream_profile_refuses_the_builtin_names_of_its_release(
+def test_the_newest_release_refuses_the_builtin_names_it_keeps(
     hermes_host: HermesHost,
 ) -> None:
-    """Upstream's model copies 0.19.0's built-in names: " Edge " is ignored, under "edge"."""
+    """The newest release's names, as read from it: " Edge " is ignored, under "edge"."""
     del hermes_host  # the plugin's provider inherits hermes' class
-    host = InMemoryHost(hermes="0.21")
-    assert host._state.release is upstream_release()
+    host = InMemoryHost(hermes="newest")
+    assert host._state.release is newest_registry_release()
     assert host.load(speakers(" Edge ", "kitp_up_voice")).enabled
     assert sorted(host.provisions["tts"]) == ["kitp_up_voice"]
     [warning] = [e for e in host.events if e.surface == "tts"]
     assert (warning.level, warning.name) == ("WARNING", "edge")
     assert warning.message.startswith("TTS provider 'edge' shadows a built-in name;")
-    assert ", ".join(sorted(upstream_release().provider_builtins["tts"])) in warning.message
+    assert ", ".join(sorted(newest_registry_release().provider_builtins["tts"])) in warning.message
 
 
 def test_the_builtin_names_are_those_of_the_release_the_host_plays(
@@ -319,10 +319,10 @@ def test_the_builtin_names_are_those_of_the_release_the_host_plays(
 ) -> None:
     """Not a list of the kit's: a release keeping other names refuses those."""
     del hermes_host
-    host = InMemoryHost(hermes="0.21")
+    host = InMemoryHost(hermes="newest")
     facts = {name: getattr(host._state.release, name) for name in HostRelease.__slots__}
     facts["provider_builtins"] = {"tts": ["kitp_reserved"]}
-    host._state.release = HostRelease(facts, modelled=True)
+    host._state.release = HostRelease(facts)
     host.load(speakers("edge", "kitp_reserved"))
     assert sorted(host.provisions["tts"]) == ["edge"]
     assert [e.name for e in host.events if e.surface == "tts"] == ["kitp_reserved"]

@@ -35,12 +35,19 @@ from typing import Any
 
 import pytest
 
-from kit_core._host_model import installed_release, newest_registry_release
+from kit_core._host_model import (
+    installed_distribution,
+    installed_release,
+    newest_registry_release,
+)
 from kit_devtools.cli import main
 from kit_devtools.cli._real import NOT_DISCOVERED, real_verdict
 from kit_devtools.cli.findings import Severity
 from kit_devtools.cli.rules import RULES
 from kit_devtools.testing import RealHost, RealHostCallError, RealPlugin
+
+HOST_DISTRIBUTION = (installed_distribution() or ("hermes-agent", ""))[0]
+"""The distribution that installs the hermes under test."""
 
 pytestmark = pytest.mark.host
 
@@ -51,8 +58,8 @@ HERMES = Path(sys.executable).parent / "hermes"
 
 
 def hermes_source(path: str) -> str:
-    """A file of the installed hermes-agent, read without importing hermes."""
-    dist = importlib.metadata.distribution("hermes-agent")
+    """A file of the installed hermes, read without importing hermes."""
+    dist = importlib.metadata.distribution(HOST_DISTRIBUTION)
     file = Path(str(dist.locate_file(path)))
     return file.read_text(encoding="utf-8") if file.is_file() else ""
 
@@ -812,9 +819,6 @@ MODELLED: dict[str, Modelled] = {
     "HPK501": Modelled(_upstream("hermes_cli/plugin_compat.py", "scan_source"),
                        tool("sev501_get", then='SEEN = "gateway.response_filters.'
                              'SILENT_REPLY_TOKEN"'), command=COMPAT),
-    "HPK505": Modelled(_upstream("the host model's upstream release", "hook on_stream_start"),
-                       tool("sev505_get", then='ctx.register_hook("on_stream_start", print)'),
-                       command=COMPAT),
     "HPK510": Modelled(_upstream(_MANIFEST, "requires_hermes enforced only where written"),
                        MIDDLEWARE, command=COMPAT, loads="register_middleware"),
     "HPK511": Modelled(_upstream(_MANIFEST, "admits releases below the floor"),
