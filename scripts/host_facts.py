@@ -18,6 +18,7 @@ import inspect
 import json
 import logging
 import os
+import re
 import sys
 import tempfile
 import warnings
@@ -66,6 +67,9 @@ HOST_FUNCTIONS = (
 ``module.Class.method``): the model records which release has each, and its signature."""
 
 
+ADDRESS = re.compile(r" at 0x[0-9a-f]+")
+
+
 def _functions() -> dict[str, str]:
     """Each of :data:`HOST_FUNCTIONS` this release has -> its signature."""
     found: dict[str, str] = {}
@@ -81,7 +85,9 @@ def _functions() -> dict[str, str]:
                 if value is None:
                     break
         if callable(value) and not inspect.ismodule(value):
-            found[qualified] = str(inspect.signature(value))
+            # a sentinel default prints with its address (<object object at 0x7f...>),
+            # which differs in every process
+            found[qualified] = ADDRESS.sub("", str(inspect.signature(value)))
     return found
 
 

@@ -24,6 +24,12 @@ from typing import Any
 from _hosts import CACHE, ROOT, environment
 from kit_core._host_model import installed_release, registry_releases
 
+PENDING = frozenset({"0.20.0", "0.20.1", "0.20.6", "0.21.3", "0.21.4", "0.21.5", "0.22.2"})
+"""Releases whose real-host suite does not pass yet (issue 22 is open: the tool-search
+bridge, the ledger's rollback and manifest reading, the provisions' return values): their
+legs run the host model's test only (every fact the model holds for the release, read
+again from it), and the table says "not run" for the rest."""
+
 RESULTS = CACHE / "results"
 LOGS = CACHE / "logs"
 PAGE = ROOT / "docs" / "hosts.md"
@@ -51,8 +57,12 @@ def run_leg(version: str) -> tuple[str, int, str, float]:
     started = time.monotonic()
     run = subprocess.run(
         [
-            *(str(python), "-m", "pytest", "tests/host", "tests/examples"),
-            *("-q", "-p", "no:cacheprovider", "--hermes", "installed"),
+            *(str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider"),
+            *(
+                ["tests/host/test_host_model_matches.py"]
+                if version in PENDING
+                else ["tests/host", "tests/examples", "--hermes", "installed"]
+            ),
         ],
         cwd=ROOT,
         env=env,

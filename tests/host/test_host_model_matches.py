@@ -45,7 +45,10 @@ def test_the_model_holds_what_the_release_offers(
     field: str, real: dict[str, Any], modelled: HostRelease
 ) -> None:
     mine: Any = getattr(modelled, field)
-    assert as_read(mine) == real[field]
+    if isinstance(real[field], list):  # the model keeps names, not the order they came in
+        assert sorted(as_read(mine)) == sorted(real[field])
+    else:
+        assert as_read(mine) == real[field]
 
 
 def as_read(value: Any) -> Any:
