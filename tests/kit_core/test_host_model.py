@@ -6,6 +6,7 @@ against every release)."""
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -172,7 +173,7 @@ def test_the_observed_behaviours_start_on_the_release_that_brought_them() -> Non
     assert len(by_version["0.22.2"].hooks) == 44
     # hooks only grow from 0.20.1 on: a plugin written for one release keeps its hooks
     upstream = [r for r in registry_releases() if version_key(r.version) >= (0, 20, 1)]
-    for older, newer in zip(upstream, upstream[1:], strict=False):
+    for older, newer in itertools.pairwise(upstream):
         assert older.hooks <= newer.hooks, newer.version
 
 

@@ -311,7 +311,7 @@ def test_an_awaiting_entry_point_on_an_old_release_does_not_make_async_hooks_run
 
     plugins.ainvoke_hook = ainvoke_hook  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "hermes_cli.plugins", plugins)
-    with pytest.raises(RegistrationError, match="hermes-agent 0.19.0 calls hooks synchronously"):
+    with pytest.raises(RegistrationError, match=r"hermes-agent 0\.19\.0 calls hooks synchronously"):
         register_plugin(HookCtx(), [hook("post_tool_call")(async_observer)], plugin_name="lc-a")
 
 

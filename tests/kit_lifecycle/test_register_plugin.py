@@ -25,6 +25,7 @@ from kit_core import (
     str_arg,
     tool,
 )
+from kit_core._host_model import newest_registry_release
 from kit_lifecycle import (
     CommandType,
     MiddlewareKind,
@@ -37,7 +38,6 @@ from kit_lifecycle import (
     register_plugin,
 )
 from kit_lifecycle.summary import RECEIPT_PREFIX
-from kit_core._host_model import newest_registry_release
 
 
 def spec_of(fn: object) -> ToolSpec:

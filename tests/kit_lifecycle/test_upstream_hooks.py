@@ -261,8 +261,7 @@ def test_a_guard_hook_is_warned_about_where_the_release_fails_closed(
         (
             {"pre_tool_call"},
             {"pre_tool_call"},
-            "if the callback raises or runs past plugins.hook_callback_timeout (30 s by"
-            " default)",
+            "if the callback raises or runs past plugins.hook_callback_timeout (30 s by default)",
         ),
         (set(), {"pre_tool_call"}, "if the callback runs past plugins.hook_callback_timeout"),
         ({"pre_tool_call"}, set(), "if the callback raises, hermes blocks"),
@@ -279,9 +278,7 @@ def test_the_fail_closed_warning_says_when_hermes_blocks(
     0.21.4: a timeout only; from 0.21.5 both); a hook it blocks on neither is not warned
     about, and a hook the table does not describe is worded generically."""
     monkeypatch.setattr(_fail_closed, "host_fail_closed_hooks", lambda: frozenset(raises))
-    monkeypatch.setattr(
-        _fail_closed, "host_timeout_fail_closed_hooks", lambda: frozenset(timeouts)
-    )
+    monkeypatch.setattr(_fail_closed, "host_timeout_fail_closed_hooks", lambda: frozenset(timeouts))
     with caplog.at_level(logging.WARNING):
         _fail_closed.warn_fail_closed(
             ["pre_tool_call", "post_tool_call"], "up_guard", logging.getLogger("up_guard")
