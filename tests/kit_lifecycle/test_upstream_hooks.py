@@ -13,6 +13,12 @@ release's observed facts (``kit_core._host_model.HostRelease``):
   ``plugins.hook_callback_timeout`` blocks;
 * ``modify_directive`` (from 0.20.1): ``{"action": "modify", "args": {...}}`` is merged
   over the call's arguments.
+
+The raise/timeout split was checked on the installed packagings themselves
+(``PluginManager.invoke_hook`` with a raising and a slow ``pre_tool_call``, and
+``warn_fail_closed`` on each): 0.19.0 blocks on neither, 0.20.6 and 0.21.3 on a timeout
+only (``_HOOK_TIMEOUT_FAIL_CLOSED_HOOKS`` = ``{"pre_tool_call"}``, a raise is logged),
+0.21.5 on both. The in-memory host must play the same.
 """
 
 from __future__ import annotations
