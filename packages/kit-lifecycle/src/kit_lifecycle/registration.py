@@ -183,6 +183,16 @@ def _names(ctx: Any, declared: str | None, plugin_name: str | None) -> str:
     manifest_name = getattr(getattr(ctx, "manifest", None), "name", None)
     if isinstance(manifest_name, str) and manifest_name.strip():
         return manifest_name.strip()
+    # a context with a plugin_id and no manifest: hermes' own `hermes plugins validate`
+    # capability probe (hermes_cli/plugin_validate.py, the RecordingContext of its
+    # _PROBE_SCRIPT run by _run_capability_probe: plugin_id = "hermes_validate_probe_plugin",
+    # from 0.21.4; other names raise AttributeError unless PluginContext has such a method).
+    # The first module's name there may be a submodule's dotted name, which cannot
+    # namespace skills; the plugin_id can. (0.21.3's probe answers every attribute with a
+    # no-op callable: not a str, so the module's name is used.)
+    plugin_id = getattr(ctx, "plugin_id", None)
+    if isinstance(plugin_id, str) and plugin_id.strip():
+        return plugin_id.strip()
     return declared or "hermes_plugin_kit"
 
 
