@@ -758,7 +758,7 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
             "functions": {
                 "added": {
                     "model_tools.handle_function_call": "(function_name: str, function_args: Dict[str, Any], task_id: Optional[str] = None, tool_call_id: Optional[str] = None, session_id: Optional[str] = None, turn_id: Optional[str] = None, api_request_id: Optional[str] = None, user_task: Optional[str] = None, enabled_tools: Optional[List[str]] = None, skip_pre_tool_call_hook: bool = False, skip_tool_request_middleware: bool = False, skip_tool_execution_middleware: bool = False, tool_request_middleware_trace: Optional[List[Dict[str, Any]]] = None, enabled_toolsets: Optional[List[str]] = None, disabled_toolsets: Optional[List[str]] = None) -> str",
-                    "gateway.session_context.set_session_vars": "(platform: str = '', source: str = '', chat_id: str = '', chat_type: str = '', chat_name: str = '', thread_id: str = '', user_id: str = '', user_name: str = '', session_key: str = '', session_id: str = '', message_id: str = '', profile: str = '', cwd: str = '', async_delivery: bool = True, ui_session_id: str = '', cron_session: Any = <object object at 0x7fafd47a6d90>) -> list",
+                    "gateway.session_context.set_session_vars": "(platform: str = '', source: str = '', chat_id: str = '', chat_type: str = '', chat_name: str = '', thread_id: str = '', user_id: str = '', user_name: str = '', session_key: str = '', session_id: str = '', message_id: str = '', profile: str = '', cwd: str = '', async_delivery: bool = True, ui_session_id: str = '', cron_session: Any = <object object>) -> list",
                 },
                 "removed": [],
             },
@@ -882,7 +882,7 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
             "toolsets": {"added": ["desktop_ui"], "removed": ["mqtt"]},
             "functions": {
                 "added": {
-                    "gateway.session_context.set_session_vars": "(platform: str = '', source: str = '', chat_id: str = '', chat_type: str = '', chat_name: str = '', thread_id: str = '', user_id: str = '', user_id_alt: str = '', user_name: str = '', scope_id: str = '', session_key: str = '', session_id: str = '', message_id: str = '', profile: str = '', cwd: str = '', async_delivery: bool = True, ui_session_id: str = '', cron_session: Any = <object object at 0x7efc569a7950>) -> list"
+                    "gateway.session_context.set_session_vars": "(platform: str = '', source: str = '', chat_id: str = '', chat_type: str = '', chat_name: str = '', thread_id: str = '', user_id: str = '', user_id_alt: str = '', user_name: str = '', scope_id: str = '', session_key: str = '', session_id: str = '', message_id: str = '', profile: str = '', cwd: str = '', async_delivery: bool = True, ui_session_id: str = '', cron_session: Any = <object object>) -> list"
                 },
                 "removed": [],
             },
@@ -929,7 +929,7 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
             "toolsets": {"added": ["mqtt"], "removed": ["bfl"]},
             "functions": {
                 "added": {
-                    "gateway.session_context.set_session_vars": "(platform: str = '', source: str = '', chat_id: str = '', chat_type: str = '', chat_name: str = '', thread_id: str = '', user_id: str = '', user_id_alt: str = '', user_name: str = '', scope_id: str = '', session_key: str = '', session_id: str = '', message_id: str = '', profile: str = '', browser_control_principal: str = '', browser_control_transport_family: str = '', cwd: str = '', async_delivery: bool = True, ui_session_id: str = '', cron_session: Any = <object object at 0x7f15c494e500>) -> list",
+                    "gateway.session_context.set_session_vars": "(platform: str = '', source: str = '', chat_id: str = '', chat_type: str = '', chat_name: str = '', thread_id: str = '', user_id: str = '', user_id_alt: str = '', user_name: str = '', scope_id: str = '', session_key: str = '', session_id: str = '', message_id: str = '', profile: str = '', browser_control_principal: str = '', browser_control_transport_family: str = '', cwd: str = '', async_delivery: bool = True, ui_session_id: str = '', cron_session: Any = <object object>) -> list",
                     "gateway.platforms.base.validate_media_delivery_path": "(path: str, session_key: str = '') -> Optional[str]",
                 },
                 "removed": [],
@@ -1010,7 +1010,7 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
                 "added": {
                     "hermes_cli.plugins.resolve_pre_tool_block": "(tool_name: 'str', args: 'Optional[Dict[str, Any]]', **hook_kwargs: 'Any') -> 'Optional[str]'",
                     "hermes_cli.plugins.get_pre_tool_call_block_message": "(tool_name: 'str', args: 'Optional[Dict[str, Any]]', **hook_kwargs: 'Any') -> 'Optional[str]'",
-                    "gateway.session_context.set_session_vars": "(platform: str = '', source: str = '', chat_id: str = '', chat_type: str = '', chat_name: str = '', thread_id: str = '', user_id: str = '', user_id_alt: str = '', user_name: str = '', scope_id: str = '', session_key: str = '', session_id: str = '', message_id: str = '', profile: str = '', browser_control_principal: str = '', browser_control_transport_family: str = '', cwd: str = '', async_delivery: bool = True, ui_session_id: str = '', cron_session: Any = <object object at 0x7f0820cc5980>, parent_chat_id: str = '', session_history_delivery: str | None = None) -> list",
+                    "gateway.session_context.set_session_vars": "(platform: str = '', source: str = '', chat_id: str = '', chat_type: str = '', chat_name: str = '', thread_id: str = '', user_id: str = '', user_id_alt: str = '', user_name: str = '', scope_id: str = '', session_key: str = '', session_id: str = '', message_id: str = '', profile: str = '', browser_control_principal: str = '', browser_control_transport_family: str = '', cwd: str = '', async_delivery: bool = True, ui_session_id: str = '', cron_session: Any = <object object>, parent_chat_id: str = '', session_history_delivery: str | None = None) -> list",
                 },
                 "removed": [],
             },
@@ -1052,12 +1052,6 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
             "package_version": "0.21.4.post1",
             "cli_commands": {"added": ["codex-runtime", "usage"], "removed": []},
             "tools": {"added": {}, "removed": ["setup_mcp"]},
-            "functions": {
-                "added": {
-                    "gateway.session_context.set_session_vars": "(platform: str = '', source: str = '', chat_id: str = '', chat_type: str = '', chat_name: str = '', thread_id: str = '', user_id: str = '', user_id_alt: str = '', user_name: str = '', scope_id: str = '', session_key: str = '', session_id: str = '', message_id: str = '', profile: str = '', browser_control_principal: str = '', browser_control_transport_family: str = '', cwd: str = '', async_delivery: bool = True, ui_session_id: str = '', cron_session: Any = <object object at 0x7ff2d0ac59b0>, parent_chat_id: str = '', session_history_delivery: str | None = None) -> list"
-                },
-                "removed": [],
-            },
             "top_level": {
                 "added": [
                     "hermes_state_lockowners",
@@ -1082,12 +1076,6 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
             "hooks": {"added": ["post_auxiliary_call", "pre_auxiliary_call"], "removed": []},
             "tools": {"added": {"manage_catalog": "setup"}, "removed": []},
             "toolsets": {"added": ["setup"], "removed": []},
-            "functions": {
-                "added": {
-                    "gateway.session_context.set_session_vars": "(platform: str = '', source: str = '', chat_id: str = '', chat_type: str = '', chat_name: str = '', thread_id: str = '', user_id: str = '', user_id_alt: str = '', user_name: str = '', scope_id: str = '', session_key: str = '', session_id: str = '', message_id: str = '', profile: str = '', browser_control_principal: str = '', browser_control_transport_family: str = '', cwd: str = '', async_delivery: bool = True, ui_session_id: str = '', cron_session: Any = <object object at 0x7fec0e8c6360>, parent_chat_id: str = '', session_history_delivery: str | None = None) -> list"
-                },
-                "removed": [],
-            },
             "top_level": {
                 "added": ["hermes_constants_scratch", "hermes_platform", "hermes_state_health"],
                 "removed": [],
@@ -1158,7 +1146,6 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
                     "hermes_cli.plugins.invoke_hook": "(hook_name: 'str', **kwargs: 'Any') -> 'list[Any]'",
                     "model_tools.handle_function_call": "(function_name: str, function_args: dict[str, typing.Any], task_id: Optional[str] = None, tool_call_id: Optional[str] = None, session_id: Optional[str] = None, turn_id: Optional[str] = None, api_request_id: Optional[str] = None, user_task: Optional[str] = None, enabled_tools: Optional[list[str]] = None, skip_pre_tool_call_hook: bool = False, skip_tool_request_middleware: bool = False, skip_tool_execution_middleware: bool = False, tool_request_middleware_trace: Optional[list[dict[str, Any]]] = None, enabled_toolsets: Optional[list[str]] = None, disabled_toolsets: Optional[list[str]] = None) -> str",
                     "model_tools._emit_post_tool_call_hook": "(*, function_name: str, function_args: dict[str, typing.Any], result: Any, task_id: Optional[str] = None, session_id: Optional[str] = None, tool_call_id: Optional[str] = None, turn_id: Optional[str] = None, api_request_id: Optional[str] = None, duration_ms: int = 0, status: Optional[str] = None, error_type: Optional[str] = None, error_message: Optional[str] = None, middleware_trace: Optional[list[dict[str, Any]]] = None) -> None",
-                    "gateway.session_context.set_session_vars": "(platform: str = '', source: str = '', chat_id: str = '', chat_type: str = '', chat_name: str = '', thread_id: str = '', user_id: str = '', user_id_alt: str = '', user_name: str = '', scope_id: str = '', session_key: str = '', session_id: str = '', message_id: str = '', profile: str = '', browser_control_principal: str = '', browser_control_transport_family: str = '', cwd: str = '', async_delivery: bool = True, ui_session_id: str = '', cron_session: Any = <object object at 0x7f1e6bc522c0>, parent_chat_id: str = '', session_history_delivery: str | None = None) -> list",
                     "gateway.platforms.base.BasePlatformAdapter.extract_media": "(content: str) -> tuple[list[tuple[str, bool]], str]",
                 },
                 "removed": [],

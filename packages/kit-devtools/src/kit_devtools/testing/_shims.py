@@ -160,9 +160,10 @@ def _plugins_module(host: Any) -> ModuleType:
 
 
 def _fail_closed(release: Any) -> set[str]:
-    if not release.fail_closed_hooks:
+    """``_HOOK_TIMEOUT_FAIL_CLOSED_HOOKS``: the hooks blocked on a timeout (0.20.6 on)."""
+    if not release.timeout_fail_closed_hooks:
         raise AttributeError("_HOOK_TIMEOUT_FAIL_CLOSED_HOOKS")
-    return set(release.fail_closed_hooks)
+    return set(release.timeout_fail_closed_hooks)
 
 
 def _middleware_module(host: Any) -> ModuleType:

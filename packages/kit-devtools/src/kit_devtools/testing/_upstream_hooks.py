@@ -14,8 +14,10 @@ it copies.
   returns is awaited with ``resolve_plugin_command_result`` (``hermes_cli/plugins.py``
   L1996-2027 @00067189dfecf833d4d009c2dd977ae85cf800e0: ``asyncio.run``, L2005, or a
   helper thread when a loop is running, L2010-2024).
-* The fail-closed hooks are the release's ``fail_closed_hooks`` (the host model's
-  ``_HOOK_TIMEOUT_FAIL_CLOSED_HOOKS``, L49).
+* A raising callback blocks where the release's ``fail_closed_hooks`` has the hook (a
+  raising ``pre_tool_call`` blocks from 0.21.5), a timed-out one where its
+  ``timeout_fail_closed_hooks`` has it (``_HOOK_TIMEOUT_FAIL_CLOSED_HOOKS``, from 0.20.6):
+  both observed on the releases.
 * Bounded hooks (``_HOOK_TIMEOUT_BOUNDED_HOOKS`` L42-46 and the fail-closed ones, L174-178)
   run on a daemon worker with a copied context for at most ``plugins.hook_callback_timeout``
   seconds (default 30, at most 600: L153-154). A worker still running is abandoned: the
@@ -120,8 +122,10 @@ def invoke_hook(
     if hook_name != "gateway_platform_event":
         kwargs.setdefault("telemetry_schema_version", OBSERVER_SCHEMA_VERSION)
     timeout = callback_timeout(state)
+    # blocking on a raise (0.21.5 on) and on a timeout (0.20.6 on) are facts of their own
     fail_closed = hook_name in state.release.fail_closed_hooks
-    use_timeout = timeout > 0 and (hook_name in BOUNDED_HOOKS or fail_closed)
+    timeout_closed = hook_name in state.release.timeout_fail_closed_hooks
+    use_timeout = timeout > 0 and (hook_name in BOUNDED_HOOKS or timeout_closed)
     results: list[Any] = []
     for entry in list(entries):
         callback = entry.callback
@@ -134,7 +138,7 @@ def invoke_hook(
                         f" {timeout:g}s — skipping"
                     )
                     state.record("WARNING", entry.plugin, "hook_call", hook_name, message)
-                    if fail_closed:
+                    if timeout_closed:
                         results.append({"action": "block", "message": TIMEOUT_BLOCK_MESSAGE})
                     continue
             else:
