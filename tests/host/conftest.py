@@ -30,6 +30,7 @@ Isolation from the rest of the test session:
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import gc
 import importlib
@@ -83,6 +84,21 @@ SCRUBBED_ENV = (
 )
 
 PLUGIN_NAMESPACE = "hermes_plugins"
+
+PLUGINS_CONFIG = "plugins:\n  enabled:\n" + "".join(f"    - {key}\n" for key in PLUGIN_SOURCES)
+"""The home's ``config.yaml``, first part: the plugins enabled (plugins are opt-in)."""
+
+BRIDGE_OFF_CONFIG = 'tools:\n  tool_search:\n    enabled: "off"\n'
+"""The home's ``config.yaml``, second part: the tool-search bridge switched off, as an
+operator does it, so the model is sent the plugins' own schemas. From 0.20.0 the default
+(``enabled: auto``, ``hermes_cli/config_defaults.py`` ``DEFAULT_CONFIG["tools"]
+["tool_search"]``) sends ``tool_search``/``tool_describe``/``tool_call`` in their place;
+hermes reads the key as ``load_config()["tools"]["tool_search"]`` (0.20.0
+``tools/tool_search.py`` ``load_config`` -> ``ToolSearchConfig.from_raw``; 0.22.2
+``_config_from_loader``) and ``model_tools._compute_tool_definitions`` skips the
+assembly when it is ``"off"``. Releases before 0.20.0 ignore it (their default is off,
+or they have no bridge). tests/host/test_host_contract.py switches it back to the default
+to check what the model is sent then."""
 
 HOST_IMPORT_WARNING = r"unclosed database in <sqlite3\.Connection"
 """What importing hermes-agent leaves behind on Python 3.13 (filtered during that import)."""
@@ -157,7 +173,8 @@ class HermesHost:
             raise AssertionError(msg) from None
 
     def definitions(self, *toolsets: str) -> dict[str, dict[str, Any]]:
-        """The tools of ``toolsets`` exactly as the model receives them, keyed by name.
+        """The tools of ``toolsets`` exactly as the model receives them, keyed by name,
+        with the tool-search bridge off (the home's ``config.yaml``, BRIDGE_OFF_CONFIG).
 
         Goes through ``model_tools.get_tool_definitions`` (which filters on ``check_fn``
         and sanitises the schemas). Its memoised dicts are shared, so copies are returned.
@@ -165,7 +182,23 @@ class HermesHost:
         found = self.model_tools.get_tool_definitions(
             enabled_toolsets=list(toolsets), quiet_mode=True
         )
-        return {d["function"]["name"]: copy.deepcopy(d) for d in found}
+        named = {d["function"]["name"]: copy.deepcopy(d) for d in found}
+        bridged = set(named) & self.release.bridge_tools
+        assert not bridged, f"the bridge is on in {self.home / 'config.yaml'}: {sorted(bridged)}"
+        return named
+
+    @contextlib.contextmanager
+    def default_tool_search(self) -> Iterator[None]:
+        """The home's ``config.yaml`` without BRIDGE_OFF_CONFIG (the tool-search bridge at
+        its default) while inside; put back after. hermes re-reads the file when its size or
+        mtime changes (``get_tool_definitions``' memo key holds the file's signature)."""
+        config = self.home / "config.yaml"
+        saved = config.read_text(encoding="utf-8")
+        config.write_text(PLUGINS_CONFIG, encoding="utf-8")
+        try:
+            yield
+        finally:
+            config.write_text(saved, encoding="utf-8")
 
     def call(self, name: str, args: dict[str, Any], **context: Any) -> Any:
         """One tool call through the host's full pipeline, ``model_tools.handle_function_call``."""
@@ -207,8 +240,7 @@ def _install_plugins(home: Path) -> None:
         shutil.copytree(
             source, plugins_dir / key, ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
         )
-    enabled = "".join(f"    - {key}\n" for key in PLUGIN_SOURCES)
-    (home / "config.yaml").write_text(f"plugins:\n  enabled:\n{enabled}", encoding="utf-8")
+    (home / "config.yaml").write_text(PLUGINS_CONFIG + BRIDGE_OFF_CONFIG, encoding="utf-8")
 
 
 def _owned_by_plugins(name: str) -> bool:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from kit_core import ToolSpec, declaration_of
-from kit_core._host_model import plain_version, registry_release
+from kit_core._host_model import HostRelease, installed_release, plain_version, registry_release
 
 if TYPE_CHECKING:
     from tests.host.conftest import HermesHost
@@ -30,6 +30,28 @@ def spec_of(fn: object) -> ToolSpec:
     spec = declaration_of(fn, ToolSpec)
     assert spec is not None, f"{fn!r} carries no ToolSpec"
     return spec
+
+
+def as_sent(definition: dict[str, Any], release: HostRelease) -> dict[str, Any]:
+    """A definition the host sends unchanged, as ``release`` sends it: from 0.21.4
+    (``sanitizer_adds_required``) every object schema without a ``required`` list gets
+    ``"required": []`` after its other keys (``tools/schema_sanitizer.py``: the end of
+    ``_sanitize_node`` and ``_sanitize_single_tool``)."""
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, list):
+            return [walk(item) for item in node]
+        if not isinstance(node, dict):
+            return node
+        out = {key: walk(value) for key, value in node.items()}
+        if out.get("type") == "object" and not isinstance(out.get("required"), list):
+            out["required"] = []
+        return out
+
+    if not release.sanitizer_adds_required:
+        return definition
+    function = definition["function"]
+    return {**definition, "function": {**function, "parameters": walk(function["parameters"])}}
 
 
 KIT_CONTRACT = "kit_contract"
@@ -167,7 +189,7 @@ def test_every_visible_definition_equals_the_kits_own(
         ("units_convert_temperature", examples.convert_temperature),
         ("units_convert_length", examples.convert_length),
     ]:
-        assert definitions[name] == spec_of(fn).definition(), name
+        assert definitions[name] == as_sent(spec_of(fn).definition(), hermes_host.release), name
 
 
 # Argument shapes the host's schema sanitiser (tools/schema_sanitizer.py, run by
@@ -193,9 +215,12 @@ EXPECTED_ANNOTATE_PROPERTIES = {
 
 def test_host_rewrites_free_form_objects_and_type_lists(hermes_host: HermesHost) -> None:
     parameters = hermes_host.definitions(KIT_CONTRACT)["kitc_annotate"]["function"]["parameters"]
+    properties = copy.deepcopy(EXPECTED_ANNOTATE_PROPERTIES)
+    if hermes_host.release.sanitizer_adds_required:  # 0.21.4 on: every object gets a list
+        properties["metadata"]["required"] = []
     assert parameters == {
         "type": "object",
-        "properties": EXPECTED_ANNOTATE_PROPERTIES,
+        "properties": properties,
         "required": ["label"],
         "additionalProperties": False,
     }
@@ -206,7 +231,8 @@ def test_kit_definition_matches_the_host_for_shapes_the_host_rewrites(
 ) -> None:
     """ToolSpec.definition() promises "the tool exactly as hermes sends it to the model"."""
     host = hermes_host.definitions(KIT_CONTRACT)["kitc_annotate"]
-    kit = spec_of(tools.kitc_annotate).definition()
+    # ToolSpec.definition() knows no release: from 0.21.4 the host adds "required": []
+    kit = as_sent(spec_of(tools.kitc_annotate).definition(), hermes_host.release)
     host_properties = host["function"]["parameters"]["properties"]
     assert host_properties == kit["function"]["parameters"]["properties"]
     assert host == kit
@@ -270,10 +296,15 @@ def test_registry_entry_carries_every_field_the_kit_declared(
     assert entry.handler is fn
     assert entry.check_fn is spec.check_fn
     # the host attributes the kit's wrapper to the plugin module that defined the handler
-    # (releases that attribute handlers at all: 0.18.0 and later)
+    # (releases that attribute handlers at all: 0.18.0 and later); the registry of the
+    # registration ledger (0.20.1 on) resolves that module to its plugin's package
+    # (tools/registry.py _plugin_owner_of -> _plugin_namespace_of_module)
     owner_of = getattr(hermes_host.registry, "_plugin_owner_of", None)
     if owner_of is not None:
-        assert owner_of(entry.handler) == hermes_host.plugin_module(key, "tools").__name__
+        owner = hermes_host.plugin_module(
+            key, "" if hermes_host.release.registration_ledger else "tools"
+        )
+        assert owner_of(entry.handler) == owner.__name__
     assert entry.handler.__module__ == hermes_host.plugin_module(key, "tools").__name__
 
 
@@ -464,3 +495,98 @@ def test_example_refuses_a_value_outside_its_enum(hermes_host: HermesHost) -> No
     assert result["success"] is False
     assert result["error_code"] == "invalid_argument"
     assert result["error"].startswith("from_scale must be one of 'celsius', 'fahrenheit', 'kelvin'")
+
+
+# -- what the model receives by default: the tool-search bridge (0.20.0 on) ---------------
+
+_RELEASE = installed_release()
+BRIDGE_DEFAULT = pytest.mark.skipif(
+    _RELEASE is None or not _RELEASE.bridge_default,
+    reason="the release sends plugin schemas by default (no bridge_default): nothing to check",
+)
+"""Tests of a release that sends the bridge by default (the host model's fact)."""
+
+ECHO_ENTRY = "- kitc_echo: Echo the text back, repeated."
+"""kitc_echo's line in the catalog listing: ``- name: first sentence of the description``
+(``build_catalog_listing_with_form`` / ``_short_desc``: 0.20.0 ``tools/tool_search.py``,
+0.22.2 ``tools/tool_search_catalog.py``)."""
+
+
+def bridge_properties(bridged: dict[str, Any], name: str) -> dict[str, Any]:
+    properties: dict[str, Any] = bridged[name]["function"]["parameters"]["properties"]
+    return properties
+
+
+def describe(hermes_host: HermesHost, bridged: dict[str, Any], name: str) -> dict[str, Any]:
+    """``tool_describe`` through ``handle_function_call``, in the form the release's
+    bridge asks for: ``{"name": ...}`` answered with the tool (0.20.0-0.20.5), or
+    ``{"names": [...]}`` answered with ``{"tools": {name: ...}}`` (0.20.6 on)."""
+    if "names" in bridge_properties(bridged, "tool_describe"):
+        answer = call(hermes_host, "tool_describe", {"names": [name]})
+        assert set(answer) == {"tools"}, answer
+        found: dict[str, Any] = answer["tools"][name]
+        return found
+    answer = call(hermes_host, "tool_describe", {"name": name})
+    assert answer.pop("name") == name
+    return answer
+
+
+@BRIDGE_DEFAULT
+def test_by_default_the_model_gets_the_bridge_with_one_line_per_tool(
+    hermes_host: HermesHost,
+) -> None:
+    with hermes_host.default_tool_search():
+        found = hermes_host.model_tools.get_tool_definitions(
+            enabled_toolsets=[KIT_CONTRACT, UNIT_CONVERT], quiet_mode=True
+        )
+    names = [d["function"]["name"] for d in found]
+    assert set(names) == set(hermes_host.release.bridge_tools)
+    assert set(names) == {"tool_search", "tool_describe", "tool_call"}
+    search = next(d for d in found if d["function"]["name"] == "tool_search")["function"]
+    lines = search["description"].splitlines()
+    assert ECHO_ENTRY in lines
+    assert "kit_contract tools (4):" in lines  # kitc_gated's check_fn fails: not listed
+    assert "- units_convert_length: Convert a length between metric and imperial units." in lines
+    assert not any(line.startswith("- kitc_gated") for line in lines)
+    # the operator's switch sends the schemas themselves again
+    assert "kitc_echo" in hermes_host.definitions(KIT_CONTRACT)
+
+
+@BRIDGE_DEFAULT
+def test_tool_describe_returns_the_kits_own_schema(
+    hermes_host: HermesHost, tools: ModuleType
+) -> None:
+    with hermes_host.default_tool_search():
+        found = hermes_host.model_tools.get_tool_definitions(
+            enabled_toolsets=[KIT_CONTRACT], quiet_mode=True
+        )
+        bridged = {d["function"]["name"]: d for d in found}
+        described = describe(hermes_host, bridged, "kitc_echo")
+        annotate = describe(hermes_host, bridged, "kitc_annotate")
+    schema = {"name": "kitc_echo", **described}
+    assert {"type": "function", "function": schema} == spec_of(tools.kitc_echo).definition()
+    assert {"type": "function", "function": schema} == EXPECTED_ECHO_DEFINITION
+    # tool_describe hands out the sanitized schema, the one the switch-off sends
+    direct = hermes_host.definitions(KIT_CONTRACT)["kitc_annotate"]["function"]
+    assert annotate == {"description": direct["description"], "parameters": direct["parameters"]}
+    assert tools.CALLS == []
+
+
+@BRIDGE_DEFAULT
+def test_a_call_through_tool_call_reaches_the_plugin_handler(
+    hermes_host: HermesHost, tools: ModuleType
+) -> None:
+    with hermes_host.default_tool_search():
+        found = hermes_host.model_tools.get_tool_definitions(
+            enabled_toolsets=[KIT_CONTRACT], quiet_mode=True
+        )
+        bridged = {d["function"]["name"]: d for d in found}
+        one = {"name": "kitc_echo", "arguments": {"text": "via", "times": 2}}
+        if "calls" in bridge_properties(bridged, "tool_call"):  # 0.21.3 on: a batch of one
+            result = call(hermes_host, "tool_call", {"calls": [one]})
+        else:
+            result = call(hermes_host, "tool_call", one)
+    assert result["success"] is True
+    assert result["data"]["echo"] == "via via"
+    assert result["data"]["args"] == {"text": "via", "times": 2}
+    assert tools.CALLS == ["kitc_echo"]

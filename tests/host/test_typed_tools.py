@@ -58,6 +58,11 @@ ALL_CALLS: list[tuple[str, dict[str, Any]]] = [
 """Calls both versions answer: results, and refusals by the kit's checks."""
 CALLS = [c for c in ALL_CALLS if "team-notes" in EXAMPLES or not c[0].startswith("notes_")]
 
+BRIDGE_OFF = {"tools": {"tool_search": {"enabled": "off"}}}
+"""The tool-search bridge off, as an operator switches it off (tests/host/conftest.py
+BRIDGE_OFF_CONFIG says how hermes reads it): from 0.20.0 the default sends the model the
+bridge in place of the plugins' schemas, which this file compares."""
+
 LOADER = """
 import json, sys
 import model_tools  # imports hermes as its CLI does: discovery loads the plugins
@@ -88,7 +93,7 @@ def _typed_copy(source: Path, target: Path, spec_module: str) -> None:
 
 def _load(home: Path) -> dict[str, Any]:
     (home / "config.yaml").write_text(
-        json.dumps({"plugins": {"enabled": sorted(EXAMPLES)}}), encoding="utf-8"
+        json.dumps({"plugins": {"enabled": sorted(EXAMPLES)}, **BRIDGE_OFF}), encoding="utf-8"
     )
     env = {k: v for k, v in os.environ.items() if k not in SCRUBBED}
     env["HERMES_HOME"] = str(home)

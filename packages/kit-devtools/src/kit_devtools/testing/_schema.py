@@ -6,6 +6,11 @@ type strings become schemas, ``type`` lists collapse (``nullable: true``) or bec
 ``anyOf``, objects get ``properties``, ``required`` loses names that are not properties,
 nullable ``anyOf``/``oneOf`` unions collapse, top-level combinators and ``default`` next
 to ``$ref`` are dropped.
+
+Where the release's sanitizer adds ``required`` (``HostRelease.sanitizer_adds_required``,
+0.21.4 on: ``tools/schema_sanitizer.py`` ``_empty_object``, ``_sanitize_single_tool`` and
+the end of ``_sanitize_node``), every object node carries a ``required`` list, ``[]`` when
+it had none or none of its names is a property, appended after its other keys.
 """
 
 from __future__ import annotations
@@ -20,24 +25,27 @@ _TOP_LEVEL_FORBIDDEN = ("allOf", "anyOf", "oneOf", "enum", "not")
 _UNION_META = ("title", "description", "default", "examples")
 
 
-def sanitize_definition(tool: dict[str, Any]) -> dict[str, Any]:
-    """A sanitized deep copy of one ``{"type": "function", "function": {...}}`` entry."""
+def sanitize_definition(tool: dict[str, Any], *, adds_required: bool = False) -> dict[str, Any]:
+    """A sanitized deep copy of one ``{"type": "function", "function": {...}}`` entry;
+    ``adds_required``: the release's sanitizer gives every object a ``required`` list."""
     out = copy.deepcopy(tool)
     function = as_dict(out.get("function"))
     if function is None:
         return out
     params = as_dict(function.get("parameters"))
     if params is None:
-        function["parameters"] = {"type": "object", "properties": {}}
+        function["parameters"] = _empty_object(adds_required)
         return out
-    top: dict[str, Any] | None = as_dict(_sanitize_node(params))
+    top: dict[str, Any] | None = as_dict(_sanitize_node(params, adds_required))
     if top is None:
-        top = {"type": "object", "properties": {}}
+        top = _empty_object(adds_required)
     else:
         if top.get("type") != "object":
             top["type"] = "object"
         if as_dict(top.get("properties")) is None:
             top["properties"] = {}
+        if adds_required and as_list(top.get("required")) is None:
+            top["required"] = []
     stripped: dict[str, Any] = strip_nullable_unions(top)
     kept = {k: v for k, v in stripped.items() if k not in _TOP_LEVEL_FORBIDDEN}
     function["parameters"] = _strip_ref_siblings(kept)
@@ -87,14 +95,19 @@ def strip_nullable_unions(schema: Any) -> Any:
     return stripped
 
 
-def _sanitize_node(node: Any) -> Any:
+def _empty_object(adds_required: bool) -> dict[str, Any]:
+    empty: dict[str, Any] = {"type": "object", "properties": {}}
+    return {**empty, "required": []} if adds_required else empty
+
+
+def _sanitize_node(node: Any, adds_required: bool = False) -> Any:
     if isinstance(node, str):
         if node == "object" or node not in _TYPE_NAMES:
-            return {"type": "object", "properties": {}}
+            return _empty_object(adds_required)
         return {"type": node}
     items = as_list(node)
     if items is not None:
-        return [_sanitize_node(item) for item in items]
+        return [_sanitize_node(item, adds_required) for item in items]
     mapping = as_dict(node)
     if mapping is None:
         return node
@@ -116,20 +129,26 @@ def _sanitize_node(node: Any) -> Any:
             continue
         children = as_dict(value)
         if key in {"properties", "$defs", "definitions"} and children is not None:
-            out[key] = {k: _sanitize_node(v) for k, v in children.items()}
+            out[key] = {k: _sanitize_node(v, adds_required) for k, v in children.items()}
         elif key in {"items", "additionalProperties"}:
-            out[key] = value if isinstance(value, bool) else _sanitize_node(value)
+            out[key] = value if isinstance(value, bool) else _sanitize_node(value, adds_required)
         elif key in {"anyOf", "oneOf", "allOf"} and as_list(value) is not None:
-            out[key] = [_sanitize_node(item) for item in as_list(value) or []]
+            out[key] = [_sanitize_node(item, adds_required) for item in as_list(value) or []]
         elif key in {"required", "enum", "examples"}:
             container = as_list(value) is not None or as_dict(value) is not None
             out[key] = copy.deepcopy(value) if container else value
         else:
-            out[key] = _sanitize_node(value) if isinstance(value, dict | list) else value
+            out[key] = (
+                _sanitize_node(value, adds_required) if isinstance(value, dict | list) else value
+            )
     if out.get("type") == "object" and as_dict(out.get("properties")) is None:
         out["properties"] = {}
     required = as_list(out.get("required"))
-    if out.get("type") == "object" and required is not None:
+    if out.get("type") == "object" and adds_required:
+        props = as_dict(out.get("properties")) or {}
+        kept = [r for r in required if isinstance(r, str) and r in props] if required else []
+        out["required"] = kept  # 0.21.4 _sanitize_node: "Always emit a list"
+    elif out.get("type") == "object" and required is not None:
         props = as_dict(out.get("properties")) or {}
         valid = [r for r in required if isinstance(r, str) and r in props]
         if not valid:

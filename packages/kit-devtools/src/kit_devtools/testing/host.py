@@ -7,7 +7,8 @@ hook and middleware invocation, slash and terminal commands, and a recorded
 through this host and the real one and requires the same answers.
 
 What it does not simulate: built-in tools (known by name only, so shadowing is refused
-as in hermes), Tool Search, the human approval gate (an ``approve`` directive blocks, as
+as in hermes), Tool Search's dispatch (``model_view`` shows what the bridge sends), the
+human approval gate (an ``approve`` directive blocks, as
 in a process with no user to ask), ``check_fn`` caching, and ``plugins.enabled``
 (``load`` is the operator enabling a plugin).
 """
@@ -23,6 +24,7 @@ from typing import Any
 
 from kit_core._host_model import HostRelease
 from kit_devtools.testing import (
+    _bridge,
     _commands,
     _hooks,
     _loader,
@@ -307,8 +309,19 @@ class InMemoryHost:
                     continue
                 schema: Any = entry.schema
                 definition = {"type": "function", "function": {**schema, "name": name}}
-                found.append(_schema.sanitize_definition(definition))
+                adds = self.release.sanitizer_adds_required
+                found.append(_schema.sanitize_definition(definition, adds_required=adds))
         return found
+
+    def model_view(self, toolsets: Sequence[str] | None = None) -> _bridge.ModelView:
+        """What the model is sent for these tools with the default configuration: on a
+        release with the tool-search bridge on by default (``release.bridge_default``,
+        0.20.0 on) the bridge, each tool's one-line entry in ``tool_search``'s description
+        and what ``tool_describe`` answers; otherwise the tools themselves
+        (:mod:`kit_devtools.testing._bridge` says what is re-done)."""
+        found = self.definitions(toolsets)
+        toolset_of = {name: entry.toolset for name, entry in self._state.tools.items()}
+        return _bridge.model_view(self.release, found, toolset_of)
 
     def call_tool(
         self,
