@@ -34,6 +34,7 @@ from tests.host._parity_inputs import (
 )
 
 import kit_media
+from kit_core._host_model import installed_release
 from kit_devtools.testing import (
     AGENT_LOOP_TOOLS,
     BUILTIN_COMMANDS,
@@ -190,6 +191,42 @@ def test_tool_definitions_are_identical(hermes_host: HermesHost, memory: InMemor
     for name, definition in mine.items():
         assert definition == real[name], name
         assert json.dumps(definition) == json.dumps(real[name]), f"{name}: key order differs"
+
+
+_RELEASE = installed_release()
+
+
+@pytest.mark.skipif(
+    _RELEASE is None or not _RELEASE.bridge_default,
+    reason="the release sends plugin schemas by default (no bridge_default)",
+)
+def test_the_default_model_view_is_the_real_releases(
+    hermes_host: HermesHost, memory: InMemoryHost
+) -> None:
+    """What the model is sent by default (tools.tool_search.enabled: auto): the bridge's
+    names, the catalog listing at the end of tool_search's description, and what
+    tool_describe answers for each tool (through handle_function_call)."""
+    mine = memory.model_view(TOOLSETS)
+    with hermes_host.default_tool_search():
+        found = hermes_host.model_tools.get_tool_definitions(
+            enabled_toolsets=list(TOOLSETS), quiet_mode=True
+        )
+        bridged = {d["function"]["name"]: d["function"] for d in found}
+        listed = bridged["tool_search"]["description"]
+        by_list = "names" in bridged["tool_describe"]["parameters"]["properties"]
+        described = {}
+        for name in mine.described:
+            args: dict[str, Any] = {"names": [name]} if by_list else {"name": name}
+            answer = json.loads(hermes_host.call("tool_describe", args, task_id="t"))
+            described[name] = answer["tools"][name] if by_list else answer
+            described[name].pop("name", None)
+    assert mine.bridge is True
+    assert set(mine.tools) == set(bridged)
+    assert mine.listing is not None
+    assert listed[listed.index("Deferred tool catalog") :] == mine.listing
+    assert dict(mine.described) == described
+    for entry in mine.entries.values():
+        assert entry in mine.listing.splitlines()
 
 
 # -- the tool-call pipeline -----------------------------------------------------------------
