@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import importlib
+import inspect
 import json
 import os
 import sys
@@ -147,7 +148,16 @@ class Worker:
         if toolsets is None:  # the plugins' tools, as the in-memory host lists them
             registry = importlib.import_module("tools.registry").registry
             toolsets = sorted({str(registry.get_toolset_for_tool(n)) for n in plugin_tools})
-        found = self.model_tools.get_tool_definitions(enabled_toolsets=toolsets, quiet_mode=True)
+        # From 0.20.0 the default config sends the tool-search bridge in place of plugin
+        # tools (tools/tool_search.py assemble_tool_defs); the schemas the model gets are then
+        # tool_describe's, read from get_tool_definitions(skip_tool_search_assembly=True)
+        # (model_tools.handle_function_call's bridge branch, 0.20.0), the same as with the
+        # bridge off. Releases without the keyword have no assembly to skip.
+        extra: dict[str, Any] = {}
+        get = self.model_tools.get_tool_definitions
+        if "skip_tool_search_assembly" in inspect.signature(get).parameters:
+            extra["skip_tool_search_assembly"] = True
+        found = get(enabled_toolsets=toolsets, quiet_mode=True, **extra)
         chosen = [d for d in found if d["function"]["name"] in plugin_tools]
         return sorted(chosen, key=lambda d: str(d["function"]["name"]))
 

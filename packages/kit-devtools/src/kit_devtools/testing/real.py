@@ -346,7 +346,10 @@ class RealHost:
 
     def definitions(self, toolsets: Sequence[str] | None = None) -> list[dict[str, Any]]:
         """The plugins' tools as the model receives them (``get_tool_definitions``),
-        sorted by name; only the tools of ``toolsets`` when given."""
+        sorted by name; only the tools of ``toolsets`` when given. On a release that sends
+        the tool-search bridge by default (0.20.0 on) these are the schemas the model gets
+        from ``tool_describe``, and directly with the bridge switched off
+        (``tools.tool_search.enabled: off``), never the bridge itself."""
         wanted = None if toolsets is None else list(toolsets)
         found: list[dict[str, Any]] = self._ask("definitions", toolsets=wanted)
         return found
