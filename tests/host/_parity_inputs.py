@@ -79,12 +79,13 @@ def _calls_of(host: Any, key: str, name: str) -> list[Any]:
     return list(getattr(host.plugins[key].module, name).CALLS)
 
 
-def memory_answers() -> dict[str, Any]:
-    """The in-memory host's answers to the suite's inputs, each from a fresh host."""
+def memory_answers(hermes: str | None = None) -> dict[str, Any]:
+    """The in-memory host's answers to the suite's inputs, each from a fresh host playing
+    ``hermes`` (by default the installed release, else the newest)."""
     from kit_devtools.testing import InMemoryHost
 
     def fresh() -> InMemoryHost:
-        host = InMemoryHost()
+        host = InMemoryHost(hermes=hermes)
         for source in SOURCES.values():
             loaded = host.load(source)
             if not loaded.enabled:
@@ -114,4 +115,4 @@ def memory_answers() -> dict[str, Any]:
 
 
 if __name__ == "__main__":
-    json.dump(memory_answers(), sys.stdout)
+    json.dump(memory_answers(sys.argv[1] if len(sys.argv) > 1 else None), sys.stdout)

@@ -65,6 +65,13 @@ def inventory(
             if any(owner == plugin.name for owner, _ in entries.values())
         },
     }
+    view = host.model_view() if data["tools"] and host.release.bridge_default else None
+    if view is not None and view.bridge:  # 0.20.0 on: the bridge by default
+        data["bridge"] = {
+            "tools": list(view.tools),
+            "entries": [view.entries[n] for n in sorted(mine) if n in view.entries],
+            "switch_off": view.switch_off,
+        }
     if memory is not None:
         data["memory_provider"] = {
             "name": memory.name,
@@ -130,8 +137,7 @@ def as_text(data: dict[str, Any], receipts: Sequence[str], findings: Sequence[Fi
     lines = [f"plugin {plugin['key']} ({plugin['source']}: {plugin['path'] or '-'}): {state}"]
     lines.append(f"host: {data['host']['label']}: {data['host']['verdict']}")
     lines += [f"receipt: {r}" for r in receipts]
-    lines.append(f"tools ({len(data['tools'])}), as the model receives them:")
-    lines += ["  " + line for line in json.dumps(data["tools"], indent=2).splitlines()]
+    lines += _tools_lines(data)
     shown = {t["function"]["name"] for t in data["tools"]}
     hidden = [n for n in data.get("registered_tools", []) if n not in shown]
     if hidden:
@@ -156,3 +162,23 @@ def as_text(data: dict[str, Any], receipts: Sequence[str], findings: Sequence[Fi
     lines += ["  " + f.line() for f in findings]
     lines.append(counts(findings).line())
     return "\n".join(lines)
+
+
+def _tools_lines(data: dict[str, Any]) -> list[str]:
+    """The tools as the model receives them; on a release that sends the tool-search bridge
+    by default (0.20.0 on), the bridge, each tool's one-line entry in ``tool_search``'s
+    description, and the schemas ``tool_describe`` answers (those of the switch-off)."""
+    schemas = ["  " + line for line in json.dumps(data["tools"], indent=2).splitlines()]
+    bridge = data.get("bridge")
+    if bridge is None:
+        return [f"tools ({len(data['tools'])}), as the model receives them:", *schemas]
+    return [
+        f"tools ({len(data['tools'])}), as the model receives them: by default"
+        f" (tools.tool_search.enabled: auto) hermes sends the tool-search bridge"
+        f" ({', '.join(bridge['tools'])}) in their place; each tool is one line of"
+        " tool_search's description, all the model reads before it picks one:",
+        *["  " + entry for entry in bridge["entries"]],
+        "the schema of each, as tool_describe answers it, and as the model gets it directly"
+        f" when an operator switches the bridge off in config.yaml ({bridge['switch_off']}):",
+        *schemas,
+    ]

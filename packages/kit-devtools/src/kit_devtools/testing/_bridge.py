@@ -39,7 +39,7 @@ from typing import Any
 
 from kit_core._host_model import HostRelease, version_key
 
-SWITCH_OFF: str = 'tools:\n  tool_search:\n    enabled: "off"'
+SWITCH_OFF: str = 'tools: {tool_search: {enabled: "off"}}'
 """What an operator puts in ``config.yaml`` to send the model the plugins' own schemas
 (``tools/tool_search.py`` ``load_config`` reads ``tools.tool_search``)."""
 
