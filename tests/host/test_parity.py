@@ -229,6 +229,40 @@ def test_the_default_model_view_is_the_real_releases(
         assert entry in mine.listing.splitlines()
 
 
+FIRST_SENTENCES = [
+    "Echo the text back, repeated. Required: `text`.",
+    "Look it up! Then say so.",
+    "Is it there? Then say so.",
+    "Use e.g. a file. Or not.",
+    "Version 2.5 of the tool. More.",
+    "Line one\nline two.",
+    "A very long first sentence that goes on and on well past the sixty character cut.",
+    "Averyveryveryveryveryveryveryveryveryveryveryveryveryverylongwordbeyondsixty.",
+    "   spaced    out   text.  ",
+    "",
+]
+
+
+@pytest.mark.skipif(
+    _RELEASE is None or not _RELEASE.bridge_default,
+    reason="the release sends plugin schemas by default (no bridge_default)",
+)
+def test_a_tools_one_line_entry_is_cut_as_the_release_cuts_it() -> None:
+    """The first-sentence rule of the catalog listing (_short_desc) on edge cases."""
+    from tools import tool_search
+
+    from kit_devtools.testing._bridge import short_description
+
+    real = getattr(tool_search, "_short_desc", None)
+    if real is None:  # 0.21.3 on: the catalog has a module of its own
+        from tools import tool_search_catalog
+
+        real = tool_search_catalog._short_desc
+    assert _RELEASE is not None
+    for text in FIRST_SENTENCES:
+        assert short_description(text, _RELEASE) == real(text), text
+
+
 # -- the tool-call pipeline -----------------------------------------------------------------
 
 
