@@ -12,7 +12,6 @@ produced (it is rewritten; commit it).
 from __future__ import annotations
 
 import concurrent.futures
-import importlib.metadata
 import json
 import os
 import subprocess
@@ -21,7 +20,7 @@ import time
 from typing import Any
 
 from _hosts import CACHE, ROOT, environment
-from kit_core._host_model import UPSTREAM_COMMIT, registry_releases, upstream_release
+from kit_core._host_model import installed_distribution, registry_releases
 
 RESULTS = CACHE / "results"
 LOGS = CACHE / "logs"
@@ -80,19 +79,14 @@ def table() -> str:
     for version in versions:
         path = RESULTS / f"{version}.json"
         if not path.exists():
-            raise SystemExit(f"host matrix: no results for hermes-agent {version} ({path})")
+            raise SystemExit(f"host matrix: no results for hermes {version} ({path})")
         found[version] = json.loads(path.read_text())
-    upstream: dict[str, Any] = found[versions[-1]].get("upstream", {})
-    modelled = upstream_release()
-    heading = f"{modelled.version} (modelled at {UPSTREAM_COMMIT[:8]}, not run)"
     lines = [
-        "| what the kit does (tests run) | " + " | ".join([*versions, heading]) + " |",
-        "|---|" + "---|" * (len(versions) + 1),
+        "| what the kit does (tests run) | " + " | ".join(versions) + " |",
+        "|---|" + "---|" * len(versions),
     ]
-    extra = sorted(set(upstream) - set(ROWS))
-    for name in (*ROWS, *extra):
-        cells = [cell(found[v]["rows"].get(name)) if name in ROWS else "—" for v in versions]
-        cells.append(cell(upstream.get(name)) if name in upstream else "—")
+    for name in ROWS:
+        cells = [cell(found[v]["rows"].get(name)) for v in versions]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -110,14 +104,15 @@ def write_table() -> bool:
 
 
 def main() -> int:
-    own = importlib.metadata.version("hermes-agent")
+    installed = installed_distribution()
+    own = ".".join(installed[1].split(".")[:3]) if installed is not None else None
     others = [r.version for r in registry_releases() if r.version != own]
     for version in others:  # installs one at a time: uv shares its cache
         environment(version)
     failed: list[str] = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
         for version, code, summary, seconds in pool.map(run_leg, others):
-            print(f"== hermes-agent {version} ({seconds:.0f} s): {summary}", flush=True)
+            print(f"== hermes {version} ({seconds:.0f} s): {summary}", flush=True)
             if code != 0:
                 failed.append(version)
     if failed:
