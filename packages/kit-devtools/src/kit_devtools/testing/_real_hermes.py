@@ -21,7 +21,6 @@ from __future__ import annotations
 import functools
 import importlib
 import importlib.machinery
-import importlib.metadata
 import inspect
 import sys
 import threading
