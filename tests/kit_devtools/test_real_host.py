@@ -380,7 +380,7 @@ def test_a_failing_install_says_what_uv_said(
     monkeypatch.setenv("FAKE_UV_FAILS", "1")
     with pytest.raises(_host_envs.HostEnvironmentError, match="no solution found for hermes"):
         _host_envs.environment("0.17.0")
-    with pytest.raises(_host_envs.HostEnvironmentError, match="not a hermes-agent release"):
+    with pytest.raises(_host_envs.HostEnvironmentError, match="not a hermes release"):
         _host_envs.environment("../0.17.0")
 
 
