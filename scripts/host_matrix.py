@@ -98,7 +98,7 @@ def table() -> str:
     for version in versions:
         path = RESULTS / f"{version}.json"
         if not path.exists():
-            raise SystemExit(f"host matrix: no results for hermes-agent {version} ({path})")
+            raise SystemExit(f"host matrix: no results for hermes {version} ({path})")
         found[version] = json.loads(path.read_text())
     headings = [
         r.version if r.distribution == "hermes-agent" else f"{r.version} ({r.distribution})"

@@ -136,13 +136,9 @@ def _under_stand_in(module: str) -> bool:
 
 
 def _hermes_installed() -> bool:
-    from importlib import metadata
+    from kit_core._host_model import installed_distribution
 
-    try:
-        metadata.distribution("hermes-agent")
-    except metadata.PackageNotFoundError:
-        return False
-    return True
+    return installed_distribution() is not None
 
 
 class Provisions:

@@ -71,11 +71,11 @@ class InMemoryHost:
         strict: ``load()`` raises :class:`PluginLoadError` when the plugin does not load
             (the pytest fixture ``plugin_host`` is strict); otherwise the failure is kept on
             the result, as hermes keeps it, and ``check`` reports it.
-        hermes: the release the host plays: the newest of the package registry (the
-            default), or ``"0.21"`` for upstream hermes-agent 0.21.3, modelled from its
-            source (each behaviour of that profile cites the upstream file and lines it
-            copies). Plugin code sees that release's ``hermes_cli.__version__`` and
-            ``VALID_HOOKS``.
+        hermes: the release the host plays: the installed hermes (the default; else the
+            newest release of the host model), any release the model holds (``"0.21.3"``),
+            a series (``"0.21"``: its newest) or ``"newest"``; each was installed from the
+            registry and booted. Plugin code sees that release's
+            ``hermes_cli.__version__`` and ``VALID_HOOKS``.
     """
 
     def __init__(
@@ -100,7 +100,7 @@ class InMemoryHost:
 
     @property
     def release(self) -> HostRelease:
-        """The hermes release this host plays (``release.modelled``: read from source)."""
+        """The hermes release this host plays (``release.label`` names it)."""
         return self._state.release
 
     @property
