@@ -6,8 +6,8 @@ session, counted by row (``rows``): the real-host tests (``tests/host``), by fil
 passed there is the kit's refusal, or its note that it does without).
 
 Every release of the table is installed and run, upstream 0.20-0.22 too (through the
-registry's packagings of it), so an ``upstream(row)`` test, one of the in-memory host
-playing such a release by version, counts toward no column: the release's own run does.
+registry's packagings of it): a column counts what ran on that release, never an
+in-memory host playing it.
 """
 
 from __future__ import annotations

@@ -74,7 +74,6 @@ def rules(report: dict[str, Any]) -> list[tuple[str, str]]:
 RELEASES = [r.version for r in registry_releases()]
 
 
-@pytest.mark.upstream("check --hermes: the verdict each release gives")
 @pytest.mark.parametrize("hermes", RELEASES)
 def test_a_newer_hook_is_an_error_where_the_release_lacks_it_and_clean_where_it_has_it(
     hermes: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -118,7 +117,6 @@ def test_the_text_report_names_the_release_and_its_packaging(
     assert second.startswith("host: hermes-agent 0.19.0: the in-memory host")
 
 
-@pytest.mark.upstream("check --hermes: the verdict each release gives")
 @pytest.mark.parametrize("hermes", RELEASES)
 def test_an_async_hook_is_refused_where_the_release_does_not_await_it(
     hermes: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -184,7 +182,6 @@ def test_the_load_gate_is_permissive_and_validate_is_strict() -> None:
     assert spec_parses(">=0.19, <1.0")
 
 
-@pytest.mark.upstream("manifest: requires_hermes as upstream enforces it")
 @pytest.mark.parametrize("hermes", RELEASES)
 def test_a_release_that_enforces_requires_hermes_refuses_a_plugin_outside_it(
     hermes: str, tmp_path: Path

