@@ -1,10 +1,10 @@
 """``hermes-plugin-kit preflight``: catalogue admission, each rule on a small plugin.
 
 Each case pins the upstream behaviour it mirrors, read from source:
-``hermes_cli/plugin_validate.py`` at commit ``00067189dfecf833d4d009c2dd977ae85cf800e0`` (``hermes plugins validate``; line numbers
-counted in the stored file) and ``hermes_cli/plugin_dev.py`` at
-``2a7b56dd70106b8c2982c508d6f6f48312e26d8d`` (``hermes plugins doctor``'s
-``doctor_plugin``).
+``hermes_cli/plugin_validate.py`` at commit ``00067189dfecf833d4d009c2dd977ae85cf800e0``
+(``hermes plugins validate``; line numbers counted in the stored file) and
+``hermes_cli/plugin_dev.py`` at ``2a7b56dd70106b8c2982c508d6f6f48312e26d8d`` (``hermes
+plugins doctor``'s ``doctor_plugin``).
 """
 
 from __future__ import annotations
