@@ -88,22 +88,49 @@ def _nested(root: object, segments: tuple[str, ...], default: Any) -> Any:
 
 
 class PluginRegistration:
-    """A handle for one registration; ``dispose()`` takes it back (once)."""
+    """A handle for one registration (``kind``, ``key``, ``plugin_key``, ``persistent``, as
+    hermes' ``PluginRegistration``); ``dispose()`` takes it back (once) and drops it from
+    the ledger (``_on_dispose`` -> ``_forget_registrations``)."""
 
-    __slots__ = ("_release", "kind", "name")
+    __slots__ = ("_forget", "_release", "key", "kind", "persistent", "plugin_key")
 
-    def __init__(self, kind: str, name: str, release: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        kind: str,
+        key: str,
+        release: Callable[[], None],
+        plugin_key: str = "",
+        *,
+        persistent: bool = False,
+        forget: Callable[[PluginRegistration], None] | None = None,
+    ) -> None:
         self.kind = kind
-        self.name = name
+        self.key = key
+        self.plugin_key = plugin_key
+        self.persistent = persistent
         self._release: Callable[[], None] | None = release
+        self._forget = forget
 
     def __repr__(self) -> str:
-        return f"PluginRegistration({self.kind!r}, {self.name!r})"
+        return (
+            f"PluginRegistration(kind={self.kind!r}, key={self.key!r},"
+            f" plugin_key={self.plugin_key!r}, persistent={self.persistent!r})"
+        )
+
+    @property
+    def active(self) -> bool:
+        """Whether this handle still owns its registration."""
+        return self._release is not None
 
     def dispose(self) -> None:
         release, self._release = self._release, None
-        if release is not None:
+        if release is None:
+            return
+        try:
             release()
+        finally:
+            if self._forget is not None:
+                self._forget(self)
 
 
 class _Manager(PluginManager):
@@ -141,16 +168,46 @@ class UpstreamContext(HostContext):
             return value
         return _nested(entry_map.get("config"), segments, default)
 
-    def _track(self, kind: str, name: str, release: Callable[[], None]) -> PluginRegistration:
-        handle = PluginRegistration(kind, name, release)
+    def _track(
+        self, kind: str, name: str, release: Callable[[], None], *, persistent: bool = False
+    ) -> PluginRegistration:
+        ledger = self._manager._ownership_ledger
+
+        def forget(disposed: PluginRegistration) -> None:
+            owned = [r for r in ledger.get(disposed.plugin_key, []) if r is not disposed]
+            if owned:
+                ledger[disposed.plugin_key] = owned
+            else:
+                ledger.pop(disposed.plugin_key, None)
+
+        handle = PluginRegistration(
+            kind, name, release, self.plugin_id, persistent=persistent, forget=forget
+        )
         self.handles.append(handle)
-        self._manager._ownership_ledger.setdefault(self.plugin_id, []).append(handle)
+        ledger.setdefault(self.plugin_id, []).append(handle)
         return handle
 
     def rollback(self) -> None:
         """Dispose every handle, newest first (the ledger unwinding a failed register())."""
         for handle in reversed(self.handles):
             handle.dispose()
+
+    def ledger_credits(self) -> dict[str, tuple[str, ...]]:
+        """What hermes credits the plugin with from its ledger slice: the keys of its active
+        registrations of each kind, in registration order, one per registration (a hook
+        registered twice is listed twice; ``_attribute_registrations``,
+        hermes_cli/plugins_loader.py 0.21.3 and 0.22.2; ``_load_plugin``,
+        hermes_cli/plugins.py 0.20.1)."""
+        active = [h for h in self.handles if h.active]
+        return {
+            surface: tuple(h.key for h in active if h.kind == kind)
+            for surface, kind in (
+                ("tools", "tool"),
+                ("hooks", "hook"),
+                ("middleware", "middleware"),
+                ("commands", "command"),
+            )
+        }
 
     def register_tool(  # type: ignore[override]
         self, name: str, toolset: str, schema: dict[str, Any], handler: Callable[..., Any],
