@@ -302,3 +302,125 @@ class UpstreamContext(HostContext):
                     del table[key]
 
         return self._track(kind, key, release)
+
+    # -- provisions: each returns the handle of what it stored, None when it stored nothing
+    # (``_register_scoped_provider``, ``register_dashboard_auth_provider``,
+    # ``register_auxiliary_task``, ``register_slack_action_handler``,
+    # ``register_context_engine``, ``register_platform``: hermes_cli/plugins.py 0.21.3)
+
+    def _provided(self, kind: str, ledger_kind: str, call: Callable[[], object]) -> Any:
+        provisions = self._state.provisions
+        before = dict(provisions.get(kind, {}))  # no empty table made: "one is registered"
+        call()
+        table = provisions.get(kind, {})
+        stored = [k for k, v in table.items() if before.get(k) is not v]
+        if not stored:
+            return None
+        key, entry = stored[-1], table[stored[-1]]
+        previous = before.get(key)
+
+        def release() -> None:
+            if table.get(key) is entry:
+                if previous is not None:
+                    table[key] = previous
+                else:
+                    del table[key]
+                    if not table:
+                        provisions.pop(kind, None)
+
+        return self._track(ledger_kind, key, release, persistent=kind == "dashboard_auth")
+
+    def register_image_gen_provider(self, provider: Any) -> Any:  # type: ignore[override]
+        return self._provided(
+            "image_gen", "image_gen_provider", lambda: self._provide("image_gen", provider)
+        )
+
+    def register_video_gen_provider(self, provider: Any) -> Any:  # type: ignore[override]
+        return self._provided(
+            "video_gen", "video_gen_provider", lambda: self._provide("video_gen", provider)
+        )
+
+    def register_web_search_provider(self, provider: Any) -> Any:  # type: ignore[override]
+        return self._provided(
+            "web_search", "web_search_provider", lambda: self._provide("web_search", provider)
+        )
+
+    def register_browser_provider(self, provider: Any) -> Any:  # type: ignore[override]
+        return self._provided(
+            "browser", "browser_provider", lambda: self._provide("browser", provider)
+        )
+
+    def register_tts_provider(self, provider: Any) -> Any:  # type: ignore[override]
+        return self._provided("tts", "tts_provider", lambda: self._provide("tts", provider))
+
+    def register_transcription_provider(self, provider: Any) -> Any:  # type: ignore[override]
+        return self._provided(
+            "transcription", "transcription_provider",
+            lambda: self._provide("transcription", provider),
+        )  # fmt: skip
+
+    def register_dashboard_auth_provider(self, provider: Any) -> Any:  # type: ignore[override]
+        return self._provided(
+            "dashboard_auth", "dashboard_auth_provider",
+            lambda: self._provide("dashboard_auth", provider),
+        )  # fmt: skip
+
+    def register_secret_source(self, source: Any) -> Any:  # type: ignore[override]
+        return self._provided(
+            "secret_source", "secret_source", lambda: self._provide("secret_source", source)
+        )
+
+    def register_context_engine(self, engine: Any) -> Any:  # type: ignore[override]
+        return self._provided(
+            "context_engine",
+            "context_engine",
+            lambda: super(UpstreamContext, self).register_context_engine(engine),
+        )
+
+    def register_platform(self, name: str, label: str, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        return self._provided(
+            "platform", "platform",
+            lambda: super(UpstreamContext, self).register_platform(name, label, *args, **kwargs),
+        )  # fmt: skip
+
+    def register_slack_action_handler(self, action_id: Any, callback: Callable[..., Any]) -> Any:  # type: ignore[override]
+        return self._provided(
+            "slack_action", "slack_action_handler",
+            lambda: super(UpstreamContext, self).register_slack_action_handler(action_id, callback),
+        )  # fmt: skip
+
+    def register_auxiliary_task(self, key: str, **kwargs: Any) -> Any:  # type: ignore[override]
+        return self._provided(
+            "auxiliary_task", "auxiliary_task",
+            lambda: super(UpstreamContext, self).register_auxiliary_task(key, **kwargs),
+        )  # fmt: skip
+
+    def inject_message(  # type: ignore[override]
+        self, content: str, role: str = "user", *, session_key: str | None = None, **kwargs: Any
+    ) -> bool:
+        """No CLI is attached (``inject_message``, hermes_cli/plugins.py 0.20.1 and 0.21.3;
+        plugins_injection.py 0.22.2, whose wording asks for an ``origin`` too, where the
+        release's signature has one): without a session, hermes' gateway-mode warning;
+        with one, the consent warning unless
+        ``plugins.entries.<plugin_id>.allow_gateway_injection`` is true, else no live
+        gateway (the in-memory host runs none)."""
+        del content, role, kwargs
+        if not session_key:
+            origin = "origin" in self._state.release.context.get("inject_message", "")
+            message = "inject_message: gateway mode requires an existing session_key" + (
+                " or an origin" if origin else ""
+            )
+        elif (
+            _nested(self._state.config, ("plugins", "entries", self.plugin_id), {}).get(
+                "allow_gateway_injection"
+            )
+            is not True
+        ):
+            message = (
+                f"inject_message: gateway injection denied for plugin {self.plugin_id}; set"
+                f" plugins.entries.{self.plugin_id}.allow_gateway_injection: true to allow it"
+            )
+        else:
+            message = "inject_message: no live gateway is available"
+        self._state.record("WARNING", self._plugin, "context", "inject_message", message)
+        return False
