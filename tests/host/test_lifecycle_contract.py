@@ -484,10 +484,15 @@ def test_hermes_warning_for_a_failing_hook_hides_the_plugins_key(
     finally:
         hermes_host.registry.deregister("klc_secret_fetch")
     host_lines = [r.getMessage() for r in caplog.records if r.name == "hermes_cli.plugins"]
-    assert "Hook 'on_session_end' callback klc_secret_end raised: session *** refused" in host_lines
-    assert not MIDDLEWARE or (
+
+    def logged(line: str) -> bool:
+        # 0.22.2 appends what the hook provides (``_report_hook_failure``,
+        # hermes_cli/plugins_dispatch.py): "... refused (hook provides: ...; identical ...)"
+        return any(h == line or h.startswith(f"{line} (") for h in host_lines)
+
+    assert logged("Hook 'on_session_end' callback klc_secret_end raised: session *** refused")
+    assert not MIDDLEWARE or logged(
         "Middleware 'tool_request' callback klc_secret_request raised: task *** refused"
-        in host_lines
     )
     assert all(value not in r.getMessage() for r in caplog.records)
 
