@@ -360,7 +360,7 @@ class Provisions:
                 " characters and underscores"
             )
             raise ValueError(msg)
-        if key in BUILTIN_AUX_TASKS:
+        if key in self._state.release.aux_tasks:  # the built-in tasks of the release played
             msg = (
                 f"Plugin '{plugin}' cannot register auxiliary task {key!r} — that key is"
                 f" reserved for a built-in task. Pick a plugin-namespaced key (e.g."

@@ -221,10 +221,20 @@ class InMemoryHost:
                 self._state.record("WARNING", manifest.name, "plugin", plugin_key, message, exc)
                 if isinstance(ctx, UpstreamContext):
                     ctx.rollback()  # upstream's ledger unwinds what register() registered
-                credits = self._state.credits(before, manifest.name)
+                credits = self._credits(before, manifest.name, ctx)
                 return self._keep(found, module, error=str(exc), exception=exc, credits=credits)
-        credits = self._state.credits(before, manifest.name)
+        credits = self._credits(before, manifest.name, ctx)
         return self._keep(found, module, enabled=True, credits=credits)
+
+    def _credits(
+        self, before: Any, plugin: str, ctx: HostContext | None
+    ) -> dict[str, tuple[str, ...]]:
+        """What the plugin is credited with: on a release with the registration ledger its
+        ledger slice, else what the tables gained (0.19.0's ``_load_plugin``)."""
+        credits = self._state.credits(before, plugin)
+        if isinstance(ctx, UpstreamContext):
+            credits.update(ctx.ledger_credits())
+        return credits
 
     def load_memory_provider(self, directory: str | Path) -> MemoryProviderLoad:
         """Load a memory-provider plugin directory as hermes' memory discovery does when
