@@ -53,6 +53,17 @@ def python311() -> str:
     raise SystemExit("Python 3.11 not found: run this through ./scripts/test")
 
 
+def interpreter(python_version: str) -> str:
+    """This machine's Python ``python_version`` (``3.11``: :func:`python311`; another from
+    ``$KIT_PYTHON_3_13`` and the like, which scripts/_python.sh finds)."""
+    if python_version == "3.11":
+        return python311()
+    found = os.environ.get("KIT_PYTHON_" + python_version.replace(".", "_"))
+    if not found:
+        raise SystemExit(f"Python {python_version} not found: run this through ./scripts/test")
+    return found
+
+
 def _run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run(args, capture_output=True, text=True, check=False, env=env)
 
@@ -70,17 +81,22 @@ def requirement(version: str) -> str:
     return release.requirement if release is not None else f"hermes-agent=={version}"
 
 
-def environment(version: str) -> Path:
-    """The environment of release ``version`` (``0.21.3``, or ``distribution==version``),
-    created or brought up to date; returns its interpreter."""
+def environment(version: str, python_version: str = "3.11") -> Path:
+    """The environment of release ``version`` (``0.21.3``, or ``distribution==version``) on
+    Python ``python_version`` (``.cache/hosts/0.21.3``; another Python than 3.11 gets
+    ``.cache/hosts/0.21.3-py3.13``), created or brought up to date; returns its
+    interpreter."""
     spec = requirement(version)
     distribution, _, package_version = spec.partition("==")
-    env = CACHE / ".".join(package_version.split(".")[:3])
+    suffix = "" if python_version == "3.11" else f"-py{python_version}"
+    env = CACHE / (".".join(package_version.split(".")[:3]) + suffix)
     python = env / "bin" / "python"
     run_env = {**os.environ, "UV_PYTHON_DOWNLOADS": "never", "VIRTUAL_ENV": str(env)}
     run_env.pop("UV_PROJECT_ENVIRONMENT", None)
     if not python.exists():
-        made = _run([*uv(), "venv", "--quiet", "--python", python311(), str(env)], run_env)
+        made = _run(
+            [*uv(), "venv", "--quiet", "--python", interpreter(python_version), str(env)], run_env
+        )
         if made.returncode != 0:
             raise SystemExit(f"cannot create {env}: {made.stderr.strip()}")
     editable = [arg for name in PACKAGES for arg in ("-e", str(ROOT / "packages" / name))]

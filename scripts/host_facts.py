@@ -288,7 +288,13 @@ def read_facts(state: Any) -> dict[str, Any]:
         "manifest": [field.name for field in dataclasses.fields(manifest)],
         "slash_commands": _names(getattr(commands, "_COMMAND_LOOKUP", None)),
         "cli_commands": _names(getattr(main, "_BUILTIN_SUBCOMMANDS", None)),
-        "aux_tasks": _names(getattr(main, "_AUX_TASKS", None)),
+        # the built-in auxiliary tasks a plugin may not take: hermes_cli.main._AUX_TASKS,
+        # moved to hermes_cli.main_provider_setup in 0.21.3 (what register_auxiliary_task
+        # imports there, hermes_cli/plugins.py 0.21.3; plugins_aux_tasks.py 0.22.2)
+        "aux_tasks": _names(
+            getattr(main, "_AUX_TASKS", None)
+            or _optional("hermes_cli.main_provider_setup", "_AUX_TASKS")
+        ),
         "tools": tools,
         "tool_keywords": tool_keywords(model_tools, registry),
         "toolsets": sorted(toolsets.TOOLSETS),

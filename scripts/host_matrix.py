@@ -48,11 +48,13 @@ ROWS = (
 )
 
 
-def run_leg(version: str) -> tuple[str, int, str, float]:
-    """tests/host and tests/examples against one release; returns (version, exit code,
-    summary, seconds)."""
-    python = environment(version)
-    env = {**os.environ, "KIT_HOST_RESULTS": str(RESULTS / f"{version}.json")}
+def run_leg(leg: tuple[str, str]) -> tuple[str, int, str, float]:
+    """tests/host and tests/examples against one release on one Python; returns (the
+    leg's name, exit code, summary, seconds)."""
+    version, python_version = leg
+    python = environment(version, python_version)
+    name = version if python_version == "3.11" else f"{version}-py{python_version}"
+    env = {**os.environ, "KIT_HOST_RESULTS": str(RESULTS / f"{name}.json")}
     env.pop("VIRTUAL_ENV", None)
     started = time.monotonic()
     run = subprocess.run(
@@ -71,11 +73,11 @@ def run_leg(version: str) -> tuple[str, int, str, float]:
         check=False,
     )
     LOGS.mkdir(parents=True, exist_ok=True)
-    (LOGS / f"{version}.txt").write_text(run.stdout + run.stderr)
+    (LOGS / f"{name}.txt").write_text(run.stdout + run.stderr)
     lines = run.stdout.strip().splitlines() or ["no output"]
     failures = [line for line in lines if line.startswith(("FAILED", "ERROR"))]
     summary = "\n".join([*failures, lines[-1]])
-    return version, run.returncode, summary, time.monotonic() - started
+    return name, run.returncode, summary, time.monotonic() - started
 
 
 def cell(row: dict[str, Any] | None) -> str:
@@ -96,7 +98,7 @@ def table() -> str:
     for version in versions:
         path = RESULTS / f"{version}.json"
         if not path.exists():
-            raise SystemExit(f"host matrix: no results for hermes-agent {version} ({path})")
+            raise SystemExit(f"host matrix: no results for hermes {version} ({path})")
         found[version] = json.loads(path.read_text())
     headings = [
         r.version if r.distribution == "hermes-agent" else f"{r.version} ({r.distribution})"
@@ -126,15 +128,19 @@ def write_table() -> bool:
 
 def main() -> int:
     own = installed_release()
-    others = [r.version for r in registry_releases() if r is not own]
-    for version in others:  # installs one at a time: uv shares its cache
-        environment(version)
+    releases = registry_releases()
+    # every other release on 3.11, and the newest also on 3.13 (the project's own release
+    # runs on 3.12 and 3.13 in ./scripts/test's later legs)
+    legs = [(r.version, "3.11") for r in releases if r is not own]
+    legs.append((releases[-1].version, "3.13"))
+    for leg in legs:  # installs one at a time: uv shares its cache
+        environment(*leg)
     failed: list[str] = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        for version, code, summary, seconds in pool.map(run_leg, others):
-            print(f"== hermes-agent {version} ({seconds:.0f} s): {summary}", flush=True)
+        for name, code, summary, seconds in pool.map(run_leg, legs):
+            print(f"== hermes {name} ({seconds:.0f} s): {summary}", flush=True)
             if code != 0:
-                failed.append(version)
+                failed.append(name)
     if failed:
         print(f"host matrix: failed on {', '.join(failed)}; logs in {LOGS}", file=sys.stderr)
         return 1

@@ -1,13 +1,13 @@
 """What the test run records for the support table in docs/hosts.md (``scripts/host_matrix.py``).
 
 With ``KIT_HOST_RESULTS`` set, the outcomes are written there as JSON at the end of the
-session, counted by row:
+session, counted by row (``rows``): the real-host tests (``tests/host``), by file or by a
+``surface`` marker; a row whose surface the release lacks is marked ``refused`` (what
+passed there is the kit's refusal, or its note that it does without).
 
-* ``rows``: the real-host tests (``tests/host``), by file or by a ``surface`` marker; a
-  row whose surface the release lacks is marked ``refused`` (what passed there is the
-  kit's refusal, or its note that it does without);
-* ``upstream``: tests marked ``upstream(row)``, which run against the in-memory host's
-  upstream profile (``InMemoryHost(hermes="0.21")``), modelled from upstream's source.
+Every release of the table is installed and run, upstream 0.20-0.22 too (through the
+registry's packagings of it): a column counts what ran on that release, never an
+in-memory host playing it.
 """
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ ROWS = {
 
 RELEASE = installed_release()
 
-_OUTCOMES: dict[str, dict[str, dict[str, int]]] = {"rows": {}, "upstream": {}}
-"""Column kind -> row -> passed/failed/skipped counts (and ``refused``)."""
+_OUTCOMES: dict[str, dict[str, dict[str, int]]] = {"rows": {}}
+"""``rows`` -> row -> passed/failed/skipped counts (and ``refused``)."""
 
 
 def row_of(item: pytest.Item) -> str | None:
@@ -60,13 +60,6 @@ def absent_here(item: pytest.Item) -> bool:
     return not RELEASE.offers(requires) and requires not in RELEASE.functions
 
 
-def _plays_upstream(item: pytest.Item) -> bool:
-    """A test parametrised over the host it plays (``hermes``) counts for upstream only in
-    its upstream case; the other cases pin the registry release's behaviour."""
-    params: dict[str, Any] = getattr(getattr(item, "callspec", None), "params", {})
-    return params.get("hermes", "0.21") == "0.21"
-
-
 def _count(kind: str, row: str, outcome: str, refused: bool = False) -> None:
     counts = _OUTCOMES[kind].setdefault(row, {"passed": 0, "failed": 0, "skipped": 0})
     counts[outcome] += 1  # a setup error counts as a failure of the test
@@ -81,9 +74,6 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         row = row_of(item)
         if row is not None:
             _count("rows", row, report.outcome, absent_here(item))
-        upstream = item.get_closest_marker("upstream")
-        if upstream is not None and _plays_upstream(item):
-            _count("upstream", str(upstream.args[0]), report.outcome)
     return report
 
 

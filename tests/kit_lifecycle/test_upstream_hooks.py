@@ -141,7 +141,6 @@ def test_the_releases_played_here_differ_where_the_tests_say() -> None:
 # -- async hooks --------------------------------------------------------------------------
 
 
-@pytest.mark.upstream("hooks: async hooks awaited and logged")
 @pytest.mark.parametrize("hermes", AWAITING)
 def test_a_release_that_awaits_hooks_runs_an_async_hook_and_the_kit_logs_the_result(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, hermes: str
@@ -159,7 +158,6 @@ def test_a_release_that_awaits_hooks_runs_an_async_hook_and_the_kit_logs_the_res
     assert "coroutine" not in lines[0]
 
 
-@pytest.mark.upstream("hooks: async hooks awaited and logged")
 @pytest.mark.parametrize("hermes", AWAITING)
 def test_an_exception_inside_an_async_hook_gets_the_kits_failure_line(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, hermes: str
@@ -201,7 +199,6 @@ def test_a_release_that_drops_coroutines_refuses_async_hooks_naming_itself(
 # -- pre_tool_call: raise, timeout, modify ---------------------------------------------------
 
 
-@pytest.mark.upstream("pre_tool_call: fails closed, the kit warns")
 @pytest.mark.parametrize("hermes", RELEASES)
 def test_a_raising_guard_blocks_the_tool_only_where_the_release_fails_closed_on_a_raise(
     tmp_path: Path, hermes: str
@@ -217,7 +214,6 @@ def test_a_raising_guard_blocks_the_tool_only_where_the_release_fails_closed_on_
         assert result["data"] == {"text": "hi"}
 
 
-@pytest.mark.upstream("pre_tool_call: fails closed, the kit warns")
 @pytest.mark.parametrize("hermes", RELEASES)
 def test_a_guard_past_the_timeout_blocks_where_the_release_fails_closed_on_a_timeout(
     tmp_path: Path, hermes: str
@@ -230,7 +226,6 @@ def test_a_guard_past_the_timeout_blocks_where_the_release_fails_closed_on_a_tim
         assert result["data"] == {"text": "hi"}
 
 
-@pytest.mark.upstream("pre_tool_call: modify directive applied")
 @pytest.mark.parametrize("hermes", RELEASES)
 def test_a_modify_directive_changes_the_args_where_the_release_applies_it(
     tmp_path: Path, hermes: str
@@ -241,7 +236,6 @@ def test_a_modify_directive_changes_the_args_where_the_release_applies_it(
     assert result["data"] == {"text": text}
 
 
-@pytest.mark.upstream("pre_tool_call: fails closed, the kit warns")
 @pytest.mark.parametrize("hermes", RELEASES)
 def test_a_guard_hook_is_warned_about_where_the_release_fails_closed(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, hermes: str

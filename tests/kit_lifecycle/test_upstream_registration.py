@@ -124,7 +124,6 @@ def plugin(root: Path, name: str, source: str, manifest: str | None = None) -> P
 # -- item 3: load_plugin_config ------------------------------------------------------------
 
 
-@pytest.mark.upstream("plugin config: what get_config answers")
 @pytest.mark.parametrize("hermes", LEDGER)
 def test_upstream_config_is_what_get_config_answers_keyed_by_plugin_id(
     tmp_path: Path, hermes: str
@@ -170,7 +169,6 @@ LEGACY_CONFIG = {
 }
 
 
-@pytest.mark.upstream("plugin config: what get_config answers")
 @pytest.mark.parametrize("hermes", LEDGER)
 def test_a_legacy_config_subtree_alone_is_what_get_config_answers(
     tmp_path: Path, hermes: str
@@ -204,7 +202,6 @@ def test_a_release_without_get_config_keeps_reading_by_the_callers_name(
     assert seen["config"] == {"endpoint": "https://wrong.example"}
 
 
-@pytest.mark.upstream("plugin config: what get_config answers")
 @pytest.mark.parametrize("hermes", LEDGER)
 def test_a_key_get_config_refuses_is_left_out_with_a_warning(
     caplog: pytest.LogCaptureFixture, hermes: str
@@ -234,7 +231,6 @@ REFUSED_BUILT_IN = (
 )
 
 
-@pytest.mark.upstream("registration: handles, refusals, rollback")
 @pytest.mark.parametrize(
     ("hermes", "toolset", "refusal"),
     [
@@ -288,7 +284,6 @@ def test_without_a_ledger_a_built_in_name_in_its_own_toolset_replaces_it(
     assert host.tools["terminal"].plugin == "shadower"
 
 
-@pytest.mark.upstream("registration: handles, refusals, rollback")
 @pytest.mark.parametrize(
     ("hermes", "refusal"),
     [
@@ -331,7 +326,6 @@ def test_the_preflight_refuses_a_name_another_plugin_holds(
     assert set(host.commands) == {"shadowcmd"}
 
 
-@pytest.mark.upstream("registration: handles, refusals, rollback")
 @pytest.mark.parametrize("hermes", LEDGER)
 def test_a_refusal_the_preflight_cannot_see_is_rolled_back_without_a_receipt(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch, hermes: str
@@ -359,7 +353,6 @@ def test_a_refusal_the_preflight_cannot_see_is_rolled_back_without_a_receipt(
     )
 
 
-@pytest.mark.upstream("registration: handles, refusals, rollback")
 @pytest.mark.parametrize("hermes", PLAYED)
 def test_each_release_takes_a_fresh_plugin_and_the_receipt_lists_what_was_registered(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, hermes: str
@@ -373,7 +366,6 @@ def test_each_release_takes_a_fresh_plugin_and_the_receipt_lists_what_was_regist
     assert "tools=fresh_echo" in receipts[0]
 
 
-@pytest.mark.upstream("registration: handles, refusals, rollback")
 @pytest.mark.parametrize(("hermes", "older_hermes"), [(v, NO_LEDGER[0]) for v in LEDGER])
 def test_a_ledger_rolls_back_a_register_that_raises(
     tmp_path: Path, hermes: str, older_hermes: str

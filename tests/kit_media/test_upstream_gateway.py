@@ -45,7 +45,6 @@ CONTEXT = {"task_id": "t-1", "session_id": "s-1", "tool_call_id": "c-1", "turn_i
 # -- modify ---------------------------------------------------------------------------
 
 
-@pytest.mark.upstream("media: host calls follow a pre_tool_call modify directive")
 def test_modify_directive_args_reach_the_host_handler(host: FakeHost) -> None:
     host.dispatch_api = True
     host.modify = [{"message": "hello (checked)"}, {}, "not a dict", {"message": "final"}]
@@ -59,7 +58,6 @@ def test_modify_directive_args_reach_the_host_handler(host: FakeHost) -> None:
     assert host.post_calls[0]["args"] == sent  # post_tool_call reports what ran
 
 
-@pytest.mark.upstream("media: host calls follow a pre_tool_call modify directive")
 def test_modify_then_block_reports_the_modified_args(host: FakeHost) -> None:
     host.dispatch_api = True
     host.modify = [{"target": "telegram:-100999"}]
@@ -73,7 +71,6 @@ def test_modify_then_block_reports_the_modified_args(host: FakeHost) -> None:
     assert host.post_calls[0]["args"]["target"] == "telegram:-100999"
 
 
-@pytest.mark.upstream("media: host calls follow a pre_tool_call modify directive")
 def test_no_modify_keeps_the_callers_args_and_the_dispatcher_is_called_once(
     host: FakeHost,
 ) -> None:
@@ -91,7 +88,6 @@ def test_without_the_dispatcher_the_public_guard_is_used(host: FakeHost) -> None
     assert host.handler_calls[0][0] == ARGS
 
 
-@pytest.mark.upstream("media: host calls follow a pre_tool_call modify directive")
 def test_dispatcher_that_raises_blocks(host: FakeHost) -> None:
     host.dispatch_api = True
     host.guard_error = RuntimeError("boom")
@@ -111,7 +107,6 @@ GUARDED = [
 """The releases with the guard, and the predicate their gateway decides with."""
 
 
-@pytest.mark.upstream("media: final reply, later upstream's silence guard (06202cdd)")
 @pytest.mark.parametrize(("hermes", "predicate"), GUARDED)
 def test_guarded_gateway_arms_no_suppression_and_asks_for_a_short_reply(
     host: FakeHost, image: Path, hermes: str, predicate: str
@@ -131,7 +126,6 @@ def test_guarded_gateway_arms_no_suppression_and_asks_for_a_short_reply(
     assert sent == "Here it is."
 
 
-@pytest.mark.upstream("media: final reply, later upstream's silence guard (06202cdd)")
 @pytest.mark.parametrize("hermes", ["0.19.0", "0.21.3", "0.21.4", "0.21.5", "0.22.2"])
 def test_what_arming_would_cost(hermes: str) -> None:
     # the reason for the above: a NO_REPLY on a person's turn becomes the fallback text
@@ -151,7 +145,6 @@ def test_the_fallback_text_of_each_guarded_release() -> None:
     assert unexpected_silence_reply(release("0.22.2")) == "gateway.errors.unexpected_silence"
 
 
-@pytest.mark.upstream("media: final reply, later upstream's silence guard (06202cdd)")
 def test_on_0_22_a_turn_that_needs_no_reply_may_end_silent_and_0_21_has_no_such_turn() -> None:
     # 0.22.2 silence_allowed(display_kind, reply_expected): reply_expected=False is silent
     assert (
@@ -174,7 +167,6 @@ def test_gateway_without_the_guard_still_arms(host: FakeHost, image: Path, herme
     assert transform_media_delivery_output(response_text="x", session_id="s-1") == "NO_REPLY"
 
 
-@pytest.mark.upstream("media: final reply, later upstream's silence guard (06202cdd)")
 def test_on_0_22_the_kit_needs_no_silent_reply_token(host: FakeHost, image: Path) -> None:
     # 0.22.2 has no SILENT_REPLY_TOKEN; NO_REPLY is still a marker its filter drops, so
     # where silence_allowed says a person's turn may be silent, the kit arms as before
@@ -188,7 +180,6 @@ def test_on_0_22_the_kit_needs_no_silent_reply_token(host: FakeHost, image: Path
     assert transform_media_delivery_output(response_text="x", session_id="s-1") == "NO_REPLY"
 
 
-@pytest.mark.upstream("media: final reply, later upstream's silence guard (06202cdd)")
 def test_silence_allowed_decides_before_is_machinery_display_kind(
     host: FakeHost, image: Path
 ) -> None:
@@ -202,7 +193,6 @@ def test_silence_allowed_decides_before_is_machinery_display_kind(
     assert deliver_media(MediaPayload(image), **CONTEXT).suppression_armed is True
 
 
-@pytest.mark.upstream("media: final reply, later upstream's silence guard (06202cdd)")
 def test_the_guard_is_read_from_the_loaded_filters_not_from_the_version(
     host: FakeHost, image: Path
 ) -> None:
@@ -217,7 +207,6 @@ def test_the_guard_is_read_from_the_loaded_filters_not_from_the_version(
     assert (result.suppression_armed, result.suppression_note) == (False, expected)
 
 
-@pytest.mark.upstream("media: final reply, later upstream's silence guard (06202cdd)")
 @pytest.mark.parametrize(("hermes", "predicate"), GUARDED)
 def test_a_predicate_that_fails_counts_as_the_guard(
     host: FakeHost, image: Path, hermes: str, predicate: str

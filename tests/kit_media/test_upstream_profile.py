@@ -95,7 +95,6 @@ def release(version: str) -> HostRelease:
 # -- item 1: final-reply suppression under the human-turn silence guard -------------------
 
 
-@pytest.mark.upstream("media: final reply, later upstream's silence guard (06202cdd)")
 @pytest.mark.parametrize(
     ("hermes", "offered", "token"),
     [
@@ -139,7 +138,6 @@ def test_the_stand_in_offers_exactly_the_releases_predicates(
             assert allowed("internal_notification", True) is True
 
 
-@pytest.mark.upstream("media: final reply, later upstream's silence guard (06202cdd)")
 @pytest.mark.parametrize(
     ("hermes", "predicate"),
     [("0.21.4", "is_machinery_display_kind"), ("0.22.2", "silence_allowed")],
@@ -178,7 +176,6 @@ def test_without_the_guard_the_same_delivery_arms_suppression(hermes: str) -> No
 # -- item 4: the modify directive reaches kit-media's guarded host call --------------------
 
 
-@pytest.mark.upstream("media: host calls follow a pre_tool_call modify directive")
 @pytest.mark.parametrize(
     ("hermes", "message"),
     [

@@ -957,24 +957,6 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
             "manifest": {"added": ["requires_hermes"], "removed": []},
             "slash_commands": {"added": ["login", "plan"], "removed": ["background"]},
             "cli_commands": {"added": ["vault"], "removed": []},
-            "aux_tasks": {
-                "added": [],
-                "removed": [
-                    "approval",
-                    "compression",
-                    "curator",
-                    "kanban_decomposer",
-                    "mcp",
-                    "memory_query_rewrite",
-                    "profile_describer",
-                    "review",
-                    "skills_hub",
-                    "title_generation",
-                    "triage_specifier",
-                    "tts_audio_tags",
-                    "vision",
-                ],
-            },
             "tools": {
                 "added": {
                     "browser_vault_enter_code": "browser",
@@ -1114,6 +1096,7 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
             "manifest": {"added": ["locale_metadata", "provides_locales"], "removed": []},
             "slash_commands": {"added": ["s"], "removed": []},
             "cli_commands": {"added": ["connectors"], "removed": ["sync"]},
+            "aux_tasks": {"added": ["voice_chat"], "removed": []},
             "tools": {
                 "added": {
                     "browser_vault": "browser",

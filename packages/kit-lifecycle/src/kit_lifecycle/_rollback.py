@@ -4,9 +4,15 @@
 raises, or the receipt cannot be logged, :class:`Rollback` undoes every earlier call,
 newest first, and the failing call too when it stored something before raising:
 
-* a host whose registrars return a handle with ``dispose()`` (hermes releases after
-  0.19.0, which also unwind a failed ``register()`` themselves) is asked to dispose
-  each registration;
+* a host whose registrars return a handle with ``dispose()`` (hermes releases from
+  0.20.1 on, which also unwind a failed ``register()`` themselves) is asked to dispose
+  each registration. A registrar that stored its registration and then raised returns
+  no handle: its entry in the host's registration ledger (``_ownership_ledger``, plugin
+  key -> the handles of what it registered, newest last) is disposed instead
+  (``PluginRegistration.dispose``, hermes_cli/plugins_ledger.py ``PluginRegistration``
+  in 0.21.3 and 0.22.2, hermes_cli/plugins.py ``PluginRegistration`` in 0.20.1), as
+  hermes' loader disposes a failed plugin's whole ledger slice
+  (``_load_plugin_scoped``, hermes_cli/plugins_loader.py, 0.21.3);
 * hermes-agent 0.19.0 returns nothing. Its public APIs take back a tool
   (``tools.registry.registry.deregister``) and a skill
   (``PluginManager.remove_plugin_skill``). Hooks, middleware, slash and CLI commands
@@ -108,6 +114,41 @@ class _Handle:
     def undo(self) -> _Outcome:
         self.handle.dispose()
         return _REMOVED
+
+
+class _Ledgered:
+    """A registrar call on a host with a registration ledger, for when it returns no handle:
+    the ledger entries this plugin gained during the call are what it registered."""
+
+    __slots__ = ("after", "before", "key", "ledger")
+
+    def __init__(self, ledger: dict[Any, Any], key: str) -> None:
+        self.ledger = ledger
+        self.key = key
+        self.before = _ids(ledger.get(key))
+        self.after: set[int] | None = None
+
+    def settle(self, result: object) -> None:
+        self.after = _ids(self.ledger.get(self.key))
+
+    def undo(self) -> _Outcome:
+        owned: Any = self.ledger.get(self.key)
+        new = [
+            r
+            for r in (owned if isinstance(owned, list) else ())  # pyright: ignore[reportUnknownVariableType]
+            if id(r) not in self.before  # pyright: ignore[reportUnknownArgumentType]
+            and (self.after is None or id(r) in self.after)  # pyright: ignore[reportUnknownArgumentType]
+            and getattr(r, "active", True)
+        ]
+        for registration in reversed(new):  # pyright: ignore[reportUnknownVariableType]
+            registration.dispose()  # pyright: ignore[reportUnknownMemberType]
+        return _REMOVED if new else _NOTHING
+
+
+def _ids(registrations: object) -> set[int]:
+    if not isinstance(registrations, list):
+        return set()
+    return {id(r) for r in registrations}  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
 
 
 class _Entry:
@@ -305,8 +346,14 @@ class Rollback:
         return table if isinstance(table, dict) else None  # pyright: ignore[reportUnknownVariableType]
 
     def _undo_for(self, surface: Surface, name: str, obj: object) -> _Undo:
-        if surface == "receipt" or self._ledger:
-            return _NoUndo("")  # nothing registered, or a handle will say how to undo it
+        if surface == "receipt":
+            return _NoUndo("")  # nothing registered
+        if self._ledger:  # a handle will say how to undo it; else the ledger does
+            ledger = self._table("_ownership_ledger")
+            key = getattr(self._ctx, "plugin_id", None)
+            if ledger is None or not isinstance(key, str):
+                return _NoUndo("")
+            return _Ledgered(ledger, key)
         if self._manager is None:
             return _NoUndo(_NO_UNDO)
         if surface == "tool":

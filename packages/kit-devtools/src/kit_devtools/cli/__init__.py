@@ -16,7 +16,7 @@ from collections.abc import Generator, Sequence
 from pathlib import Path
 from typing import Any
 
-from kit_core._host_model import HostRelease
+from kit_core._host_model import HostRelease, installed_release
 from kit_devtools.cli._doctor import doctor
 from kit_devtools.cli._preflight_command import add_parser as add_preflight
 from kit_devtools.cli._report import as_json, as_text, counts, host_report, inventory
@@ -98,6 +98,14 @@ def _release(args: argparse.Namespace) -> HostRelease | str:
         release = profile(args.hermes)
     except ValueError as exc:
         return str(exc)
+    if getattr(args, "real", False) and args.hermes is not None:
+        installed = installed_release()
+        if installed is None or installed.version != release.version:
+            here = installed.label if installed is not None else "no hermes"
+            return (
+                f"--real runs the hermes installed here ({here}), not {release.label}:"
+                " drop --hermes, or install that release (pytest --hermes runs it)"
+            )
     return release
 
 

@@ -2,8 +2,8 @@
 
 Each use (a ``PluginContext`` member read or called, with the keywords of the call; a
 hook or middleware kind registered; a surface; a manifest field) is asked of
-:func:`kit_core._host_model.first_release`: the oldest release, registry first, then
-upstream (modelled), that has it. The floor is the newest of those. A manifest field an
+:func:`kit_core._host_model.first_release`: the oldest release of the host model that
+has it. The floor is the newest of those. A manifest field an
 older release does not know is dropped there without harm (0.19.0's ``_parse_manifest``
 reads only its own keys), so manifest fields are listed with the release that first
 reads them but do not raise the floor.

@@ -9,13 +9,14 @@ import platform
 import subprocess
 import sys
 import tempfile
-from importlib import metadata
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Final
 
 from kit_core._host_model import (
     first_release,
+    installed_distribution,
+    installed_release,
     modelled_hooks,
     registry_release,
     registry_releases,
@@ -26,39 +27,42 @@ VERSIONS_MODULE = "hermes_plugin_kit._versions"
 STANDALONE = "kit_devtools._facade_versions"
 
 
-def host_verdict(version: str | None) -> str:
-    """What a hermes-agent version means for a plugin written with this kit, from the host
-    model (the releases of the registry the kit is tested on)."""
+def host_verdict(version: str | None, distribution: str | None = None) -> str:
+    """What a hermes version (of ``distribution``, whichever of the registry's provides
+    hermes) means for a plugin written with this kit, from the host model (the releases
+    of the registry the kit is tested on)."""
     releases = registry_releases()
     oldest, newest = releases[0].version, releases[-1].version
     if version is None:
         return (
-            "hermes-agent is not installed here: fine for writing and testing plugins (the"
+            "hermes is not installed here: fine for writing and testing plugins (the"
             " in-memory host of kit_devtools.testing stands in for it); the plugin runs"
             " where hermes loads it"
         )
     release = registry_release(version)
-    if release is not None:
+    if release is not None and distribution in (None, release.distribution):
         since = first_release(lambda r: r.offers("register_middleware"))
         lacking = not release.offers("register_middleware") and since is not None
         return (
-            f"hermes-agent {version}: a release the kit is tested on ({oldest} to {newest}"
-            " in the host matrix); the in-memory host reproduces "
-            + (
-                f"this release ({newest})"
-                if version == newest
-                else f"{newest}, so also run `check --real` against this one"
-            )
+            f"{release.label}: a release the kit is tested on ({oldest} to {newest} in the"
+            f" host matrix); the in-memory host plays it (--hermes {release.version}, its"
+            " default where it is installed)"
             + (f"; it has no middleware (from {since.version})" if since and lacking else "")
+        )
+    name = f"{distribution or 'hermes'} {version}"
+    if release is not None:
+        return (
+            f"{name}: hermes {release.version}, which the kit is tested on as"
+            f" {release.label}; run `hermes-plugin-kit check --real` on your plugin against"
+            " this packaging"
         )
     if version_key(version) > version_key(newest):
         return (
-            f"hermes-agent {version}: newer than {newest}, the newest release the kit is"
-            " tested on; run `hermes-plugin-kit check --real` on your plugin against it"
+            f"{name}: newer than {newest}, the newest release the kit is tested on; run"
+            " `hermes-plugin-kit check --real` on your plugin against it"
         )
     return (
-        f"hermes-agent {version}: not a registry release the kit knows ({oldest} to"
-        f" {newest}); install one of those"
+        f"{name}: not a registry release the kit knows ({oldest} to {newest}); install one of those"
     )
 
 
@@ -100,15 +104,11 @@ def doctor() -> tuple[list[str], bool]:
     problem = check.install_problem(installs)
     if problem is not None:
         lines.append(f"error: {problem}. {check.fix_for(installs)}")
-    try:
-        host: str | None = metadata.version("hermes-agent")
-    except metadata.PackageNotFoundError:
-        host = None
-    verdict = host_verdict(host)
-    ok = problem is None and not verdict.startswith(f"hermes-agent {host}: older")
-    lines.append(verdict)
-    if host is not None:
+    found = installed_distribution()
+    lines.append(host_verdict(found[1], found[0]) if found else host_verdict(None))
+    if found is not None:
         lines += host_capabilities()
+    ok = problem is None
     return lines, ok
 
 
@@ -123,7 +123,7 @@ except ImportError:
     found["middleware"] = None
 context = plugins.PluginContext
 found["context"] = sorted(n for n in vars(context) if not n.startswith("_"))
-manager = getattr(plugins, "PluginManager", None)  # as kit_lifecycle asks: ainvoke_hook
+manager = getattr(plugins, "PluginManager", None)  # a fallback: where the model has no release
 found["awaits_hooks"] = any(callable(getattr(o, "ainvoke_hook", None)) for o in (plugins, manager))
 print(json.dumps(found))
 """
@@ -146,6 +146,9 @@ def host_capabilities() -> list[str]:
         return [f"hermes could not be imported to read what it supports: {last}"]
     found: dict[str, Any] = json.loads(run.stdout.strip().splitlines()[-1])
     middleware = found["middleware"]
+    # 0.21.3 and 0.21.4 await an async hook without ainvoke_hook: the model observed it
+    release = installed_release()
+    awaits = release.awaits_hooks if release is not None else found["awaits_hooks"]
     newer = sorted(modelled_hooks() - set(found["hooks"]))
     came = first_release(lambda r: bool(r.middleware))
     since = came.label if came else "a newer hermes-agent"
@@ -154,6 +157,6 @@ def host_capabilities() -> list[str]:
         + (f" (not these of newer releases: {', '.join(newer)})" if newer else ""),
         "host middleware: "
         + (", ".join(middleware) if middleware else f"none (middleware came with {since})"),
-        "host awaits async hooks: " + ("yes" if found["awaits_hooks"] else "no"),
+        "host awaits async hooks: " + ("yes" if awaits else "no"),
         f"host PluginContext: {', '.join(found['context'])}",
     ]

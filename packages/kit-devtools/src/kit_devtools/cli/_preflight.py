@@ -3,9 +3,10 @@
 Upstream hermes-agent admits a plugin to its catalogue with ``hermes plugins validate``
 (``hermes_cli/plugin_validate.py`` at commit ``00067189dfecf833d4d009c2dd977ae85cf800e0``,
 0.21.3) and tells authors to run ``hermes plugins doctor`` (``hermes_cli/plugin_dev.py``
-at ``2a7b56dd70106b8c2982c508d6f6f48312e26d8d``, a later main). Neither is in a registry
-release (0.19.0 has neither), and upstream needs Python 3.14, so this module applies their
-rules itself, read from that source (line numbers counted in the stored files):
+at ``2a7b56dd70106b8c2982c508d6f6f48312e26d8d``, a later main). hermes-agent 0.13.0 to
+0.19.0 have neither (the registry's packagings of upstream have ``plugin_dev`` from 0.20.1
+and ``plugin_validate`` from 0.21.3), so this module applies their rules itself, on any
+host, read from that source (line numbers counted in the stored files):
 
 - ``validate_plugin_dir`` L407-455: ``plugin.yaml``, else ``plugin.yml`` (L418-420), read
   as ``utf-8-sig`` and ``safe_load``-ed, must be a mapping (L435-447): HPK050;

@@ -32,7 +32,7 @@ jobs:
         run: uv sync
       - name: Lint the plugin in the in-memory host
         run: uv run hermes-plugin-kit check $plugin
-      - name: Tests on hermes-agent $oldest and $newest
+      - name: Tests on hermes $oldest and $newest
         run: uv run python -m pytest --hermes $oldest,$newest
       - name: Catalogue admission (hermes plugins validate's rules)
         run: uv run hermes-plugin-kit preflight $plugin

@@ -12,8 +12,7 @@ A rule's severity follows what hermes does with the defect, never the kit's tast
 
 ``mirrors`` says which behaviour, where in hermes (file and lines of hermes-agent 0.19.0
 unless another release or upstream commit is named). tests/host/test_rule_severity.py
-pins each rule's severity against the real hermes of every registry release (upstream-only
-rules against the modelled upstream, with their citations). Messages are templates
+pins each rule's severity against the real hermes of every registry release. Messages are templates
 filled with the details of each finding.
 """
 

@@ -136,13 +136,9 @@ def _under_stand_in(module: str) -> bool:
 
 
 def _hermes_installed() -> bool:
-    from importlib import metadata
+    from kit_core._host_model import installed_distribution
 
-    try:
-        metadata.distribution("hermes-agent")
-    except metadata.PackageNotFoundError:
-        return False
-    return True
+    return installed_distribution() is not None
 
 
 class Provisions:
@@ -364,7 +360,7 @@ class Provisions:
                 " characters and underscores"
             )
             raise ValueError(msg)
-        if key in BUILTIN_AUX_TASKS:
+        if key in self._state.release.aux_tasks:  # the built-in tasks of the release played
             msg = (
                 f"Plugin '{plugin}' cannot register auxiliary task {key!r} — that key is"
                 f" reserved for a built-in task. Pick a plugin-namespaced key (e.g."

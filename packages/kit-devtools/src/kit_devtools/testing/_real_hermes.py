@@ -21,7 +21,6 @@ from __future__ import annotations
 import functools
 import importlib
 import importlib.machinery
-import importlib.metadata
 import inspect
 import sys
 import threading
@@ -50,12 +49,10 @@ KIT: Final = frozenset(
 
 @functools.cache
 def hermes_installed() -> bool:
-    """Whether the hermes-agent distribution is installed (never imports it)."""
-    try:
-        importlib.metadata.distribution("hermes-agent")
-    except importlib.metadata.PackageNotFoundError:
-        return False
-    return True
+    """Whether hermes is installed, whichever distribution provides it (never imports it)."""
+    from kit_core._host_model import installed_distribution
+
+    return installed_distribution() is not None
 
 
 _SPECS: dict[tuple[str, tuple[str, ...] | None], importlib.machinery.ModuleSpec | None] = {}

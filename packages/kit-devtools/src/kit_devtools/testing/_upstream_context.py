@@ -88,22 +88,49 @@ def _nested(root: object, segments: tuple[str, ...], default: Any) -> Any:
 
 
 class PluginRegistration:
-    """A handle for one registration; ``dispose()`` takes it back (once)."""
+    """A handle for one registration (``kind``, ``key``, ``plugin_key``, ``persistent``, as
+    hermes' ``PluginRegistration``); ``dispose()`` takes it back (once) and drops it from
+    the ledger (``_on_dispose`` -> ``_forget_registrations``)."""
 
-    __slots__ = ("_release", "kind", "name")
+    __slots__ = ("_forget", "_release", "key", "kind", "persistent", "plugin_key")
 
-    def __init__(self, kind: str, name: str, release: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        kind: str,
+        key: str,
+        release: Callable[[], None],
+        plugin_key: str = "",
+        *,
+        persistent: bool = False,
+        forget: Callable[[PluginRegistration], None] | None = None,
+    ) -> None:
         self.kind = kind
-        self.name = name
+        self.key = key
+        self.plugin_key = plugin_key
+        self.persistent = persistent
         self._release: Callable[[], None] | None = release
+        self._forget = forget
 
     def __repr__(self) -> str:
-        return f"PluginRegistration({self.kind!r}, {self.name!r})"
+        return (
+            f"PluginRegistration(kind={self.kind!r}, key={self.key!r},"
+            f" plugin_key={self.plugin_key!r}, persistent={self.persistent!r})"
+        )
+
+    @property
+    def active(self) -> bool:
+        """Whether this handle still owns its registration."""
+        return self._release is not None
 
     def dispose(self) -> None:
         release, self._release = self._release, None
-        if release is not None:
+        if release is None:
+            return
+        try:
             release()
+        finally:
+            if self._forget is not None:
+                self._forget(self)
 
 
 class _Manager(PluginManager):
@@ -141,16 +168,46 @@ class UpstreamContext(HostContext):
             return value
         return _nested(entry_map.get("config"), segments, default)
 
-    def _track(self, kind: str, name: str, release: Callable[[], None]) -> PluginRegistration:
-        handle = PluginRegistration(kind, name, release)
+    def _track(
+        self, kind: str, name: str, release: Callable[[], None], *, persistent: bool = False
+    ) -> PluginRegistration:
+        ledger = self._manager._ownership_ledger
+
+        def forget(disposed: PluginRegistration) -> None:
+            owned = [r for r in ledger.get(disposed.plugin_key, []) if r is not disposed]
+            if owned:
+                ledger[disposed.plugin_key] = owned
+            else:
+                ledger.pop(disposed.plugin_key, None)
+
+        handle = PluginRegistration(
+            kind, name, release, self.plugin_id, persistent=persistent, forget=forget
+        )
         self.handles.append(handle)
-        self._manager._ownership_ledger.setdefault(self.plugin_id, []).append(handle)
+        ledger.setdefault(self.plugin_id, []).append(handle)
         return handle
 
     def rollback(self) -> None:
         """Dispose every handle, newest first (the ledger unwinding a failed register())."""
         for handle in reversed(self.handles):
             handle.dispose()
+
+    def ledger_credits(self) -> dict[str, tuple[str, ...]]:
+        """What hermes credits the plugin with from its ledger slice: the keys of its active
+        registrations of each kind, in registration order, one per registration (a hook
+        registered twice is listed twice; ``_attribute_registrations``,
+        hermes_cli/plugins_loader.py 0.21.3 and 0.22.2; ``_load_plugin``,
+        hermes_cli/plugins.py 0.20.1)."""
+        active = [h for h in self.handles if h.active]
+        return {
+            surface: tuple(h.key for h in active if h.kind == kind)
+            for surface, kind in (
+                ("tools", "tool"),
+                ("hooks", "hook"),
+                ("middleware", "middleware"),
+                ("commands", "command"),
+            )
+        }
 
     def register_tool(  # type: ignore[override]
         self, name: str, toolset: str, schema: dict[str, Any], handler: Callable[..., Any],
@@ -245,3 +302,125 @@ class UpstreamContext(HostContext):
                     del table[key]
 
         return self._track(kind, key, release)
+
+    # -- provisions: each returns the handle of what it stored, None when it stored nothing
+    # (``_register_scoped_provider``, ``register_dashboard_auth_provider``,
+    # ``register_auxiliary_task``, ``register_slack_action_handler``,
+    # ``register_context_engine``, ``register_platform``: hermes_cli/plugins.py 0.21.3)
+
+    def _provided(self, kind: str, ledger_kind: str, call: Callable[[], object]) -> Any:
+        provisions = self._state.provisions
+        before = dict(provisions.get(kind, {}))  # no empty table made: "one is registered"
+        call()
+        table = provisions.get(kind, {})
+        stored = [k for k, v in table.items() if before.get(k) is not v]
+        if not stored:
+            return None
+        key, entry = stored[-1], table[stored[-1]]
+        previous = before.get(key)
+
+        def release() -> None:
+            if table.get(key) is entry:
+                if previous is not None:
+                    table[key] = previous
+                else:
+                    del table[key]
+                    if not table:
+                        provisions.pop(kind, None)
+
+        return self._track(ledger_kind, key, release, persistent=kind == "dashboard_auth")
+
+    def register_image_gen_provider(self, provider: Any) -> Any:  # type: ignore[override]
+        return self._provided(
+            "image_gen", "image_gen_provider", lambda: self._provide("image_gen", provider)
+        )
+
+    def register_video_gen_provider(self, provider: Any) -> Any:  # type: ignore[override]
+        return self._provided(
+            "video_gen", "video_gen_provider", lambda: self._provide("video_gen", provider)
+        )
+
+    def register_web_search_provider(self, provider: Any) -> Any:  # type: ignore[override]
+        return self._provided(
+            "web_search", "web_search_provider", lambda: self._provide("web_search", provider)
+        )
+
+    def register_browser_provider(self, provider: Any) -> Any:  # type: ignore[override]
+        return self._provided(
+            "browser", "browser_provider", lambda: self._provide("browser", provider)
+        )
+
+    def register_tts_provider(self, provider: Any) -> Any:  # type: ignore[override]
+        return self._provided("tts", "tts_provider", lambda: self._provide("tts", provider))
+
+    def register_transcription_provider(self, provider: Any) -> Any:  # type: ignore[override]
+        return self._provided(
+            "transcription", "transcription_provider",
+            lambda: self._provide("transcription", provider),
+        )  # fmt: skip
+
+    def register_dashboard_auth_provider(self, provider: Any) -> Any:  # type: ignore[override]
+        return self._provided(
+            "dashboard_auth", "dashboard_auth_provider",
+            lambda: self._provide("dashboard_auth", provider),
+        )  # fmt: skip
+
+    def register_secret_source(self, source: Any) -> Any:  # type: ignore[override]
+        return self._provided(
+            "secret_source", "secret_source", lambda: self._provide("secret_source", source)
+        )
+
+    def register_context_engine(self, engine: Any) -> Any:  # type: ignore[override]
+        return self._provided(
+            "context_engine",
+            "context_engine",
+            lambda: super(UpstreamContext, self).register_context_engine(engine),
+        )
+
+    def register_platform(self, name: str, label: str, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        return self._provided(
+            "platform", "platform",
+            lambda: super(UpstreamContext, self).register_platform(name, label, *args, **kwargs),
+        )  # fmt: skip
+
+    def register_slack_action_handler(self, action_id: Any, callback: Callable[..., Any]) -> Any:  # type: ignore[override]
+        return self._provided(
+            "slack_action", "slack_action_handler",
+            lambda: super(UpstreamContext, self).register_slack_action_handler(action_id, callback),
+        )  # fmt: skip
+
+    def register_auxiliary_task(self, key: str, **kwargs: Any) -> Any:  # type: ignore[override]
+        return self._provided(
+            "auxiliary_task", "auxiliary_task",
+            lambda: super(UpstreamContext, self).register_auxiliary_task(key, **kwargs),
+        )  # fmt: skip
+
+    def inject_message(  # type: ignore[override]
+        self, content: str, role: str = "user", *, session_key: str | None = None, **kwargs: Any
+    ) -> bool:
+        """No CLI is attached (``inject_message``, hermes_cli/plugins.py 0.20.1 and 0.21.3;
+        plugins_injection.py 0.22.2, whose wording asks for an ``origin`` too, where the
+        release's signature has one): without a session, hermes' gateway-mode warning;
+        with one, the consent warning unless
+        ``plugins.entries.<plugin_id>.allow_gateway_injection`` is true, else no live
+        gateway (the in-memory host runs none)."""
+        del content, role, kwargs
+        if not session_key:
+            origin = "origin" in self._state.release.context.get("inject_message", "")
+            message = "inject_message: gateway mode requires an existing session_key" + (
+                " or an origin" if origin else ""
+            )
+        elif (
+            _nested(self._state.config, ("plugins", "entries", self.plugin_id), {}).get(
+                "allow_gateway_injection"
+            )
+            is not True
+        ):
+            message = (
+                f"inject_message: gateway injection denied for plugin {self.plugin_id}; set"
+                f" plugins.entries.{self.plugin_id}.allow_gateway_injection: true to allow it"
+            )
+        else:
+            message = "inject_message: no live gateway is available"
+        self._state.record("WARNING", self._plugin, "context", "inject_message", message)
+        return False

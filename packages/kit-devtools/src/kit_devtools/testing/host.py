@@ -73,11 +73,11 @@ class InMemoryHost:
         strict: ``load()`` raises :class:`PluginLoadError` when the plugin does not load
             (the pytest fixture ``plugin_host`` is strict); otherwise the failure is kept on
             the result, as hermes keeps it, and ``check`` reports it.
-        hermes: the release the host plays: the newest of the package registry (the
-            default), or ``"0.21"`` for upstream hermes-agent 0.21.3, modelled from its
-            source (each behaviour of that profile cites the upstream file and lines it
-            copies). Plugin code sees that release's ``hermes_cli.__version__`` and
-            ``VALID_HOOKS``.
+        hermes: the release the host plays: the installed hermes (the default; else the
+            newest release of the host model), any release the model holds (``"0.21.3"``),
+            a series (``"0.21"``: its newest) or ``"newest"``; each was installed from the
+            registry and booted. Plugin code sees that release's
+            ``hermes_cli.__version__`` and ``VALID_HOOKS``.
     """
 
     def __init__(
@@ -102,7 +102,7 @@ class InMemoryHost:
 
     @property
     def release(self) -> HostRelease:
-        """The hermes release this host plays (``release.modelled``: read from source)."""
+        """The hermes release this host plays (``release.label`` names it)."""
         return self._state.release
 
     @property
@@ -223,10 +223,20 @@ class InMemoryHost:
                 self._state.record("WARNING", manifest.name, "plugin", plugin_key, message, exc)
                 if isinstance(ctx, UpstreamContext):
                     ctx.rollback()  # upstream's ledger unwinds what register() registered
-                credits = self._state.credits(before, manifest.name)
+                credits = self._credits(before, manifest.name, ctx)
                 return self._keep(found, module, error=str(exc), exception=exc, credits=credits)
-        credits = self._state.credits(before, manifest.name)
+        credits = self._credits(before, manifest.name, ctx)
         return self._keep(found, module, enabled=True, credits=credits)
+
+    def _credits(
+        self, before: Any, plugin: str, ctx: HostContext | None
+    ) -> dict[str, tuple[str, ...]]:
+        """What the plugin is credited with: on a release with the registration ledger its
+        ledger slice, else what the tables gained (0.19.0's ``_load_plugin``)."""
+        credits = self._state.credits(before, plugin)
+        if isinstance(ctx, UpstreamContext):
+            credits.update(ctx.ledger_credits())
+        return credits
 
     def load_memory_provider(self, directory: str | Path) -> MemoryProviderLoad:
         """Load a memory-provider plugin directory as hermes' memory discovery does when

@@ -15,6 +15,7 @@ from typing import Final
 
 from kit_core._host_model import (
     HostRelease,
+    installed_distribution,
     installed_release,
     newest_registry_release,
     registry_release,
@@ -94,12 +95,13 @@ names is shadowed by hermes' own, which hermes imports instead."""
 
 @cache
 def hermes_top_level() -> frozenset[str]:
-    """hermes' top-level modules: the installed hermes-agent's ``top_level.txt`` (or its
-    ``RECORD``), together with :data:`HERMES_TOP_LEVEL`."""
-    try:
-        dist = metadata.distribution("hermes-agent")
-    except metadata.PackageNotFoundError:
+    """hermes' top-level modules: the installed hermes' ``top_level.txt`` (or its
+    ``RECORD``), whichever distribution provides it, together with
+    :data:`HERMES_TOP_LEVEL`."""
+    installed = installed_distribution()
+    if installed is None:
         return HERMES_TOP_LEVEL
+    dist = metadata.distribution(installed[0])
     listed = set((dist.read_text("top_level.txt") or "").split())
     for file in dist.files or ():
         top = file.parts[0] if file.parts else ""

