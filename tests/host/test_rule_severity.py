@@ -45,6 +45,7 @@ from kit_devtools.cli._real import NOT_DISCOVERED, real_verdict
 from kit_devtools.cli.findings import Severity
 from kit_devtools.cli.rules import RULES
 from kit_devtools.testing import RealHost, RealHostCallError, RealPlugin
+from kit_devtools.testing._failure import PluginLoadError
 
 HOST_DISTRIBUTION = (installed_distribution() or ("hermes-agent", ""))[0]
 """The distribution that installs the hermes under test."""
@@ -68,6 +69,9 @@ HAS_TOOL_SEARCH = bool(hermes_source("tools/tool_search.py"))
 """0.16.0 on: tool_search/tool_describe/tool_call are answered by hermes' own bridge."""
 HAS_RESULT_CONTRACT = "tool_result_contract" in hermes_source("tools/registry.py")
 """0.19.0 on: dispatch refuses a handler result that is not a string."""
+REFUSES_NON_DICT_SCHEMA = "schema must be a dict" in hermes_source("tools/registry.py")
+"""0.21.3 on: ``registry.register`` refuses a schema that is not a dict, so the plugin's
+``register()`` fails there (``tools/registry.py`` ``register``)."""
 
 # -- the plugins --------------------------------------------------------------------------
 
@@ -166,6 +170,15 @@ class Seen:
         return self.plugin
 
     def definition(self, name: str) -> dict[str, Any]:
+        """The tool as the model receives it: its schema in the tool list, or, where the
+        tool-search bridge replaces plugin schemas by default (``bridge_default``, 0.20.0
+        on), the schema ``tool_describe`` answers (``tools/tool_search.py``), the only way
+        the model sees it there."""
+        if RELEASE.bridge_default:
+            answer = json.loads(self.host.call_tool("tool_describe", {"names": [name]}))
+            described = answer.get("tools", {})
+            assert name in described, f"tool_describe does not know {name!r}: {answer}"
+            return {"name": name, **described[name]}
         found = {d["function"]["name"]: d["function"] for d in self.host.definitions()}
         assert name in found, f"hermes does not send {name!r}; it sends {sorted(found)}"
         definition: dict[str, Any] = found[name]
@@ -324,6 +337,10 @@ def hpk101(seen: Seen) -> None:
     """hermes registers a schema object that is no mapping, then fails building the tool
     list: no tool of any plugin reaches the model (a str schema is refused: HPK001)."""
     with RealHost() as host:
+        if REFUSES_NON_DICT_SCHEMA:  # refused at registration: the plugin is not enabled
+            with pytest.raises(PluginLoadError, match="schema must be a dict, got Odd"):
+                host.load(seen.directory)
+            return
         assert host.load(seen.directory).enabled
         with pytest.raises(RealHostCallError, match="not a mapping"):
             host.definitions()
@@ -507,6 +524,18 @@ def callback_never_runs(seen: Seen) -> None:
     assert not ran(seen, "bad")
 
 
+def async_callback(seen: Seen) -> None:
+    """Where the release awaits an ``async def`` hook callback (``awaits_hooks``, 0.21.3 on:
+    ``_invoke_hook_callback`` resolves the coroutine, ``hermes_cli/plugins_dispatch.py``),
+    its body runs and the kit reports nothing; before, the body never runs."""
+    if RELEASE.awaits_hooks:
+        assert json.loads(seen.call(f"{seen.directory.name}_get")) == OK
+        assert ran(seen, "good")
+        assert ran(seen, "bad")
+    else:
+        callback_never_runs(seen)
+
+
 def hpk401(seen: Seen) -> None:
     refused(seen, "SKILL.md not found")
 
@@ -575,6 +604,9 @@ class Run:
     alone: bool = False
     """True: the expectation runs hermes itself (the plugin would disturb the others)."""
     files: Mapping[str, str] = field(default_factory=dict[str, str])
+    reported: Callable[[], bool] = lambda: True
+    """Whether the kit reports the rule on the installed release (False: this release does
+    not do what the rule is about, and the expectation shows what it does instead)."""
 
 
 SKILL = "---\nname: guide\ndescription: g\n---\nbody\n"
@@ -726,7 +758,7 @@ RUNS: dict[str, Run] = {
     "HPK301": Run(hooked("sev301_get", "pre_tool_call", "def callback(tool_name, args):"),
                   callback_never_runs),
     "HPK302": Run(hooked("sev302_get", "pre_tool_call", "async def callback(**kwargs):"),
-                  callback_never_runs),
+                  async_callback, reported=lambda: not RELEASE.awaits_hooks),
     "HPK303": Run(hooked("sev303_get", "post_tool_use", "def callback(**kwargs):"),
                   callback_never_runs),
     "HPK401": Run(tool("sev401_get", then=SKILL_AT.format(f"{HERE} / 'no' / 'SKILL.md'")),
@@ -927,7 +959,10 @@ def test_the_installed_hermes_does_what_the_severity_says(
             directory = tmp_path / folder(rule).replace("sev", "sevep")
             target = directory.name
     found = reported(run.command, target, capsys)
-    assert found.get(rule) == RULES[rule].severity.value, found
+    if run.reported():
+        assert found.get(rule) == RULES[rule].severity.value, found
+    else:
+        assert rule not in found, found
     run.expect(Seen(shared.plugins.get(directory.resolve()), shared.host, directory))
 
 
