@@ -56,8 +56,13 @@ pytestmark = pytest.mark.host
 
 RELEASE = installed_release() or newest_registry_release()
 E, W, C = Severity.ERROR, Severity.WARNING, Severity.CONVENTION
-HERMES = Path(sys.executable).parent / "hermes"
-"""hermes' own command line, in the environment of the release under test."""
+HERMES = next(
+    (Path(sys.executable).parent / n for n in ("hermes", "hermesx")
+     if (Path(sys.executable).parent / n).exists()),
+    Path(sys.executable).parent / "hermes",
+)  # fmt: skip
+"""hermes' own command line, in the environment of the release under test (axisrow's
+0.20.1 packaging names it ``hermesx``)."""
 
 
 def hermes_source(path: str) -> str:
@@ -177,10 +182,13 @@ class Seen:
         on), the schema ``tool_describe`` answers (``tools/tool_search.py``), the only way
         the model sees it there."""
         if RELEASE.bridge_default:
-            answer = json.loads(self.host.call_tool("tool_describe", {"names": [name]}))
-            described = answer.get("tools", {})
+            # 0.20.x takes one ``name`` and answers the tool itself; 0.21.3 on take
+            # ``names`` and answer {"tools": {name: ...}} (dispatch_tool_describe)
+            asked = {"name": name, "names": [name]}
+            answer = json.loads(self.host.call_tool("tool_describe", asked))
+            described = answer.get("tools", {name: answer} if answer.get("name") else {})
             assert name in described, f"tool_describe does not know {name!r}: {answer}"
-            return {"name": name, **described[name]}
+            return {**described[name], "name": name}
         found = {d["function"]["name"]: d["function"] for d in self.host.definitions()}
         assert name in found, f"hermes does not send {name!r}; it sends {sorted(found)}"
         definition: dict[str, Any] = found[name]
