@@ -136,6 +136,13 @@ def _missing_module(plugin: LoadedPlugin, failure: BaseException | None) -> Find
 def _tool_findings(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]:
     found: list[Finding] = []
     refused = {e.name: e for e in _events(host, plugin.name, "tool")}
+    # from 0.20.1 a refused register_tool returns None and is not credited to the plugin
+    # (``PluginContext.register_tool``, 0.21.3 hermes_cli/plugins.py): only the event says so
+    found += [
+        finding("HPK116", f"tool {name}", message=event.message)
+        for name, event in refused.items()
+        if name not in plugin.tools
+    ]
     for name in plugin.tools:
         entry = host.tools.get(name)
         if entry is None or entry.plugin != plugin.name:

@@ -1,5 +1,6 @@
 """Finding and importing a plugin the way hermes' ``PluginManager`` does (0.19.0,
-``_load_directory_module`` 1832-1868, ``_load_entrypoint_module`` 1870-1886)."""
+``_load_directory_module`` 1832-1868, ``_load_entrypoint_module`` 1870-1886), with the
+manifest the release being played builds (:mod:`._manifest`)."""
 
 from __future__ import annotations
 
@@ -13,12 +14,13 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Final, Literal
 
-from kit_core._host_model import MANIFEST_FILES
+from kit_core._host_model import MANIFEST_FILES, HostRelease
 from kit_devtools.testing._failure import PluginRefused
 from kit_devtools.testing._manifest import (
     ManifestError,
     build_manifest,
     effective_kind,
+    manifest_class,
     plugin_slug,
     read_manifest,
 )
@@ -45,10 +47,11 @@ class Target:
     its wording, the reason and the fix."""
 
 
-def resolve(target: object, key: str | None) -> Target:
-    """Work out what ``target`` names; raise LookupError when it names nothing."""
+def resolve(target: object, key: str | None, release: HostRelease | None = None) -> Target:
+    """Work out what ``target`` names, with the manifest ``release`` would build (0.19.0's
+    when None); raise LookupError when it names nothing."""
     if isinstance(target, ModuleType):
-        return _module_target(target, key)
+        return _module_target(target, key, release=release)
     if isinstance(target, str) and not target.strip():
         msg = "cannot load an empty name: pass a plugin directory, a module, or a name"
         raise LookupError(msg)
@@ -57,7 +60,7 @@ def resolve(target: object, key: str | None) -> Target:
         if not directory.is_dir():
             msg = f"no plugin directory at {directory}"
             raise LookupError(msg)
-        return _directory_target(directory, key)
+        return _directory_target(directory, key, release)
     if not isinstance(target, str) or not target:
         msg = f"cannot load {target!r}: pass a plugin directory, a module, or a name"
         raise LookupError(msg)
@@ -66,7 +69,8 @@ def resolve(target: object, key: str | None) -> Target:
         raise LookupError(msg)
     entry_point = _entry_point(target)
     if entry_point is not None:
-        manifest = PluginManifest(
+        cls = manifest_class(release.manifest) if release is not None else PluginManifest
+        manifest = cls(
             name=entry_point.name,
             source="entrypoint",
             path=entry_point.value,
@@ -85,7 +89,7 @@ def resolve(target: object, key: str | None) -> Target:
             f" of group {ENTRY_POINT_GROUP!r}"
         )
         raise LookupError(msg)
-    return _module_target(None, key, name=target)
+    return _module_target(None, key, name=target, release=release)
 
 
 def _entry_point(name: str) -> importlib.metadata.EntryPoint | None:
@@ -95,18 +99,24 @@ def _entry_point(name: str) -> importlib.metadata.EntryPoint | None:
     return None
 
 
-def directory_manifest(directory: Path) -> tuple[dict[str, Any], PluginRefused | None]:
+def _unreadable(path: Path, exc: BaseException) -> PluginRefused:
+    return PluginRefused(
+        f"Failed to parse {path}: {exc}",
+        "make plugin.yaml a YAML mapping hermes' safe loader reads (name:, kind:, ...)",
+    )
+
+
+def directory_manifest(
+    directory: Path, release: HostRelease | None = None
+) -> tuple[dict[str, Any], PluginRefused | None]:
     """The manifest of ``directory`` (``{}`` when it has none), and a refusal if unreadable."""
     for file_name in MANIFEST_FILES:
         path = directory / file_name
         if path.is_file():
             try:
-                return read_manifest(path), None
+                return read_manifest(path, release), None
             except (ManifestError, OSError, UnicodeDecodeError) as exc:
-                return {}, PluginRefused(
-                    f"Failed to parse {path}: {exc}",
-                    "make plugin.yaml a YAML mapping hermes' safe loader reads (name:, kind:, ...)",
-                )
+                return {}, _unreadable(path, exc)
     return {}, None
 
 
@@ -122,8 +132,22 @@ _KIND_REFUSALS: Final = {
 ``model-provider`` it records as enabled and leaves to ``providers/`` (1412-1425)."""
 
 
-def _directory_target(directory: Path, key: str | None) -> Target:
-    data, refused = directory_manifest(directory)
+def _built(
+    data: dict[str, Any], directory: Path | None, release: HostRelease | None, **where: Any
+) -> tuple[PluginManifest, PluginRefused | None]:
+    """The release's manifest, or hermes' refusal when its reader raises on ``data`` (a
+    key of another type than text among unknown fields, say: ``sorted`` fails)."""
+    try:
+        return build_manifest(data, release=release, **where), None
+    except Exception as exc:  # hermes: "Failed to parse <file>: <exc>"
+        file = next(
+            (directory / n for n in MANIFEST_FILES if directory and (directory / n).is_file()), None
+        )
+        return build_manifest({}, **where), _unreadable(file or Path("plugin.yaml"), exc)
+
+
+def _directory_target(directory: Path, key: str | None, release: HostRelease | None) -> Target:
+    data, refused = directory_manifest(directory, release)
     warnings: list[str] = []
     if refused is None and not any((directory / name).is_file() for name in MANIFEST_FILES):
         # hermes' discovery (_scan_directory_level) skips a directory without a manifest
@@ -146,17 +170,20 @@ def _directory_target(directory: Path, key: str | None) -> Target:
     kind, kind_warning = effective_kind(data, directory)
     if kind_warning:
         warnings.append(f"Plugin {key or name}: {kind_warning}; treating as 'standalone'")
-    manifest = build_manifest(
-        data, name=name, key=key or name, source="user", path=str(directory), kind=kind
-    )
-    refused = refused or _KIND_REFUSALS.get(kind)
+    manifest, unread = _built(
+        data, directory, release, name=name, key=key or name, source="user",
+        path=str(directory), kind=kind, warnings=warnings,
+    )  # fmt: skip
+    refused = refused or unread or _KIND_REFUSALS.get(kind)
     slug = plugin_slug(manifest.key)
     target = Target("directory", manifest, data, directory, lambda: import_fresh(directory, slug))
     target.warnings, target.refused = warnings, refused
     return target
 
 
-def _module_target(module: ModuleType | None, key: str | None, name: str = "") -> Target:
+def _module_target(
+    module: ModuleType | None, key: str | None, name: str = "", release: HostRelease | None = None
+) -> Target:
     module_name = module.__name__ if module is not None else name
     data: dict[str, Any] = {}
     path: Path | None = None
@@ -166,19 +193,16 @@ def _module_target(module: ModuleType | None, key: str | None, name: str = "") -
     if origin and Path(origin).name == "__init__.py":
         path = Path(origin).resolve().parent
         if any((path / f).is_file() for f in MANIFEST_FILES):
-            data, refused = directory_manifest(path)
+            data, refused = directory_manifest(path, release)
     plugin_name = str(data.get("name", key or module_name.rpartition(".")[2]))
     kind, kind_warning = effective_kind(data, path)
     if kind_warning:
         warnings.append(f"Plugin {key or plugin_name}: {kind_warning}; treating as 'standalone'")
-    manifest = build_manifest(
-        data,
-        name=plugin_name,
-        key=key or plugin_name,
-        source="user",
-        path=str(path) if path else None,
-        kind=kind,
-    )
+    manifest, unread = _built(
+        data, path, release, name=plugin_name, key=key or plugin_name, source="user",
+        path=str(path) if path else None, kind=kind, warnings=warnings,
+    )  # fmt: skip
+    refused = refused or unread
     importer: Callable[[], ModuleType] = (
         (lambda: module) if module is not None else (lambda: importlib.import_module(name))
     )

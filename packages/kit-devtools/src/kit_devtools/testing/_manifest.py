@@ -1,45 +1,106 @@
-"""Reading ``plugin.yaml`` exactly as hermes does, and what hermes derives from it.
+"""Reading ``plugin.yaml`` exactly as each hermes release does, and what it derives from it.
 
 hermes-agent parses a manifest with PyYAML's safe loader (``utils.fast_safe_load``: the
 libyaml ``CSafeLoader`` when built, else ``SafeLoader``, "identical everywhere"), treats an
 empty document as ``{}``, and refuses (logs "Failed to parse") anything that raises while
 reading it, a document that is not a mapping included (``_parse_manifest``,
-``hermes_cli/plugins.py`` 1565-1644 in 0.19.0).
+``hermes_cli/plugins.py`` 1565-1644 in 0.19.0; the same through 0.20.0, L1582).
+
+From 0.20.1 the manifest carries the v2 fields (:mod:`._manifest_v2`; ``_parse_manifest``
+in ``plugins.py`` L4270 of 0.20.1, ``parse_manifest_file`` in ``plugins_manifest.py``
+from 0.21.3). 0.22.2 reads the file as ``utf-8-sig`` with ruamel.yaml at YAML 1.1
+(``hermes_yaml.safe_load``, called by ``utils.fast_safe_load``): the same documents as
+PyYAML except that a duplicate key is an error and a bare ``y``/``n`` is a boolean; and it
+refuses a non-mapping document with "top level must be a mapping" (``parse_manifest_file``
+L525-560). The host model records a release's ``PluginManifest`` fields, not its YAML
+reader, so the reader is told by :data:`RUAMEL_FROM`.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import re
+from dataclasses import field
+from functools import cache
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import yaml
 
+from kit_core._host_model import HostRelease, version_key
+from kit_devtools.testing import _manifest_v2
 from kit_devtools.testing.entries import PluginManifest
+
+RUAMEL_FROM: Final = "0.22.2"
+"""The first release whose ``utils.fast_safe_load`` is ``hermes_yaml.safe_load`` (ruamel;
+0.21.5's is still PyYAML's ``CSafeLoader``, ``utils.py`` L497-499 of 0.21.3)."""
 
 VALID_KINDS: Final = frozenset({"standalone", "backend", "exclusive", "platform", "model-provider"})
 
 _LOADER: Final[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+class _RuamelLike(_LOADER):  # type: ignore[misc, valid-type]
+    """PyYAML's safe loader reading as ``hermes_yaml.safe_load`` (ruamel, YAML 1.1) does:
+    a duplicate key raises (ruamel's ``DuplicateKeyError``) and ``y``/``n`` are booleans."""
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            if key in seen:
+                msg = f'found duplicate key "{key}" (ruamel.yaml refuses it)'
+                raise yaml.constructor.ConstructorError(
+                    "while constructing a mapping", node.start_mark, msg, key_node.start_mark
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+    def construct_yaml_bool(self, node: Any) -> bool:
+        value = self.construct_scalar(node)
+        if value in ("y", "Y", "n", "N"):
+            return value in ("y", "Y")
+        return bool(super().construct_yaml_bool(node))
+
+
+_RuamelLike.add_implicit_resolver(  # pyright: ignore[reportUnknownMemberType]
+    "tag:yaml.org,2002:bool", re.compile(r"^(?:y|Y|n|N)$"), list("yYnN")
+)
+_RuamelLike.add_constructor(  # pyright: ignore[reportUnknownMemberType]
+    "tag:yaml.org,2002:bool", _RuamelLike.construct_yaml_bool
+)
+
+
 class ManifestError(ValueError):
     """A manifest hermes cannot read: bad YAML, or a document that is not a mapping."""
 
 
-def read_manifest(path: Path) -> dict[str, Any]:
-    """Parse ``path`` (a ``plugin.yaml``) like hermes; an empty document gives ``{}``.
+def reads_with_ruamel(release: HostRelease | None) -> bool:
+    """Whether ``release`` reads manifests with ruamel (:data:`RUAMEL_FROM` on)."""
+    return release is not None and version_key(release.version) >= version_key(RUAMEL_FROM)
+
+
+def read_manifest(path: Path, release: HostRelease | None = None) -> dict[str, Any]:
+    """Parse ``path`` (a ``plugin.yaml``) like ``release`` (0.19.0's reader when None); an
+    empty document gives ``{}``.
 
     Raises:
         ManifestError: the YAML does not parse, or is not a mapping (hermes refuses both).
         OSError, UnicodeDecodeError: the file cannot be read as UTF-8 (hermes too).
     """
-    text = path.read_text(encoding="utf-8")
+    ruamel = reads_with_ruamel(release)
+    text = path.read_text(encoding="utf-8-sig" if ruamel else "utf-8")
     try:
-        data: Any = yaml.load(text, Loader=_LOADER) or {}  # a safe loader
+        data: Any = yaml.load(text, Loader=_RuamelLike if ruamel else _LOADER) or {}
     except yaml.YAMLError as exc:
         raise ManifestError(str(exc)) from None
     if not isinstance(data, dict):
         kind = type(data).__name__
-        msg = f"'{kind}' object has no attribute 'get' (a manifest must be a mapping)"
+        msg = (
+            f"top level must be a mapping, got {kind} (#14066)"
+            if ruamel
+            else f"'{kind}' object has no attribute 'get' (a manifest must be a mapping)"
+        )
         raise ManifestError(msg)
     return data  # pyright: ignore[reportUnknownVariableType]
 
@@ -101,23 +162,110 @@ def is_memory_provider_dir(directory: Path) -> bool:
     return is_memory_provider_source(_head(directory))
 
 
-def build_manifest(
-    data: dict[str, Any], *, name: str, key: str, source: str, path: str | None, kind: str
-) -> PluginManifest:
-    """``ctx.manifest`` from the parsed YAML, field by field as ``_parse_manifest`` does."""
-    return PluginManifest(
-        name=name,
-        version=str(data.get("version", "")),
-        description=data.get("description", ""),
-        author=data.get("author", ""),
-        requires_env=data.get("requires_env", []),
-        provides_tools=data.get("provides_tools", []),
-        provides_hooks=data.get("provides_hooks", []),
-        source=source,
-        path=path,
-        kind=kind,
-        key=key,
+_FIELD_TYPES: Final[dict[str, Any]] = {
+    "portable": (bool, False),
+    "skill_namespace": (str, ""),
+    "capabilities": (list[str], field(default_factory=list[str])),
+    "requires_hermes": (str, ""),
+    "manifest_version": (int, 1),
+    "api_version": (int | None, None),
+    "requires_plugins": (list[Any], field(default_factory=list[Any])),
+    "python_dependencies": (list[str], field(default_factory=list[str])),
+    "config_schema": (dict[str, Any], field(default_factory=dict[str, Any])),
+    "license": (str, ""),
+    "homepage": (str, ""),
+    "tags": (list[str], field(default_factory=list[str])),
+    "emits": (list[Any], field(default_factory=list[Any])),
+    "listens": (list[Any], field(default_factory=list[Any])),
+    "provides_locales": (list[str], field(default_factory=list[str])),
+    "locale_metadata": (dict[str, Any], field(default_factory=dict[str, Any])),
+}
+"""The fields hermes' ``PluginManifest`` has beyond 0.19.0's, with their defaults."""
+
+
+@cache
+def manifest_class(fields: tuple[str, ...]) -> type[PluginManifest]:
+    """``PluginManifest`` with exactly the fields of a release (the host model's
+    ``manifest``): 0.19.0's class itself, or a subclass adding the newer ones."""
+    extra = [f for f in fields if f not in {f.name for f in dataclasses.fields(PluginManifest)}]
+    unknown = [f for f in extra if f not in _FIELD_TYPES]
+    if unknown:
+        msg = f"the host model's PluginManifest has fields the kit does not build: {unknown}"
+        raise RuntimeError(msg)
+    if not extra:
+        return PluginManifest
+    spec = [(f, _FIELD_TYPES[f][0], _FIELD_TYPES[f][1]) for f in extra]
+    made = dataclasses.make_dataclass(
+        "PluginManifest", spec, bases=(PluginManifest,), frozen=True, slots=True
     )
+    made.__doc__ = PluginManifest.__doc__
+    return made
+
+
+def _author(value: object) -> str:
+    """``_display_author`` (0.20.1 plugins.py L636-644): a mapping's name, email and url."""
+    if isinstance(value, dict):
+        entry = cast("dict[str, Any]", value)
+        return ", ".join(str(entry[f]) for f in ("name", "email", "url") if entry.get(f))
+    return "" if value is None else str(value)
+
+
+def build_manifest(
+    data: dict[str, Any],
+    *,
+    name: str,
+    key: str,
+    source: str,
+    path: str | None,
+    kind: str,
+    release: HostRelease | None = None,
+    warnings: list[str] | None = None,
+) -> PluginManifest:
+    """``ctx.manifest`` from the parsed YAML, field by field as ``release`` builds it
+    (0.19.0 when None); its warnings are appended to ``warnings``.
+
+    Raises what hermes' reader raises on the same data (it then refuses the manifest).
+    """
+    fields = release.manifest if release is not None else ()
+    cls = manifest_class(fields) if fields else PluginManifest
+    if cls is PluginManifest:
+        return PluginManifest(
+            name=name, version=str(data.get("version", "")),
+            description=data.get("description", ""), author=data.get("author", ""),
+            requires_env=data.get("requires_env", []),
+            provides_tools=data.get("provides_tools", []),
+            provides_hooks=data.get("provides_hooks", []),
+            source=source, path=path, kind=kind, key=key,
+        )  # fmt: skip
+    said = [] if warnings is None else warnings
+    raw_name: object = data.get("name", name)
+    hooks = data.get("provides_hooks", [])
+    if "provides_locales" in fields:  # 0.22.2 reads the old spelling too (#108371)
+        hooks = data.get("provides_hooks", data.get("hooks", []))
+    values: dict[str, Any] = {
+        "name": name, "version": str(data.get("version", "")),
+        "description": data.get("description", ""), "author": _author(data.get("author", "")),
+        "requires_env": data.get("requires_env", []),
+        "provides_tools": data.get("provides_tools", []), "provides_hooks": hooks,
+        "source": source, "path": path, "kind": kind, "key": key,
+    }  # fmt: skip
+    # in the order hermes warns: 0.20.1 reads the v2 fields before building the manifest,
+    # 0.21.3 on evaluate them after ``capabilities`` among its keywords, 0.22.2 reads the
+    # locales first
+    if "provides_locales" in fields:
+        ids, meta = _manifest_v2.locales(data.get("provides_locales"), key, said)
+        values["provides_locales"], values["locale_metadata"] = ids, meta
+    known = _manifest_v2.known_fields(fields)
+    if "requires_hermes" in fields:
+        values["requires_hermes"] = str(data.get("requires_hermes") or "").strip()
+        values["capabilities"] = _manifest_v2.capabilities(data.get("capabilities"), raw_name, said)
+        values.update(_manifest_v2.v2_fields(data, key, known, said))
+    else:
+        values.update(_manifest_v2.v2_fields(data, key, known, said))
+        values["capabilities"] = _manifest_v2.capabilities(data.get("capabilities"), raw_name, said)
+    values["emits"] = data.get("emits") or []
+    values["listens"] = data.get("listens") or []
+    return cls(**{k: v for k, v in values.items() if k in fields})
 
 
 def plugin_slug(key: str) -> str:

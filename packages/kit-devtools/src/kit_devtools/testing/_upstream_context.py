@@ -51,6 +51,8 @@ class UpstreamManifest(PluginManifest):
 
 def upstream_manifest(manifest: PluginManifest, data: Mapping[str, Any]) -> UpstreamManifest:
     """``manifest`` with the ``config_schema`` of the parsed YAML (mapping entries only)."""
+    if hasattr(manifest, "config_schema"):  # the release's own manifest (0.20.1 on) has it
+        return cast("UpstreamManifest", manifest)
     raw = data.get("config_schema")
     schema: dict[str, Any] = {}
     if isinstance(raw, Mapping):

@@ -193,7 +193,7 @@ class InMemoryHost:
         stays registered, as in hermes; a strict host then raises :class:`PluginLoadError`
         saying why and where. Raises LookupError when ``target`` names nothing.
         """
-        found = _loader.resolve(target, key)
+        found = _loader.resolve(target, key, self.release)
         manifest = found.manifest
         plugin_key = manifest.key or manifest.name
         for warning in found.warnings:
