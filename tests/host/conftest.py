@@ -114,14 +114,22 @@ def _runs_here(item: pytest.Item) -> bool:
         return True  # the fixture fails every test with the reason
     needs = [m.args[0] for m in item.iter_markers("needs")]
     lacks = [m.args[0] for m in item.iter_markers("lacks")]
-    return all(HOST_RELEASE.offers(m) for m in needs) and not any(
-        HOST_RELEASE.offers(m) for m in lacks
+    return all(_has(HOST_RELEASE, m) for m in needs) and not any(
+        _has(HOST_RELEASE, m) for m in lacks
     )
+
+
+def _has(release: HostRelease, name: str) -> bool:
+    """A ``PluginContext`` member the release offers, or a flag of the host model that holds
+    for it (``bridge_default``, ``registration_ledger`` ...)."""
+    flag = getattr(release, name, None)
+    return release.offers(name) or flag is True
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark every test under tests/host with ``host``; deselect those this release cannot
-    run (its ``PluginContext`` lacks the surface)."""
+    run (its ``PluginContext`` lacks the surface, or the behaviour a ``needs`` names is
+    not this release's)."""
     kept: list[pytest.Item] = []
     dropped: list[pytest.Item] = []
     for item in items:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from kit_core import ToolSpec, declaration_of
-from kit_core._host_model import HostRelease, installed_release, plain_version, registry_release
+from kit_core._host_model import HostRelease, plain_version, registry_release
 
 if TYPE_CHECKING:
     from tests.host.conftest import HermesHost
@@ -499,12 +499,9 @@ def test_example_refuses_a_value_outside_its_enum(hermes_host: HermesHost) -> No
 
 # -- what the model receives by default: the tool-search bridge (0.20.0 on) ---------------
 
-_RELEASE = installed_release()
-BRIDGE_DEFAULT = pytest.mark.skipif(
-    _RELEASE is None or not _RELEASE.bridge_default,
-    reason="the release sends plugin schemas by default (no bridge_default): nothing to check",
-)
-"""Tests of a release that sends the bridge by default (the host model's fact)."""
+BRIDGE_DEFAULT = pytest.mark.needs("bridge_default")
+"""Tests of a release that sends the bridge by default (the host model's fact): deselected
+on the others, which send plugin schemas."""
 
 ECHO_ENTRY = "- kitc_echo: Echo the text back, repeated."
 """kitc_echo's line in the catalog listing: ``- name: first sentence of the description``

@@ -197,10 +197,7 @@ def test_tool_definitions_are_identical(hermes_host: HermesHost, memory: InMemor
 _RELEASE = installed_release()
 
 
-@pytest.mark.skipif(
-    _RELEASE is None or not _RELEASE.bridge_default,
-    reason="the release sends plugin schemas by default (no bridge_default)",
-)
+@pytest.mark.needs("bridge_default")
 def test_the_default_model_view_is_the_real_releases(
     hermes_host: HermesHost, memory: InMemoryHost
 ) -> None:
@@ -244,10 +241,7 @@ FIRST_SENTENCES = [
 ]
 
 
-@pytest.mark.skipif(
-    _RELEASE is None or not _RELEASE.bridge_default,
-    reason="the release sends plugin schemas by default (no bridge_default)",
-)
+@pytest.mark.needs("bridge_default")
 def test_a_tools_one_line_entry_is_cut_as_the_release_cuts_it() -> None:
     """The first-sentence rule of the catalog listing (_short_desc) on edge cases."""
     from tools import tool_search

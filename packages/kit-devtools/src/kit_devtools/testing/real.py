@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Final
 
-from kit_core._host_model import MANIFEST_FILES
+from kit_core._host_model import MANIFEST_FILES, plain_version, release_label
 from kit_devtools.testing._failure import PluginLoadError
 from kit_devtools.testing._loader import directory_manifest
 
@@ -117,7 +117,10 @@ class RealHost:
         self._stderr: IO[str] | None = None
         self._plugins: dict[str, RealPlugin] = {}
         self.version: str | None = None
-        """hermes-agent's version, as the worker reports it (after the first load)."""
+        """The hermes release (``0.21.3``), from the version the worker reports (after the
+        first load)."""
+        self.package_version: str | None = None
+        """The version as hermes reports it: a packaging's own (``0.21.3.post1``)."""
 
     def __repr__(self) -> str:
         return f"RealHost(python={self.python!r}, hermes={self.version!r})"
@@ -157,7 +160,9 @@ class RealHost:
                 f"hermes failed while importing and discovering plugins: {ready.get('type')}:"
                 f" {ready.get('error')}\n{ready.get('traceback', '')}"
             )
-        self.version = ready.get("version")
+        reported = ready.get("version")
+        self.package_version = reported if isinstance(reported, str) else None
+        self.version = plain_version(reported) if isinstance(reported, str) else None
 
     def _receive(self, what: str) -> dict[str, Any]:
         assert self._process is not None
@@ -257,7 +262,8 @@ class RealHost:
         plugin = found[0]
         if not plugin.enabled:
             raise PluginLoadError(
-                f"hermes {self.version} did not load plugin {plugin.name!r}: {plugin.error}"
+                f"{release_label(self.package_version)} did not load plugin {plugin.name!r}:"
+                f" {plugin.error}"
                 f"\nthe end of hermes' log:\n{self.stderr_tail()}"
             )
         return plugin
