@@ -31,7 +31,7 @@ import textwrap
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import pytest
 
@@ -558,6 +558,18 @@ def hpk502(seen: Seen) -> None:
     assert "sev502_get" not in seen.host.tools
 
 
+SECTION: Final = "register_system_prompt_section"
+"""A member that came with 0.20.1, called guarded as a registry plugin calls it."""
+
+
+def hpk507(seen: Seen) -> None:
+    """hermes loads the plugin either way; where the release lacks the member, the guarded
+    call does nothing (its branch never ran) and hermes says nothing."""
+    assert seen.loaded.enabled
+    assert json.loads(seen.call("sev507_get")) == OK
+    assert ran(seen, "section") is RELEASE.offers(SECTION)
+
+
 def hpk503(seen: Seen) -> None:
     refused(seen, "'str' object has no attribute 'exists'")
 
@@ -781,6 +793,9 @@ RUNS: dict[str, Run] = {
                   hpk503, command=COMPAT, files={"SKILL.md": SKILL}),
     "HPK504": Run("import sev504.helpers\ndef register(ctx):\n    pass\n", hpk504,
                   command=COMPAT, files={"helpers.py": "X = 1\n"}),
+    "HPK507": Run(tool("sev507_get", then=f"if hasattr(ctx, {SECTION!r}):\n"
+                       f"    ctx.{SECTION}('sev507', 'Be brief.')\n    mark('section')"),
+                  hpk507, reported=lambda: not RELEASE.offers(SECTION)),
     "HPK506": Run(hooked("sev506_get", "pre_llm_cal", "def callback(**kwargs):"),
                   callback_never_runs, command=COMPAT),
     "HPK604": Run(IGNORED_PROVIDER[0] + tool("sev604_get", handler="edge_seen",

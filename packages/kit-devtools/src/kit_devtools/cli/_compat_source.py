@@ -1,5 +1,6 @@
-"""``compat``'s rules on a plugin's source text: names upstream moved, the re-kinding text
-test, and absolute imports of the plugin's own package."""
+"""The rules on a plugin's source text: names upstream moved, the re-kinding text test,
+absolute imports of the plugin's own package, and ``PluginContext`` members a release
+lacks."""
 
 from __future__ import annotations
 
@@ -8,9 +9,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Final
 
+from kit_core._host_model import HostRelease, first_release, version_key
 from kit_devtools.cli._moved_names import scan
 from kit_devtools.cli.findings import Finding
 from kit_devtools.cli.rules import finding
+from kit_devtools.testing import LoadedPlugin
 from kit_devtools.testing._manifest import (
     MEMORY_MARKERS,
     MODEL_PROVIDER_MARKERS,
@@ -19,11 +22,13 @@ from kit_devtools.testing._manifest import (
 )
 
 __all__ = [
+    "absent_member_findings",
     "absolute_import_findings",
     "moved_name_findings",
     "named_members",
     "python_files",
     "rekind_finding",
+    "source_root",
 ]
 
 _SKIPPED_DIRS: Final = frozenset({"__pycache__", "node_modules", "venv", "build", "dist"})
@@ -173,3 +178,88 @@ def named_members(root: Path, members: set[str]) -> dict[str, list[str]]:
                 where = f"{path.relative_to(base)} line {node.lineno}"
                 found.setdefault(node.attr, []).append(where)
     return found
+
+
+_CONTEXT_NAMES: Final = frozenset({"ctx", "context", "plugin_context"})
+"""What plugins call the ``PluginContext`` hermes hands ``register()`` (besides the name of
+``register``'s own parameter, which is read from the source)."""
+
+
+def _context_names(tree: ast.Module) -> set[str]:
+    names = set(_CONTEXT_NAMES)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == "register":
+            names.update(arg.arg for arg in node.args.args[:1])
+    return names
+
+
+def context_members_named(root: Path) -> dict[str, list[str]]:
+    """``member -> ["file line", ...]`` for each ``PluginContext`` member the plugin's source
+    reaches for: ``ctx.member``, ``getattr(ctx, "member", ...)``, ``hasattr(ctx,
+    "member")`` (test files left out), guarded or not."""
+    base = root.parent
+    found: dict[str, list[str]] = {}
+    for path in python_files(root):
+        if root.is_dir() and _is_test(path, root):
+            continue
+        tree = _parse(path)
+        if tree is None:
+            continue
+        names = _context_names(tree)
+        for node in ast.walk(tree):
+            member: str | None = None
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in names
+            ):
+                member = node.attr
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in {"getattr", "hasattr"}
+                and len(node.args) >= 2
+                and isinstance(node.args[0], ast.Name)
+                and node.args[0].id in names
+                and isinstance(node.args[1], ast.Constant)
+                and isinstance(node.args[1].value, str)
+            ):
+                member = node.args[1].value
+            if member is not None:
+                found.setdefault(member, []).append(f"{path.relative_to(base)} line {node.lineno}")
+    return found
+
+
+def absent_member_findings(
+    root: Path, release: HostRelease, failed: BaseException | None = None
+) -> list[Finding]:
+    """HPK507 for each ``PluginContext`` member the plugin's source reaches for that
+    ``release`` lacks and a later release offers: there the call raises AttributeError, or,
+    guarded (``hasattr``, ``getattr(..., None)``, ``try``), does nothing, and hermes says
+    nothing of it (a registry plugin calls ``register_system_prompt_section`` on 0.19.0).
+    A member whose absence is the AttributeError ``failed`` that stopped the load is left to
+    that error's finding."""
+    found: list[Finding] = []
+    for member, places in sorted(context_members_named(root).items()):
+        if release.offers(member) or (
+            isinstance(failed, AttributeError) and repr(member) in str(failed)
+        ):
+            continue
+        since = first_release(lambda r, m=member: r.offers(m))
+        if since is None or version_key(since.version) <= version_key(release.version):
+            continue  # not a member (HPK506 is about names no release has)
+        more = f" (and {len(places) - 1} more)" if len(places) > 1 else ""
+        details = {"member": member, "release": release.label, "since": since.label}
+        found.append(finding("HPK507", places[0] + more, **details, version=since.version))
+    return found
+
+
+def source_root(plugin: LoadedPlugin) -> Path | None:
+    """The plugin's directory, or its module's file (its package folder for a package)."""
+    if plugin.path is not None:
+        return Path(plugin.path)
+    file = getattr(plugin.module, "__file__", None)
+    if not isinstance(file, str):
+        return None
+    path = Path(file)
+    return path.parent if path.name == "__init__.py" else path

@@ -30,10 +30,12 @@ from kit_core._host_model import (
 )
 from kit_devtools.cli._compat_floor import SURFACES, Use, floor_of, uses_of
 from kit_devtools.cli._compat_source import (
+    absent_member_findings,
     absolute_import_findings,
     moved_name_findings,
     named_members,
     rekind_finding,
+    source_root,
 )
 from kit_devtools.cli._compat_uses import Recorder, RecordingHost
 from kit_devtools.cli._manifest_rules import manifest_version_findings
@@ -47,16 +49,6 @@ from kit_devtools.testing import LoadedPlugin
 from kit_devtools.testing._requires_hermes import spec_of, version_satisfies
 
 __all__ = ["compat_report", "render_json", "render_text"]
-
-
-def _source_root(plugin: LoadedPlugin) -> Path | None:
-    if plugin.path is not None:
-        return Path(plugin.path)
-    file = getattr(plugin.module, "__file__", None)
-    if not isinstance(file, str):
-        return None
-    path = Path(file)
-    return path.parent if path.name == "__init__.py" else path
 
 
 def _skill_path_findings(recorder: Recorder) -> list[Finding]:
@@ -177,9 +169,14 @@ def compat_report(target: Target) -> tuple[dict[str, Any], list[Finding]]:
         if floor is not None:
             more, notes = _requires_hermes(plugin, *floor)
             findings += more
-    root = _source_root(plugin)
+    root = source_root(plugin)
     if root is not None:
         findings += moved_name_findings(root)
+        # what the plugin reaches for that its oldest release lacks: off there, silently (a
+        # provider's register() gets its discovery's collector, not a PluginContext)
+        if not provider:
+            release = floor[0] if floor else host.release
+            findings += absent_member_findings(root, release, plugin.exception)
         if floor is not None:
             notes += _late_member_notes(root, floor[0], uses)
     if provider:

@@ -10,6 +10,7 @@ from typing import Any, Final, cast
 
 from kit_core import ErrorCode, ToolSpec, declaration_of
 from kit_core._host_model import HostRelease
+from kit_devtools.cli._compat_source import absent_member_findings, source_root
 from kit_devtools.cli._manifest_rules import MANIFEST_KEYS, manifest_findings
 from kit_devtools.cli._probe_args import arguments_for
 from kit_devtools.cli._tool_rules import (
@@ -290,6 +291,10 @@ def lint_plugin(
     found += _command_findings(host, plugin)
     found += _callback_findings(host, plugin)
     found += _provision_findings(host, plugin)
+    root = source_root(plugin)
+    if root is not None and memory is None and model is None:  # a provider's register()
+        # gets its discovery's collector, not a PluginContext
+        found += absent_member_findings(root, host.release, plugin.exception)
     return found
 
 

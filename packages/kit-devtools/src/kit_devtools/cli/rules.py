@@ -404,6 +404,13 @@ RULES: Final[dict[str, Rule]] = {
                    " AttributeError in register(), which disables the plugin; a hook or"
                    " middleware name is stored with a warning and never called"
                    " (hermes_cli/plugins.py 1158-1194)"),
+    "HPK507": Rule(W, "ctx.{member} is not on {release} (it came with {since}): there the"
+                   " plugin's call raises AttributeError, or, guarded (hasattr, getattr, try),"
+                   " does nothing, and hermes says nothing of it",
+                   "require that release (requires_hermes: \">={version}\"), or tell the"
+                   " plugin's users what is off on older hermes",
+                   "the release's PluginContext lacks the member (the host model's members of"
+                   " each release, read from it)"),
     "HPK510": Rule(W, "plugin.yaml has no requires_hermes: upstream hermes loads the plugin on"
                    " any release, and an operator cannot tell that it needs {floor} or later",
                    "add requires_hermes: \">={floor}\"",
