@@ -318,7 +318,7 @@ def read_facts(state: Any) -> dict[str, Any]:
         # dashboard-auth providers a plugin registers go into one process-wide slot that a
         # same-named one replaces (hermes_cli/dashboard_auth/registry.py
         # register_global_provider, called by PluginContext.register_dashboard_auth_provider:
-        # hermes_cli/plugins.py 0.21.3 and 0.22.2); before, per home, a duplicate refused
+        # hermes_cli/plugins.py 0.20.6, 0.21.3 and 0.22.2); before, per home, a duplicate refused
         "global_dashboard_auth": callable(
             _optional("hermes_cli.dashboard_auth.registry", "register_global_provider")
         ),

@@ -194,8 +194,8 @@ class HostRelease(Record):
     global_dashboard_auth: bool
     """Whether a plugin's dashboard-auth provider goes into one process-wide slot where a
     same-named provider replaces it and the handle is ``persistent`` (the registry has
-    ``register_global_provider``: observed from 0.21.3; 0.20.1 keeps them per home and
-    refuses a second one of a name)."""
+    ``register_global_provider``, which ``register_dashboard_auth_provider`` calls: observed
+    from 0.20.6; 0.20.1 keeps them per home and refuses a second one of a name)."""
     bridge_default: bool
     """Whether, with the default configuration (``tool_search.enabled: auto``), the model
     is sent the tool-search bridge instead of a plugin's schemas (observed; from 0.20.0)."""
