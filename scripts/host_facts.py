@@ -315,6 +315,13 @@ def read_facts(state: Any) -> dict[str, Any]:
         or "",
         "middleware_schema_version": _optional("hermes_cli.middleware", "MIDDLEWARE_SCHEMA_VERSION")
         or "",
+        # dashboard-auth providers a plugin registers go into one process-wide slot that a
+        # same-named one replaces (hermes_cli/dashboard_auth/registry.py
+        # register_global_provider, called by PluginContext.register_dashboard_auth_provider:
+        # hermes_cli/plugins.py 0.20.6, 0.21.3 and 0.22.2); before, per home, a duplicate refused
+        "global_dashboard_auth": callable(
+            _optional("hermes_cli.dashboard_auth.registry", "register_global_provider")
+        ),
         "top_level": sorted((dist.read_text("top_level.txt") or "").split()),
         **behaviour(plugins, model_tools, state),
     }

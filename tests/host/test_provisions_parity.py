@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from kit_core._host_model import HostRelease, newest_registry_release
+from kit_core._host_model import HostRelease, newest_registry_release, registry_releases
 from kit_devtools.cli import main
 from kit_devtools.testing import HostContext, InMemoryHost, PluginManifest
+from kit_devtools.testing.context import GATED
 
 if TYPE_CHECKING:
     from tests.host.conftest import HermesHost
@@ -437,6 +438,12 @@ def test_llm_is_hermes_own_facade(hermes_host: HermesHost) -> None:
 def test_the_in_memory_context_has_every_member_of_hermes_plugin_context(
     hermes_host: HermesHost,
 ) -> None:
+    """The context the in-memory host hands a plugin on the release it plays has each public
+    member of that release's ``PluginContext``, and none that only other releases have."""
     real = {n for n in vars(hermes_host.plugins.PluginContext) if not n.startswith("_")}
-    mine = {n for n in dir(HostContext) if not n.startswith("_")}
+    host = InMemoryHost()
+    ctx = host._context(PluginManifest(name="kitp-members"), {})  # pyright: ignore[reportPrivateUsage]
+    mine = {n for n in dir(ctx) if not n.startswith("_")}
     assert real <= mine, f"not simulated: {sorted(real - mine)}"
+    others = set().union(*(r.context for r in registry_releases())) - real
+    assert not {n for n in others if hasattr(ctx, n)} & set(GATED), "members of other releases"

@@ -89,6 +89,7 @@ class HostRelease(Record):
         "entry_point_group",
         "fail_closed_hooks",
         "functions",
+        "global_dashboard_auth",
         "hooks",
         "manifest",
         "middleware",
@@ -190,6 +191,11 @@ class HostRelease(Record):
     ``register_*`` returns a handle, a refused ``register_tool`` returns None, plugin tools
     live in a per-home overlay and a ``register()`` that raises is rolled back (from
     0.20.1)."""
+    global_dashboard_auth: bool
+    """Whether a plugin's dashboard-auth provider goes into one process-wide slot where a
+    same-named provider replaces it and the handle is ``persistent`` (the registry has
+    ``register_global_provider``, which ``register_dashboard_auth_provider`` calls: observed
+    from 0.20.6; 0.20.1 keeps them per home and refuses a second one of a name)."""
     bridge_default: bool
     """Whether, with the default configuration (``tool_search.enabled: auto``), the model
     is sent the tool-search bridge instead of a plugin's schemas (observed; from 0.20.0)."""
@@ -237,6 +243,7 @@ class HostRelease(Record):
         for flag in (
             "modify_directive",
             "registration_ledger",
+            "global_dashboard_auth",
             "bridge_default",
             "sanitizer_adds_required",
         ):

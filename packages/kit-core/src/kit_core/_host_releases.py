@@ -354,6 +354,7 @@ FIRST: Final[dict[str, Any]] = {
     "secret_source_api_version": None,
     "observer_schema_version": "",
     "middleware_schema_version": "",
+    "global_dashboard_auth": False,
     "top_level": [
         "acp_adapter",
         "agent",
@@ -934,6 +935,7 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
                 },
                 "removed": [],
             },
+            "global_dashboard_auth": True,
             "timeout_fail_closed_hooks": {"added": ["pre_tool_call"], "removed": []},
         },
     ),

@@ -19,7 +19,8 @@ registry keeps it by, and then each registry's own checks, as 0.19.0 makes them:
   ``assert_protocol_compliance`` L273-306): a class with an empty ``name`` or
   ``display_name``, a missing method or an unimplemented abstract method, or a name already
   registered, is ignored with the WARNING ``PluginContext`` logs for the registry's
-  TypeError or ValueError.
+  TypeError or ValueError; from 0.21.3 (``HostRelease.global_dashboard_auth``) a name
+  already registered is replaced instead.
 * secret_source (``agent/secret_sources/registry.py`` ``register_source`` L94-140): an
   invalid name, another ``api_version`` than the release's
   (``HostRelease.secret_source_api_version``), a shape other than mapped or bulk, a
@@ -196,10 +197,18 @@ class Provisions:
 
     def _dashboard_auth_verdict(self, provider: Any) -> tuple[str, str | None]:
         """``register_provider``'s protocol check and duplicate check, a failure logged
-        and swallowed as ``PluginContext.register_dashboard_auth_provider`` does."""
+        and swallowed as ``PluginContext.register_dashboard_auth_provider`` does. Where the
+        release keeps plugins' providers in one process-wide slot
+        (``HostRelease.global_dashboard_auth``: ``register_global_provider``,
+        hermes_cli/dashboard_auth/registry.py 0.21.3 L99-111, called by
+        ``register_dashboard_auth_provider``, hermes_cli/plugins.py 0.22.2 L735-774), a
+        same-named provider replaces the one held instead of being refused. (0.22.2 also
+        ignores one registered from a profile other than the launch profile: the in-memory
+        host has only the launch profile.)"""
         registered = self._state.provisions.get("dashboard_auth", {})
         problem = _protocol_problem(cast("type[Any]", type(provider)))
-        if problem is None and provider.name in registered:
+        replaces = self._state.release.global_dashboard_auth  # the process-wide slot's upsert
+        if problem is None and provider.name in registered and not replaces:
             problem = f"dashboard-auth provider already registered: {provider.name!r}"
         if problem is None:
             return provider.name, None

@@ -55,6 +55,12 @@ class HostState:
         self.provisions: dict[str, dict[str, tuple[str, Any]]] = {}
         """What plugins provided beyond tools and callbacks: kind -> name -> (plugin,
         object); kinds ``image_gen``, ``web_search``, ``platform``, ``auxiliary_task``..."""
+        self.loaded: dict[str, Any] = {}
+        """The host's loaded plugins by key (``LoadedPlugin``), as ``ctx.has_plugin`` sees them."""
+        self.plugin_state: dict[str, dict[str, Any]] = {}
+        """``ctx.state`` of each plugin id: key -> JSON value."""
+        self.subscriptions: dict[str, list[tuple[str, Any]]] = {}
+        """``ctx.subscribe``: full event name -> (plugin, callback), in subscription order."""
 
     def record(
         self,

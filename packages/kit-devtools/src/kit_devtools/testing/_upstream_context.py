@@ -319,7 +319,11 @@ class UpstreamContext(HostContext):
         if not stored:
             return None
         key, entry = stored[-1], table[stored[-1]]
-        previous = before.get(key)
+        # the process-wide dashboard-auth slot (0.21.3+): the handle is persistent and takes
+        # back only its own provider, restoring none (``unregister_global_provider``,
+        # hermes_cli/dashboard_auth/registry.py 0.21.3 L114-121)
+        persistent = kind == "dashboard_auth" and self._state.release.global_dashboard_auth
+        previous = None if persistent else before.get(key)
 
         def release() -> None:
             if table.get(key) is entry:
@@ -330,7 +334,7 @@ class UpstreamContext(HostContext):
                     if not table:
                         provisions.pop(kind, None)
 
-        return self._track(ledger_kind, key, release, persistent=kind == "dashboard_auth")
+        return self._track(ledger_kind, key, release, persistent=persistent)
 
     def register_image_gen_provider(self, provider: Any) -> Any:  # type: ignore[override]
         return self._provided(

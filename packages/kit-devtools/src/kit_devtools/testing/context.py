@@ -14,6 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from kit_devtools.testing._context_members import LifecycleMembers
+from kit_devtools.testing._context_registrars import Registrars
 from kit_devtools.testing._providers import Provisions
 from kit_devtools.testing._state import HostState
 from kit_devtools.testing.entries import (
@@ -62,7 +64,14 @@ class PluginManager:
         self._slack_action_handlers: list[Any] = []
 
 
-class HostContext(Provisions):
+GATED: frozenset[str] = frozenset(
+    name for cls in (LifecycleMembers, Registrars) for name in vars(cls) if not name.startswith("_")
+) | {"get_config"}
+"""Members only some releases' ``PluginContext`` has: absent where the release played
+lacks them (``HostRelease.context``)."""
+
+
+class HostContext(Provisions, Registrars):
     """The in-memory host's ``PluginContext``, handed to one plugin's ``register``."""
 
     def __init__(
@@ -77,6 +86,16 @@ class HostContext(Provisions):
 
     def __repr__(self) -> str:
         return f"HostContext(plugin={self.manifest.name!r})"
+
+    def __getattribute__(self, name: str) -> Any:
+        if name in GATED and name not in object.__getattribute__(self, "_state").release.context:
+            msg = f"'PluginContext' object has no attribute {name!r}"
+            raise AttributeError(msg, name=name, obj=self)
+        return object.__getattribute__(self, name)
+
+    def __dir__(self) -> list[str]:
+        offered = self._state.release.context
+        return [n for n in super().__dir__() if n not in GATED or n in offered]
 
     def __getattr__(self, name: str) -> Any:
         """A member the release lacks fails in hermes' words: ``'PluginContext' object has
