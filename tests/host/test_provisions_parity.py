@@ -211,7 +211,11 @@ def hermes_keys(manager: Any) -> dict[str, set[str]]:
     held: dict[str, set[str]] = {}
     scope = getattr(manager, "scope_key", None)
     for kind, (module_name, table, overlays) in REGISTRIES.items():
-        module = importlib.import_module(module_name)
+        try:  # a registry the release does not have holds nothing (browser: 0.18.0 on)
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError:
+            held[kind] = set()
+            continue
         keys = {str(key) for key in getattr(module, table)}
         keys |= {str(key) for key in getattr(module, overlays, {}).get(scope, {})}
         held[kind] = keys
