@@ -1190,7 +1190,11 @@ def test_the_kits_model_of_the_media_line_is_this_hosts(
     # the tables the kit copies, where this release names them (the extensions from
     # 0.16.0, the trimmed characters and the directives from 0.18.0)
     if hasattr(base, "MEDIA_DELIVERY_EXTS"):
-        assert set(base.MEDIA_DELIVERY_EXTS) == _media_tag.MEDIA_DELIVERY_EXTS
+        # the kit holds both tables the releases have had (0.16.0 to 0.19.0, and 0.20.0 on),
+        # and uses the running release's own once hermes has loaded its parser
+        table = set(base.MEDIA_DELIVERY_EXTS)
+        assert table in ({*_media_tag.MEDIA_DELIVERY_EXTS}, {*_media_tag.NEWER_MEDIA_DELIVERY_EXTS})
+        assert _media_tag.delivery_extensions() == table
     if hasattr(base, "_normalize_media_tag_path"):
         printable = (chr(code) for code in range(33, 127))  # whitespace is stripped too
         trimmed = {ch for ch in printable if base._normalize_media_tag_path(f"/a{ch}") == "/a"}
