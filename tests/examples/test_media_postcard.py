@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from kit_core._host_model import first_release
 from kit_devtools.testing import InMemoryHost
 
 PLUGIN = Path(__file__).resolve().parents[2] / "examples" / "media-postcard"
@@ -44,6 +45,18 @@ def test_a_picture_goes_to_the_current_chat_and_the_reply_is_silenced_where_it_m
     assert sent["target"] == "telegram:-1001234567890:17585"
     album = PLUGIN / "album" / "harbour.png"
     assert sent["message"] == f"Hi\nMEDIA:{album.resolve()}"
+    if not host.release.silence_token:
+        # no silence filter in this release's gateway (before 0.17.0): a silence token would
+        # reach the chat as text, so the kit arms nothing and says which release has one
+        assert data["suppression_armed"] is False
+        since = first_release(lambda r: bool(r.silence_token))
+        assert since is not None
+        assert since.version in data["suppression_note"]
+        assert (
+            host.invoke_hook("transform_llm_output", response_text="Here it is!", session_id="s1")
+            == []
+        )
+        return
     if host.release.silence_predicates:
         # this release's gateway answers a person's turn that ends in silence with a visible
         # "unexpected silence" reply (0.21.4 on): the kit arms nothing and tells the model
