@@ -23,9 +23,9 @@ def call(host: Host, name: str, args: dict[str, Any]) -> Any:
     return json.loads(host.call_tool(name, args, task_id="t", session_id="s"))
 
 
-def load(host: Host, example: str, request: pytest.FixtureRequest) -> bool:
-    """Load the example; False when this host is a release older than the example's
-    ``requires_hermes`` floor, which refuses it (checked here)."""
+def load(host: Host, example: str, request: pytest.FixtureRequest) -> Any:
+    """Load the example and return what the host made of it; None when this host is a
+    release without middleware, which the kit refuses team-notes on (checked here)."""
     choice = request.node.callspec.params.get("any_host")
     version = getattr(choice, "version", None) if getattr(choice, "real", False) else None
     release = registry_release(version) if version else None
@@ -36,9 +36,10 @@ def load(host: Host, example: str, request: pytest.FixtureRequest) -> bool:
     ):
         with pytest.raises(PluginLoadError, match="register_middleware"):
             host.load(EXAMPLES / example)
-        return False
-    assert host.load(EXAMPLES / example).enabled
-    return True
+        return None
+    plugin = host.load(EXAMPLES / example)
+    assert plugin.enabled
+    return plugin
 
 
 @pytest.mark.parametrize(
@@ -52,8 +53,10 @@ def load(host: Host, example: str, request: pytest.FixtureRequest) -> bool:
 def test_each_example_loads_with_its_tools(
     any_host: Host, example: str, tools: list[str], request: pytest.FixtureRequest
 ) -> None:
-    if not load(any_host, example, request):
+    plugin = load(any_host, example, request)
+    if plugin is None:
         return
+    assert sorted(plugin.tools) == sorted(tools)  # what the host credits the plugin with
     assert [d["function"]["name"] for d in any_host.definitions()] == tools
     for definition in any_host.definitions():
         assert set(definition["function"]) >= {"name", "description", "parameters"}
@@ -71,7 +74,7 @@ def test_unit_convert_answers_and_refuses(any_host: Host) -> None:
 def test_team_notes_middleware_command_and_hook(
     any_host: Host, request: pytest.FixtureRequest
 ) -> None:
-    if not load(any_host, "team-notes", request):
+    if load(any_host, "team-notes", request) is None:
         return
     tag = f"every-{request.node.callspec.id}"
     added = call(any_host, "notes_add_note", {"text": "Ship v2", "tags": [f" {tag.upper()} "]})

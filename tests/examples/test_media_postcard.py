@@ -8,9 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from kit_core._host_model import first_release
 from kit_devtools.testing import InMemoryHost
 
 PLUGIN = Path(__file__).resolve().parents[2] / "examples" / "media-postcard"
+SILENCE_FILTER = "gateway.response_filters.is_intentional_silence_response"
+"""The gateway's silence filter (``HostRelease.functions``; 0.22.2 has it without the
+``SILENT_REPLY_TOKEN`` constant, so ``silence_token`` is empty there)."""
 
 
 @pytest.fixture
@@ -27,7 +31,9 @@ def host(plugin_host: InMemoryHost) -> InMemoryHost:
     return plugin_host
 
 
-def test_a_picture_goes_to_the_current_chat_and_the_reply_is_silenced(host: InMemoryHost) -> None:
+def test_a_picture_goes_to_the_current_chat_and_the_reply_is_silenced_where_it_may_be(
+    host: InMemoryHost,
+) -> None:
     out = json.loads(
         host.call_tool(
             "postcard_send_picture", {"picture": "harbour.png", "caption": "Hi"}, session_id="s1"
@@ -42,7 +48,30 @@ def test_a_picture_goes_to_the_current_chat_and_the_reply_is_silenced(host: InMe
     assert sent["target"] == "telegram:-1001234567890:17585"
     album = PLUGIN / "album" / "harbour.png"
     assert sent["message"] == f"Hi\nMEDIA:{album.resolve()}"
+    if SILENCE_FILTER not in host.release.functions:
+        # no silence filter in this release's gateway (before 0.17.0): a silence token would
+        # reach the chat as text, so the kit arms nothing and says which release has one
+        assert data["suppression_armed"] is False
+        since = first_release(lambda r: SILENCE_FILTER in r.functions)
+        assert since is not None
+        assert since.version in data["suppression_note"]
+        assert (
+            host.invoke_hook("transform_llm_output", response_text="Here it is!", session_id="s1")
+            == []
+        )
+        return
+    if host.release.silence_predicates:
+        # this release's gateway answers a person's turn that ends in silence with a visible
+        # "unexpected silence" reply (0.21.4 on): the kit arms nothing and tells the model
+        assert data["suppression_armed"] is False
+        assert "does not let a person's turn end in silence" in data["suppression_note"]
+        assert (
+            host.invoke_hook("transform_llm_output", response_text="Here it is!", session_id="s1")
+            == []
+        )
+        return
     # the model's final text for this turn is replaced by hermes' silence token, once
+    assert data["suppression_armed"] is True
     assert host.invoke_hook(
         "transform_llm_output", response_text="Here it is!", session_id="s1"
     ) == ["NO_REPLY"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -72,13 +73,51 @@ def test_the_context_hook_speaks_only_when_there_are_notes(host: InMemoryHost) -
     ]
 
 
-def test_settings_come_from_the_profile_config(plugin_host: InMemoryHost) -> None:
-    host = InMemoryHost(config={"plugins": {"team-notes": {"max_notes": 1}}})
+FULL = "notes_add_note failed: the notes are full (1); remove old notes first"
+
+
+def test_settings_come_from_the_profile_config() -> None:
+    # plugins.entries.<name>.settings: read on every release (hermes' own place for them
+    # from 0.20.1, where ctx.get_config reads it; the kit reads it on older ones too)
+    host = InMemoryHost(
+        config={"plugins": {"entries": {"team-notes": {"settings": {"max_notes": 1}}}}}
+    )
     plugin = host.load(PLUGIN)
     plugin.module.surfaces.NOTES.clear()  # type: ignore[union-attr]
     assert call(host, "notes_add_note", {"text": "a"})["success"] is True
-    full = call(host, "notes_add_note", {"text": "b"})
-    assert full["error"] == "notes_add_note failed: the notes are full (1); remove old notes first"
+    assert call(host, "notes_add_note", {"text": "b"})["error"] == FULL
+
+
+def keyed_config(host: InMemoryHost) -> bool:
+    """Whether this release's context reads settings by key, for its plugin_id
+    (``PluginContext.get_config(key, default)``, from 0.20.1)."""
+    return {"get_config", "plugin_id"} <= set(host.release.context)
+
+
+def test_the_legacy_table_is_read_where_the_host_has_no_keyed_config(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # plugins.<name>: hermes-agent 0.19.0's convention; a release whose ctx.get_config reads
+    # plugins.entries.<id> never reads it, and the kit says so rather than drop it unsaid
+    host = InMemoryHost(config={"plugins": {"team-notes": {"max_notes": 1}}})
+    caplog.set_level(logging.WARNING, logger="hermes_plugin_kit")
+    plugin = host.load(PLUGIN)
+    plugin.module.surfaces.NOTES.clear()  # type: ignore[union-attr]
+    assert call(host, "notes_add_note", {"text": "a"})["success"] is True
+    second = call(host, "notes_add_note", {"text": "b"})
+    unread = [
+        r.getMessage() for r in caplog.records if "is not read by this hermes" in r.getMessage()
+    ]
+    if keyed_config(host):
+        assert second["success"] is True
+        assert unread == [
+            "hermes_plugin_kit: plugin config for team-notes: plugins.team-notes is not read by"
+            " this hermes, whose ctx.get_config reads plugins.entries.team-notes.settings; move"
+            " the settings there"
+        ]
+    else:
+        assert second["error"] == FULL
+        assert unread == []
 
 
 def test_the_skill_is_registered_under_the_plugin(host: InMemoryHost) -> None:

@@ -120,6 +120,14 @@ OBSERVER_FIELDS = offers("model_tools._emit_post_tool_call_hook")
 SILENCES = offers(SILENCE_FUNCTION)
 """The gateway drops a ``NO_REPLY`` final reply (0.17.0 and newer): suppression exists."""
 
+GUARDS = RELEASE.silence_predicates if RELEASE is not None else ()
+"""The gateway's human-turn silence guard (0.21.4 and newer, ``HostRelease.silence_predicates``):
+it answers a person's turn that ends ``NO_REPLY`` with a visible "unexpected silence" reply,
+so the kit arms nothing there and says why."""
+
+ARMS = SILENCES and not GUARDS
+"""Whether a delivery in a person's turn arms final-reply suppression on this release."""
+
 
 def png_bytes() -> bytes:
     """A valid 1x1 PNG."""
@@ -328,11 +336,14 @@ def host_pipeline_hooks(
 
 
 def assert_armed(result: kit_media.MediaDeliveryResult) -> None:
-    """Suppression armed where the gateway has a silence filter; elsewhere refused with
-    a note naming the first release that has one."""
+    """Suppression armed where the gateway has a silence filter and lets a person's turn end
+    silent; with the human-turn guard, refused with a note naming the release's predicate;
+    without a filter, refused with a note naming the first release that has one."""
     assert result.success is True, result.reason
-    if SILENCES:
+    if ARMS:
         assert (result.suppression_armed, result.suppression_note) == (True, None)
+    elif SILENCES:
+        assert_guarded(result.suppression_armed, result.suppression_note)
     else:
         assert result.suppression_armed is False
         assert result.suppression_note is not None
@@ -354,9 +365,19 @@ def spoiler_refused(
     return True
 
 
+def assert_guarded(armed: object, note: object) -> None:
+    """The kit armed nothing under the human-turn guard, and its note names the release and
+    the guard's predicate (one of the release's ``silence_predicates``)."""
+    assert armed is False
+    assert isinstance(note, str)
+    assert RELEASE is not None
+    assert f"{RELEASE.label} does not let a person's turn end in silence" in note
+    assert any(f"gateway.response_filters.{p})" in note for p in GUARDS), note
+
+
 def silenced(text: str) -> str:
     """What ``finalize`` returns for a suppressed turn on this release."""
-    return "NO_REPLY" if SILENCES else text
+    return "NO_REPLY" if ARMS else text
 
 
 def assert_private(text: str, *paths: Path) -> None:
@@ -915,13 +936,13 @@ def test_two_plugins_with_the_media_hooks_still_silence_one_reply(
     )
     outcome = json.loads(reply)
     assert outcome["data"]["success"] is True, outcome
-    assert outcome["data"]["suppression_armed"] is SILENCES
+    assert outcome["data"]["suppression_armed"] is ARMS
     assert telegram_network.methods == ["send_photo"]
     # both plugins' copies of the hook run; the marker is consumed once
     results = hermes_host.plugins.invoke_hook(
         "transform_llm_output", response_text="Sent!", session_id=SESSION
     )
-    assert [r for r in results if r is not None] == (["NO_REPLY"] if SILENCES else [])
+    assert [r for r in results if r is not None] == (["NO_REPLY"] if ARMS else [])
     assert finalize(hermes_host, "Anything else?") == "Anything else?"
 
 
@@ -947,6 +968,10 @@ def test_one_final_reply_is_suppressed_after_a_delivery_from_a_real_tool_call(
     if not SILENCES:  # no silence filter: the kit armed nothing, and said why
         assert outcome["data"]["suppression_armed"] is False
         assert first_label(SILENCE_FUNCTION) in outcome["data"]["suppression_note"]
+        assert final == written
+        return
+    if not ARMS:  # the human-turn guard: the reply is sent, and the model was told so
+        assert_guarded(outcome["data"]["suppression_armed"], outcome["data"]["suppression_note"])
         assert final == written
         return
     # the host's own filter judges the kit's token silent (upstream deleted its
@@ -1190,7 +1215,11 @@ def test_the_kits_model_of_the_media_line_is_this_hosts(
     # the tables the kit copies, where this release names them (the extensions from
     # 0.16.0, the trimmed characters and the directives from 0.18.0)
     if hasattr(base, "MEDIA_DELIVERY_EXTS"):
-        assert set(base.MEDIA_DELIVERY_EXTS) == _media_tag.MEDIA_DELIVERY_EXTS
+        # the kit holds both tables the releases have had (0.16.0 to 0.19.0, and 0.20.0 on),
+        # and uses the running release's own once hermes has loaded its parser
+        table = set(base.MEDIA_DELIVERY_EXTS)
+        assert table in ({*_media_tag.MEDIA_DELIVERY_EXTS}, {*_media_tag.NEWER_MEDIA_DELIVERY_EXTS})
+        assert _media_tag.delivery_extensions() == table
     if hasattr(base, "_normalize_media_tag_path"):
         printable = (chr(code) for code in range(33, 127))  # whitespace is stripped too
         trimmed = {ch for ch in printable if base._normalize_media_tag_path(f"/a{ch}") == "/a"}

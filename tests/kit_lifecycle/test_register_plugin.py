@@ -1090,3 +1090,30 @@ def test_a_plugin_id_that_is_not_a_name_falls_back_to_the_module(
     ctx.plugin_id = plugin_id  # type: ignore[attr-defined]
     register_plugin(ctx, make_module(ping=ping))
     assert receipt_plugin(caplog) == MODULE_NAME
+
+
+class OldProbeContext(ProbeContext):
+    """0.21.3's probe context (``hermes_cli/plugin_validate.py`` L188-263): no ``plugin_id``
+    of its own, and every name it lacks, ``plugin_id`` and ``manifest`` too, is a no-op."""
+
+    plugin_id = None  # type: ignore[assignment]
+
+    def __getattribute__(self, name: str) -> Any:
+        if name in {"plugin_id", "manifest", "_manifest", "register_skill"}:
+            return lambda *args, **kwargs: None
+        return super().__getattribute__(name)
+
+
+def test_under_the_0_21_3_probe_a_submodule_named_plugin_with_skills_registers(
+    skills: tuple[PluginSkill, ...], caplog: pytest.LogCaptureFixture
+) -> None:
+    """That probe names the plugin nothing: the first module's dotted name is only the
+    receipt's name, which namespaces no skill there (its register_skill is a no-op), so it
+    is not refused as a namespace."""
+    caplog.set_level(logging.INFO)
+    ctx = OldProbeContext()
+    declarations = make_module("hermes_validate_probe_plugin.surfaces", ping=ping)
+    summary = register_plugin(ctx, declarations, skills)
+    assert summary.skills == ("alpha", "beta")
+    assert ctx.recorded["commands"] == ["lcdemo-ping"]
+    assert receipt_plugin(caplog) == "hermes_validate_probe_plugin.surfaces"

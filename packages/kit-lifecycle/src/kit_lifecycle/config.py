@@ -136,13 +136,15 @@ def _keyed(get_config: Callable[..., Any]) -> bool:
     )
 
 
-def _entry_config(plugin_id: str) -> dict[str, Any]:
+def _entry_config(plugin_id: str, plugin_name: str) -> dict[str, Any]:
     """What ``ctx.get_config(key)`` answers for each top-level key: ``plugins.entries.
     <plugin_id>.settings.<key>`` when the key is present there (an explicit null too), else
     the legacy ``…config.<key>`` (``hermes_cli/plugins.py`` L257-267 @00067189;
     ``_nested_plugin_value`` and ``_plugin_settings_entry``, ``hermes_cli/plugins_state.py``
-    L42-49 and L60-63 @25ce047f). Keys ``get_config`` refuses are left out, with a warning."""
+    L42-49 and L60-63 @25ce047f). Keys ``get_config`` refuses are left out, with a warning.
+    A ``plugins.<name>`` table, which such a host never reads, is warned about."""
     config = _read_host_config(plugin_id)
+    _warn_unread_table(config, plugin_id, plugin_name)
     found = _field(_field(_field(config, "plugins"), "entries"), plugin_id)
     where = f"plugins.entries.{plugin_id}"
     if found is not None and not isinstance(found, Mapping):
@@ -166,6 +168,24 @@ def _entry_config(plugin_id: str) -> dict[str, Any]:
             where,
         )
     return merged
+
+
+def _warn_unread_table(config: object, plugin_id: str, plugin_name: str) -> None:
+    """Warn about settings left at ``plugins.<name>`` (hermes-agent 0.19.0's convention) on a
+    host whose ``ctx.get_config`` reads only ``plugins.entries.<plugin_id>`` (from 0.20.1:
+    ``PluginContext.get_config``, 0.21.3 ``hermes_cli/plugins.py`` L257-267): hermes itself
+    does not migrate them, so the plugin would run without them unsaid."""
+    plugins = _field(config, "plugins")
+    for name in dict.fromkeys((plugin_id, plugin_name)):
+        if name in _HOST_KEYS or _field(plugins, name) is None:
+            continue
+        _log.warning(
+            "hermes_plugin_kit: plugin config for %s: plugins.%s is not read by this hermes,"
+            " whose ctx.get_config reads plugins.entries.%s.settings; move the settings there",
+            plugin_id,
+            name,
+            plugin_id,
+        )
 
 
 def _host_key(key: object) -> bool:
@@ -207,7 +227,8 @@ def load_plugin_config(ctx: Any, plugin_name: str) -> dict[str, Any]:
     ``ctx.get_config(key, default)`` needs a key and that names the plugin ``ctx.plugin_id``
     (upstream hermes 0.21), what ``get_config`` answers for each key: the key under
     ``plugins.entries.<plugin_id>.settings``, else under the legacy ``…config`` (keys
-    ``get_config`` refuses are left out, with a warning); a keyless ``ctx.get_config()``;
+    ``get_config`` refuses are left out, with a warning, and so is a ``plugins.<name>``
+    table, which such a host never reads); a keyless ``ctx.get_config()``;
     then the host's read-only config: ``plugins.entries.<name>.settings`` or
     ``plugins.<name>`` (the convention of hermes-agent 0.19.0), ``<name>`` being
     ``ctx.plugin_id`` where the context has one, else ``plugin_name``.
@@ -239,7 +260,7 @@ def load_plugin_config(ctx: Any, plugin_name: str) -> dict[str, Any]:
     key = plugin_id.strip() if isinstance(plugin_id, str) and plugin_id.strip() else None
     get_config = getattr(ctx, "get_config", None)
     if callable(get_config) and key is not None and _keyed(get_config):
-        return _with_schema_defaults(ctx, _entry_config(key), key)
+        return _with_schema_defaults(ctx, _entry_config(key, name), key)
     if callable(get_config) and not _keyed(get_config):
         try:
             from_api = get_config()

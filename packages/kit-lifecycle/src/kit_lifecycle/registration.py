@@ -41,7 +41,7 @@ _SURFACE = {
 }
 
 
-def _check_host(ctx: Any, plan: Plan, plugin_name: str) -> None:
+def _check_host(ctx: Any, plan: Plan, plugin_name: str, *, namespaces: bool = True) -> None:
     needs = {
         "register_command": plan.commands,
         "register_cli_command": plan.cli_commands,
@@ -82,7 +82,7 @@ def _check_host(ctx: Any, plan: Plan, plugin_name: str) -> None:
         )
         raise RegistrationError(msg)
     _check_async_hooks(plan)
-    if plan.skills and not _NAMESPACE.fullmatch(plugin_name):
+    if plan.skills and namespaces and not _NAMESPACE.fullmatch(plugin_name):
         msg = (
             f"plugin name {plugin_name!r} cannot namespace skills: hermes needs it to match"
             " [A-Za-z0-9_-]+; rename the plugin in plugin.yaml"
@@ -174,26 +174,33 @@ def _check_tool_names(ctx: Any, plan: Plan, plugin_name: str) -> None:
         raise RegistrationError(msg + hint)
 
 
-def _names(ctx: Any, declared: str | None, plugin_name: str | None) -> str:
+def _names(ctx: Any, declared: str | None, plugin_name: str | None) -> tuple[str, bool]:
+    """The plugin's name, and whether hermes namespaces its skills by it: the author's
+    ``plugin_name``, the manifest's name, the context's ``plugin_id`` do; the first module's
+    name, used where the context has neither, does not (only a context with a manifest
+    namespaces skills: ``PluginContext.register_skill`` takes ``manifest.skill_namespace or
+    manifest.name``, hermes 0.21.3 ``hermes_cli/plugins.py`` L985-1009), so it is not
+    checked as a namespace."""
     if plugin_name is not None:
         if not isinstance(plugin_name, str) or not plugin_name.strip():
             msg = "plugin_name must be a non-empty string"
             raise RegistrationError(msg)
-        return plugin_name.strip()
+        return plugin_name.strip(), True
     manifest_name = getattr(getattr(ctx, "manifest", None), "name", None)
     if isinstance(manifest_name, str) and manifest_name.strip():
-        return manifest_name.strip()
+        return manifest_name.strip(), True
     # a context with a plugin_id and no manifest: hermes' own `hermes plugins validate`
     # capability probe (hermes_cli/plugin_validate.py, the RecordingContext of its
     # _PROBE_SCRIPT run by _run_capability_probe: plugin_id = "hermes_validate_probe_plugin",
     # from 0.21.4; other names raise AttributeError unless PluginContext has such a method).
     # The first module's name there may be a submodule's dotted name, which cannot
-    # namespace skills; the plugin_id can. (0.21.3's probe answers every attribute with a
-    # no-op callable: not a str, so the module's name is used.)
+    # namespace skills; the plugin_id can. (0.21.3's probe, hermes_cli/plugin_validate.py
+    # L188-263, answers every attribute with a no-op callable: not a str, so the module's
+    # name is used, and its register_skill is one of those no-ops, which namespaces nothing.)
     plugin_id = getattr(ctx, "plugin_id", None)
     if isinstance(plugin_id, str) and plugin_id.strip():
-        return plugin_id.strip()
-    return declared or "hermes_plugin_kit"
+        return plugin_id.strip(), True
+    return declared or "hermes_plugin_kit", False
 
 
 def register_plugin(
@@ -241,9 +248,9 @@ def register_plugin(
         raise RegistrationError(msg)
     plan, declared = collect(declarations)
     log = logger or logging.getLogger(declared or "hermes_plugin_kit")
-    name = _names(ctx, declared, plugin_name)
+    name, namespaces = _names(ctx, declared, plugin_name)
     plan.add_skills(skills, log)
-    _check_host(ctx, plan, name)
+    _check_host(ctx, plan, name, namespaces=namespaces)
     warn_fail_closed(plan.hooks, name, log)
     secrets = _bind_secrets(plan)
     summary = RegistrationSummary(

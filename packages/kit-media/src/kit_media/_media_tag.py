@@ -81,20 +81,47 @@ MEDIA_DELIVERY_EXTS: Final = frozenset(
         *(".html", ".htm"),
     }
 )
-"""hermes 0.19.0's deliverable extensions (``MEDIA_DELIVERY_EXTS``, base.py:1463-1479)."""
+"""hermes 0.19.0's deliverable extensions (``MEDIA_DELIVERY_EXTS``, base.py:1463-1479; the
+same from 0.16.0): the kit's model where no hermes parser is loaded."""
 
-_EXTENSIONS: Final = "|".join(sorted((e[1:] for e in MEDIA_DELIVERY_EXTS), key=len, reverse=True))
+NEWER_MEDIA_DELIVERY_EXTS: Final = MEDIA_DELIVERY_EXTS | {
+    *(".3gp", ".m2a"),
+    *(".kmz", ".kml", ".geojson", ".gpx"),
+}
+"""The table from 0.20.0 on: a video, an audio and four geospatial extensions more
+(``MEDIA_DELIVERY_EXTS``, hermes 0.20.0 ``gateway/platforms/base.py`` L1642-1661, 0.21.3
+L1171-1181; the same through 0.22.2)."""
+
 _TAG_END: Final = r"[\s`\"',;:)\]}]"
 """What may follow a deliverable extension where ``MEDIA_TAG_CLEANUP_RE`` ends a path."""
 
 
-@functools.cache
+def delivery_extensions() -> frozenset[str]:
+    """The extensions the running hermes delivers by name: its own ``MEDIA_DELIVERY_EXTS``
+    where it has loaded its parser (releases differ: :data:`NEWER_MEDIA_DELIVERY_EXTS` from
+    0.20.0), else the kit's model, :data:`MEDIA_DELIVERY_EXTS` (never imported here:
+    building a payload must not boot hermes)."""
+    base = sys.modules.get("gateway.platforms.base")
+    table = getattr(base, "MEDIA_DELIVERY_EXTS", None)
+    if isinstance(table, (tuple, list, set, frozenset)) and table:
+        found = frozenset(str(e).lower() for e in cast("tuple[object, ...]", table))
+        if all(e.startswith(".") for e in found):
+            return found
+    return MEDIA_DELIVERY_EXTS
+
+
 def _extension_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """A path ending in a deliverable extension, and one inside a path before a character
-    that ends it; compiled on first use (only a media delivery needs them)."""
+    that ends it (for the running host's table, compiled on first use)."""
+    return _patterns_for(delivery_extensions())
+
+
+@functools.cache
+def _patterns_for(extensions: frozenset[str]) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    alternation = "|".join(sorted((e[1:] for e in extensions), key=len, reverse=True))
     return (
-        re.compile(rf"\.(?:{_EXTENSIONS})\Z", re.IGNORECASE),
-        re.compile(rf"\.(?:{_EXTENSIONS})(?={_TAG_END})", re.IGNORECASE),
+        re.compile(rf"\.(?:{alternation})\Z", re.IGNORECASE),
+        re.compile(rf"\.(?:{alternation})(?={_TAG_END})", re.IGNORECASE),
     )
 
 
@@ -199,7 +226,7 @@ def _path_problem(text: str, name: str) -> str | None:
         )
     ending = _extension_patterns()[0].search(text)
     deliverable = ending is not None
-    if deliverable != (_suffix(text) in MEDIA_DELIVERY_EXTS):
+    if deliverable != (_suffix(text) in delivery_extensions()):
         return (
             f"hermes reads the extension of media file {name!r} two ways (its MEDIA: pattern"
             " and its extension check disagree), so it may send the file twice: rename it to"
@@ -272,7 +299,7 @@ def _also_sent(text: str) -> str | None:
     if brk is None:
         return None
     head = text[: brk.start()].rstrip(STRIPPED_END)
-    if not head or _suffix(head) in MEDIA_DELIVERY_EXTS:  # hermes skips those (base.py:3788)
+    if not head or _suffix(head) in delivery_extensions():  # hermes skips those (base.py:3788)
         return None
     return head if os.path.isfile(head) else None
 
