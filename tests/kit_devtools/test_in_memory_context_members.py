@@ -152,7 +152,7 @@ def test_spawn_task_needs_a_running_loop_and_its_handle_cancels_it() -> None:
 
     async def inside() -> bool:
         task = ctx.spawn_task(forever(), name="kitm-bg")
-        [handle] = [h for h in ctx.handles if h.kind == "background_task"]
+        [handle] = [h for h in ctx._handles if h.kind == "background_task"]
         handle.dispose()
         await asyncio.sleep(0)
         return task.cancelled()

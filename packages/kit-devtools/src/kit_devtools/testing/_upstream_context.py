@@ -151,7 +151,7 @@ class UpstreamContext(HostContext):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._manager = _Manager()
-        self.handles: list[PluginRegistration] = []
+        self._handles: list[PluginRegistration] = []
         """Every handle this context returned, oldest first."""
 
     @property
@@ -185,22 +185,22 @@ class UpstreamContext(HostContext):
         handle = PluginRegistration(
             kind, name, release, self.plugin_id, persistent=persistent, forget=forget
         )
-        self.handles.append(handle)
+        self._handles.append(handle)
         ledger.setdefault(self.plugin_id, []).append(handle)
         return handle
 
-    def rollback(self) -> None:
+    def _rollback(self) -> None:
         """Dispose every handle, newest first (the ledger unwinding a failed register())."""
-        for handle in reversed(self.handles):
+        for handle in reversed(self._handles):
             handle.dispose()
 
-    def ledger_credits(self) -> dict[str, tuple[str, ...]]:
+    def _ledger_credits(self) -> dict[str, tuple[str, ...]]:
         """What hermes credits the plugin with from its ledger slice: the keys of its active
         registrations of each kind, in registration order, one per registration (a hook
         registered twice is listed twice; ``_attribute_registrations``,
         hermes_cli/plugins_loader.py 0.21.3 and 0.22.2; ``_load_plugin``,
         hermes_cli/plugins.py 0.20.1)."""
-        active = [h for h in self.handles if h.active]
+        active = [h for h in self._handles if h.active]
         return {
             surface: tuple(h.key for h in active if h.kind == kind)
             for surface, kind in (

@@ -222,7 +222,7 @@ class InMemoryHost:
                 message = f"Failed to load plugin '{manifest.name}': {exc}"
                 self._state.record("WARNING", manifest.name, "plugin", plugin_key, message, exc)
                 if isinstance(ctx, UpstreamContext):
-                    ctx.rollback()  # upstream's ledger unwinds what register() registered
+                    ctx._rollback()  # upstream's ledger unwinds what register() registered
                 credits = self._credits(before, manifest.name, ctx)
                 return self._keep(found, module, error=str(exc), exception=exc, credits=credits)
         credits = self._credits(before, manifest.name, ctx)
@@ -235,7 +235,7 @@ class InMemoryHost:
         ledger slice, else what the tables gained (0.19.0's ``_load_plugin``)."""
         credits = self._state.credits(before, plugin)
         if isinstance(ctx, UpstreamContext):
-            credits.update(ctx.ledger_credits())
+            credits.update(ctx._ledger_credits())
         return credits
 
     def load_memory_provider(self, directory: str | Path) -> MemoryProviderLoad:
