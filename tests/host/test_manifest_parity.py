@@ -184,7 +184,7 @@ def test_every_manifest_reads_the_same_in_both_hosts(
 def test_the_in_memory_home_has_the_folders_hermes_creates(tmp_path: Path) -> None:
     """The real host's ``ensure_hermes_home`` on an empty home (in a process of its own, so
     no home or override of this session's host interferes), against the played release's
-    ``home_folders`` (five on 0.13.0, ten from 0.17.0) and the in-memory host's home."""
+    ``home_folders`` (five on 0.13.0, ten from 0.14.0) and the in-memory host's home."""
     home = tmp_path / "home"
     subprocess.run(
         [sys.executable, "-c", "import hermes_cli.config as c; c.ensure_hermes_home()"],

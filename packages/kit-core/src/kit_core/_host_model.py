@@ -205,8 +205,8 @@ class HostRelease(Record):
     raises TypeError, which hermes logs and skips."""
     home_folders: tuple[str, ...]
     """The folders hermes lays out in an empty ``HERMES_HOME`` (observed:
-    ``ensure_hermes_home`` on a fresh home; relative, sorted): five on 0.13.0 to 0.16.0
-    (``cron``, ``logs``, ``logs/curator``, ``memories``, ``sessions``), ten from 0.17.0."""
+    ``ensure_hermes_home`` on a fresh home; relative, sorted): five on 0.13.0
+    (``cron``, ``logs``, ``logs/curator``, ``memories``, ``sessions``), ten from 0.14.0."""
 
     def __init__(self, facts: Mapping[str, Any], *, modelled: bool = False) -> None:
         setattr_ = object.__setattr__
