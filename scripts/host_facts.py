@@ -171,6 +171,9 @@ def register(ctx):
     async def started(**kwargs):
         state.awaited.append(True)
 
+    def narrow(session_id):  # takes none of the other keywords hermes sends
+        state.narrow.append(session_id)
+
     def guard(tool_name=None, **kwargs):
         if tool_name == "kit_facts_raise":
             raise RuntimeError("kit facts probe")
@@ -179,10 +182,12 @@ def register(ctx):
         return None
 
     ctx.register_hook("on_session_start", started)
+    ctx.register_hook("on_session_start", narrow)
     ctx.register_hook("pre_tool_call", guard)
 """
 """A plugin installed in the empty home to observe what hermes does with an ``async def``
-hook, a raising ``pre_tool_call`` and a ``modify`` directive, and what the model is sent."""
+hook, a hook callback that declares only some of the keywords, a raising
+``pre_tool_call`` and a ``modify`` directive, and what the model is sent."""
 
 
 def install_probe(home: str) -> Any:
@@ -200,6 +205,7 @@ def install_probe(home: str) -> Any:
     state = types.ModuleType("kit_facts_probe_state")
     state.calls = []  # type: ignore[attr-defined]
     state.awaited = []  # type: ignore[attr-defined]
+    state.narrow = []  # type: ignore[attr-defined]
     sys.modules[state.__name__] = state
     return state
 
@@ -239,6 +245,10 @@ def behaviour(plugins: Any, model_tools: Any, state: Any) -> dict[str, Any]:
         table = table or _optional(module, "_HOOK_TIMEOUT_FAIL_CLOSED_HOOKS")
     return {
         "awaits_hooks": bool(state.awaited),
+        # a callback of only ``session_id`` runs where hermes passes a callback just the
+        # keywords it declares; elsewhere ``platform=`` (and ``telemetry_schema_version=``)
+        # make it raise TypeError, which hermes logs and skips
+        "narrows_hook_kwargs": bool(state.narrow),
         "fail_closed_hooks": ["pre_tool_call"] if raise_blocks else [],
         "timeout_fail_closed_hooks": sorted(table or ()),
         "modify_directive": bool(modified) and modified[-1].get("modified") is True,
@@ -251,6 +261,26 @@ def behaviour(plugins: Any, model_tools: Any, state: Any) -> dict[str, Any]:
         "bridge_default": "kit_facts_plain" not in names and "tool_search" in names,
         "sanitizer_adds_required": schema["function"]["parameters"].get("required") == [],
     }
+
+
+def home_folders(config: Any) -> list[str]:
+    """The folders hermes lays out in an empty ``HERMES_HOME``: ``ensure_hermes_home``
+    (``hermes_cli/config.py``; what ``load_config`` runs at every boot) called for a fresh
+    home of its own, so neither the probe plugin's files nor the caches the booted tools
+    leave in the probe's home (``cache/`` on 0.22.2) are counted; relative paths, sorted."""
+    before = os.environ["HERMES_HOME"]
+    with tempfile.TemporaryDirectory(prefix="hermes-facts-home-") as root:
+        home = os.path.join(root, "home")
+        os.environ["HERMES_HOME"] = home
+        try:
+            config.ensure_hermes_home()
+        finally:
+            os.environ["HERMES_HOME"] = before
+        return sorted(
+            os.path.relpath(os.path.join(where, name), home)
+            for where, folders, _ in os.walk(home)
+            for name in folders
+        )
 
 
 def read_facts(state: Any) -> dict[str, Any]:
@@ -323,6 +353,7 @@ def read_facts(state: Any) -> dict[str, Any]:
             _optional("hermes_cli.dashboard_auth.registry", "register_global_provider")
         ),
         "top_level": sorted((dist.read_text("top_level.txt") or "").split()),
+        "home_folders": home_folders(importlib.import_module("hermes_cli.config")),
         **behaviour(plugins, model_tools, state),
     }
 

@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from kit_devtools.testing import InMemoryHost
-from kit_devtools.testing._home import HOME_FOLDERS
 
 if TYPE_CHECKING:
     from tests.host.conftest import HermesHost
@@ -184,7 +183,8 @@ def test_every_manifest_reads_the_same_in_both_hosts(
 
 def test_the_in_memory_home_has_the_folders_hermes_creates(tmp_path: Path) -> None:
     """The real host's ``ensure_hermes_home`` on an empty home (in a process of its own, so
-    no home or override of this session's host interferes), against ``HOME_FOLDERS``."""
+    no home or override of this session's host interferes), against the played release's
+    ``home_folders`` (five on 0.13.0, ten from 0.14.0) and the in-memory host's home."""
     home = tmp_path / "home"
     subprocess.run(
         [sys.executable, "-c", "import hermes_cli.config as c; c.ensure_hermes_home()"],
@@ -193,10 +193,10 @@ def test_the_in_memory_home_has_the_folders_hermes_creates(tmp_path: Path) -> No
         capture_output=True,
     )
     made = {str(p.relative_to(home)) for p in home.rglob("*") if p.is_dir()}
-    assert made == set(HOME_FOLDERS)
     host = InMemoryHost()  # its temporary home lives as long as it does
+    assert made == set(host.release.home_folders)
     memory = host.hermes_home
     assert {str(p.relative_to(memory)) for p in memory.rglob("*") if p.is_dir()} == {
-        *HOME_FOLDERS,
+        *made,
         "plugins",  # where hermes' discovery looks, made by its installer
     }

@@ -78,3 +78,14 @@ def test_a_real_home_is_used_as_it_is_and_kept(tmp_path: Path) -> None:
     del host
     gc.collect()
     assert real.is_dir()
+
+
+def test_the_home_is_laid_out_as_the_played_release_lays_out_its_own() -> None:
+    """Each release's ``home_folders`` (observed, ``ensure_hermes_home``): 0.13.0 makes five
+    folders, 0.14.0 on ten (``hooks``, ``pairing``, the media caches and ``skills`` too)."""
+    for version, extra in (("0.13.0", set[str]()), ("0.19.0", {"hooks", "skills"})):
+        host = InMemoryHost(hermes=version)
+        made = {str(p.relative_to(host.hermes_home)) for p in host.hermes_home.rglob("*")}
+        assert made - {"config.yaml"} == {*host.release.home_folders, "plugins"}
+        assert {"cron", "sessions", "logs", "logs/curator", "memories"} | extra <= made
+        assert ("hooks" in made) is bool(extra)

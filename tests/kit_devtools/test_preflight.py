@@ -398,7 +398,11 @@ def test_upstream_tools_are_run_and_their_verdict_reported(
     directory = plugin(tmp_path, BASE, source())
     status, data = run(capsys, str(directory))
     assert status == 1
-    assert data["verdict_by"] == "hermes plugins validate and hermes plugins doctor"
+    # the kit's own rules first (none fails on this plugin), then each command's verdict
+    assert data["verdict_by"] == (
+        "hermes-plugin-kit (upstream's rules, applied by the kit) and hermes plugins validate"
+        " and hermes plugins doctor"
+    )
     assert [(f["rule"], f["message"]) for f in data["findings"]] == [
         ("HPK058", "hermes' own `hermes plugins validate` fails: declared tools: undeclared: demo"),
         (
@@ -408,6 +412,32 @@ def test_upstream_tools_are_run_and_their_verdict_reported(
         ),
         ("HPK058", "hermes' own `hermes plugins doctor` fails: doctor says no"),
     ]
+
+
+def test_a_release_with_doctor_alone_keeps_the_kits_rules_of_validate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """0.20.1 has ``hermes plugins doctor`` and no ``validate``: doctor's verdict is relayed
+    and the kit still applies validate's rules (here HPK051, a missing description), which
+    doctor does not check."""
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "hpk_stand_in_validate.py").write_text(STAND_IN, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path / "lib"))
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path / "lib"))
+    monkeypatch.setattr(
+        upstream,
+        "TOOLS",
+        {
+            "hermes plugins validate": ("hpk_no_such_module", "validate_plugin_dir"),
+            "hermes plugins doctor": ("hpk_stand_in_validate", "doctor_plugin"),
+        },
+    )
+    directory = plugin(tmp_path, "name: demo\nversion: 0.1.0\nkind: standalone\n", source())
+    status, data = run(capsys, str(directory))
+    assert status == 1
+    assert data["verdict_by"].endswith("applied by the kit) and hermes plugins doctor")
+    assert [f["rule"] for f in data["findings"]] == ["HPK051", "HPK058"]
+    assert "doctor says no" in data["findings"][1]["message"]
 
 
 # -- the examples, and the CI workflow ----------------------------------------------------

@@ -90,11 +90,13 @@ class HostRelease(Record):
         "fail_closed_hooks",
         "functions",
         "global_dashboard_auth",
+        "home_folders",
         "hooks",
         "manifest",
         "middleware",
         "middleware_schema_version",
         "modify_directive",
+        "narrows_hook_kwargs",
         "observer_schema_version",
         "package_version",
         "provider_builtins",
@@ -202,6 +204,15 @@ class HostRelease(Record):
     sanitizer_adds_required: bool
     """Whether the schema sanitizer adds ``"required": []`` to an object schema that has
     none (observed; from 0.21.4)."""
+    narrows_hook_kwargs: bool
+    """Whether a hook callback without ``**kwargs`` is passed only the keywords it declares
+    (observed: a probe ``on_session_start`` callback of ``session_id`` alone runs; from
+    0.20.1, ``_invoke_hook_callback``). Before, every keyword is passed and such a callback
+    raises TypeError, which hermes logs and skips."""
+    home_folders: tuple[str, ...]
+    """The folders hermes lays out in an empty ``HERMES_HOME`` (observed:
+    ``ensure_hermes_home`` on a fresh home; relative, sorted): five on 0.13.0
+    (``cron``, ``logs``, ``logs/curator``, ``memories``, ``sessions``), ten from 0.14.0."""
 
     def __init__(self, facts: Mapping[str, Any], *, modelled: bool = False) -> None:
         setattr_ = object.__setattr__
@@ -246,8 +257,10 @@ class HostRelease(Record):
             "global_dashboard_auth",
             "bridge_default",
             "sanitizer_adds_required",
+            "narrows_hook_kwargs",
         ):
             setattr_(self, flag, bool(facts.get(flag, False)))
+        setattr_(self, "home_folders", tuple(facts.get("home_folders", ())))
 
     @property
     def label(self) -> str:

@@ -380,7 +380,9 @@ FIRST: Final[dict[str, Any]] = {
         "tui_gateway",
         "utils",
     ],
+    "home_folders": ["cron", "logs", "logs/curator", "memories", "sessions"],
     "awaits_hooks": False,
+    "narrows_hook_kwargs": False,
     "fail_closed_hooks": [],
     "timeout_fail_closed_hooks": [],
     "modify_directive": False,
@@ -421,6 +423,10 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
             },
             "toolsets": {"added": ["x_search"], "removed": ["rl"]},
             "top_level": {"added": [], "removed": ["rl_cli"]},
+            "home_folders": {
+                "added": ["audio_cache", "hooks", "image_cache", "pairing", "skills"],
+                "removed": [],
+            },
         },
     ),
     (
@@ -888,6 +894,7 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
                 "removed": [],
             },
             "top_level": {"added": ["registration_lifecycle"], "removed": []},
+            "narrows_hook_kwargs": True,
             "modify_directive": True,
             "registration_ledger": True,
         },

@@ -98,6 +98,20 @@ def _write(directory: Path) -> Path | str:
     return report.manifest_file
 
 
+def preflight(directory: Path) -> Preflight:
+    """The kit's admission rules on every release, and the verdict of each of hermes' own
+    admission commands the installed release has (``hermes plugins doctor`` from 0.20.1,
+    ``hermes plugins validate`` from 0.21.3; :func:`available` asks the release itself):
+    0.20.1's doctor checks neither the manifest's fields, ``requires_env``, undeclared
+    registrations nor built-in names, so relaying it alone would drop validate's rules."""
+    report = preflight_directory(directory)
+    upstream = available()
+    if upstream and report.directory.is_dir():
+        report.verdict_by = " and ".join([report.verdict_by, *upstream])
+        report.findings += upstream_findings(report.directory, upstream)
+    return report
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``preflight`` with parsed arguments; the exit status."""
     directory = Path(args.directory)
@@ -114,12 +128,7 @@ def run(args: argparse.Namespace) -> int:
             if isinstance(result, str):
                 return _fail(result)
             written = result
-        upstream = available()
-        if upstream:
-            report = Preflight(directory.resolve(), verdict_by=" and ".join(upstream))
-            report.findings = upstream_findings(directory.resolve(), upstream)
-        else:
-            report = preflight_directory(directory)
+        report = preflight(directory)
     data = report_data(report, written)
     print(json.dumps(data, indent=2, ensure_ascii=False) if args.json else _text(data))
     return 0 if data["ok"] else 1

