@@ -20,7 +20,7 @@ import pytest
 from kit_core._host_model import HostRelease, newest_registry_release, registry_releases
 from kit_devtools.cli import main
 from kit_devtools.testing import HostContext, InMemoryHost, PluginManifest
-from kit_devtools.testing.context import GATED
+from kit_devtools.testing.context import gated
 
 if TYPE_CHECKING:
     from tests.host.conftest import HermesHost
@@ -450,4 +450,4 @@ def test_the_in_memory_context_has_every_member_of_hermes_plugin_context(
     mine = {n for n in dir(ctx) if not n.startswith("_")}
     assert real <= mine, f"not simulated: {sorted(real - mine)}"
     others = set().union(*(r.context for r in registry_releases())) - real
-    assert not {n for n in others if hasattr(ctx, n)} & set(GATED), "members of other releases"
+    assert not {n for n in others if hasattr(ctx, n)} & gated(), "members of other releases"

@@ -773,7 +773,7 @@ RUNS: dict[str, Run] = {
     "HPK109": Run(tool("sev109_get", _schema("sev109_get", {"tags": {
         "type": "array", "description": "t"}})), hpk109),
     "HPK111": Run(tool("sev111 get!", toolset="sev111"), hpk111),
-    "HPK112": Run(tool("tool_search", toolset="sev112"), hpk112),
+    "HPK112": Run(tool("tool_search", toolset="sev112"), hpk112, reported=lambda: HAS_TOOL_SEARCH),
     "HPK113": Run(tool("Sev113Get", toolset="sev113"), hpk113),
     "HPK114": Run(tool("frobnicate", toolset="sev114"), hpk114),
     "HPK115": Run(tool("sev115_get", toolset="file"), hpk115),

@@ -125,9 +125,14 @@ def _plugins_module(host: Any) -> ModuleType:
 
         return answer
 
+    from kit_devtools.testing.context import HostContext  # here: context imports this module
+
     module = stand_in_module(
         "hermes_cli.plugins",
         "The in-memory host's stand-in for hermes_cli.plugins.",
+        # the class of the contexts the host hands out (a member the release lacks is
+        # refused there in hermes' words, and kit-lifecycle names the release that has it)
+        PluginContext=HostContext,
         VALID_HOOKS=HostHooks(),
         ENTRY_POINTS_GROUP=MODELLED.entry_point_group,
         PluginToolOverrideError=PluginToolOverrideError,

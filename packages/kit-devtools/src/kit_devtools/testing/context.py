@@ -8,13 +8,14 @@ with a WARNING or ERROR event (``InMemoryHost.events``) where hermes logs one.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from kit_devtools.testing._context_members import LifecycleMembers
+from kit_core._host_model import registry_releases
 from kit_devtools.testing._context_registrars import Registrars
 from kit_devtools.testing._providers import Provisions
 from kit_devtools.testing._state import HostState
@@ -64,11 +65,14 @@ class PluginManager:
         self._slack_action_handlers: list[Any] = []
 
 
-GATED: frozenset[str] = frozenset(
-    name for cls in (LifecycleMembers, Registrars) for name in vars(cls) if not name.startswith("_")
-) | {"get_config"}
-"""Members only some releases' ``PluginContext`` has: absent where the release played
-lacks them (``HostRelease.context``)."""
+@functools.cache
+def gated() -> frozenset[str]:
+    """``PluginContext`` members some release lacks (``HostRelease.context``): absent where
+    the release played lacks them, as there (``register_middleware`` before 0.17.0, the
+    members of 0.20.1 before it ...)."""
+    releases = registry_releases()
+    every = frozenset.intersection(*(frozenset(r.context) for r in releases))
+    return frozenset(m for r in releases for m in r.context) - every
 
 
 class HostContext(Provisions, Registrars):
@@ -88,14 +92,14 @@ class HostContext(Provisions, Registrars):
         return f"HostContext(plugin={self.manifest.name!r})"
 
     def __getattribute__(self, name: str) -> Any:
-        if name in GATED and name not in object.__getattribute__(self, "_state").release.context:
+        if name in gated() and name not in object.__getattribute__(self, "_state").release.context:
             msg = f"'PluginContext' object has no attribute {name!r}"
             raise AttributeError(msg, name=name, obj=self)
         return object.__getattribute__(self, name)
 
     def __dir__(self) -> list[str]:
         offered = self._state.release.context
-        return [n for n in super().__dir__() if n not in GATED or n in offered]
+        return [n for n in super().__dir__() if n not in gated() or n in offered]
 
     def __getattr__(self, name: str) -> Any:
         """A member the release lacks fails in hermes' words: ``'PluginContext' object has
