@@ -95,6 +95,7 @@ class HostRelease(Record):
         "middleware",
         "middleware_schema_version",
         "modify_directive",
+        "narrows_handler_kwargs",
         "observer_schema_version",
         "package_version",
         "provider_builtins",
@@ -104,6 +105,7 @@ class HostRelease(Record):
         "secret_source_api_version",
         "silence_predicates",
         "silence_token",
+        "skill_path_str",
         "slash_commands",
         "timeout_fail_closed_hooks",
         "tool_keywords",
@@ -202,6 +204,13 @@ class HostRelease(Record):
     sanitizer_adds_required: bool
     """Whether the schema sanitizer adds ``"required": []`` to an object schema that has
     none (observed; from 0.21.4)."""
+    narrows_handler_kwargs: bool
+    """Whether dispatch passes a tool handler only the keywords its signature names, so a
+    ``def handler(args)`` works (``tools/registry.py`` ``_kwargs_accepted_by``; observed;
+    from 0.21.5)."""
+    skill_path_str: bool
+    """Whether ``register_skill`` takes a str path (it calls ``Path(path)`` first; observed;
+    from 0.21.5); before, ``path.exists()`` raised AttributeError on one."""
 
     def __init__(self, facts: Mapping[str, Any], *, modelled: bool = False) -> None:
         setattr_ = object.__setattr__
@@ -246,6 +255,8 @@ class HostRelease(Record):
             "global_dashboard_auth",
             "bridge_default",
             "sanitizer_adds_required",
+            "narrows_handler_kwargs",
+            "skill_path_str",
         ):
             setattr_(self, flag, bool(facts.get(flag, False)))
 
