@@ -184,10 +184,26 @@ def register(ctx):
     ctx.register_hook("on_session_start", started)
     ctx.register_hook("on_session_start", narrow)
     ctx.register_hook("pre_tool_call", guard)
+
+    def narrow_handler(args):  # no **kwargs
+        state.calls.append(("kit_facts_narrow", dict(args)))
+        return "{}"
+
+    schema = {"name": "kit_facts_narrow", "description": "Probe.", "parameters": SCHEMA}
+    ctx.register_tool(
+        name="kit_facts_narrow", toolset="kit_facts", schema=schema, handler=narrow_handler
+    )
+    skill = __file__.rpartition("/")[0] + "/SKILL.md"  # a str, as PluginManifest.path is
+    try:
+        ctx.register_skill("kit-facts", skill)
+        state.skill_str = True
+    except Exception:  # AttributeError before 0.21.5: register_skill calls path.exists()
+        state.skill_str = False
 """
 """A plugin installed in the empty home to observe what hermes does with an ``async def``
 hook, a hook callback that declares only some of the keywords, a raising
-``pre_tool_call`` and a ``modify`` directive, and what the model is sent."""
+``pre_tool_call`` and a ``modify`` directive, a handler that takes no ``**kwargs``, a skill
+path given as a str, and what the model is sent."""
 
 
 def install_probe(home: str) -> Any:
@@ -200,12 +216,15 @@ def install_probe(home: str) -> Any:
         out.write("name: kit_facts_probe\nversion: 0.1.0\nkind: standalone\n")
     with open(os.path.join(folder, "__init__.py"), "w", encoding="utf-8") as out:
         out.write(PROBE_PLUGIN)
+    with open(os.path.join(folder, "SKILL.md"), "w", encoding="utf-8") as out:
+        out.write("---\nname: kit-facts\ndescription: probe\n---\nprobe\n")
     with open(os.path.join(home, "config.yaml"), "w", encoding="utf-8") as out:
         out.write("plugins:\n  enabled:\n    - kit_facts_probe\n")
     state = types.ModuleType("kit_facts_probe_state")
     state.calls = []  # type: ignore[attr-defined]
     state.awaited = []  # type: ignore[attr-defined]
     state.narrow = []  # type: ignore[attr-defined]
+    state.skill_str = False  # type: ignore[attr-defined]
     sys.modules[state.__name__] = state
     return state
 
@@ -228,6 +247,8 @@ def behaviour(plugins: Any, model_tools: Any, state: Any) -> dict[str, Any]:
     raise_blocks = len(state.calls) == calls_before
     model_tools.handle_function_call("kit_facts_modify", {"modified": False})
     modified = [args for name, args in state.calls if name == "kit_facts_modify"]
+    model_tools.handle_function_call("kit_facts_narrow", {}, task_id="kit-facts")
+    narrowed = any(name == "kit_facts_narrow" for name, _ in state.calls)
     direct = inspect.signature(model_tools.get_tool_definitions).parameters
     sent = model_tools.get_tool_definitions(enabled_toolsets=["kit_facts"], quiet_mode=True)
     names = sorted(d["function"]["name"] for d in sent)
@@ -260,6 +281,12 @@ def behaviour(plugins: Any, model_tools: Any, state: Any) -> dict[str, Any]:
         ],
         "bridge_default": "kit_facts_plain" not in names and "tool_search" in names,
         "sanitizer_adds_required": schema["function"]["parameters"].get("required") == [],
+        # registry.dispatch passes a handler only the keywords its signature names
+        # (tools/registry.py _kwargs_accepted_by, 0.21.5 and 0.22.2); before, all of them
+        "narrows_handler_kwargs": narrowed,
+        # register_skill takes Path(path) first (hermes_cli/plugins.py register_skill
+        # 0.21.5, plugins_content.py 0.22.2); before, a str raised at path.exists()
+        "skill_path_str": bool(state.skill_str),
     }
 
 

@@ -131,6 +131,8 @@ def test_the_observed_behaviours_start_on_the_release_that_brought_them() -> Non
         "bridge_default": _since(lambda r: r.bridge_default),
         "sanitizer_adds_required": _since(lambda r: r.sanitizer_adds_required),
         "silence_predicates": _since(lambda r: bool(r.silence_predicates)),
+        "narrows_handler_kwargs": _since(lambda r: r.narrows_handler_kwargs),
+        "skill_path_str": _since(lambda r: r.skill_path_str),
     }
     assert since == {
         "awaits_hooks": "0.21.3",
@@ -141,6 +143,8 @@ def test_the_observed_behaviours_start_on_the_release_that_brought_them() -> Non
         "bridge_default": "0.20.0",
         "sanitizer_adds_required": "0.21.4",
         "silence_predicates": "0.21.4",
+        "narrows_handler_kwargs": "0.21.5",
+        "skill_path_str": "0.21.5",
     }
     for field, first in since.items():
         assert first is not None

@@ -96,6 +96,7 @@ class HostRelease(Record):
         "middleware",
         "middleware_schema_version",
         "modify_directive",
+        "narrows_handler_kwargs",
         "narrows_hook_kwargs",
         "observer_schema_version",
         "package_version",
@@ -106,6 +107,7 @@ class HostRelease(Record):
         "secret_source_api_version",
         "silence_predicates",
         "silence_token",
+        "skill_path_str",
         "slash_commands",
         "timeout_fail_closed_hooks",
         "tool_keywords",
@@ -213,6 +215,13 @@ class HostRelease(Record):
     """The folders hermes lays out in an empty ``HERMES_HOME`` (observed:
     ``ensure_hermes_home`` on a fresh home; relative, sorted): five on 0.13.0
     (``cron``, ``logs``, ``logs/curator``, ``memories``, ``sessions``), ten from 0.14.0."""
+    narrows_handler_kwargs: bool
+    """Whether dispatch passes a tool handler only the keywords its signature names, so a
+    ``def handler(args)`` works (``tools/registry.py`` ``_kwargs_accepted_by``; observed;
+    from 0.21.5)."""
+    skill_path_str: bool
+    """Whether ``register_skill`` takes a str path (it calls ``Path(path)`` first; observed;
+    from 0.21.5); before, ``path.exists()`` raised AttributeError on one."""
 
     def __init__(self, facts: Mapping[str, Any], *, modelled: bool = False) -> None:
         setattr_ = object.__setattr__
@@ -258,6 +267,8 @@ class HostRelease(Record):
             "bridge_default",
             "sanitizer_adds_required",
             "narrows_hook_kwargs",
+            "narrows_handler_kwargs",
+            "skill_path_str",
         ):
             setattr_(self, flag, bool(facts.get(flag, False)))
         setattr_(self, "home_folders", tuple(facts.get("home_folders", ())))

@@ -390,6 +390,8 @@ FIRST: Final[dict[str, Any]] = {
     "silence_predicates": [],
     "bridge_default": False,
     "sanitizer_adds_required": False,
+    "narrows_handler_kwargs": False,
+    "skill_path_str": False,
 }
 
 CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
@@ -1072,6 +1074,8 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
                 "removed": [],
             },
             "fail_closed_hooks": {"added": ["pre_tool_call"], "removed": []},
+            "narrows_handler_kwargs": True,
+            "skill_path_str": True,
         },
     ),
     (

@@ -143,16 +143,27 @@ def _names_keywords(fn: object, keywords: frozenset[str]) -> bool:
 
 
 def handler_findings(
-    name: str, handler: object, is_async: bool, keywords: frozenset[str] = frozenset()
+    name: str,
+    handler: object,
+    is_async: bool,
+    keywords: frozenset[str] = frozenset(),
+    *,
+    narrows: bool = False,
 ) -> list[Finding]:
     """What is wrong with how hermes will call a tool's handler (``keywords``: those the
-    release checked passes it)."""
+    release checked passes it; ``narrows``: it passes only the keywords the handler names,
+    ``HostRelease.narrows_handler_kwargs``)."""
     where = f"tool {name}"
     found: list[Finding] = []
     # a kit tool's wrapper takes (args, **kwargs) whatever it wraps: @tool checked the
     # spec style's shape, and a typed handler is called with keywords by the wrapper
     kit_tool = declaration_of(handler, ToolSpec) is not None
     shape = None if kit_tool else signature_shape(handler)
+    # 0.21.5 on, registry.dispatch narrows the keywords to the handler's signature
+    # (tools/registry.py _kwargs_accepted_by): one that takes the arguments positionally
+    # works without **kwargs, now and with any keyword a later release adds
+    if shape is not None and narrows and shape[0]:
+        shape = None
     if shape is not None and not all(shape):
         if shape[0] and keywords and _names_keywords(handler, keywords):
             found.append(finding("HPK124", where, keywords=", ".join(sorted(keywords))))

@@ -51,8 +51,16 @@ from kit_devtools.testing._requires_hermes import spec_of, version_satisfies
 __all__ = ["compat_report", "render_json", "render_text"]
 
 
-def _skill_path_findings(recorder: Recorder) -> list[Finding]:
+def _skill_path_findings(
+    recorder: Recorder, release: HostRelease
+) -> tuple[list[Finding], list[Use]]:
+    """HPK503 for each skill registered with a path that is no ``Path``, where ``release``
+    (the one the plugin was loaded into) refuses it; where it takes one (``skill_path_str``:
+    ``register_skill`` calls ``Path(path)`` first, hermes_cli/plugins.py 0.21.5,
+    hermes_cli/plugins_content.py 0.22.2), a use that raises the floor to the first
+    release that does."""
     found: list[Finding] = []
+    uses: list[Use] = []
     for call in recorder.calls:
         if call.member != "register_skill" or not call.called:
             continue
@@ -61,8 +69,14 @@ def _skill_path_findings(recorder: Recorder) -> list[Finding]:
             path = call.arguments[1]
         if path is not None and not isinstance(path, Path):
             name = call.keyword_values.get("name", call.arguments[0] if call.arguments else "?")
-            found.append(finding("HPK503", f"skill {name}", type=type(path).__name__))
-    return found
+            kind = type(path).__name__
+            if not release.skill_path_str:
+                found.append(finding("HPK503", f"skill {name}", type=kind))
+                continue
+            since = first_release(lambda r: r.skill_path_str)
+            uses.append(Use("context", "register_skill", f"register_skill({name!r}, <{kind}>)",
+                            since))  # fmt: skip
+    return found, uses
 
 
 def _callback_findings(host: RecordingHost, plugin: LoadedPlugin) -> list[Finding]:
@@ -157,8 +171,10 @@ def compat_report(target: Target) -> tuple[dict[str, Any], list[Finding]]:
     manifest: dict[str, Any] = dict(plugin.manifest or {}) if directory else {}
     surfaces = {surface: tuple(getattr(plugin, surface)) for surface, _ in SURFACES}
     uses = uses_of(recorder.calls, plugin.hooks, plugin.middleware, surfaces, manifest)
+    skill_findings, skill_uses = _skill_path_findings(recorder, host.release)
+    uses += skill_uses
     findings += _availability_findings(uses)
-    findings += _skill_path_findings(recorder) + _callback_findings(host, plugin)
+    findings += skill_findings + _callback_findings(host, plugin)
     notes: list[str] = []
     floor = floor_of(uses) if plugin.enabled and not provider else None
     if directory is not None:

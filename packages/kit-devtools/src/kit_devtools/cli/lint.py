@@ -154,7 +154,13 @@ def _tool_findings(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]:
             continue
         found += name_findings(name, plugin.key, entry.toolset, host.release)
         found += schema_findings(name, entry.schema)
-        found += handler_findings(name, entry.handler, entry.is_async, host.release.tool_keywords)
+        found += handler_findings(
+            name,
+            entry.handler,
+            entry.is_async,
+            host.release.tool_keywords,
+            narrows=host.release.narrows_handler_kwargs,
+        )
     return found
 
 

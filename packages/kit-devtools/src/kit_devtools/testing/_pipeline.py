@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextvars
+import inspect
 import json
 import re
 import time
@@ -120,6 +121,20 @@ def normalize_result(state: HostState, plugin: str, name: str, result: Any) -> A
     )
 
 
+def _kwargs_accepted_by(handler: Any, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """``kwargs`` narrowed to the keywords ``handler`` names; all of them where it takes
+    ``**kwargs`` or has no signature (0.21.5 on: ``tools/registry.py``
+    ``_kwargs_accepted_by``, called by ``registry.dispatch``)."""
+    try:
+        parameters = inspect.signature(handler).parameters
+    except (TypeError, ValueError):
+        return kwargs
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
+        return kwargs
+    named = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    return {k: v for k, v in kwargs.items() if k in parameters and parameters[k].kind in named}
+
+
 def dispatch(state: HostState, name: str, args: Any, **kwargs: Any) -> Any:
     """``registry.dispatch``: the handler alone, errors as hermes formats them."""
     entry = state.tools.get(name)
@@ -132,6 +147,8 @@ def dispatch(state: HostState, name: str, args: Any, **kwargs: Any) -> Any:
             return json.dumps({"error": message})
         return json.dumps({"error": f"Unknown tool: {name}"})
     try:
+        if state.release.narrows_handler_kwargs:
+            kwargs = _kwargs_accepted_by(entry.handler, kwargs)
         if entry.is_async:
             result = run_async(entry.handler(args, **kwargs))
         else:

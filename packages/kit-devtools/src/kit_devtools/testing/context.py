@@ -277,7 +277,8 @@ class HostContext(Provisions, Registrars):
 
     def register_skill(self, name: str, path: Path, description: str = "") -> None:
         """Register ``<plugin>:<name>``; raises ValueError / FileNotFoundError like hermes
-        (and AttributeError for a ``str`` path, which has no ``exists()``)."""
+        (and, where the release takes no str path, AttributeError for one, which has no
+        ``exists()``)."""
         if ":" in name:
             msg = (
                 f"Skill name '{name}' must not contain ':' "
@@ -288,6 +289,8 @@ class HostContext(Provisions, Registrars):
         if not name or not _SKILL_NAME.match(name):
             msg = f"Invalid skill name '{name}'. Must match [a-zA-Z0-9_-]+."
             raise ValueError(msg)
+        if self._state.release.skill_path_str:  # 0.21.5 on: register_skill takes Path(path)
+            path = Path(path)
         if not path.exists():
             msg = f"SKILL.md not found at {path}"
             raise FileNotFoundError(msg)
