@@ -198,9 +198,10 @@ def _static(report: Preflight) -> None:
     missing = [f for f in ("name", "version", "description") if not manifest.get(f)]
     if missing:
         report.findings.append(finding("HPK051", where, fields=", ".join(missing)))
-    found = _requires_hermes(manifest, newest_registry_release(), where)
+    newest = newest_registry_release()  # the catalogue's admission runs upstream's newest
+    found = _requires_hermes(manifest, newest, where)
     found += _config_schema(manifest, where) + _requires_env(manifest, where)
-    found += manifest_version_findings(manifest, where) + _provides_shape(manifest, where)
+    found += manifest_version_findings(manifest, where, newest) + _provides_shape(manifest, where)
     version: object = manifest.get("manifest_version")
     if isinstance(version, int) and not isinstance(version, bool) and version >= 2:
         found += [
