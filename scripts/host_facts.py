@@ -206,9 +206,62 @@ hook, a hook callback that declares only some of the keywords, a raising
 path given as a str, and what the model is sent."""
 
 
+SHADOW_DIRECTORY = """\
+import sys
+
+
+def register(ctx):
+    sys.modules["kit_facts_probe_state"].shadow.append("directory")
+"""
+"""A directory plugin ``kit_facts_shadow`` that an installed entry point of the same name
+(:data:`PROBE_ENTRY_POINTS`) shadows or not."""
+
+PROBE_ENTRY_POINTS = {
+    "kit_facts_shadow_ep": (
+        "kit_facts_shadow = kit_facts_shadow_ep",
+        "import sys\n\n\ndef register(ctx):\n"
+        '    sys.modules["kit_facts_probe_state"].shadow.append("entrypoint")\n',
+    ),
+    "kit_facts_callable_ep": (
+        "kit_facts_callable = kit_facts_callable_ep:register",
+        "import sys\n\n\ndef register(ctx):\n"
+        '    sys.modules["kit_facts_probe_state"].callable_ep.append(True)\n',
+    ),
+}
+"""Modules of a tiny installed distribution (a dist-info in a site folder put on
+``sys.path``) -> its ``hermes_agent.plugins`` entry point and the module's source: one of
+the directory plugin's name, and one that names ``module:register``."""
+
+
+def install_entry_points(home: str) -> None:
+    """Install :data:`PROBE_ENTRY_POINTS` into a site folder of ``home`` on ``sys.path``."""
+    site = os.path.join(home, "kit-facts-site")
+    info = os.path.join(site, "kit_facts_probe_ep-0.1.0.dist-info")
+    os.makedirs(info)
+    with open(os.path.join(info, "METADATA"), "w", encoding="utf-8") as out:
+        out.write("Metadata-Version: 2.1\nName: kit-facts-probe-ep\nVersion: 0.1.0\n")
+    lines = ["[hermes_agent.plugins]"]
+    for module, (entry, source) in PROBE_ENTRY_POINTS.items():
+        lines.append(entry)
+        with open(os.path.join(site, f"{module}.py"), "w", encoding="utf-8") as out:
+            out.write(source)
+    with open(os.path.join(info, "entry_points.txt"), "w", encoding="utf-8") as out:
+        out.write("\n".join(lines) + "\n")
+    sys.path.insert(0, site)
+    folder = os.path.join(home, "plugins", "kit_facts_shadow")
+    os.makedirs(folder)
+    with open(os.path.join(folder, "plugin.yaml"), "w", encoding="utf-8") as out:
+        out.write("name: kit_facts_shadow\nversion: 0.1.0\nkind: standalone\n")
+    with open(os.path.join(folder, "__init__.py"), "w", encoding="utf-8") as out:
+        out.write(SHADOW_DIRECTORY)
+
+
 def install_probe(home: str) -> Any:
-    """Put :data:`PROBE_PLUGIN` into ``home`` and enable it; returns the state it fills."""
+    """Put :data:`PROBE_PLUGIN` into ``home`` and enable it, with the entry-point probes of
+    :func:`install_entry_points`; returns the state they fill."""
     import types
+
+    install_entry_points(home)
 
     folder = os.path.join(home, "plugins", "kit_facts_probe")
     os.makedirs(folder)
@@ -219,12 +272,17 @@ def install_probe(home: str) -> Any:
     with open(os.path.join(folder, "SKILL.md"), "w", encoding="utf-8") as out:
         out.write("---\nname: kit-facts\ndescription: probe\n---\nprobe\n")
     with open(os.path.join(home, "config.yaml"), "w", encoding="utf-8") as out:
-        out.write("plugins:\n  enabled:\n    - kit_facts_probe\n")
+        out.write(
+            "plugins:\n  enabled:\n    - kit_facts_probe\n    - kit_facts_shadow\n"
+            "    - kit_facts_callable\n"
+        )
     state = types.ModuleType("kit_facts_probe_state")
     state.calls = []  # type: ignore[attr-defined]
     state.awaited = []  # type: ignore[attr-defined]
     state.narrow = []  # type: ignore[attr-defined]
     state.skill_str = False  # type: ignore[attr-defined]
+    state.shadow = []  # type: ignore[attr-defined]
+    state.callable_ep = []  # type: ignore[attr-defined]
     sys.modules[state.__name__] = state
     return state
 
@@ -237,6 +295,27 @@ SILENCE_PREDICATES = (
 )
 """The gateway's human-turn silence guard, where a release has one
 (``gateway.response_filters``): which of these predicates it offers."""
+
+
+def installer_manifest_version() -> int:
+    """The highest ``manifest_version`` the installer (``hermes plugins install``) accepts:
+    its own ``_check_manifest_version`` called on versions 1 to 3 (``hermes_cli/plugins_cmd.py``
+    0.21.3-0.21.5, ``plugins_cmd_install.py`` 0.22.2, via ``pm/plugin_declarations.py``
+    ``manifest_version_error``); before 0.21.3 the check is inline in the installer, so
+    its cap ``plugins_cmd._SUPPORTED_MANIFEST_VERSION`` is read; 0 where there is neither."""
+    check = _optional("hermes_cli.plugins_cmd_install", "_check_manifest_version") or _optional(
+        "hermes_cli.plugins_cmd", "_check_manifest_version"
+    )
+    if check is None:
+        return int(_optional("hermes_cli.plugins_cmd", "_SUPPORTED_MANIFEST_VERSION") or 0)
+    accepted = 0
+    for version in (1, 2, 3):
+        try:
+            check({"name": "kit_facts", "manifest_version": version}, "kit_facts")
+        except Exception:  # PluginOperationError: refused
+            break
+        accepted = version
+    return accepted
 
 
 def behaviour(plugins: Any, model_tools: Any, state: Any) -> dict[str, Any]:
@@ -287,6 +366,15 @@ def behaviour(plugins: Any, model_tools: Any, state: Any) -> dict[str, Any]:
         # register_skill takes Path(path) first (hermes_cli/plugins.py register_skill
         # 0.21.5, plugins_content.py 0.22.2); before, a str raised at path.exists()
         "skill_path_str": bool(state.skill_str),
+        # a directory plugin and an installed entry point of one name: which one hermes
+        # loads (0.21.4 on: _discover_and_load_inner drops entry points of a name in
+        # directory_keys, hermes_cli/plugins.py; before, the later entry point wins)
+        "directory_beats_entry_point": state.shadow == ["directory"],
+        # an entry point naming module:register: 0.21.5 on, _load_entrypoint_module returns
+        # ep.load() and the loader calls it when callable (plugins_loader.py 0.21.5 ~L462,
+        # 0.22.2 ~L503); before, it looks for a register attribute on the function
+        "entry_point_callable": bool(state.callable_ep),
+        "installer_manifest_version": installer_manifest_version(),
     }
 
 

@@ -327,36 +327,47 @@ def hpk006(seen: Seen) -> None:
 
 INSTALLER_CHECK = """
 import sys, yaml
-from hermes_cli.plugins_cmd_install import _check_manifest_version
+try:
+    from hermes_cli.plugins_cmd_install import _check_manifest_version
+except ImportError:  # 0.21.3-0.21.5: the installer's module
+    from hermes_cli.plugins_cmd import _check_manifest_version
 manifest = yaml.safe_load(open(sys.argv[1], encoding="utf-8"))
 try:
     _check_manifest_version(manifest, manifest["name"])
 except Exception as exc:
     print("HPK-REFUSED " + str(exc))
 """
-"""0.22.2's installer's own manifest check, as ``_install_plugin_core`` calls it on the
-cloned plugin's manifest (``hermes_cli/plugins_cmd_install.py`` ``_check_manifest_version``,
-via ``pm/plugin_declarations.py`` ``manifest_version_error``)."""
+"""The installer's own manifest check, as ``_install_plugin_core`` calls it on the cloned
+plugin's manifest (0.22.2 ``hermes_cli/plugins_cmd_install.py`` ``_check_manifest_version``,
+via ``pm/plugin_declarations.py`` ``manifest_version_error``; 0.21.3-0.21.5
+``hermes_cli/plugins_cmd.py`` ``_check_manifest_version``)."""
+
+
+def installer_check(seen: Seen) -> str:
+    """What the release's own installer check says of the plugin's manifest."""
+    home = seen.directory.parent / "sev017-check-home"
+    home.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HERMES_")}
+    env["HERMES_HOME"] = str(home)
+    check = subprocess.run(
+        [sys.executable, "-c", INSTALLER_CHECK, str(seen.directory / "plugin.yaml")],
+        capture_output=True, text=True, cwd=home, env=env, timeout=300, check=False,
+    )  # fmt: skip
+    assert check.returncode == 0, check.stderr[-2000:]
+    return check.stdout
 
 
 def hpk017(seen: Seen) -> None:
-    """hermes' loader reads the file (the plugin copied in loads), but its installer,
-    `hermes plugins install` (hermes_cli/plugins_cmd.py), refuses the plugin. 0.22.2's
-    installer first fetches a managed Python from the network (which this machine lacks),
-    so there hermes' own check the installer runs is called on the manifest itself."""
+    """hermes' loader reads the file (the plugin copied in loads), but where the release's
+    installer accepts manifest versions up to 1 (``installer_manifest_version``: through
+    0.21.3), `hermes plugins install` (hermes_cli/plugins_cmd.py) refuses the plugin; from
+    0.21.4 the installer's own check admits it. That check is called on the manifest
+    itself there (0.22.2's installer first fetches a managed Python from the network,
+    which this machine lacks)."""
     assert seen.loaded.enabled, seen.loaded.error
-    if "def _check_manifest_version" in hermes_source("hermes_cli/plugins_cmd_install.py"):
-        home = seen.directory.parent / "sev017-check-home"
-        home.mkdir()
-        env = {k: v for k, v in os.environ.items() if not k.startswith("HERMES_")}
-        env["HERMES_HOME"] = str(home)
-        check = subprocess.run(
-            [sys.executable, "-c", INSTALLER_CHECK, str(seen.directory / "plugin.yaml")],
-            capture_output=True, text=True, cwd=home, env=env, timeout=300, check=False,
-        )  # fmt: skip
-        assert "requires manifest_version 2, but this installer only supports up to 1" in (
-            check.stdout
-        ), check.stdout + check.stderr[-2000:]
+    if RELEASE.installer_manifest_version >= 2:
+        said = installer_check(seen)
+        assert "HPK-REFUSED" not in said, said
         return
     repo = seen.directory.parent / "sev017-repo"
     shutil.copytree(seen.directory, repo)
@@ -669,7 +680,12 @@ def hpk602(seen: Seen) -> None:
 def entry_point(seen: Seen) -> None:
     """hermes' own list_plugins() for the entry point, with the dist on PYTHONPATH."""
     verdict = real_verdict(None, seen.directory.name)
-    if seen.directory.name == "sevep007":  # the entry point names a function
+    if seen.directory.name == "sevep007" and RELEASE.entry_point_callable:
+        # module:register works: the loader calls what ep.load() returned (0.21.5 on)
+        assert isinstance(verdict, dict), verdict
+        assert verdict["enabled"], verdict
+        assert not verdict["error"], verdict
+    elif seen.directory.name == "sevep007":  # the entry point names a function
         assert isinstance(verdict, dict)
         assert not verdict["enabled"]
         assert "no register() function" in str(verdict["error"])
@@ -678,11 +694,15 @@ def entry_point(seen: Seen) -> None:
 
 
 def shadowed(seen: Seen) -> None:
-    """hermes lists the entry point under the name, not the directory: the directory's
-    tool is never registered."""
+    """Through 0.21.3 hermes lists the entry point under the name, not the directory: the
+    directory's tool is never registered. From 0.21.4 (``directory_beats_entry_point``)
+    the directory keeps its name and hermes loads it, with its one tool."""
     verdict = real_verdict(seen.directory, seen.directory.name)
     assert isinstance(verdict, dict), verdict
-    assert (verdict["source"], verdict["tools"]) == ("entrypoint", 0)
+    if RELEASE.directory_beats_entry_point:
+        assert (verdict["source"], verdict["tools"]) == ("user", 1), verdict
+    else:
+        assert (verdict["source"], verdict["tools"]) == ("entrypoint", 0), verdict
 
 
 @dataclass(frozen=True)
@@ -807,11 +827,14 @@ RUNS: dict[str, Run] = {
     "HPK005": Run(tool("sev005_get"), hpk005, manifest=STANDALONE + "settings: {{a: 1}}\n"),
     "HPK006": Run(tool("sev006_get", then=SKILL_AT.format(f"{HERE} / 'SKILL.md'")), hpk006,
                   manifest=STANDALONE.replace("{name}", "sev 006"), files={"SKILL.md": SKILL}),
-    "HPK007": Run("", entry_point, alone=True),
+    "HPK007": Run("", entry_point, alone=True,
+                  reported=lambda: not RELEASE.entry_point_callable),
     "HPK008": Run("", entry_point, alone=True),
     "HPK009": Run("def register(ctx):\n    pass\n", hpk009, manifest="name: [sev009\n"),
-    "HPK017": Run(tool("sev017_get"), hpk017, manifest=STANDALONE + "manifest_version: 2\n"),
-    "HPK019": Run(tool("sev019_get"), shadowed, alone=True),
+    "HPK017": Run(tool("sev017_get"), hpk017, manifest=STANDALONE + "manifest_version: 2\n",
+                  reported=lambda: RELEASE.installer_manifest_version < 2),
+    "HPK019": Run(tool("sev019_get"), shadowed, alone=True,
+                  reported=lambda: not RELEASE.directory_beats_entry_point),
     "HPK101": Run(HANDLERS + ODD_SCHEMA, hpk101, alone=True),
     "HPK102": Run(tool("sev102_get", {"type": "function", "function": _schema("sev102_get")}),
                   hpk102),

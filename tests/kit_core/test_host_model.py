@@ -133,6 +133,8 @@ def test_the_observed_behaviours_start_on_the_release_that_brought_them() -> Non
         "silence_predicates": _since(lambda r: bool(r.silence_predicates)),
         "narrows_handler_kwargs": _since(lambda r: r.narrows_handler_kwargs),
         "skill_path_str": _since(lambda r: r.skill_path_str),
+        "directory_beats_entry_point": _since(lambda r: r.directory_beats_entry_point),
+        "entry_point_callable": _since(lambda r: r.entry_point_callable),
     }
     assert since == {
         "awaits_hooks": "0.21.3",
@@ -145,7 +147,14 @@ def test_the_observed_behaviours_start_on_the_release_that_brought_them() -> Non
         "silence_predicates": "0.21.4",
         "narrows_handler_kwargs": "0.21.5",
         "skill_path_str": "0.21.5",
+        "directory_beats_entry_point": "0.21.4",
+        "entry_point_callable": "0.21.5",
     }
+    # the installer's manifest_version limit: 1 (0.13.0's inline gate on), 2 from 0.21.4
+    assert _since(lambda r: r.installer_manifest_version >= 2) == "0.21.4"
+    for release in registry_releases():
+        limit = 2 if version_key(release.version) >= version_key("0.21.4") else 1
+        assert release.installer_manifest_version == limit, release.version
     for field, first in since.items():
         assert first is not None
         for release in registry_releases():

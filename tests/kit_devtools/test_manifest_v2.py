@@ -269,15 +269,28 @@ def test_config_schema_shape_is_checked_as_plugins_validate_does(
 
 
 @pytest.mark.parametrize(
-    ("value", "expected"),
-    [("1", []), ("'1'", []), ("2", [("HPK017", "error")]), ("two", [("HPK017", "error")])],
+    ("value", "hermes", "expected"),
+    [
+        ("1", "0.21.3", []),
+        ("'1'", "0.21.3", []),
+        ("2", "0.21.3", [("HPK017", "error")]),
+        ("two", "0.21.3", [("HPK017", "error")]),
+        # from 0.21.4 the installer admits what the loader reads (installer_manifest_version)
+        ("2", "0.21.4", []),
+        ("3", "0.22.2", [("HPK017", "error")]),
+        ("two", "0.22.2", [("HPK017", "error")]),
+    ],
 )
 def test_manifest_version_above_the_installers_cap_is_an_error(
-    value: str, expected: list[tuple[str, str]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    value: str,
+    hermes: str,
+    expected: list[tuple[str, str]],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     source = STREAMY.replace("on_stream_start", "pre_llm_call")
     directory = plugin(tmp_path, BASE + f"manifest_version: {value}\n", source)
-    _, report = check(directory, capsys, "--hermes", "0.21")
+    _, report = check(directory, capsys, "--hermes", hermes)
     assert rules(report) == expected
 
 

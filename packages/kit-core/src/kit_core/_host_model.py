@@ -85,13 +85,16 @@ class HostRelease(Record):
         "bridge_tools",
         "cli_commands",
         "context",
+        "directory_beats_entry_point",
         "distribution",
+        "entry_point_callable",
         "entry_point_group",
         "fail_closed_hooks",
         "functions",
         "global_dashboard_auth",
         "home_folders",
         "hooks",
+        "installer_manifest_version",
         "manifest",
         "middleware",
         "middleware_schema_version",
@@ -222,6 +225,20 @@ class HostRelease(Record):
     skill_path_str: bool
     """Whether ``register_skill`` takes a str path (it calls ``Path(path)`` first; observed;
     from 0.21.5); before, ``path.exists()`` raised AttributeError on one."""
+    installer_manifest_version: int
+    """The highest ``manifest_version`` ``hermes plugins install`` accepts (observed: the
+    release's own ``_check_manifest_version`` called on versions 1 to 3; before 0.21.3 the
+    inline gate's ``_SUPPORTED_MANIFEST_VERSION``): 1, and 2 from 0.21.4; 0 where the
+    release has no such check."""
+    directory_beats_entry_point: bool
+    """Whether, of a directory plugin and an installed entry point of the same name, hermes
+    loads the directory (observed: both probes enabled, the directory's ``register`` is the
+    one called; from 0.21.4, ``_discover_and_load_inner``'s ``directory_keys``). Before, the
+    entry point, scanned later, takes the key."""
+    entry_point_callable: bool
+    """Whether an entry point naming ``module:register`` works (observed: such a probe's
+    ``register`` is called; from 0.21.5, the loader calls what ``ep.load()`` returns when it
+    is callable). Before, the loader looks for ``register`` on the function and refuses."""
 
     def __init__(self, facts: Mapping[str, Any], *, modelled: bool = False) -> None:
         setattr_ = object.__setattr__
@@ -269,9 +286,13 @@ class HostRelease(Record):
             "narrows_hook_kwargs",
             "narrows_handler_kwargs",
             "skill_path_str",
+            "directory_beats_entry_point",
+            "entry_point_callable",
         ):
             setattr_(self, flag, bool(facts.get(flag, False)))
         setattr_(self, "home_folders", tuple(facts.get("home_folders", ())))
+        manifest_version = int(facts.get("installer_manifest_version", 1))
+        setattr_(self, "installer_manifest_version", manifest_version)
 
     @property
     def label(self) -> str:

@@ -392,6 +392,9 @@ FIRST: Final[dict[str, Any]] = {
     "sanitizer_adds_required": False,
     "narrows_handler_kwargs": False,
     "skill_path_str": False,
+    "directory_beats_entry_point": False,
+    "entry_point_callable": False,
+    "installer_manifest_version": 1,
 }
 
 CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
@@ -1059,6 +1062,8 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
                 "removed": [],
             },
             "sanitizer_adds_required": True,
+            "directory_beats_entry_point": True,
+            "installer_manifest_version": 2,
         },
     ),
     (
@@ -1076,6 +1081,7 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
             "fail_closed_hooks": {"added": ["pre_tool_call"], "removed": []},
             "narrows_handler_kwargs": True,
             "skill_path_str": True,
+            "entry_point_callable": True,
         },
     ),
     (

@@ -113,7 +113,7 @@ def _check(args: argparse.Namespace) -> int:
     release = _release(args)
     if isinstance(release, str):
         return _fail(release)
-    target = resolve_target(args.target)
+    target = resolve_target(args.target, release)
     if target.problem is not None:
         return _fail(target.problem)
     findings = list(target.findings)

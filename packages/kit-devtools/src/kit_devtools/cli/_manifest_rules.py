@@ -112,14 +112,17 @@ def _config_schema(manifest: dict[str, Any], where: str) -> list[Finding]:
     return found
 
 
-def manifest_version_findings(manifest: dict[str, Any], where: str) -> list[Finding]:
+def manifest_version_findings(
+    manifest: dict[str, Any], where: str, release: HostRelease
+) -> list[Finding]:
     """The installer's gate (``hermes plugins install``: ``int(manifest_version)``, refused
-    when it raises or exceeds ``_SUPPORTED_MANIFEST_VERSION = 1`` in
-    ``hermes_cli/plugins_cmd.py``; the cap stayed 1 on every release through 0.21.3 and was
-    lifted on main on 2026-09-20, upstream #85879/#85893). Read in the registry wheels:
-    0.19.0 ``plugins_cmd.py`` L72 (the cap) and L507-523 (the gate in the installer); the cap
-    is 1 in the wheels of 0.13.0, 0.14.0 (L69), 0.15.0 (L70), 0.16.0, 0.17.0, 0.18.0 (L71)
-    and 0.18.1 (L72) too (read while ``scripts/compat_evidence.py`` installed them)."""
+    when it raises or exceeds the installer's limit), checked against ``release``'s limit
+    (``installer_manifest_version``, observed by calling the release's own check). The
+    limit is ``_SUPPORTED_MANIFEST_VERSION = 1`` in ``hermes_cli/plugins_cmd.py`` on every
+    release through 0.21.3 (0.19.0 L72 the cap, L507-523 the gate); from 0.21.4 the
+    installer shares the loader's ``SUPPORTED_MANIFEST_VERSION = 2`` (0.21.4
+    ``plugins_cmd.py`` ``_check_manifest_version``, 0.22.2 ``pm/plugin_declarations.py``
+    ``manifest_version_error``; upstream #85879). A non-integer is refused everywhere."""
     value: object = manifest.get("manifest_version")
     if value is None:
         return []
@@ -127,10 +130,22 @@ def manifest_version_findings(manifest: dict[str, Any], where: str) -> list[Find
         number = int(cast("Any", value))
     except (TypeError, ValueError):
         # the loader (_manifest_int, plugins_manifest.py L102-108) warns and reads 1
-        return [finding("HPK017", where, value=value, why="it is not an integer")]
-    if number > 1:
-        return [finding("HPK017", where, value=value, why="manifest version 2 is the loader's")]
-    return []
+        return [
+            finding(
+                "HPK017",
+                where,
+                value=value,
+                why="it is not an integer",
+                release=release.label,
+                limit=release.installer_manifest_version,
+            )
+        ]
+    # a release with no installer check (limit 0) refuses nothing
+    limit = release.installer_manifest_version
+    if limit and number > limit:
+        why = f"{release.label}'s installer accepts manifest versions up to {limit}"
+        return [finding("HPK017", where, value=value, why=why, release=release.label, limit=limit)]
+    return []  # fmt: skip
 
 
 def manifest_findings(plugin: LoadedPlugin, release: HostRelease) -> list[Finding]:
@@ -151,4 +166,4 @@ def manifest_findings(plugin: LoadedPlugin, release: HostRelease) -> list[Findin
     if plugin.skills and not _NAMESPACE.fullmatch(str(plugin.name)):
         found.append(finding("HPK006", where, name=plugin.name))
     found += _requires_hermes(manifest, release, where) + _config_schema(manifest, where)
-    return found + manifest_version_findings(manifest, where)
+    return found + manifest_version_findings(manifest, where, release)

@@ -66,6 +66,7 @@ from kit_devtools.cli.lint import lint_plugin
 from kit_devtools.cli.rules import finding
 from kit_devtools.testing import InMemoryHost, LoadedPlugin
 from kit_devtools.testing._failure import PluginRefused
+from kit_devtools.testing.host_names import profile
 
 __all__ = ["PROVIDES", "Preflight", "manifest_path", "preflight_directory"]
 
@@ -200,7 +201,9 @@ def _static(report: Preflight) -> None:
         report.findings.append(finding("HPK051", where, fields=", ".join(missing)))
     found = _requires_hermes(manifest, newest_registry_release(), where)
     found += _config_schema(manifest, where) + _requires_env(manifest, where)
-    found += manifest_version_findings(manifest, where) + _provides_shape(manifest, where)
+    # the installer that would install it: the release here (the in-memory host's default)
+    found += manifest_version_findings(manifest, where, profile(None))
+    found += _provides_shape(manifest, where)
     version: object = manifest.get("manifest_version")
     if isinstance(version, int) and not isinstance(version, bool) and version >= 2:
         found += [

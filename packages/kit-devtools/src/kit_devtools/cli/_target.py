@@ -7,10 +7,12 @@ import importlib.util
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kit_core._host_model import HostRelease
 from kit_devtools.cli.findings import Finding
 from kit_devtools.cli.rules import finding
 from kit_devtools.testing._loader import ENTRY_POINT_GROUP, directory_manifest
 from kit_devtools.testing._manifest import effective_kind
+from kit_devtools.testing.host_names import profile
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,10 +32,16 @@ class Target:
     """The entry point's name when TARGET named one (``check --real`` enables it by name)."""
 
 
-def _entry_point_findings(name: str) -> Target | None:
+def _entry_point_findings(name: str, release: HostRelease) -> Target | None:
+    """HPK007 for an entry point naming ``module:function`` where ``release`` does not call
+    what the entry point loads (``entry_point_callable``: it does from 0.21.5, where
+    ``_load_entrypoint_module`` returns ``ep.load()`` and the loader calls it when it is
+    callable, ``hermes_cli/plugins_loader.py`` ~L462 of 0.21.5, ~L503 of 0.22.2; before, it
+    reads ``.register`` off the function and records 'no register() function'); HPK008
+    for an entry point of another hermes group."""
     groups = importlib.metadata.entry_points()
     for ep in groups.select(group=ENTRY_POINT_GROUP, name=name):
-        if ":" in ep.value:
+        if ":" in ep.value and not release.entry_point_callable:
             module = ep.value.split(":", 1)[0].strip()
             found = finding(
                 "HPK007", f"entry point {name}", name=name, value=ep.value, module=module
@@ -49,12 +57,17 @@ def _entry_point_findings(name: str) -> Target | None:
     return None
 
 
-def _shadowing_entry_point(directory: Path) -> tuple[Finding, ...]:
-    """HPK019 when an installed entry point holds the directory plugin's name: hermes
-    scans entry points after plugin directories and keeps the last plugin of a key
-    (``winners``, ``hermes_cli/plugins.py`` 1382-1384 in 0.19.0), so the directory never
-    loads beside that package. Not for a memory provider: hermes' memory discovery reads
-    its directory whatever the general loader keeps under its name."""
+def _shadowing_entry_point(directory: Path, release: HostRelease) -> tuple[Finding, ...]:
+    """HPK019 when an installed entry point holds the directory plugin's name on a release
+    where the entry point wins: hermes scans entry points after plugin directories and
+    keeps the last plugin of a key (``winners``, ``hermes_cli/plugins.py`` 1382-1384 in
+    0.19.0), so the directory never loads beside that package. From 0.21.4 the directory
+    keeps its name (``directory_beats_entry_point``: ``_discover_and_load_inner`` drops
+    entry points whose key is in ``directory_keys``, ``hermes_cli/plugins.py`` L1324 of
+    0.21.4, L1405 of 0.22.2): nothing to report. Not for a memory provider: hermes' memory
+    discovery reads its directory whatever the general loader keeps under its name."""
+    if release.directory_beats_entry_point:
+        return ()
     data, _ = directory_manifest(directory)  # plugin.yaml or plugin.yml, as hermes reads it
     if effective_kind(data, directory)[0] == "exclusive":
         return ()  # hermes' memory discovery reads the directory itself, whatever holds the key
@@ -69,16 +82,18 @@ def _shadowing_entry_point(directory: Path) -> tuple[Finding, ...]:
     )  # fmt: skip
 
 
-def resolve_target(target: str) -> Target:
-    """Turn ``check``'s TARGET into something the in-memory host can load."""
+def resolve_target(target: str, release: HostRelease | None = None) -> Target:
+    """Turn ``check``'s TARGET into something the in-memory host can load, with the
+    findings of how ``release`` (default: the release the in-memory host plays) finds it."""
+    release = release if release is not None else profile(None)
     path = Path(target)
     if path.exists():
         if path.is_dir() and (path / "__init__.py").is_file():
-            return Target(path.resolve(), _shadowing_entry_point(path.resolve()))
+            return Target(path.resolve(), _shadowing_entry_point(path.resolve(), release))
         if path.is_dir():
             return Target(None, problem=f"{path} is a directory without __init__.py")
         return Target(None, problem=f"{path} is a file; point check at the plugin's directory")
-    by_entry_point = _entry_point_findings(target)
+    by_entry_point = _entry_point_findings(target, release)
     if by_entry_point is not None:
         return by_entry_point
     try:

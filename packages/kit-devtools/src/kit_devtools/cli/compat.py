@@ -178,7 +178,9 @@ def compat_report(target: Target) -> tuple[dict[str, Any], list[Finding]]:
     notes: list[str] = []
     floor = floor_of(uses) if plugin.enabled and not provider else None
     if directory is not None:
-        findings += manifest_version_findings(manifest, f"plugin {plugin.key} plugin.yaml")
+        findings += manifest_version_findings(
+            manifest, f"plugin {plugin.key} plugin.yaml", host.release
+        )
         rekind = None if provider else rekind_finding(directory, manifest)
         findings += [rekind] if rekind is not None else []
         findings += absolute_import_findings(directory, plugin.key)

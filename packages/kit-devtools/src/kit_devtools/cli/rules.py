@@ -75,11 +75,12 @@ RULES: Final[dict[str, Rule]] = {
                    " answers 'Invalid namespace' for it (tools/skills_tool.py 1002-1016)"),
     "HPK007": Rule(E, "the entry point {name!r} names {value!r}, a function: hermes loads the"
                    " entry point, expects a module exposing register, and records 'no"
-                   " register() function'",
+                   " register() function' (through 0.21.4; from 0.21.5 hermes calls it)",
                    "point it at the module: {module!r}",
                    "_load_entrypoint_module calls ep.load() and reads .register from the"
                    " result, so a function gives 'no register() function'"
-                   " (hermes_cli/plugins.py 1870-1886)"),
+                   " (hermes_cli/plugins.py 1870-1886); 0.21.5 calls a callable result"
+                   " (plugins_loader.py ~L462)"),
     "HPK008": Rule(E, "the entry point {name!r} is in group {group!r}, which hermes never"
                    " scans", "declare it under [project.entry-points.\"hermes_agent.plugins\"]",
                    "_scan_entry_points reads only the group 'hermes_agent.plugins'"
@@ -122,13 +123,14 @@ RULES: Final[dict[str, Rule]] = {
                    " checks that setting's type", "write type: dict",
                    "doctor's _check_manifest_v2 and the loader's type table"
                    " (hermes_cli/plugin_dev.py @2a7b56dd): the plugin loads, with a warning"),
-    "HPK017": Rule(E, "manifest_version {value!r}: {why}; `hermes plugins install` refuses"
-                   " the plugin on every release through 0.21.3 (its installer accepts"
-                   " integers up to 1; the loader reads up to 2)",
+    "HPK017": Rule(E, "manifest_version {value!r}: {why}; `hermes plugins install` on"
+                   " {release} refuses the plugin (its installer accepts integers up to"
+                   " {limit}: 1 through 0.21.3, 2 from 0.21.4; the loader reads up to 2)",
                    "write manifest_version: 1, or leave it out (absent means 1)",
                    "the installer's manifest check (hermes_cli/plugins_cmd.py 507-523 of"
-                   " 0.19.0, the same in every registry release and @00067189; fixed on main"
-                   " by 118984d7 on 2026-09-20); the loader itself loads the plugin"),
+                   " 0.19.0, _check_manifest_version of 0.21.3; the loader's limit from"
+                   " 0.21.4, pm/plugin_declarations.py manifest_version_error of 0.22.2);"
+                   " the loader itself loads the plugin"),
     "HPK018": Rule(W, "the plugin imports {module}, a hermes module the in-memory host does"
                    " not model, and hermes-agent is not installed here: {error}",
                    "install hermes-agent beside the plugin (pip install hermes-agent) to"
@@ -137,10 +139,12 @@ RULES: Final[dict[str, Rule]] = {
                    " made here"),
     "HPK019": Rule(E, "the entry point {name!r} of {dist} ({value}) has this plugin's name:"
                    " hermes discovers entry points after plugin directories and keeps the"
-                   " last plugin of a name, so beside that package this directory never loads",
+                   " last plugin of a name, so beside that package this directory never loads"
+                   " (through 0.21.3; from 0.21.4 the directory keeps its name)",
                    "rename the plugin in plugin.yaml, or install only one of the two",
                    "_discover_and_load_inner keeps the last manifest of each key, entry"
-                   " points last (winners, hermes_cli/plugins.py 1317-1384)"),
+                   " points last (winners, hermes_cli/plugins.py 1317-1384 of 0.19.0);"
+                   " 0.21.4 drops entry points named in directory_keys"),
     # preflight: the catalogue's admission (hermes plugins validate, doctor)
     "HPK050": Rule(E, "plugin.yaml cannot be read: {why}; `hermes plugins validate` refuses"
                    " the plugin", "add a plugin.yaml mapping with name, version and"

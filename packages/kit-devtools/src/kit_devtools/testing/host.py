@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import sys
 from collections.abc import Callable, Generator, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType, ModuleType
@@ -57,6 +58,12 @@ from kit_devtools.testing.entries import (
 from kit_devtools.testing.host_names import BUILTIN_COMMANDS, profile
 
 __all__ = ["InMemoryHost"]
+
+
+def _called_entry_point(loaded: object, release: HostRelease) -> bool:
+    """Whether ``release`` calls what an entry point loaded as the plugin's register: a
+    callable that is not a module, on a release where that works (``entry_point_callable``)."""
+    return release.entry_point_callable and callable(loaded) and not isinstance(loaded, ModuleType)
 
 
 class InMemoryHost:
@@ -210,8 +217,15 @@ class InMemoryHost:
         ctx: HostContext | None = None
         with self.activate():
             try:
-                module = found.importer()
-                register = getattr(module, "register", None)
+                loaded = found.importer()
+                register = getattr(loaded, "register", None)
+                if register is None and _called_entry_point(loaded, self.release):
+                    # an entry point naming module:function: the loader calls what
+                    # ep.load() returned (entry_point_callable; 0.21.5
+                    # hermes_cli/plugins_loader.py ~L462, 0.22.2 ~L503)
+                    register = loaded
+                    loaded = sys.modules.get(getattr(loaded, "__module__", ""), None)
+                module = loaded
                 if register is None:
                     message = f"Plugin '{manifest.name}' has no register() function"
                     self._state.record("WARNING", manifest.name, "plugin", plugin_key, message)
