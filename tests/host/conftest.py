@@ -40,7 +40,7 @@ import os
 import shutil
 import sys
 import warnings
-from collections.abc import Iterator, Mapping
+from collections.abc import Generator, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -212,7 +212,7 @@ class HermesHost:
         return named
 
     @contextlib.contextmanager
-    def default_tool_search(self) -> Iterator[None]:
+    def default_tool_search(self) -> Generator[None, None, None]:
         """The home's ``config.yaml`` without BRIDGE_OFF_CONFIG (the tool-search bridge at
         its default) while inside; put back after. hermes re-reads the file when its size or
         mtime changes (``get_tool_definitions``' memo key holds the file's signature)."""

@@ -215,7 +215,7 @@ EXPECTED_ANNOTATE_PROPERTIES = {
 
 def test_host_rewrites_free_form_objects_and_type_lists(hermes_host: HermesHost) -> None:
     parameters = hermes_host.definitions(KIT_CONTRACT)["kitc_annotate"]["function"]["parameters"]
-    properties = copy.deepcopy(EXPECTED_ANNOTATE_PROPERTIES)
+    properties: dict[str, Any] = copy.deepcopy(EXPECTED_ANNOTATE_PROPERTIES)
     if hermes_host.release.sanitizer_adds_required:  # 0.21.4 on: every object gets a list
         properties["metadata"]["required"] = []
     assert parameters == {

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import contextvars
 import copy
+import importlib
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import asdict
@@ -250,9 +251,8 @@ def test_a_tools_one_line_entry_is_cut_as_the_release_cuts_it() -> None:
 
     real = getattr(tool_search, "_short_desc", None)
     if real is None:  # 0.21.3 on: the catalog has a module of its own
-        from tools import tool_search_catalog
-
-        real = tool_search_catalog._short_desc
+        catalog = importlib.import_module("tools.tool_search_catalog")
+        real = catalog._short_desc
     assert _RELEASE is not None
     for text in FIRST_SENTENCES:
         assert short_description(text, _RELEASE) == real(text), text

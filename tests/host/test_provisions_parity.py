@@ -446,7 +446,7 @@ def test_the_in_memory_context_has_every_member_of_hermes_plugin_context(
     member of that release's ``PluginContext``, and none that only other releases have."""
     real = {n for n in vars(hermes_host.plugins.PluginContext) if not n.startswith("_")}
     host = InMemoryHost()
-    ctx = host._context(PluginManifest(name="kitp-members"), {})  # pyright: ignore[reportPrivateUsage]
+    ctx = host._context(PluginManifest(name="kitp-members"), {})
     mine = {n for n in dir(ctx) if not n.startswith("_")}
     assert real <= mine, f"not simulated: {sorted(real - mine)}"
     others = set().union(*(r.context for r in registry_releases())) - real

@@ -16,9 +16,15 @@ import pytest
 from kit_core._host_model import first_release, registry_releases
 from kit_devtools.testing import InMemoryHost
 
-EVENTS = first_release(lambda r: r.offers("emit"))
-HANDLERS = first_release(lambda r: r.offers("register_platform_handler"))
-GLOBAL_AUTH = first_release(lambda r: r.global_dashboard_auth)
+_EVENTS = first_release(lambda r: r.offers("emit"))
+assert _EVENTS is not None
+EVENTS = _EVENTS
+_HANDLERS = first_release(lambda r: r.offers("register_platform_handler"))
+assert _HANDLERS is not None
+HANDLERS = _HANDLERS
+_GLOBAL_AUTH = first_release(lambda r: r.global_dashboard_auth)
+assert _GLOBAL_AUTH is not None
+GLOBAL_AUTH = _GLOBAL_AUTH
 PER_HOME_AUTH = next(
     r for r in registry_releases() if r.registration_ledger and not r.global_dashboard_auth
 )

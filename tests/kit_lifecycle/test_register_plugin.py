@@ -1096,7 +1096,7 @@ class OldProbeContext(ProbeContext):
     """0.21.3's probe context (``hermes_cli/plugin_validate.py`` L188-263): no ``plugin_id``
     of its own, and every name it lacks, ``plugin_id`` and ``manifest`` too, is a no-op."""
 
-    plugin_id = None  # type: ignore[assignment]
+    plugin_id = None
 
     def __getattribute__(self, name: str) -> Any:
         if name in {"plugin_id", "manifest", "_manifest", "register_skill"}:

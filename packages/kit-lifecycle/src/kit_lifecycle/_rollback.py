@@ -32,7 +32,7 @@ the same name puts the earlier one back. A tool that replaced an earlier tool st
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal, cast
 
 from kit_core import redact_text
 from kit_lifecycle._host import host_keeps_ledger, host_tool_registry
@@ -132,16 +132,17 @@ class _Ledgered:
         self.after = _ids(self.ledger.get(self.key))
 
     def undo(self) -> _Outcome:
-        owned: Any = self.ledger.get(self.key)
+        owned: object = self.ledger.get(self.key)
+        held: list[Any] = list(cast("list[Any]", owned)) if isinstance(owned, list) else []
         new = [
             r
-            for r in (owned if isinstance(owned, list) else ())  # pyright: ignore[reportUnknownVariableType]
-            if id(r) not in self.before  # pyright: ignore[reportUnknownArgumentType]
-            and (self.after is None or id(r) in self.after)  # pyright: ignore[reportUnknownArgumentType]
+            for r in held
+            if id(r) not in self.before
+            and (self.after is None or id(r) in self.after)
             and getattr(r, "active", True)
         ]
-        for registration in reversed(new):  # pyright: ignore[reportUnknownVariableType]
-            registration.dispose()  # pyright: ignore[reportUnknownMemberType]
+        for registration in reversed(new):
+            registration.dispose()
         return _REMOVED if new else _NOTHING
 
 

@@ -226,7 +226,8 @@ def context_members_named(root: Path) -> dict[str, list[str]]:
             ):
                 member = node.args[1].value
             if member is not None:
-                found.setdefault(member, []).append(f"{path.relative_to(base)} line {node.lineno}")
+                line = getattr(node, "lineno", 0)
+                found.setdefault(member, []).append(f"{path.relative_to(base)} line {line}")
     return found
 
 

@@ -60,9 +60,9 @@ class ModelView:
     """The names the model gets: the bridge's three, or the tools themselves."""
     listing: str | None = None
     """The catalog block at the end of ``tool_search``'s description."""
-    entries: Mapping[str, str] = field(default_factory=dict)
+    entries: Mapping[str, str] = field(default_factory=dict[str, str])
     """Each deferred tool's line in that block (``- name: first sentence``)."""
-    described: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    described: Mapping[str, Mapping[str, Any]] = field(default_factory=dict[str, Mapping[str, Any]])
     """What ``tool_describe`` answers for each: ``description`` and ``parameters``."""
     switch_off: str = SWITCH_OFF
     """The ``config.yaml`` lines that switch the bridge off."""

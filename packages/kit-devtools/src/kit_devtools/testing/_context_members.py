@@ -164,11 +164,15 @@ class LifecycleMembers:
         host connects no MCP server, so an allowed one answers as hermes' handler does for a
         server it has no connection to: ``{"ok": False, "error": ...}``."""
         del arguments, timeout
-        entry: Any = ((self._state.config.get("plugins") or {}).get("entries") or {}).get(
-            self.plugin_id
-        ) or {}
+        plugins = cast("dict[str, Any]", self._state.config.get("plugins") or {})
+        entries = cast("dict[str, Any]", plugins.get("entries") or {})
+        entry = cast("dict[str, object]", entries.get(self.plugin_id) or {})
         allowlist = entry.get("mcp_allowlist")
-        allowed = [str(item) for item in allowlist] if isinstance(allowlist, list) else []
+        allowed = (
+            [str(item) for item in cast("list[object]", allowlist)]
+            if isinstance(allowlist, list)
+            else []
+        )
         if server not in allowed:
             msg = (
                 f"Plugin {self.manifest.name!r} is not allowed to call MCP "
@@ -208,7 +212,7 @@ class LifecycleMembers:
                 " is reserved for core"
             )
             raise ValueError(msg)
-        if payload is not None and not isinstance(payload, dict):  # pyright: ignore[reportUnnecessaryIsInstance]
+        if payload is not None and not isinstance(payload, dict):
             msg = f"Plugin '{key}' emit() payload must be a dict or None"
             raise TypeError(msg)
         full = f"{key}:{event}"
@@ -228,7 +232,7 @@ class LifecycleMembers:
         """Subscribe to a full ``<plugin_key>:<event>`` name (``subscribe``, plugins.py
         0.20.1 L3265-3287; ``_subscribe_event``: a callback that is not callable is a
         TypeError)."""
-        if not event or not isinstance(event, str):  # pyright: ignore[reportUnnecessaryIsInstance]
+        if not event or not isinstance(event, str):
             msg = f"Plugin '{self.manifest.name}' subscribe() requires a non-empty event name"
             raise ValueError(msg)
         if not callable(callback):
@@ -267,7 +271,12 @@ class LifecycleMembers:
         loop = asyncio.get_running_loop()
         task_name = name or f"plugin:{self.plugin_id}:task"
         task: asyncio.Task[Any] = loop.create_task(coro, name=task_name)
-        handle = self._track("background_task", task_name, lambda: task.done() or task.cancel())
+
+        def cancel() -> None:
+            if not task.done():
+                task.cancel()
+
+        handle = self._track("background_task", task_name, cancel)
         task.add_done_callback(lambda _t: handle.dispose())
         return task
 

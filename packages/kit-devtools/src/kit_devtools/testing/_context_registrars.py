@@ -182,7 +182,8 @@ class Registrars(LifecycleMembers):
         source = f"plugin:{self._plugin}"
         held = self._state.provisions.get("redaction_pattern", {})
         accepted: list[str] = []
-        for raw in patterns or []:
+        given: list[object] = list(patterns or [])
+        for raw in given:
             if not isinstance(raw, str) or not raw.strip():
                 self._warn(
                     "redaction", "", f"{source}: skipping empty/non-string redaction pattern"
@@ -219,7 +220,7 @@ class Registrars(LifecycleMembers):
     ) -> Any:
         """``register_system_prompt_section`` (plugins.py 0.20.1 L3134-3211, 0.21.3
         L928-953): kind ``system_prompt_section``, keyed by ``id``; returns the handle."""
-        if not isinstance(id, str) or not _SECTION_ID.fullmatch(id):  # pyright: ignore[reportUnnecessaryIsInstance]
+        if not isinstance(id, str) or not _SECTION_ID.fullmatch(id):
             msg = (
                 "system prompt section id must be 1-128 lowercase characters "
                 "using letters, numbers, '.', '_', or '-'"
@@ -235,7 +236,7 @@ class Registrars(LifecycleMembers):
             raise ValueError(msg)
         if (
             isinstance(max_chars, bool)
-            or not isinstance(max_chars, int)  # pyright: ignore[reportUnnecessaryIsInstance]
+            or not isinstance(max_chars, int)
             or not 0 < max_chars <= MAX_SECTION_CHARS
         ):
             msg = f"system prompt section max_chars must be between 1 and {MAX_SECTION_CHARS}"

@@ -40,7 +40,7 @@ VALID_KINDS: Final = frozenset({"standalone", "backend", "exclusive", "platform"
 _LOADER: Final[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-class _RuamelLike(_LOADER):  # type: ignore[misc, valid-type]
+class _RuamelLike(_LOADER):
     """PyYAML's safe loader reading as ``hermes_yaml.safe_load`` (ruamel, YAML 1.1) does:
     a duplicate key raises (ruamel's ``DuplicateKeyError``) and ``y``/``n`` are booleans."""
 
@@ -54,21 +54,21 @@ class _RuamelLike(_LOADER):  # type: ignore[misc, valid-type]
                     "while constructing a mapping", node.start_mark, msg, key_node.start_mark
                 )
             seen.add(key)
-        return super().construct_mapping(node, deep=deep)
+        base: Any = super()  # PyYAML's loader is untyped
+        return base.construct_mapping(node, deep=deep)
 
     def construct_yaml_bool(self, node: Any) -> bool:
         value = self.construct_scalar(node)
         if value in ("y", "Y", "n", "N"):
             return value in ("y", "Y")
-        return bool(super().construct_yaml_bool(node))
+        base: Any = super()
+        return bool(base.construct_yaml_bool(node))
 
 
-_RuamelLike.add_implicit_resolver(  # pyright: ignore[reportUnknownMemberType]
+_RuamelLike.add_implicit_resolver(
     "tag:yaml.org,2002:bool", re.compile(r"^(?:y|Y|n|N)$"), list("yYnN")
 )
-_RuamelLike.add_constructor(  # pyright: ignore[reportUnknownMemberType]
-    "tag:yaml.org,2002:bool", _RuamelLike.construct_yaml_bool
-)
+_RuamelLike.add_constructor("tag:yaml.org,2002:bool", _RuamelLike.construct_yaml_bool)
 
 
 class ManifestError(ValueError):

@@ -168,11 +168,11 @@ def locales(raw: object, key: str, warnings: list[str]) -> tuple[list[str], dict
     metadata: dict[str, Any] = {}
     if raw is None:
         return ids, metadata
-    items = [raw] if isinstance(raw, (str, Mapping)) else raw
+    items: object = [cast("object", raw)] if isinstance(raw, str | Mapping) else raw
     if not isinstance(items, list):
         warnings.append(
             f"Plugin {key}: provides_locales must be a list of language ids, got"
-            f" {type(raw).__name__}"
+            f" {type(cast('object', raw)).__name__}"
         )
         return ids, metadata
 
@@ -234,7 +234,8 @@ def v2_fields(
         " string; skipping", key, warnings,
     )  # fmt: skip
     # 0.22.2 (whose known fields add provides_locales) types ``secret`` values too
-    types = _CONFIG_TYPES | ({"secret"} if "provides_locales" in known else set())
+    secret: frozenset[str] = frozenset({"secret"} if "provides_locales" in known else ())
+    types: frozenset[str] = frozenset(_CONFIG_TYPES) | secret
     schema = _config_schema(data, key, types, warnings)
     raw_tags = data.get("tags")
     if raw_tags is not None and not isinstance(raw_tags, list):

@@ -336,72 +336,72 @@ class UpstreamContext(HostContext):
 
         return self._track(ledger_kind, key, release, persistent=persistent)
 
-    def register_image_gen_provider(self, provider: Any) -> Any:  # type: ignore[override]
+    def register_image_gen_provider(self, provider: Any) -> Any:
         return self._provided(
             "image_gen", "image_gen_provider", lambda: self._provide("image_gen", provider)
         )
 
-    def register_video_gen_provider(self, provider: Any) -> Any:  # type: ignore[override]
+    def register_video_gen_provider(self, provider: Any) -> Any:
         return self._provided(
             "video_gen", "video_gen_provider", lambda: self._provide("video_gen", provider)
         )
 
-    def register_web_search_provider(self, provider: Any) -> Any:  # type: ignore[override]
+    def register_web_search_provider(self, provider: Any) -> Any:
         return self._provided(
             "web_search", "web_search_provider", lambda: self._provide("web_search", provider)
         )
 
-    def register_browser_provider(self, provider: Any) -> Any:  # type: ignore[override]
+    def register_browser_provider(self, provider: Any) -> Any:
         return self._provided(
             "browser", "browser_provider", lambda: self._provide("browser", provider)
         )
 
-    def register_tts_provider(self, provider: Any) -> Any:  # type: ignore[override]
+    def register_tts_provider(self, provider: Any) -> Any:
         return self._provided("tts", "tts_provider", lambda: self._provide("tts", provider))
 
-    def register_transcription_provider(self, provider: Any) -> Any:  # type: ignore[override]
+    def register_transcription_provider(self, provider: Any) -> Any:
         return self._provided(
             "transcription", "transcription_provider",
             lambda: self._provide("transcription", provider),
         )  # fmt: skip
 
-    def register_dashboard_auth_provider(self, provider: Any) -> Any:  # type: ignore[override]
+    def register_dashboard_auth_provider(self, provider: Any) -> Any:
         return self._provided(
             "dashboard_auth", "dashboard_auth_provider",
             lambda: self._provide("dashboard_auth", provider),
         )  # fmt: skip
 
-    def register_secret_source(self, source: Any) -> Any:  # type: ignore[override]
+    def register_secret_source(self, source: Any) -> Any:
         return self._provided(
             "secret_source", "secret_source", lambda: self._provide("secret_source", source)
         )
 
-    def register_context_engine(self, engine: Any) -> Any:  # type: ignore[override]
+    def register_context_engine(self, engine: Any) -> Any:
         return self._provided(
             "context_engine",
             "context_engine",
             lambda: super(UpstreamContext, self).register_context_engine(engine),
         )
 
-    def register_platform(self, name: str, label: str, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+    def register_platform(self, name: str, label: str, *args: Any, **kwargs: Any) -> Any:
         return self._provided(
             "platform", "platform",
             lambda: super(UpstreamContext, self).register_platform(name, label, *args, **kwargs),
         )  # fmt: skip
 
-    def register_slack_action_handler(self, action_id: Any, callback: Callable[..., Any]) -> Any:  # type: ignore[override]
+    def register_slack_action_handler(self, action_id: Any, callback: Callable[..., Any]) -> Any:
         return self._provided(
             "slack_action", "slack_action_handler",
             lambda: super(UpstreamContext, self).register_slack_action_handler(action_id, callback),
         )  # fmt: skip
 
-    def register_auxiliary_task(self, key: str, **kwargs: Any) -> Any:  # type: ignore[override]
+    def register_auxiliary_task(self, key: str, **kwargs: Any) -> Any:
         return self._provided(
             "auxiliary_task", "auxiliary_task",
             lambda: super(UpstreamContext, self).register_auxiliary_task(key, **kwargs),
         )  # fmt: skip
 
-    def inject_message(  # type: ignore[override]
+    def inject_message(
         self, content: str, role: str = "user", *, session_key: str | None = None, **kwargs: Any
     ) -> bool:
         """No CLI is attached (``inject_message``, hermes_cli/plugins.py 0.20.1 and 0.21.3;

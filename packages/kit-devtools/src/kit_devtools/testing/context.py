@@ -71,8 +71,12 @@ def gated() -> frozenset[str]:
     the release played lacks them, as there (``register_middleware`` before 0.17.0, the
     members of 0.20.1 before it ...)."""
     releases = registry_releases()
-    every = frozenset.intersection(*(frozenset(r.context) for r in releases))
-    return frozenset(m for r in releases for m in r.context) - every
+    members: list[frozenset[str]] = [frozenset(r.context) for r in releases]
+    every: frozenset[str] = members[0].intersection(*members[1:])
+    found: set[str] = set()
+    for names in members:
+        found |= names
+    return frozenset(found - every)
 
 
 class HostContext(Provisions, Registrars):

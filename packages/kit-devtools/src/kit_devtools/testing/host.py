@@ -218,7 +218,7 @@ class InMemoryHost:
         with self.activate():
             try:
                 loaded = found.importer()
-                register = getattr(loaded, "register", None)
+                register: Any = getattr(loaded, "register", None)
                 if register is None and _called_entry_point(loaded, self.release):
                     # an entry point naming module:function: the loader calls what
                     # ep.load() returned (entry_point_callable; 0.21.5
@@ -236,7 +236,8 @@ class InMemoryHost:
                 message = f"Failed to load plugin '{manifest.name}': {exc}"
                 self._state.record("WARNING", manifest.name, "plugin", plugin_key, message, exc)
                 if isinstance(ctx, UpstreamContext):
-                    ctx._rollback()  # upstream's ledger unwinds what register() registered
+                    # upstream's ledger unwinds what register() registered
+                    ctx._rollback()  # pyright: ignore[reportPrivateUsage]
                 credits = self._credits(before, manifest.name, ctx)
                 return self._keep(found, module, error=str(exc), exception=exc, credits=credits)
         credits = self._credits(before, manifest.name, ctx)
@@ -249,7 +250,7 @@ class InMemoryHost:
         ledger slice, else what the tables gained (0.19.0's ``_load_plugin``)."""
         credits = self._state.credits(before, plugin)
         if isinstance(ctx, UpstreamContext):
-            credits.update(ctx._ledger_credits())
+            credits.update(ctx._ledger_credits())  # pyright: ignore[reportPrivateUsage]
         return credits
 
     def load_memory_provider(self, directory: str | Path) -> MemoryProviderLoad:
