@@ -23,7 +23,8 @@ SEEN = []
 
 def register(ctx):
     ctx.register_hook("pre_tool_call", callback)
-    ctx.register_middleware("tool_request", middleware)
+    if hasattr(ctx, "register_middleware"):  # 0.17.0 on
+        ctx.register_middleware("tool_request", middleware)
 
 
 {callback}
