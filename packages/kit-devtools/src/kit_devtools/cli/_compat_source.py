@@ -29,6 +29,7 @@ __all__ = [
     "python_files",
     "rekind_finding",
     "source_root",
+    "source_trees",
 ]
 
 _SKIPPED_DIRS: Final = frozenset({"__pycache__", "node_modules", "venv", "build", "dist"})
@@ -161,18 +162,23 @@ def absolute_import_findings(directory: Path, key: str) -> list[Finding]:
     return found
 
 
+def source_trees(root: Path) -> Iterator[tuple[Path, ast.Module]]:
+    """Each of the plugin's Python files that parses (test files left out), with its tree."""
+    for path in python_files(root):
+        if root.is_dir() and _is_test(path, root):
+            continue
+        tree = _parse(path)
+        if tree is not None:
+            yield path, tree
+
+
 def named_members(root: Path, members: set[str]) -> dict[str, list[str]]:
     """``member -> ["file line", ...]`` for each ``<name>.<member>`` of ``members`` in the
     plugin's source (test files left out): context members a plugin may call after
     ``register()``, which the recording does not see."""
     base = root.parent
     found: dict[str, list[str]] = {}
-    for path in python_files(root):
-        if root.is_dir() and _is_test(path, root):
-            continue
-        tree = _parse(path)
-        if tree is None:
-            continue
+    for path, tree in source_trees(root):
         for node in ast.walk(tree):
             if isinstance(node, ast.Attribute) and node.attr in members:
                 where = f"{path.relative_to(base)} line {node.lineno}"
@@ -199,12 +205,7 @@ def context_members_named(root: Path) -> dict[str, list[str]]:
     "member")`` (test files left out), guarded or not."""
     base = root.parent
     found: dict[str, list[str]] = {}
-    for path in python_files(root):
-        if root.is_dir() and _is_test(path, root):
-            continue
-        tree = _parse(path)
-        if tree is None:
-            continue
+    for path, tree in source_trees(root):
         names = _context_names(tree)
         for node in ast.walk(tree):
             member: str | None = None
