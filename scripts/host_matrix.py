@@ -24,12 +24,12 @@ from typing import Any
 from _hosts import CACHE, ROOT, environment
 from kit_core._host_model import installed_release, registry_releases
 
-PENDING = frozenset({"0.21.5", "0.22.2"})
+PENDING = frozenset({"0.21.5"})
 """Releases whose real-host suite does not pass in full yet (issue 22 is open): their legs
 run the host model's test only (every fact the model holds for the release, read again
-from it), and the table says "not run" for the rest. What still fails there: on 0.21.5
-and 0.22.2 two manifest parity cases (the old ``hooks`` spelling, a v2 ``config_schema``)
-and ``check --real``'s verdict of media-postcard."""
+from it), and the table says "not run" for the rest. What failed there when last run: two
+manifest parity cases (the old ``hooks`` spelling, a v2 ``config_schema``) and ``check
+--real``'s verdict of media-postcard."""
 
 RESULTS = CACHE / "results"
 LOGS = CACHE / "logs"
