@@ -63,7 +63,7 @@ def run_leg(leg: tuple[str, str]) -> tuple[str, int, str, float]:
             *(str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider"),
             *(
                 ["tests/host/test_host_model_matches.py"]
-                if version in PENDING
+                if version in PENDING or python_version != "3.11"  # 3.13: pending too
                 else ["tests/host", "tests/examples", "--hermes", "installed"]
             ),
         ],
@@ -131,7 +131,8 @@ def main() -> int:
     own = installed_release()
     releases = registry_releases()
     # every other release on 3.11, and the newest also on 3.13 (the project's own release
-    # runs on 3.12 and 3.13 in ./scripts/test's later legs)
+    # runs on 3.12 and 3.13 in ./scripts/test's later legs); on 3.13 the newest runs the
+    # host model's test only for now: its real-host suite fails there (issue 22)
     legs = [(r.version, "3.11") for r in releases if r is not own]
     legs.append((releases[-1].version, "3.13"))
     # the packagings of upstream boot hermes about twice as slowly: their legs go first, so
