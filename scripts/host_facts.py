@@ -238,22 +238,33 @@ def install_entry_points(home: str) -> None:
     site = os.path.join(home, "kit-facts-site")
     info = os.path.join(site, "kit_facts_probe_ep-0.1.0.dist-info")
     os.makedirs(info)
-    with open(os.path.join(info, "METADATA"), "w", encoding="utf-8") as out:
-        out.write("Metadata-Version: 2.1\nName: kit-facts-probe-ep\nVersion: 0.1.0\n")
+    _write(
+        os.path.join(info, "METADATA"),
+        "Metadata-Version: 2.1\nName: kit-facts-probe-ep\nVersion: 0.1.0\n",
+    )
     lines = ["[hermes_agent.plugins]"]
     for module, (entry, source) in PROBE_ENTRY_POINTS.items():
         lines.append(entry)
-        with open(os.path.join(site, f"{module}.py"), "w", encoding="utf-8") as out:
-            out.write(source)
-    with open(os.path.join(info, "entry_points.txt"), "w", encoding="utf-8") as out:
-        out.write("\n".join(lines) + "\n")
+        _write(os.path.join(site, f"{module}.py"), source)
+    _write(os.path.join(info, "entry_points.txt"), "\n".join(lines) + "\n")
     sys.path.insert(0, site)
-    folder = os.path.join(home, "plugins", "kit_facts_shadow")
+    _plugin_dir(home, "kit_facts_shadow", SHADOW_DIRECTORY)
+
+
+def _write(path: str, text: str) -> None:
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(text)
+
+
+def _plugin_dir(home: str, name: str, init: str) -> str:
+    """A directory plugin ``name`` in ``home``'s plugins folder (its manifest and
+    ``__init__.py``); returns the folder."""
+    folder = os.path.join(home, "plugins", name)
     os.makedirs(folder)
-    with open(os.path.join(folder, "plugin.yaml"), "w", encoding="utf-8") as out:
-        out.write("name: kit_facts_shadow\nversion: 0.1.0\nkind: standalone\n")
-    with open(os.path.join(folder, "__init__.py"), "w", encoding="utf-8") as out:
-        out.write(SHADOW_DIRECTORY)
+    manifest = f"name: {name}\nversion: 0.1.0\nkind: standalone\n"
+    _write(os.path.join(folder, "plugin.yaml"), manifest)
+    _write(os.path.join(folder, "__init__.py"), init)
+    return folder
 
 
 def install_probe(home: str) -> Any:
@@ -263,14 +274,10 @@ def install_probe(home: str) -> Any:
 
     install_entry_points(home)
 
-    folder = os.path.join(home, "plugins", "kit_facts_probe")
-    os.makedirs(folder)
-    with open(os.path.join(folder, "plugin.yaml"), "w", encoding="utf-8") as out:
-        out.write("name: kit_facts_probe\nversion: 0.1.0\nkind: standalone\n")
-    with open(os.path.join(folder, "__init__.py"), "w", encoding="utf-8") as out:
-        out.write(PROBE_PLUGIN)
-    with open(os.path.join(folder, "SKILL.md"), "w", encoding="utf-8") as out:
-        out.write("---\nname: kit-facts\ndescription: probe\n---\nprobe\n")
+    folder = _plugin_dir(home, "kit_facts_probe", PROBE_PLUGIN)
+    _write(
+        os.path.join(folder, "SKILL.md"), "---\nname: kit-facts\ndescription: probe\n---\nprobe\n"
+    )
     with open(os.path.join(home, "config.yaml"), "w", encoding="utf-8") as out:
         out.write(
             "plugins:\n  enabled:\n    - kit_facts_probe\n    - kit_facts_shadow\n"
