@@ -549,15 +549,21 @@ def test_by_default_the_model_gets_the_bridge_with_one_line_per_tool(
     assert "kitc_echo" in hermes_host.definitions(KIT_CONTRACT)
 
 
+def sent_by_default(hermes_host: HermesHost) -> dict[str, dict[str, Any]]:
+    """What the model is sent for kit_contract's toolset, by name (call inside
+    ``default_tool_search()``: the bridge's three tools)."""
+    found = hermes_host.model_tools.get_tool_definitions(
+        enabled_toolsets=[KIT_CONTRACT], quiet_mode=True
+    )
+    return {d["function"]["name"]: d for d in found}
+
+
 @BRIDGE_DEFAULT
 def test_tool_describe_returns_the_kits_own_schema(
     hermes_host: HermesHost, tools: ModuleType
 ) -> None:
     with hermes_host.default_tool_search():
-        found = hermes_host.model_tools.get_tool_definitions(
-            enabled_toolsets=[KIT_CONTRACT], quiet_mode=True
-        )
-        bridged = {d["function"]["name"]: d for d in found}
+        bridged = sent_by_default(hermes_host)
         described = describe(hermes_host, bridged, "kitc_echo")
         annotate = describe(hermes_host, bridged, "kitc_annotate")
     schema = {"name": "kitc_echo", **described}
@@ -574,10 +580,7 @@ def test_a_call_through_tool_call_reaches_the_plugin_handler(
     hermes_host: HermesHost, tools: ModuleType
 ) -> None:
     with hermes_host.default_tool_search():
-        found = hermes_host.model_tools.get_tool_definitions(
-            enabled_toolsets=[KIT_CONTRACT], quiet_mode=True
-        )
-        bridged = {d["function"]["name"]: d for d in found}
+        bridged = sent_by_default(hermes_host)
         one = {"name": "kitc_echo", "arguments": {"text": "via", "times": 2}}
         if "calls" in bridge_properties(bridged, "tool_call"):  # 0.21.3 on: a batch of one
             result = call(hermes_host, "tool_call", {"calls": [one]})
