@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 from collections.abc import Callable
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -239,9 +240,19 @@ class Gate:
     def revoke_session(self, *a: Any) -> None: ...
 
 
-HAS_DASHBOARD_AUTH = importlib.util.find_spec("hermes_cli") is not None and (
-    importlib.util.find_spec("hermes_cli.dashboard_auth") is not None
-)
+def _hermes_has_module(name: str) -> bool:
+    """Whether the installed hermes ships the module ``hermes_cli.<name>``, found without importing
+    ``hermes_cli`` (``find_spec`` of a submodule imports its package: hermes imported at
+    collection would boot before tests/host's fixture sets its home)."""
+    spec = importlib.util.find_spec("hermes_cli")
+    places = spec.submodule_search_locations if spec is not None else None
+    return any(
+        (Path(place) / f"{name}.py").is_file() or (Path(place) / name / "__init__.py").is_file()
+        for place in places or ()
+    )
+
+
+HAS_DASHBOARD_AUTH = _hermes_has_module("dashboard_auth")
 needs_dashboard_auth = pytest.mark.skipif(
     not HAS_DASHBOARD_AUTH,
     reason="a provider must inherit the installed hermes' DashboardAuthProvider, which it lacks",
