@@ -14,7 +14,7 @@ import pytest
 
 from kit_core._host_model import installed_release, newest_registry_release
 from kit_devtools.cli import main
-from kit_devtools.cli._real import disagreements, real_verdict
+from kit_devtools.cli._real import NOT_DISCOVERED, disagreements, real_verdict
 from kit_devtools.testing import InMemoryHost
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -84,3 +84,108 @@ def test_when_hermes_itself_breaks_on_a_plugin_the_reason_is_shown(
         in message
         or "hermes did not discover it" in message
     )
+
+
+RAISES_AFTER_A_TOOL = """
+def _lookup(args, **kwargs):
+    return '{"ok": true}'
+
+
+def register(ctx):
+    schema = {
+        "name": "kitr_lookup",
+        "description": "Look a thing up.",
+        "parameters": {"type": "object", "properties": {}},
+    }
+    ctx.register_tool(name="kitr_lookup", toolset="kitr", schema=schema, handler=_lookup)
+    raise RuntimeError("the second half of register failed")
+"""
+
+
+def plugin_directory(parent: Path, name: str, source: str) -> Path:
+    directory = parent / name
+    directory.mkdir()
+    (directory / "__init__.py").write_text(textwrap.dedent(source), encoding="utf-8")
+    (directory / "plugin.yaml").write_text(
+        f"name: {name}\nversion: 1.0.0\nkind: standalone\n", encoding="utf-8"
+    )
+    return directory
+
+
+def test_a_plugin_both_hosts_refuse_is_an_agreement_whatever_it_registered_first(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # register() registered a tool, then raised: hermes lists the plugin as not enabled
+    # (with none of it), the in-memory host credits the tool it got first; both refuse it
+    directory = plugin_directory(tmp_path, "kitr-half", RAISES_AFTER_A_TOOL)
+    real = real_verdict(directory, "kitr-half")
+    assert isinstance(real, dict)
+    assert real["enabled"] is False
+    assert "the second half of register failed" in str(real["error"])
+    status = main(["check", str(directory), "--real", "--format", "json"])
+    rules = [f["rule"] for f in json.loads(capsys.readouterr().out)["findings"]]
+    assert (status, rules) == (1, ["HPK001"])
+
+
+def test_check_real_judges_the_directory_not_an_entry_point_of_its_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # an installed package's entry point holds the directory's name: through 0.21.3 hermes
+    # keeps the entry point and the directory never loads (HPK019); from 0.21.4 the
+    # directory keeps its name. check --real must judge the directory in either case
+    site = tmp_path / "site"
+    (site / "kitr_shadow_pkg").mkdir(parents=True)
+    (site / "kitr_shadow_pkg" / "__init__.py").write_text(
+        "def register(ctx):\n    pass\n", encoding="utf-8"
+    )
+    install_entry_point(site, monkeypatch, "kitr-shadow = kitr_shadow_pkg")
+    directory = plugin_directory(
+        tmp_path,
+        "kitr-shadow",
+        RAISES_AFTER_A_TOOL.replace(
+            '    raise RuntimeError("the second half of register failed")\n', ""
+        ),
+    )
+    status = main(["check", str(directory), "--real", "--format", "json"])
+    rules = [f["rule"] for f in json.loads(capsys.readouterr().out)["findings"]]
+    if RELEASE.directory_beats_entry_point:
+        assert (status, rules) == (0, [])
+        real = real_verdict(directory, "kitr-shadow")
+        assert isinstance(real, dict)
+        assert (real["source"], real["enabled"], real["tools"]) == ("user", True, 1)
+    else:
+        assert (status, rules) == (1, ["HPK019"])  # no HPK010: hermes does as HPK019 says
+        assert real_verdict(directory, "kitr-shadow") == NOT_DISCOVERED
+
+
+def install_entry_point(site: Path, monkeypatch: pytest.MonkeyPatch, line: str) -> None:
+    """A distribution declaring the ``hermes_agent.plugins`` entry point ``line``,
+    importable here and in hermes' process."""
+    info = site / "kitr_entry-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: kitr-entry\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(f"[hermes_agent.plugins]\n{line}\n")
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.setenv("PYTHONPATH", str(site))
+
+
+def test_an_entry_point_naming_an_object_with_a_register_loads_in_hermes_and_in_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # hermes reads register off what ep.load() gives: an object that has one loads (no
+    # HPK007, which a function on a release before entry_point_callable gets)
+    package = tmp_path / "kitr_object_pkg"
+    package.mkdir()
+    source = RAISES_AFTER_A_TOOL.replace(
+        '    raise RuntimeError("the second half of register failed")\n', ""
+    ).replace("def register(ctx):", "def _register(ctx):")
+    source += "\n\nimport types\n\nplugin = types.SimpleNamespace(register=_register)\n"
+    (package / "__init__.py").write_text(textwrap.dedent(source), encoding="utf-8")
+    install_entry_point(tmp_path, monkeypatch, "kitr-object = kitr_object_pkg:plugin")
+    real = real_verdict(None, "kitr-object")
+    assert isinstance(real, dict)
+    assert (real["enabled"], real["tools"], real["error"]) == (True, 1, None)
+    status = main(["check", "kitr-object", "--real", "--format", "json"])
+    report = json.loads(capsys.readouterr().out)
+    assert (status, report["findings"]) == (0, [])
+    assert [t["function"]["name"] for t in report["tools"]] == ["kitr_lookup"]

@@ -211,6 +211,33 @@ def test_the_skill_resolves_through_the_hosts_plugin_skill_lookup(hermes_host: H
     assert hermes_host.manager.find_plugin_skill(f"{PLUGIN}:klc-extra") is None
 
 
+def test_a_skill_file_not_named_skill_md_is_served_by_the_host(
+    hermes_host: HermesHost, tmp_path: Path
+) -> None:
+    # hermes reads the file a skill was registered with, whatever its name: the kit's
+    # plugin_skill takes it, and check raises no HPK401 for it
+    path = tmp_path / "triage.md"
+    path.write_text("---\nname: klc-named\n---\nklc named guide.\n", encoding="utf-8")
+    summary = register_plugin(
+        host_context(hermes_host), [], [plugin_skill("klc-named", path, "Named otherwise.")]
+    )
+    qualified = f"{ROLLBACK_PLUGIN}:klc-named"
+    try:
+        assert summary.skills == ("klc-named",)
+        from tools.skills_tool import skill_view
+
+        viewed = json.loads(skill_view(qualified))
+        assert viewed["success"] is True
+        assert "klc named guide" in viewed["content"]
+    finally:
+        manager = hermes_host.manager
+        for registration in reversed(
+            manager.__dict__.get("_ownership_ledger", {}).pop(ROLLBACK_PLUGIN, [])
+        ):
+            registration.dispose()
+        manager._plugin_skills.pop(qualified, None)
+
+
 # -- a registration that fails midway, against the live host ----------------------------------
 
 ROLLBACK_PLUGIN = "klc_rollback"

@@ -6,10 +6,12 @@ import importlib.metadata
 import json
 import sys
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from kit_core._host_model import first_release, registry_release, registry_releases
 from kit_devtools.cli import main
 from kit_devtools.cli._doctor import host_verdict, revision_check
 from kit_devtools.cli._scaffold import scaffold
@@ -141,16 +143,74 @@ def write_distribution(site: Path, group: str, value: str) -> None:
     (info / "entry_points.txt").write_text(f"[{group}]\nfake-plugin = {value}\n")
 
 
-def test_an_entry_point_naming_a_function_is_a_finding(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    write_distribution(tmp_path, "hermes_agent.plugins", "fake_plugin.main:register")
+@pytest.fixture
+def fake_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A ``fake_plugin`` package importable from ``tmp_path`` (forgotten afterwards)."""
+    (tmp_path / "fake_plugin").mkdir()
+    (tmp_path / "fake_plugin" / "__init__.py").write_text("", encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
-    target = resolve_target("fake-plugin")
+    yield tmp_path / "fake_plugin"
+    for name in [n for n in sys.modules if n.partition(".")[0] == "fake_plugin"]:
+        del sys.modules[name]
+
+
+def test_an_entry_point_naming_a_function_is_a_finding(tmp_path: Path, fake_plugin: Path) -> None:
+    (fake_plugin / "main.py").write_text("def register(ctx):\n    pass\n", encoding="utf-8")
+    write_distribution(tmp_path, "hermes_agent.plugins", "fake_plugin.main:register")
+    target = resolve_target("fake-plugin", registry_release("0.19.0"))
     assert (target.load, target.key) == ("fake_plugin.main", "fake-plugin")  # loaded as if fixed
     (found,) = target.findings
     assert found.rule == "HPK007"
     assert "point it at the module: 'fake_plugin.main'" in found.fix
+    # from 0.21.5 hermes calls the function it loads: nothing to report
+    called = resolve_target("fake-plugin", first_release(lambda r: r.entry_point_callable))
+    assert (called.load, called.findings) == ("fake-plugin", ())
+
+
+def test_an_entry_point_naming_an_object_with_a_register_is_loaded_as_hermes_loads_it(
+    tmp_path: Path, fake_plugin: Path
+) -> None:
+    # hermes reads register off what ep.load() gives (getattr(module, "register")): an
+    # object that has one loads, on every release
+    (fake_plugin / "main.py").write_text(OBJECT_PLUGIN, encoding="utf-8")
+    write_distribution(tmp_path, "hermes_agent.plugins", "fake_plugin.main:plugin")
+    for release in registry_releases():
+        target = resolve_target("fake-plugin", release)
+        assert (target.load, target.findings) == ("fake-plugin", ()), release.label
+    assert main(["check", "fake-plugin", "--hermes", "0.19.0"]) == 0
+
+
+def test_an_entry_point_that_does_not_load_is_reported_by_loading_it(
+    tmp_path: Path, fake_plugin: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # nothing to say from the entry point's text: loading it fails, as it does in hermes
+    write_distribution(tmp_path, "hermes_agent.plugins", "fake_plugin.absent:register")
+    target = resolve_target("fake-plugin", registry_release("0.19.0"))
+    assert (target.load, target.findings) == ("fake-plugin", ())
+    assert main(["check", "fake-plugin", "--format", "json"]) == 1
+    rules = [f["rule"] for f in json.loads(capsys.readouterr().out)["findings"]]
+    assert rules == ["HPK003"]
+
+
+OBJECT_PLUGIN = """
+import types
+
+
+def _lookup(args, **kwargs):
+    return '{"ok": true}'
+
+
+def _register(ctx):
+    schema = {
+        "name": "fake_lookup",
+        "description": "Look a thing up.",
+        "parameters": {"type": "object", "properties": {}},
+    }
+    ctx.register_tool(name="fake_lookup", toolset="fake", schema=schema, handler=_lookup)
+
+
+plugin = types.SimpleNamespace(register=_register)
+"""
 
 
 def test_an_entry_point_in_the_wrong_group_is_a_finding(

@@ -67,11 +67,15 @@ def test_other_bad_names_are_refused(name: object, tmp_path: Path) -> None:
     assert msg == f"skill name {name!r} must match [A-Za-z0-9_-]+ and contain no namespace"
 
 
-@pytest.mark.parametrize("file_name", ["README.md", "skill.md", "SKILL.txt", "SKILL.md.bak"])
-def test_the_path_must_name_skill_md(file_name: str, tmp_path: Path) -> None:
-    with pytest.raises(DeclarationError) as excinfo:
-        plugin_skill("s", tmp_path / file_name, "D.")
-    assert str(excinfo.value) == f"skill 's': path must point to SKILL.md, got {file_name!r}"
+@pytest.mark.parametrize("file_name", ["README.md", "skill.md", "triage.txt"])
+def test_a_skill_file_of_any_name_is_taken_as_hermes_reads_it(
+    file_name: str, tmp_path: Path
+) -> None:
+    # hermes' skill_view reads the file it was given, whatever its name
+    skill = plugin_skill("s", tmp_path / file_name, "D.")
+    assert (skill.path, skill.present) == (tmp_path / file_name, False)
+    (tmp_path / file_name).write_text("---\nname: s\n---\nA guide.\n", encoding="utf-8")
+    assert skill.present
 
 
 def test_a_directory_is_refused_with_the_skill_md_path_to_use(tmp_path: Path) -> None:

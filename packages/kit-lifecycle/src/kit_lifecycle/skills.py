@@ -35,7 +35,9 @@ def plugin_skill(
     """Declare a skill shipped with the plugin.
 
     ``name`` is bare (``[A-Za-z0-9_-]+``, no ``plugin:`` prefix: hermes adds the
-    plugin's name), ``path`` is the SKILL.md file itself (not its directory), and the
+    plugin's name), ``path`` is the skill's file itself, not its directory (by custom
+    ``SKILL.md``; hermes reads whatever file it is given, ``skill_view`` ->
+    ``_serve_plugin_skill``, ``tools/skills_tool.py`` 857-881 of 0.19.0), and the
     description is required. Whether the file exists is checked at registration: a
     required skill that is missing fails registration, an optional one is skipped with
     a warning and reported in the summary.
@@ -56,9 +58,6 @@ def plugin_skill(
             f"skill {name!r}: {skill_path} is a directory; point at the SKILL.md file inside"
             f" it: {skill_path / 'SKILL.md'}"
         )
-        raise DeclarationError(msg)
-    if skill_path.name != "SKILL.md":
-        msg = f"skill {name!r}: path must point to SKILL.md, got {skill_path.name!r}"
         raise DeclarationError(msg)
     if not isinstance(description, str) or not description.strip():
         msg = f"skill {name!r}: a description is required (the model reads it to pick skills)"

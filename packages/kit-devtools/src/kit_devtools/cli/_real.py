@@ -30,8 +30,12 @@ LOADER: Final = """
 import json, sys
 import model_tools  # imports hermes as its CLI does: discovery loads the plugins
 from hermes_cli.plugins import get_plugin_manager
-names = set(sys.argv[1:])
-found = [p for p in get_plugin_manager().list_plugins() if p["key"] in names or p["name"] in names]
+mode, names = sys.argv[1], set(sys.argv[2:])
+found = [
+    p for p in get_plugin_manager().list_plugins()
+    if (p["key"] in names or p["name"] in names)
+    and (p.get("source") == "entrypoint") == (mode == "entrypoint")
+]
 print("HPK-REAL " + json.dumps(found))
 """
 
@@ -41,7 +45,9 @@ NOT_DISCOVERED: Final = "hermes did not discover it (no plugin.yaml hermes reads
 
 def real_verdict(directory: Path | None, name: str) -> dict[str, Any] | str:
     """hermes' ``list_plugins()`` entry for the plugin directory, or for the installed
-    entry point ``name`` when ``directory`` is None; or why it could not be read."""
+    entry point ``name`` when ``directory`` is None; or why it could not be read. Only an
+    entry of the kind asked for counts: where an installed entry point holds the
+    directory's name and wins (HPK019), hermes lists the entry point, not the directory."""
     with tempfile.TemporaryDirectory(prefix="hermes-real-") as root:
         home = Path(root)
         enabled = [name]
@@ -54,7 +60,13 @@ def real_verdict(directory: Path | None, name: str) -> dict[str, Any] | str:
         env = {k: v for k, v in os.environ.items() if k not in SCRUBBED}
         env["HERMES_HOME"] = str(home)
         run = subprocess.run(
-            [sys.executable, "-c", LOADER, *enabled],
+            [
+                sys.executable,
+                "-c",
+                LOADER,
+                "entrypoint" if directory is None else "directory",
+                *enabled,
+            ],
             capture_output=True,
             text=True,
             check=False,
@@ -74,7 +86,11 @@ def real_verdict(directory: Path | None, name: str) -> dict[str, Any] | str:
 
 def disagreements(real: dict[str, Any], plugin: LoadedPlugin) -> list[str]:
     """Where hermes' verdict and the in-memory host's differ, worded ``what: hermes X,
-    in memory Y``."""
+    in memory Y``. When both refuse the plugin only that is compared: what a failed
+    ``register()`` left behind is not what either host lists (hermes lists nothing of
+    it; the in-memory host credits what it registered before raising)."""
+    if not real["enabled"] and not plugin.enabled:
+        return []
     mine = {
         "enabled": plugin.enabled,
         "tools": len(plugin.tools),

@@ -33,15 +33,16 @@ class Target:
 
 
 def _entry_point_findings(name: str, release: HostRelease) -> Target | None:
-    """HPK007 for an entry point naming ``module:function`` where ``release`` does not call
-    what the entry point loads (``entry_point_callable``: it does from 0.21.5, where
-    ``_load_entrypoint_module`` returns ``ep.load()`` and the loader calls it when it is
-    callable, ``hermes_cli/plugins_loader.py`` ~L462 of 0.21.5, ~L503 of 0.22.2; before, it
-    reads ``.register`` off the function and records 'no register() function'); HPK008
-    for an entry point of another hermes group."""
+    """HPK007 for an entry point naming ``module:object`` whose object gives hermes no
+    register: hermes reads ``register`` off what ``ep.load()`` returns (``getattr(module,
+    "register")`` after ``_load_entrypoint_module``, ``hermes_cli/plugins.py`` 1772 and
+    1870-1886 of 0.19.0), so a function is 'no register() function' there, while an object
+    that has a ``register`` loads. From 0.21.5 (``entry_point_callable``) a callable that is
+    not a module is called as the register (``hermes_cli/plugins_loader.py`` ~L462 of
+    0.21.5, ~L503 of 0.22.2). HPK008 for an entry point of another hermes group."""
     groups = importlib.metadata.entry_points()
     for ep in groups.select(group=ENTRY_POINT_GROUP, name=name):
-        if ":" in ep.value and not release.entry_point_callable:
+        if ":" in ep.value and not release.entry_point_callable and not _gives_register(ep):
             module = ep.value.split(":", 1)[0].strip()
             found = finding(
                 "HPK007", f"entry point {name}", name=name, value=ep.value, module=module
@@ -55,6 +56,16 @@ def _entry_point_findings(name: str, release: HostRelease) -> Target | None:
                 module = ep.value.split(":", 1)[0].strip()
                 return Target(module, (found,), key=name, entry_point=name)
     return None
+
+
+def _gives_register(ep: importlib.metadata.EntryPoint) -> bool:
+    """Whether what ``ep`` loads has a ``register`` hermes can call; True when it cannot be
+    loaded at all (loading it through the entry point then reports why, as hermes does)."""
+    try:
+        loaded = ep.load()
+    except Exception:
+        return True
+    return getattr(loaded, "register", None) is not None
 
 
 def _shadowing_entry_point(directory: Path, release: HostRelease) -> tuple[Finding, ...]:

@@ -295,8 +295,6 @@ def _skill_findings(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]:
             continue
         if path.is_dir():
             why = "it is a directory; hermes reads the file it is given"
-        elif path.name != "SKILL.md":
-            why = f"the file is named {path.name}"
         elif not path.is_file():
             why = "the file is missing"
         else:

@@ -73,14 +73,15 @@ RULES: Final[dict[str, Rule]] = {
                    "register_skill checks only the skill's own name and stores"
                    " '<plugin name>:<skill>' (hermes_cli/plugins.py 1198-1241); skill_view"
                    " answers 'Invalid namespace' for it (tools/skills_tool.py 1002-1016)"),
-    "HPK007": Rule(E, "the entry point {name!r} names {value!r}, a function: hermes loads the"
-                   " entry point, expects a module exposing register, and records 'no"
-                   " register() function' (through 0.21.4; from 0.21.5 hermes calls it)",
+    "HPK007": Rule(E, "the entry point {name!r} names {value!r}, which has no register:"
+                   " hermes loads the entry point, reads register from what it gives, and"
+                   " records 'no register() function' (through 0.21.4; from 0.21.5 hermes"
+                   " calls a callable it gives)",
                    "point it at the module: {module!r}",
-                   "_load_entrypoint_module calls ep.load() and reads .register from the"
-                   " result, so a function gives 'no register() function'"
-                   " (hermes_cli/plugins.py 1870-1886); 0.21.5 calls a callable result"
-                   " (plugins_loader.py ~L462)"),
+                   "_load_entrypoint_module returns ep.load() and the loader reads"
+                   " .register from it, so a function gives 'no register() function' and"
+                   " an object with a register loads (hermes_cli/plugins.py 1772,"
+                   " 1870-1886); 0.21.5 calls a callable result (plugins_loader.py ~L462)"),
     "HPK008": Rule(E, "the entry point {name!r} is in group {group!r}, which hermes never"
                    " scans", "declare it under [project.entry-points.\"hermes_agent.plugins\"]",
                    "_scan_entry_points reads only the group 'hermes_agent.plugins'"
@@ -332,11 +333,13 @@ RULES: Final[dict[str, Rule]] = {
                    "register_hook and register_middleware warn on an unknown name and store"
                    " it; nothing invokes it (hermes_cli/plugins.py 1158-1194)"),
     # skills
-    "HPK401": Rule(E, "the skill path {path} is not a SKILL.md file hermes can register"
-                   " ({why})", "point plugin_skill/register_skill at the SKILL.md file itself",
+    "HPK401": Rule(E, "the skill path {path} is not a file hermes can serve ({why})",
+                   "point plugin_skill/register_skill at the skill's file itself (its"
+                   " SKILL.md)",
                    "register_skill raises FileNotFoundError for a path that does not"
                    " exist, which disables the plugin (hermes_cli/plugins.py 1198-1241); a"
-                   " directory is registered, and skill_view fails reading it"),
+                   " directory is registered, and skill_view fails reading it; a file of"
+                   " any name is read (tools/skills_tool.py 857-881)"),
     # exclusive kinds: memory providers and context engines
     "HPK601": Rule(E, "hermes takes the plugin for a memory provider (its __init__.py"
                    " mentions MemoryProvider or register_memory_provider), but it gives"

@@ -218,13 +218,16 @@ class InMemoryHost:
         with self.activate():
             try:
                 loaded = found.importer()
-                register: Any = getattr(loaded, "register", None)
-                if register is None and _called_entry_point(loaded, self.release):
-                    # an entry point naming module:function: the loader calls what
-                    # ep.load() returned (entry_point_callable; 0.21.5
-                    # hermes_cli/plugins_loader.py ~L462, 0.22.2 ~L503)
+                register: Any = None
+                if _called_entry_point(loaded, self.release):
+                    # an entry point naming module:callable: the loader calls what
+                    # ep.load() returned, before looking for a register on it
+                    # (entry_point_callable; 0.21.5 hermes_cli/plugins_loader.py ~L462,
+                    # 0.22.2 ~L503)
                     register = loaded
                     loaded = sys.modules.get(getattr(loaded, "__module__", ""), None)
+                if register is None:
+                    register = getattr(loaded, "register", None)
                 module = loaded
                 if register is None:
                     message = f"Plugin '{manifest.name}' has no register() function"
