@@ -189,3 +189,35 @@ def test_an_entry_point_naming_an_object_with_a_register_loads_in_hermes_and_in_
     report = json.loads(capsys.readouterr().out)
     assert (status, report["findings"]) == (0, [])
     assert [t["function"]["name"] for t in report["tools"]] == ["kitr_lookup"]
+
+
+STRAIGHT_INTO_THE_TABLE = """
+SEEN = []
+
+
+def _cb(**kwargs):
+    SEEN.append(kwargs.get("tool_name"))
+
+
+def register(ctx):
+    ctx._manager._hooks.setdefault("pre_tool_call", []).append(_cb)
+"""
+
+
+def test_a_hook_appended_straight_into_the_managers_table_is_credited_as_hermes_credits_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # hermes' table is the manager's own: before the registration ledger (0.20.1) the
+    # loader credits what the table gained; a ledger release credits only its registrars
+    directory = plugin_directory(tmp_path, "kitr-straight", STRAIGHT_INTO_THE_TABLE)
+    real = real_verdict(directory, "kitr-straight")
+    assert isinstance(real, dict)
+    assert (real["enabled"], real["hooks"]) == (True, 0 if RELEASE.registration_ledger else 1)
+    status = main(["check", str(directory), "--real", "--format", "json"])
+    assert (status, json.loads(capsys.readouterr().out)["findings"]) == (0, [])
+    host = InMemoryHost()
+    loaded = host.load(directory)
+    assert loaded.hooks == (() if RELEASE.registration_ledger else ("pre_tool_call",))
+    host.invoke_hook("pre_tool_call", tool_name="kitr_probe", args={}, task_id="t")
+    assert loaded.module is not None
+    assert loaded.module.SEEN == ["kitr_probe"]  # it runs, credited or not

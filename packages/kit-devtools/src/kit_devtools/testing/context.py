@@ -13,7 +13,7 @@ import importlib
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from kit_devtools.testing._context_members import LifecycleMembers
 from kit_devtools.testing._context_registrars import Registrars
@@ -39,6 +39,21 @@ __all__ = ["HostContext"]
 
 _SKILL_NAME = re.compile(r"^[a-zA-Z0-9_-]+$")  # agent.skill_utils._NAMESPACE_RE
 _PLUGIN_NAMESPACE = "hermes_plugins."
+
+
+def _taken(table: object) -> list[tuple[str, Any]]:
+    """Empty one of ``ctx._manager``'s callback tables; what it held, as (name, callback).
+    A table the plugin replaced with something else is left alone."""
+    if not isinstance(table, dict):
+        return []
+    held = cast("dict[str, Any]", table)
+    taken = [
+        (str(name), callback)
+        for name, callbacks in held.items()
+        for callback in (cast("list[Any]", callbacks) if isinstance(callbacks, list) else [])
+    ]
+    held.clear()
+    return taken
 
 
 class PluginManager:
@@ -278,6 +293,18 @@ class HostContext(Provisions, Registrars):
             self._state.record("WARNING", self._plugin, "middleware", kind, message)
         entry = MiddlewareEntry(kind, callback, self._plugin)
         self._state.middleware.setdefault(kind, []).append(entry)
+
+    def _adopt_manager_tables(self) -> None:
+        """Take in the callbacks the plugin appended straight into ``ctx._manager``'s hook
+        and middleware tables. In hermes those are the manager's own tables: the callbacks
+        run, and a release without the registration ledger credits them (``_load_plugin``
+        counts what each table gained, ``hermes_cli/plugins.py`` 1785-1806 of 0.19.0); a
+        ledger release credits only what its registrars recorded."""
+        for name, callback in _taken(self._manager._hooks):
+            self._state.hooks.setdefault(name, []).append(HookEntry(name, callback, self._plugin))
+        for kind, callback in _taken(self._manager._middleware):
+            entry = MiddlewareEntry(kind, callback, self._plugin)
+            self._state.middleware.setdefault(kind, []).append(entry)
 
     def register_skill(self, name: str, path: Path, description: str = "") -> None:
         """Register ``<plugin>:<name>``; raises ValueError / FileNotFoundError like hermes

@@ -234,7 +234,10 @@ class InMemoryHost:
                     self._state.record("WARNING", manifest.name, "plugin", plugin_key, message)
                     return self._keep(found, module, error="no register() function")
                 ctx = self._context(manifest, found.data)
-                register(ctx)
+                try:
+                    register(ctx)
+                finally:
+                    ctx._adopt_manager_tables()  # pyright: ignore[reportPrivateUsage]
             except Exception as exc:
                 message = f"Failed to load plugin '{manifest.name}': {exc}"
                 self._state.record("WARNING", manifest.name, "plugin", plugin_key, message, exc)
