@@ -256,12 +256,12 @@ def _write(path: str, text: str) -> None:
         out.write(text)
 
 
-def _plugin_dir(home: str, name: str, init: str) -> str:
-    """A directory plugin ``name`` in ``home``'s plugins folder (its manifest and
-    ``__init__.py``); returns the folder."""
+def _plugin_dir(home: str, name: str, init: str, manifest_extra: str = "") -> str:
+    """A directory plugin ``name`` in ``home``'s plugins folder (its manifest, with
+    ``manifest_extra`` lines, and ``__init__.py``); returns the folder."""
     folder = os.path.join(home, "plugins", name)
     os.makedirs(folder)
-    manifest = f"name: {name}\nversion: 0.1.0\nkind: standalone\n"
+    manifest = f"name: {name}\nversion: 0.1.0\nkind: standalone\n{manifest_extra}"
     _write(os.path.join(folder, "plugin.yaml"), manifest)
     _write(os.path.join(folder, "__init__.py"), init)
     return folder
@@ -274,7 +274,8 @@ def install_probe(home: str) -> Any:
 
     install_entry_points(home)
 
-    folder = _plugin_dir(home, "kit_facts_probe", PROBE_PLUGIN)
+    # ``hooks:``, the old spelling of ``provides_hooks``: whether the release reads it
+    folder = _plugin_dir(home, "kit_facts_probe", PROBE_PLUGIN, "hooks: [on_session_start]\n")
     _write(
         os.path.join(folder, "SKILL.md"), "---\nname: kit-facts\ndescription: probe\n---\nprobe\n"
     )
@@ -382,6 +383,29 @@ def behaviour(plugins: Any, model_tools: Any, state: Any) -> dict[str, Any]:
         # 0.22.2 ~L503); before, it looks for a register attribute on the function
         "entry_point_callable": bool(state.callable_ep),
         "installer_manifest_version": installer_manifest_version(),
+        # the probe's plugin.yaml says ``hooks:``: 0.21.5 on read it as provides_hooks
+        # (parse_manifest_file, hermes_cli/plugins_manifest.py 0.21.5 L516, #108371)
+        "reads_hooks_spelling": _probe_manifest(plugins).provides_hooks == ["on_session_start"],
+    }
+
+
+def _probe_manifest(plugins: Any) -> Any:
+    """The manifest hermes built for the probe plugin."""
+    return plugins.get_plugin_manager()._plugins["kit_facts_probe"].manifest
+
+
+def manifest_reader(plugins: Any) -> dict[str, list[str]]:
+    """What the release's manifest reader knows: its known fields (others are logged as
+    unknown) and the ``config_schema`` types it checks (``_KNOWN_MANIFEST_FIELDS`` and
+    ``_CONFIG_SCHEMA_TYPES``: ``hermes_cli/plugins.py`` in 0.20.1, ``plugins_manifest.py``
+    from 0.21.3); empty where it has neither (before 0.20.1)."""
+    found = {}
+    for name in ("_KNOWN_MANIFEST_FIELDS", "_CONFIG_SCHEMA_TYPES"):
+        value = _optional("hermes_cli.plugins_manifest", name) or getattr(plugins, name, None)
+        found[name] = sorted(value or ())
+    return {
+        "manifest_known_fields": found["_KNOWN_MANIFEST_FIELDS"],
+        "config_schema_types": found["_CONFIG_SCHEMA_TYPES"],
     }
 
 
@@ -438,6 +462,7 @@ def read_facts(state: Any) -> dict[str, Any]:
             if not name.startswith("_")
         },
         "manifest": [field.name for field in dataclasses.fields(manifest)],
+        **manifest_reader(plugins),
         "slash_commands": _names(getattr(commands, "_COMMAND_LOOKUP", None)),
         "cli_commands": _names(getattr(main, "_BUILTIN_SUBCOMMANDS", None)),
         # the built-in auxiliary tasks a plugin may not take: hermes_cli.main._AUX_TASKS,

@@ -84,6 +84,7 @@ class HostRelease(Record):
         "bridge_default",
         "bridge_tools",
         "cli_commands",
+        "config_schema_types",
         "context",
         "directory_beats_entry_point",
         "distribution",
@@ -96,6 +97,7 @@ class HostRelease(Record):
         "hooks",
         "installer_manifest_version",
         "manifest",
+        "manifest_known_fields",
         "middleware",
         "middleware_schema_version",
         "modify_directive",
@@ -104,6 +106,7 @@ class HostRelease(Record):
         "observer_schema_version",
         "package_version",
         "provider_builtins",
+        "reads_hooks_spelling",
         "registration_ledger",
         "requires_python",
         "sanitizer_adds_required",
@@ -235,6 +238,16 @@ class HostRelease(Record):
     loads the directory (observed: both probes enabled, the directory's ``register`` is the
     one called; from 0.21.4, ``_discover_and_load_inner``'s ``directory_keys``). Before, the
     entry point, scanned later, takes the key."""
+    manifest_known_fields: frozenset[str]
+    """The plugin.yaml keys the release's manifest reader knows (``_KNOWN_MANIFEST_FIELDS``,
+    0.20.1 on): it logs any other as an unknown field. Empty before 0.20.1, whose reader
+    drops other keys without a word."""
+    config_schema_types: frozenset[str]
+    """The ``config_schema`` types the reader checks (``_CONFIG_SCHEMA_TYPES``, 0.20.1 on;
+    ``secret`` from 0.21.5): another type is logged and left unchecked. Empty before."""
+    reads_hooks_spelling: bool
+    """Whether a plugin.yaml's ``hooks:`` (the old spelling) is read as ``provides_hooks``
+    when that is absent (observed on the probe's manifest; from 0.21.5)."""
     entry_point_callable: bool
     """Whether an entry point naming ``module:register`` works (observed: such a probe's
     ``register`` is called; from 0.21.5, the loader calls what ``ep.load()`` returns when it
@@ -288,8 +301,11 @@ class HostRelease(Record):
             "skill_path_str",
             "directory_beats_entry_point",
             "entry_point_callable",
+            "reads_hooks_spelling",
         ):
             setattr_(self, flag, bool(facts.get(flag, False)))
+        for name in ("manifest_known_fields", "config_schema_types"):
+            setattr_(self, name, frozenset(facts.get(name, ())))
         setattr_(self, "home_folders", tuple(facts.get("home_folders", ())))
         manifest_version = int(facts.get("installer_manifest_version", 1))
         setattr_(self, "installer_manifest_version", manifest_version)

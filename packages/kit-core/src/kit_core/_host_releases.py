@@ -64,6 +64,8 @@ FIRST: Final[dict[str, Any]] = {
         "kind",
         "key",
     ],
+    "manifest_known_fields": [],
+    "config_schema_types": [],
     "slash_commands": [
         "agents",
         "approve",
@@ -395,6 +397,7 @@ FIRST: Final[dict[str, Any]] = {
     "directory_beats_entry_point": False,
     "entry_point_callable": False,
     "installer_manifest_version": 1,
+    "reads_hooks_spelling": False,
 }
 
 CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
@@ -870,6 +873,57 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
                 ],
                 "removed": [],
             },
+            "manifest_known_fields": {
+                "added": [
+                    "api_version",
+                    "author",
+                    "capabilities",
+                    "config_schema",
+                    "depends",
+                    "description",
+                    "emits",
+                    "external_dependencies",
+                    "hermes",
+                    "homepage",
+                    "hooks",
+                    "kind",
+                    "label",
+                    "license",
+                    "listens",
+                    "manifest_version",
+                    "name",
+                    "optional_env",
+                    "pip_dependencies",
+                    "platforms",
+                    "provides_browser_providers",
+                    "provides_hooks",
+                    "provides_tools",
+                    "provides_web_providers",
+                    "python_dependencies",
+                    "requires_env",
+                    "requires_plugins",
+                    "tags",
+                    "version",
+                ],
+                "removed": [],
+            },
+            "config_schema_types": {
+                "added": [
+                    "array",
+                    "bool",
+                    "boolean",
+                    "dict",
+                    "float",
+                    "int",
+                    "integer",
+                    "list",
+                    "number",
+                    "object",
+                    "str",
+                    "string",
+                ],
+                "removed": [],
+            },
             "slash_commands": {
                 "added": ["hb", "heartbeat", "loop", "pause", "proactive", "refine"],
                 "removed": [],
@@ -969,6 +1023,7 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
                 "removed": [],
             },
             "manifest": {"added": ["requires_hermes"], "removed": []},
+            "manifest_known_fields": {"added": ["requires_hermes"], "removed": []},
             "slash_commands": {"added": ["login", "plan"], "removed": ["background"]},
             "cli_commands": {"added": ["vault"], "removed": []},
             "tools": {
@@ -1046,6 +1101,7 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
         {
             "version": "0.21.4",
             "package_version": "0.21.4.post1",
+            "manifest_known_fields": {"added": ["python_runtime"], "removed": []},
             "cli_commands": {"added": ["codex-runtime", "usage"], "removed": []},
             "tools": {"added": {}, "removed": ["setup_mcp"]},
             "top_level": {
@@ -1072,6 +1128,7 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
             "version": "0.21.5",
             "package_version": "0.21.5.post2",
             "hooks": {"added": ["post_auxiliary_call", "pre_auxiliary_call"], "removed": []},
+            "config_schema_types": {"added": ["secret"], "removed": []},
             "tools": {"added": {"manage_catalog": "setup"}, "removed": []},
             "toolsets": {"added": ["setup"], "removed": []},
             "top_level": {
@@ -1082,6 +1139,7 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
             "narrows_handler_kwargs": True,
             "skill_path_str": True,
             "entry_point_callable": True,
+            "reads_hooks_spelling": True,
         },
     ),
     (
@@ -1113,6 +1171,10 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
                 "removed": [],
             },
             "manifest": {"added": ["locale_metadata", "provides_locales"], "removed": []},
+            "manifest_known_fields": {
+                "added": ["provides_locales", "requires_auth"],
+                "removed": [],
+            },
             "slash_commands": {"added": ["s"], "removed": []},
             "cli_commands": {"added": ["connectors"], "removed": ["sync"]},
             "aux_tasks": {"added": ["voice_chat"], "removed": []},

@@ -228,7 +228,7 @@ def build_manifest(
     """
     fields = release.manifest if release is not None else ()
     cls = manifest_class(fields) if fields else PluginManifest
-    if cls is PluginManifest:
+    if cls is PluginManifest or release is None:
         return PluginManifest(
             name=name, version=str(data.get("version", "")),
             description=data.get("description", ""), author=data.get("author", ""),
@@ -240,7 +240,7 @@ def build_manifest(
     said = [] if warnings is None else warnings
     raw_name: object = data.get("name", name)
     hooks = data.get("provides_hooks", [])
-    if "provides_locales" in fields:  # 0.22.2 reads the old spelling too (#108371)
+    if release.reads_hooks_spelling:  # 0.21.5 on read the old spelling too (#108371)
         hooks = data.get("provides_hooks", data.get("hooks", []))
     values: dict[str, Any] = {
         "name": name, "version": str(data.get("version", "")),
@@ -255,13 +255,13 @@ def build_manifest(
     if "provides_locales" in fields:
         ids, meta = _manifest_v2.locales(data.get("provides_locales"), key, said)
         values["provides_locales"], values["locale_metadata"] = ids, meta
-    known = _manifest_v2.known_fields(fields)
+    known, types = release.manifest_known_fields, release.config_schema_types
     if "requires_hermes" in fields:
         values["requires_hermes"] = str(data.get("requires_hermes") or "").strip()
         values["capabilities"] = _manifest_v2.capabilities(data.get("capabilities"), raw_name, said)
-        values.update(_manifest_v2.v2_fields(data, key, known, said))
+        values.update(_manifest_v2.v2_fields(data, key, known, types, said))
     else:
-        values.update(_manifest_v2.v2_fields(data, key, known, said))
+        values.update(_manifest_v2.v2_fields(data, key, known, types, said))
         values["capabilities"] = _manifest_v2.capabilities(data.get("capabilities"), raw_name, said)
     values["emits"] = data.get("emits") or []
     values["listens"] = data.get("listens") or []

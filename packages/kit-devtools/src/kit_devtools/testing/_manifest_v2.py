@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, Final, cast
 
-__all__ = ["CAPABILITY_IDS", "SUPPORTED_MANIFEST_VERSION", "known_fields", "v2_fields"]
+__all__ = ["CAPABILITY_IDS", "SUPPORTED_MANIFEST_VERSION", "v2_fields"]
 
 SUPPORTED_MANIFEST_VERSION: Final = 2
 """``SUPPORTED_MANIFEST_VERSION`` (2 on 0.20.1 through 0.22.2)."""
@@ -35,36 +35,8 @@ CAPABILITY_IDS: Final = frozenset(
 """``plugin_capabilities.VALID_CAPABILITY_IDS``, the same on 0.20.1 through 0.22.2
 (read by importing each release)."""
 
-_KNOWN_V1: Final = frozenset(
-    {"name", "version", "description", "author", "requires_env", "provides_tools",
-     "provides_hooks", "kind", "hooks", "label", "optional_env", "platforms",
-     "external_dependencies", "pip_dependencies", "provides_browser_providers",
-     "provides_web_providers", "manifest_version", "api_version", "requires_plugins",
-     "python_dependencies", "config_schema", "license", "homepage", "tags", "capabilities",
-     "emits", "listens", "hermes", "depends"}
-)  # fmt: skip
-"""``_KNOWN_MANIFEST_FIELDS`` of 0.20.1 (``plugins.py`` L650-661)."""
-
-_CONFIG_TYPES: Final = frozenset(
-    {"str", "string", "int", "integer", "float", "number", "bool", "boolean", "list",
-     "array", "dict", "object"}
-)  # fmt: skip
-"""``_CONFIG_SCHEMA_TYPES`` keys (0.20.1 L666-679; 0.22.2 adds ``secret``)."""
-
 _LANGUAGE_ID: Final = re.compile(r"^[a-z]{2,3}(-[a-z0-9]{2,8})*$")
 """``agent/i18n_layers.py`` ``_LANGUAGE_ID_RE`` (0.22.2 L34)."""
-
-
-def known_fields(fields: tuple[str, ...]) -> frozenset[str]:
-    """The keys a release knows, given its ``PluginManifest`` fields: 0.21.3 adds
-    ``requires_hermes``, 0.21.5 ``python_runtime``, 0.22.2 ``provides_locales`` and
-    ``requires_auth`` (``_KNOWN_MANIFEST_FIELDS`` of each ``plugins_manifest.py``)."""
-    known = set(_KNOWN_V1)
-    if "requires_hermes" in fields:
-        known |= {"requires_hermes", "python_runtime"}
-    if "provides_locales" in fields:
-        known |= {"provides_locales", "requires_auth"}
-    return frozenset(known)
 
 
 def _as_int(raw: object, fallback: int | None) -> tuple[int | None, bool]:
@@ -204,11 +176,16 @@ def locales(raw: object, key: str, warnings: list[str]) -> tuple[list[str], dict
 
 
 def v2_fields(
-    data: Mapping[str, Any], key: str, known: frozenset[str], warnings: list[str]
+    data: Mapping[str, Any],
+    key: str,
+    known: frozenset[str],
+    types: frozenset[str],
+    warnings: list[str],
 ) -> dict[str, Any]:
     """``_parse_manifest_v2_fields``: the v2 fields, and its warnings appended to
-    ``warnings`` (an unknown key warns only on a v2+ manifest; hermes logs it at debug on
-    v1)."""
+    ``warnings`` (an unknown key, one not in the release's ``known`` fields, warns only on a
+    v2+ manifest; hermes logs it at debug on v1). ``types``: the ``config_schema`` types the
+    release checks."""
     mv, ok = _as_int(data.get("manifest_version", 1), 1)
     if not ok:
         raw = data.get("manifest_version")
@@ -233,9 +210,6 @@ def v2_fields(
         "Plugin {key}: python_dependencies entry {item} must be a non-empty requirement"
         " string; skipping", key, warnings,
     )  # fmt: skip
-    # 0.22.2 (whose known fields add provides_locales) types ``secret`` values too
-    secret: frozenset[str] = frozenset({"secret"} if "provides_locales" in known else ())
-    types: frozenset[str] = frozenset(_CONFIG_TYPES) | secret
     schema = _config_schema(data, key, types, warnings)
     raw_tags = data.get("tags")
     if raw_tags is not None and not isinstance(raw_tags, list):
