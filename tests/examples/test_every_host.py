@@ -24,11 +24,12 @@ def call(host: Host, name: str, args: dict[str, Any]) -> Any:
 
 
 def load(host: Host, example: str, request: pytest.FixtureRequest) -> Any:
-    """Load the example and return what the host made of it; None when this host is a
-    release without middleware, which the kit refuses team-notes on (checked here)."""
+    """Load the example and return what the host made of it; None when this host is (or
+    plays) a release without middleware, which the kit refuses team-notes on (checked
+    here)."""
     choice = request.node.callspec.params.get("any_host")
     version = getattr(choice, "version", None) if getattr(choice, "real", False) else None
-    release = registry_release(version) if version else None
+    release = registry_release(version) if version else getattr(host, "release", None)
     if (
         example == "team-notes"
         and release is not None

@@ -134,7 +134,10 @@ def test_plugins_are_credited_alike(hermes_host: HermesHost, memory: InMemoryHos
         real, mine = manager._plugins[key], memory.plugins[key]
         assert (mine.enabled, mine.error) == (real.enabled, real.error), key
         assert sorted(mine.tools) == sorted(real.tools_registered), key
-        assert list(mine.hooks) == real.hooks_registered, key
+        # hermes lists them in the order its hook table first saw each name, bundled
+        # plugins' registrations included (0.17.0's register on_session_end and others
+        # before any plugin here), which the in-memory host has no part of: compared as sets
+        assert sorted(mine.hooks) == sorted(real.hooks_registered), key
         assert list(mine.middleware) == real.middleware_registered, key
         assert list(mine.commands) == real.commands_registered, key
         name = real.manifest.name
@@ -414,9 +417,9 @@ def real_send(
         return original(args, **kwargs)
 
     monkeypatch.setattr(send_message_tool, "send_message_tool", recording)
-    monkeypatch.setattr(
-        session_context, "_session_context_engaged", session_context.session_context_engaged()
-    )
+    engaged = getattr(session_context, "session_context_engaged", None)
+    if callable(engaged):  # the process-wide "engaged" latch, 0.18.0 and newer
+        monkeypatch.setattr(session_context, "_session_context_engaged", engaged())
     plugin = hermes_host.plugin_module("kit_media_contract")
     monkeypatch.setattr(plugin, "BLOCK_SEND_MESSAGE", None)
 

@@ -411,6 +411,7 @@ def register(ctx):
 """
 
 
+@pytest.mark.needs("register_secret_source")  # secret sources: 0.18.1 on
 def test_check_reports_a_provider_hermes_ignores(
     hermes_host: HermesHost, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -978,11 +978,15 @@ MODELLED: dict[str, Modelled] = {
     "HPK501": Modelled(_upstream("hermes_cli/plugin_compat.py", "scan_source"),
                        tool("sev501_get", then='SEEN = "gateway.response_filters.'
                              'SILENT_REPLY_TOKEN"'), command=COMPAT),
+    # compat measures a floor only where the plugin loads: a release without middleware
+    # refuses this one (HPK001 there, as hermes refuses it), so it has no floor to compare
     "HPK510": Modelled(_upstream(_MANIFEST, "requires_hermes enforced only where written"),
-                       MIDDLEWARE, command=COMPAT, loads="register_middleware"),
+                       MIDDLEWARE, command=COMPAT, loads="register_middleware",
+                       reported=lambda: RELEASE.offers("register_middleware")),
     "HPK511": Modelled(_upstream(_MANIFEST, "admits releases below the floor"),
                        MIDDLEWARE, STANDALONE + 'requires_hermes: ">=0.15"\n', COMPAT,
-                       loads="register_middleware"),
+                       loads="register_middleware",
+                       reported=lambda: RELEASE.offers("register_middleware")),
 }  # fmt: skip
 
 

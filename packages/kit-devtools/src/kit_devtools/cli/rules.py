@@ -110,7 +110,7 @@ RULES: Final[dict[str, Rule]] = {
                    "upstream reads the YAML value with str(): the plugin loads, with a floor"
                    " other than the author meant (hermes_cli/plugins_manifest.py L479 @00067189)"),
     "HPK014": Rule(W, "requires_hermes {spec!r} excludes {host}, which does not read the"
-                   " field (only upstream 0.21 enforces it) and loads the plugin anyway",
+                   " field (hermes enforces it from 0.21.3) and loads the plugin anyway",
                    "make the plugin work there too, or tell its operators which hermes it"
                    " needs", "registry releases drop requires_hermes with the other unknown"
                    " keys (hermes_cli/plugins.py 1563-1652) and load the plugin"),

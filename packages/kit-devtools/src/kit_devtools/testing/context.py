@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
-from kit_devtools.testing._context_members import LifecycleMembers
+from kit_core._host_model import registry_releases
 from kit_devtools.testing._context_registrars import Registrars
 from kit_devtools.testing._providers import Provisions
 from kit_devtools.testing._state import HostState
@@ -82,16 +82,12 @@ class PluginManager:
 
 @functools.cache
 def gated() -> frozenset[str]:
-    """The ``PluginContext`` members of 0.20.1 and later (and ``get_config``): absent where
-    the release played lacks them (``HostRelease.context``). The older surfaces
-    (``register_middleware`` before 0.17.0 ...) are not gated yet: the in-memory host offers
-    them on every release, and kit-lifecycle's own checks refuse what a release lacks."""
-    return frozenset(
-        name
-        for cls in (LifecycleMembers, Registrars)
-        for name in vars(cls)
-        if not name.startswith("_")
-    ) | {"get_config"}
+    """``PluginContext`` members some release lacks (``HostRelease.context``): absent where
+    the release played lacks them, as there (``register_middleware`` before 0.17.0, the
+    TTS and speech-to-text registrars before 0.15.0, the members of 0.20.1 before it ...)."""
+    members = [frozenset(r.context) for r in registry_releases()]
+    every: frozenset[str] = members[0].intersection(*members[1:])
+    return frozenset[str]().union(*members) - every
 
 
 class HostContext(Provisions, Registrars):
