@@ -505,6 +505,12 @@ def failed_call(seen: Seen, name: str, *words: str) -> None:
     assert all(w in error for w in words), answer
 
 
+def hpk118(seen: Seen) -> None:
+    """A convention: hermes sends the tool and it works; from 0.20.0 the model chooses it
+    from the bridge's one line (the kit's advice is about that line)."""
+    works(seen, "sev118_get")
+
+
 def hpk121(seen: Seen) -> None:
     """Every call fails on the keywords hermes passes; where dispatch passes a handler only
     the keywords it names (``narrows_handler_kwargs``, 0.21.5 on: ``tools/registry.py``
@@ -860,6 +866,9 @@ RUNS: dict[str, Run] = {
     "HPK115": Run(tool("sev115_get", toolset="file"), hpk115),
     "HPK116": Run(tool("read_file", toolset="sev116"), hpk116),
     "HPK117": Run(tool("memory_sev117", toolset="sev117"), hpk117),
+    "HPK118": Run(tool("sev118_get", {**_schema("sev118_get", ID),
+                                      "description": "This tool gets it. It reads an item."}),
+                  hpk118, reported=lambda: RELEASE.bridge_default),
     "HPK121": Run(tool("sev121_get", handler="narrow"), hpk121,
                   reported=lambda: not RELEASE.narrows_handler_kwargs),
     "HPK122": Run(tool("sev122_get", handler="coro"), hpk122),

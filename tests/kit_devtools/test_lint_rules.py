@@ -7,7 +7,13 @@ from typing import Any
 
 import pytest
 
-from kit_devtools.cli._tool_rules import handler_findings, name_findings, schema_findings
+from kit_core._host_model import first_release, registry_release
+from kit_devtools.cli._tool_rules import (
+    bridge_line_findings,
+    handler_findings,
+    name_findings,
+    schema_findings,
+)
 from kit_devtools.cli.findings import Severity
 from kit_devtools.cli.rules import RULES, finding
 from kit_devtools.testing.host_names import MODELLED
@@ -174,3 +180,57 @@ def test_every_rule_renders_with_its_details() -> None:
             or "'type'" in built.message
         )
         assert built.line().startswith(f"{severity} {rule} somewhere: ")
+
+
+BRIDGED = first_release(lambda r: r.bridge_default)
+UNBRIDGED = registry_release("0.19.0")
+
+
+@pytest.mark.parametrize(
+    ("name", "description", "why"),
+    [
+        ("notes_add_note", "Add a note.", "nothing beyond the tool's name"),
+        ("acme_get_item", "Get an item.", "nothing beyond the tool's name"),
+        ("notes_add_note", "Adds notes to the notes.", "nothing beyond the tool's name"),
+        ("acme_lookup", "This tool looks things up in Acme.", "what the tool is, not what"),
+        ("acme_lookup", "A helper for Acme lookups.", "what the tool is, not what"),
+        ("acme_lookup", "Use this to search Acme orders.", "what the tool is, not what"),
+    ],
+)
+def test_a_bridge_line_that_does_not_say_what_the_tool_does_is_a_convention(
+    name: str, description: str, why: str
+) -> None:
+    assert BRIDGED is not None
+    schema = {**GOOD, "name": name, "description": description}
+    (found,) = bridge_line_findings(name, schema, BRIDGED)
+    assert (found.rule, found.severity) == ("HPK118", Severity.CONVENTION)
+    assert why in found.message
+    assert repr(description) in found.message  # the line the model picks the tool by
+    assert BRIDGED.label in found.message
+    # where the model is sent the schemas themselves, the first sentence is not alone
+    assert UNBRIDGED is not None
+    assert bridge_line_findings(name, schema, UNBRIDGED) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "description"),
+    [
+        ("acme_get", "Get an item by its id."),
+        ("notes_add_note", "Add a note with tags to the team's notebook."),
+        ("units_convert_length", "Convert a length between metric and imperial units."),
+        ("acme_lookup", ""),  # no description: HPK104's
+        ("acme_tool_search", "Search Acme's tool catalogue by keyword."),
+    ],
+)
+def test_a_bridge_line_that_says_what_the_tool_does_is_fine(name: str, description: str) -> None:
+    assert BRIDGED is not None
+    schema = {**GOOD, "name": name, "description": description}
+    assert bridge_line_findings(name, schema, BRIDGED) == []
+
+
+def test_the_bridge_line_is_the_first_sentence_as_the_release_clips_it() -> None:
+    # the rule reads the line the bridge shows, not the whole description
+    assert BRIDGED is not None
+    schema = {**GOOD, "name": "acme_lookup", "description": "Acme lookup. Finds orders by id."}
+    (found,) = bridge_line_findings("acme_lookup", schema, BRIDGED)
+    assert "'Acme lookup.'" in found.message

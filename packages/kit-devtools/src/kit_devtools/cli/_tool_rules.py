@@ -13,6 +13,7 @@ from kit_core._annotations import signature_of
 from kit_core._host_model import HostRelease, reserved_tools
 from kit_devtools.cli.findings import Finding
 from kit_devtools.cli.rules import finding
+from kit_devtools.testing._bridge import short_description
 from kit_devtools.testing.host_names import MODELLED
 
 _SNAKE: Final = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*")
@@ -39,6 +40,48 @@ def _walk(node: object, path: str) -> Iterator[tuple[str, dict[str, Any]]]:
         elif key in ("anyOf", "oneOf", "allOf") and isinstance(value, list):
             for index, item in enumerate(cast("list[Any]", value)):
                 yield from _walk(item, f"{path}.{key}[{index}]")
+
+
+_WORDS: Final = re.compile(r"[a-z0-9]+")
+_FILLER: Final = frozenset(
+    {"a", "an", "the", "this", "that", "it", "of", "to", "for", "and", "or", "in", "on",
+     "with", "by", "from", "tool", "function", "helper", "utility", "plugin", "wrapper",
+     "use", "used", "call", "calls", "run", "runs", "do", "does", "will", "can", "is"}
+)  # fmt: skip
+"""Words that say nothing of what a tool does."""
+_SELF_DESCRIBED: Final = re.compile(
+    r"^(?:(?:this|a|an|the)\s+)?(?:tool|function|helper|utility|wrapper|plugin)\b"
+    r"|^use\s+(?:this|it)\b",
+    re.IGNORECASE,
+)
+"""A first sentence that begins by saying what the tool is, not what it does."""
+
+
+def _stem(word: str) -> str:
+    """``notes`` -> ``note``, ``adds`` -> ``add``: enough to match a name's words."""
+    return word[:-1] if len(word) > 3 and word.endswith("s") else word
+
+
+def bridge_line_findings(name: str, schema: object, release: HostRelease) -> list[Finding]:
+    """HPK118 on a release with the tool-search bridge on by default: the one line the
+    model picks the tool by (its first sentence, as ``release`` clips it) begins by
+    calling itself a tool, or says little beyond the tool's name. An empty description
+    is HPK104's."""
+    if not release.bridge_default or not isinstance(schema, Mapping):
+        return []
+    description = cast("Mapping[str, Any]", schema).get("description")
+    if not isinstance(description, str) or not description.strip():
+        return []
+    line = short_description(description, release)
+    named = {_stem(w) for w in _WORDS.findall(name.lower())}
+    said = [w for w in _WORDS.findall(line.lower()) if _stem(w) not in named and w not in _FILLER]
+    if _SELF_DESCRIBED.match(line):
+        why = "it begins by saying what the tool is, not what it does"
+    elif not said:
+        why = "it says nothing beyond the tool's name"
+    else:
+        return []
+    return [finding("HPK118", f"tool {name}", release=release.label, line=line, why=why)]
 
 
 def schema_findings(name: str, schema: object) -> list[Finding]:

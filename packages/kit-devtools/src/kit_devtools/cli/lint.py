@@ -15,6 +15,7 @@ from kit_devtools.cli._compat_source import absent_member_findings, source_root
 from kit_devtools.cli._manifest_rules import MANIFEST_KEYS, manifest_findings
 from kit_devtools.cli._probe_args import arguments_for
 from kit_devtools.cli._tool_rules import (
+    bridge_line_findings,
     handler_findings,
     is_coroutine_function,
     name_findings,
@@ -154,6 +155,7 @@ def _tool_findings(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]:
             continue
         found += name_findings(name, plugin.key, entry.toolset, host.release)
         found += schema_findings(name, entry.schema)
+        found += bridge_line_findings(name, entry.schema, host.release)
         found += handler_findings(
             name,
             entry.handler,

@@ -254,6 +254,14 @@ RULES: Final[dict[str, Rule]] = {
                    "model_tools._AGENT_LOOP_TOOLS (model_tools.py 606) holds exact names;"
                    " the agent loop also answers the active memory provider's tools first"
                    " (agent/tool_executor.py 1247-1474)"),
+    "HPK118": Rule(C, "with the tool-search bridge, on by default on {release}, the model"
+                   " picks tools from one line each, and this tool's reads {line!r}: {why}",
+                   "start the description with one short sentence saying what the tool"
+                   " does and to what (the model sees 60 characters of it), details after"
+                   " it",
+                   "tool_search's description lists each deferred tool as '<name>: <first"
+                   " sentence>' clipped to 60 characters (tools/tool_search.py _short_desc,"
+                   " 0.20.0 on); the full schema comes only through tool_describe"),
     "HPK121": Rule(E, "the handler cannot take (args, **kwargs): hermes passes the arguments"
                    " positionally and task_id, session_id and user_task as keywords",
                    "define it as def handler(args, **kwargs)",
