@@ -294,15 +294,11 @@ def test_an_entry_point_defect_does_not_hide_the_plugins_other_defects(
     value: str,
     rule: str,
     tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
+    fake_plugin: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     write_distribution(tmp_path, group, value)
-    package = tmp_path / "fake_plugin"
-    package.mkdir()
-    (package / "__init__.py").write_text("", encoding="utf-8")
-    (package / "main.py").write_text(BROKEN_SCHEMA_PLUGIN, encoding="utf-8")
-    monkeypatch.syspath_prepend(str(tmp_path))
+    (fake_plugin / "main.py").write_text(BROKEN_SCHEMA_PLUGIN, encoding="utf-8")
     assert main(["check", "fake-plugin", "--format", "json"]) == 1
     report = json.loads(capsys.readouterr().out)
     rules = [f["rule"] for f in report["findings"]]
@@ -311,3 +307,17 @@ def test_an_entry_point_defect_does_not_hide_the_plugins_other_defects(
     assert report["plugin"]["key"] == "fake-plugin"
     assert main(["call", "fake-plugin", "fake_lookup", "--args", "{}"]) == 2  # fix it first
     assert rule in capsys.readouterr().err
+
+
+def test_resolving_an_entry_point_runs_no_plugin_code(tmp_path: Path, fake_plugin: Path) -> None:
+    # HPK007 is read from the module's source: the plugin's code runs only when the
+    # in-memory host loads it, inside its sandbox (a temporary home)
+    marker = tmp_path / "imported"
+    (fake_plugin / "__init__.py").write_text(
+        f"open({str(marker)!r}, 'w').close()\n", encoding="utf-8"
+    )
+    (fake_plugin / "main.py").write_text("def register(ctx):\n    pass\n", encoding="utf-8")
+    write_distribution(tmp_path, "hermes_agent.plugins", "fake_plugin.main:register")
+    target = resolve_target("fake-plugin", registry_release("0.19.0"))
+    assert [f.rule for f in target.findings] == ["HPK007"]
+    assert not marker.exists()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+import importlib.machinery
 import importlib.metadata
 import importlib.util
 from dataclasses import dataclass, field
@@ -59,13 +61,41 @@ def _entry_point_findings(name: str, release: HostRelease) -> Target | None:
 
 
 def _gives_register(ep: importlib.metadata.EntryPoint) -> bool:
-    """Whether what ``ep`` loads has a ``register`` hermes can call; True when it cannot be
-    loaded at all (loading it through the entry point then reports why, as hermes does)."""
-    try:
-        loaded = ep.load()
-    except Exception:
+    """Whether what ``ep`` names may have a ``register`` hermes can call: False only for a
+    function its module defines (a function has none), read from the module's source so
+    no plugin code runs here (it runs in the in-memory host's sandbox when loaded). True
+    when the source cannot be found or read: loading through the entry point then reports
+    what hermes would."""
+    module, _, attr = ep.value.partition(":")
+    source = _module_source(module.strip())
+    if source is None:
         return True
-    return getattr(loaded, "register", None) is not None
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return True
+    name = attr.strip().split(".", 1)[0]
+    functions = (ast.FunctionDef, ast.AsyncFunctionDef)
+    return not any(isinstance(n, functions) and n.name == name for n in tree.body)
+
+
+def _module_source(module: str) -> str | None:
+    """The source of ``module``, found on ``sys.path`` without importing it or its
+    packages (``PathFinder`` reads directories only); None when not found."""
+    spec, where = None, None
+    for part in module.split("."):
+        name = part if spec is None else f"{spec.name}.{part}"
+        spec = importlib.machinery.PathFinder.find_spec(name, where)
+        if spec is None:
+            return None
+        where = spec.submodule_search_locations
+    origin = getattr(spec, "origin", None)
+    if not origin or not origin.endswith(".py"):
+        return None
+    try:
+        return Path(origin).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
 
 
 def _shadowing_entry_point(directory: Path, release: HostRelease) -> tuple[Finding, ...]:

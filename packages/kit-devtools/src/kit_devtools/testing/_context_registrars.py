@@ -58,6 +58,11 @@ class Registrars(LifecycleMembers):
 
         return release
 
+    def _holder(self, kind: str, key: str, field: str) -> Any:
+        """The plugin holding ``key`` of ``kind`` (its entry's ``field``), or None."""
+        held = self._state.provisions.get(kind, {}).get(key)
+        return None if held is None else held[1][field]
+
     def _refuse(self, what: str) -> ValueError:
         """``PluginContext._refuse`` (plugins.py 0.21.3 L311-313)."""
         return ValueError(f"Plugin '{self.manifest.name}' tried to register {what}.")
@@ -75,9 +80,8 @@ class Registrars(LifecycleMembers):
         if not callable(present_fn):
             msg = "approval transport present_fn must be callable"
             raise TypeError(msg)
-        held = self._state.provisions.get("approval_transport", {}).get(clean)
-        if held is not None:
-            owner = held[1]["plugin_id"]
+        owner = self._holder("approval_transport", clean, "plugin_id")
+        if owner is not None:
             msg = f"approval transport {clean!r} is already registered by {owner!r}"
             raise ValueError(msg)
         entry = {"name": clean, "present": present_fn, "plugin_id": self.plugin_id}
@@ -241,9 +245,8 @@ class Registrars(LifecycleMembers):
         ):
             msg = f"system prompt section max_chars must be between 1 and {MAX_SECTION_CHARS}"
             raise ValueError(msg)
-        held = self._state.provisions.get("system_prompt_section", {}).get(id)
-        if held is not None:
-            owner = held[1]["plugin"]
+        owner = self._holder("system_prompt_section", id, "plugin")
+        if owner is not None:
             msg = f"system prompt section {id!r} is already registered by plugin {owner!r}"
             raise ValueError(msg)
         section = {
