@@ -4,15 +4,17 @@ package registry in an environment of its own (hermes-agent 0.13.0-0.19.0, and u
 0.20-0.22 through its packagings for Python 3.11+), then the support table of the
 documentation (docs/hosts.md) made from what the runs reported.
 
-The project environment's release (the ``host`` dependency group) runs in the main
-Python 3.11 leg of ./scripts/test, which writes its results beside these; this script
-runs every other release, two at a time (the machine has two cores), and fails when a
-leg fails or a leg's results are missing, or when the documented table is not what the
-runs produced (it is rewritten then: commit it).
+The project environment's release (the ``host`` dependency group) runs in the whole
+suite on Python 3.11 (``--suite .venv``, which writes that release's results beside the
+others); the whole suite on the other Pythons (``--suite .venv-3.12``) runs here too, in
+the same pool as the legs: every job two at a time (the machine has two cores), the
+longest first. The run fails when a job fails or a leg's results are missing, or when the
+documented table is not what the runs produced (it is rewritten then: commit it).
 """
 
 from __future__ import annotations
 
+import argparse
 import concurrent.futures
 import json
 import os
@@ -42,32 +44,43 @@ ROWS = (
 )
 
 
-def run_leg(leg: tuple[str, str]) -> tuple[str, int, str, float]:
-    """tests/host and tests/examples against one release on one Python; returns (the
-    leg's name, exit code, summary, seconds)."""
-    version, python_version = leg
+Job = tuple[str, list[str], dict[str, str]]
+"""A job of the pool: its name, its command and the environment variables it adds."""
+
+
+def leg(version: str, python_version: str) -> Job:
+    """tests/host and tests/examples against one release on one Python."""
     python = environment(version, python_version)
     name = version if python_version == "3.11" else f"{version}-py{python_version}"
-    env = {**os.environ, "KIT_HOST_RESULTS": str(RESULTS / f"{name}.json")}
+    results = {"KIT_HOST_RESULTS": str(RESULTS / f"{name}.json")}
+    command = [
+        *(str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider"),
+        *("tests/host", "tests/examples", "--hermes", "installed"),
+    ]
+    return f"hermes {name}", command, results
+
+
+def suite(venv: str, release: str | None) -> Job:
+    """The whole suite in the project environment ``venv`` (``.venv-3.12``); ``release``:
+    the hermes release installed there, whose results it records."""
+    python = ROOT / venv / "bin" / "python"
+    extra = {"KIT_HOST_RESULTS": str(RESULTS / f"{release}.json")} if release else {}
+    return f"suite {venv}", [str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider"], extra
+
+
+def run(job: Job) -> tuple[str, int, str, float]:
+    """Run one job; returns (its name, exit code, summary, seconds)."""
+    name, command, extra = job
+    env = {**os.environ, **extra}
     env.pop("VIRTUAL_ENV", None)
     started = time.monotonic()
-    run = subprocess.run(
-        [
-            *(str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider"),
-            *("tests/host", "tests/examples", "--hermes", "installed"),
-        ],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
     LOGS.mkdir(parents=True, exist_ok=True)
-    (LOGS / f"{name}.txt").write_text(run.stdout + run.stderr)
-    lines = run.stdout.strip().splitlines() or ["no output"]
+    (LOGS / f"{name.replace(' ', '-').replace('/', '')}.txt").write_text(done.stdout + done.stderr)
+    lines = done.stdout.strip().splitlines() or ["no output"]
     failures = [line for line in lines if line.startswith(("FAILED", "ERROR"))]
     summary = "\n".join([*failures, lines[-1]])
-    return name, run.returncode, summary, time.monotonic() - started
+    return name, done.returncode, summary, time.monotonic() - started
 
 
 def cell(row: dict[str, Any] | None) -> str:
@@ -116,23 +129,33 @@ def write_table() -> bool:
     return False
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="The host matrix and the whole suites.")
+    parser.add_argument(
+        "--suite",
+        action="append",
+        default=[],
+        metavar="VENV",
+        help="also run the whole suite in this project environment (the first one's hermes"
+        " release is recorded as that release's column)",
+    )
+    options = parser.parse_args(argv)
     own = installed_release()
     releases = registry_releases()
-    # every other release on 3.11, and the newest also on 3.13 (the project's own release
-    # runs on 3.12 and 3.13 in ./scripts/test's later legs)
+    # every other release on 3.11, and the newest also on 3.13
     legs = [(r.version, "3.11") for r in releases if r is not own]
     legs.append((releases[-1].version, "3.13"))
-    # the packagings of upstream boot hermes about twice as slowly: their legs go first, so
-    # the two workers finish together
+    # the packagings of upstream boot hermes about twice as slowly: their legs go first
     slow = {r.version for r in releases if r.distribution != "hermes-agent"}
     legs.sort(key=lambda leg: leg[0] not in slow)
-    for leg in legs:  # installs one at a time: uv shares its cache
-        environment(*leg)
+    # the whole suites take longest: they go before every leg, so the two workers finish
+    # together; environments are made one at a time (uv shares its cache)
+    jobs = [suite(v, own.version if own and i == 0 else None) for i, v in enumerate(options.suite)]
+    jobs += [leg(*one) for one in legs]
     failed: list[str] = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        for name, code, summary, seconds in pool.map(run_leg, legs):
-            print(f"== hermes {name} ({seconds:.0f} s): {summary}", flush=True)
+        for name, code, summary, seconds in pool.map(run, jobs):
+            print(f"== {name} ({seconds:.0f} s): {summary}", flush=True)
             if code != 0:
                 failed.append(name)
     if failed:

@@ -292,14 +292,22 @@ def test_an_environment_without_hermes_fails_at_start(tmp_path: Path) -> None:
     assert not host.hermes_home.exists()
 
 
-def test_close_ends_the_worker(tmp_path: Path) -> None:
-    with RealHost() as host:
+@pytest.mark.parametrize("warm", [True, False], ids=["forked", "fresh"])
+def test_close_ends_the_worker(tmp_path: Path, warm: bool) -> None:
+    """A fresh worker's home is removed; a forked one's (its warm process's) is put back as
+    hermes left it at import, for the next host: no plugin stays installed in it."""
+    with RealHost(warm=warm) as host:
         host.load(UNIT_CONVERT)
         process = host._process
         assert process is not None
         assert process.poll() is None
+        assert (host.hermes_home / "plugins" / UNIT_CONVERT.name).is_dir()
     assert process.poll() == 0
-    assert not host.hermes_home.exists()
+    if warm:
+        assert not (host.hermes_home / "plugins").exists()
+        assert not (host.hermes_home / "worker.stderr").exists()
+    else:
+        assert not host.hermes_home.exists()
 
 
 # -- release environments, with a fake uv ------------------------------------------------------

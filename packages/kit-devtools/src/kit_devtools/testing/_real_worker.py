@@ -11,16 +11,29 @@ Protocol: the worker writes one line ``{"ready": ...}`` after discovery, then an
 request line ``{"op": ..., ...}`` with one line ``{"ok": true, "value": ...}`` (or
 ``"repr"`` when the value is not JSON) or ``{"ok": false, "type": ..., "error": ...,
 "traceback": ...}``. What hermes or a plugin prints goes to stderr, never to the protocol.
+
+``--warm CONTROL_FD EXITS`` runs it as a *warm* process instead
+(:mod:`~kit_devtools.testing._warm_hermes`): it imports what hermes imports before plugin
+discovery (the plugin manager, the tool registry and every built-in tool module, about
+three quarters of hermes' start), says ``{"ready": true}`` on the control socket, and then
+forks one worker per request. Each forked worker gets its protocol pipes with the request
+(``socket.send_fds``), makes hermes' plugin discovery (``import model_tools``) in the home
+the parent filled, and answers as above. The warm process reaps its workers and writes
+each one's exit code to ``EXITS/<pid>``; it ends when the parent closes the control socket.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import importlib
 import inspect
 import json
 import os
+import select
+import site
+import socket
 import sys
 import traceback
 from collections.abc import Callable
@@ -226,7 +239,8 @@ def _failure(exc: BaseException) -> dict[str, Any]:
     }
 
 
-def main() -> None:
+def main(requests: Any = None) -> None:
+    """Discover, then answer each request line of ``requests`` (stdin by default)."""
     protocol = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
     os.dup2(2, 1)  # prints of hermes and plugins go to stderr
     sys.stdout = sys.stderr
@@ -242,7 +256,7 @@ def main() -> None:
     except BaseException as exc:
         send({"ready": False, **_failure(exc)})
         raise
-    for line in sys.stdin:
+    for line in requests if requests is not None else sys.stdin:
         if not line.strip():
             continue
         try:
@@ -251,5 +265,114 @@ def main() -> None:
             send(_failure(exc))
 
 
+# -- the warm process -----------------------------------------------------------------------
+
+
+def _path_files() -> dict[str, float]:
+    """The ``.pth`` files of the site directories, with their modification times."""
+    found: dict[str, float] = {}
+    for directory in {*site.getsitepackages(), site.getusersitepackages()}:
+        with contextlib.suppress(OSError):
+            for entry in os.scandir(directory):
+                if entry.name.endswith(".pth"):
+                    found[entry.path] = entry.stat().st_mtime
+    return found
+
+
+def _prewarm() -> None:
+    """Import what hermes imports before it discovers plugins: its plugin manager (with
+    the loader wrapped as the worker wraps it), its tool registry and the built-in tool
+    modules (``discover_builtin_tools``, which ``model_tools`` calls first; 0.13.0 on)."""
+    _patch_loader(importlib.import_module("hermes_cli.plugins"))
+    registry = importlib.import_module("tools.registry")
+    discover = getattr(registry, "discover_builtin_tools", None)
+    if callable(discover):
+        discover()
+
+
+def _forked(requests: int, answers: int, request: dict[str, Any], seen: dict[str, float]) -> None:
+    """In a forked worker: the protocol on the pipes ``requests`` and ``answers``, the
+    host's environment, stderr appended to the request's ``stderr``,
+    what was installed since the warm process started made importable (a ``.pth`` an
+    editable install wrote), then the worker's own ``main``."""
+    os.dup2(requests, 0)
+    os.dup2(answers, 1)
+    os.close(requests)
+    os.close(answers)
+    os.environ.clear()
+    os.environ.update(request["env"])
+    log = os.open(str(request["stderr"]), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    os.dup2(log, 2)
+    os.close(log)
+    for path, mtime in _path_files().items():
+        if seen.get(path) != mtime:
+            site.addpackage(os.path.dirname(path), os.path.basename(path), None)
+    importlib.invalidate_caches()
+    main(os.fdopen(0, "r", encoding="utf-8", closefd=False))
+
+
+def _reap(exits: str) -> None:
+    while True:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+        done = os.path.join(exits, str(pid))
+        with open(done + ".tmp", "w", encoding="utf-8") as file:
+            file.write(str(os.waitstatus_to_exitcode(status)))
+        os.replace(done + ".tmp", done)
+
+
+def warm(control: socket.socket, exits: str) -> None:
+    """The warm process: prewarm, then fork a worker per request until the parent leaves."""
+    try:
+        _prewarm()
+        seen = _path_files()
+        ready: dict[str, Any] = {"ready": True}
+    except BaseException as exc:  # the parent starts cold workers, which say what broke
+        ready, seen = {"ready": False, **_failure(exc)}, {}
+    sys.stdout.flush()
+    sys.stderr.flush()
+    control.sendall(json.dumps(ready).encode())
+    if not ready["ready"]:
+        return
+    while True:
+        readable, _, _ = select.select([control], [], [], 0.2)
+        _reap(exits)
+        if not readable:
+            continue
+        message, fds, _, _ = socket.recv_fds(control, 65536, 2)
+        if not message or len(fds) != 2:
+            return  # the parent closed the control socket
+        request = json.loads(message)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:
+            status = 0
+            try:
+                control.close()
+                _forked(fds[0], fds[1], request, seen)
+            except SystemExit as exc:
+                status = exc.code if isinstance(exc.code, int) else 1
+            except BaseException:
+                traceback.print_exc()
+                status = 1
+            finally:
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os._exit(status)
+        os.close(fds[0])
+        os.close(fds[1])
+        with contextlib.suppress(FileNotFoundError):  # an earlier worker's of the same pid
+            os.remove(os.path.join(exits, str(pid)))
+        control.sendall(json.dumps({"pid": pid}).encode())
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--warm"]:
+        warm(socket.socket(fileno=int(sys.argv[2])), sys.argv[3])
+    else:
+        main()
