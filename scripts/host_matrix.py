@@ -21,7 +21,8 @@ import os
 import subprocess
 import sys
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Final, NamedTuple
 
 from _hosts import CACHE, ROOT, environment
 from kit_core._host_model import installed_release, registry_releases
@@ -44,43 +45,65 @@ ROWS = (
 )
 
 
-Job = tuple[str, list[str], dict[str, str]]
-"""A job of the pool: its name, its command and the environment variables it adds."""
+class Job(NamedTuple):
+    """A job of the pool: its name, the environment variables it adds, and what gives its
+    command (a leg's makes its release's environment first, inside the job, so installs
+    overlap with the suites already running)."""
+
+    name: str
+    extra: dict[str, str]
+    command: Callable[[], list[str]]
 
 
 def leg(version: str, python_version: str) -> Job:
     """tests/host and tests/examples against one release on one Python."""
-    python = environment(version, python_version)
     name = version if python_version == "3.11" else f"{version}-py{python_version}"
-    results = {"KIT_HOST_RESULTS": str(RESULTS / f"{name}.json")}
-    command = [
-        *(str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider"),
-        *("tests/host", "tests/examples", "--hermes", "installed"),
-    ]
-    return f"hermes {name}", command, results
+
+    def command() -> list[str]:
+        python = environment(version, python_version)
+        return [
+            *(str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider"),
+            *("tests/host", "tests/examples", "--hermes", "installed"),
+        ]
+
+    return Job(f"hermes {name}", {"KIT_HOST_RESULTS": str(RESULTS / f"{name}.json")}, command)
+
+
+OTHER_PYTHONS: Final = "not host and not python_independent"
+"""What the whole suite runs on a Python after the first: not what runs on real hermes (the
+legs run tests/host and the examples on every release, the newest also on 3.13) nor what
+gives the same answer on every Python."""
 
 
 def suite(venv: str, release: str | None) -> Job:
     """The whole suite in the project environment ``venv`` (``.venv-3.12``); ``release``:
-    the hermes release installed there, whose results it records."""
+    the hermes release installed there, whose results it records (the first suite's);
+    another suite runs :data:`OTHER_PYTHONS`."""
     python = ROOT / venv / "bin" / "python"
     extra = {"KIT_HOST_RESULTS": str(RESULTS / f"{release}.json")} if release else {}
-    return f"suite {venv}", [str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider"], extra
+    select = [] if release else ["-m", OTHER_PYTHONS]
+    command = [str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider", *select]
+    return Job(f"suite {venv}", extra, lambda: command)
 
 
 def run(job: Job) -> tuple[str, int, str, float]:
     """Run one job; returns (its name, exit code, summary, seconds)."""
-    name, command, extra = job
-    env = {**os.environ, **extra}
+    env = {**os.environ, **job.extra}
     env.pop("VIRTUAL_ENV", None)
     started = time.monotonic()
+    try:
+        command = job.command()
+    except SystemExit as exc:  # its environment could not be made
+        return job.name, 1, str(exc), time.monotonic() - started
     done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
     LOGS.mkdir(parents=True, exist_ok=True)
-    (LOGS / f"{name.replace(' ', '-').replace('/', '')}.txt").write_text(done.stdout + done.stderr)
+    (LOGS / f"{job.name.replace(' ', '-').replace('/', '')}.txt").write_text(
+        done.stdout + done.stderr
+    )
     lines = done.stdout.strip().splitlines() or ["no output"]
     failures = [line for line in lines if line.startswith(("FAILED", "ERROR"))]
     summary = "\n".join([*failures, lines[-1]])
-    return name, done.returncode, summary, time.monotonic() - started
+    return job.name, done.returncode, summary, time.monotonic() - started
 
 
 def cell(row: dict[str, Any] | None) -> str:
@@ -136,8 +159,8 @@ def main(argv: list[str] | None = None) -> int:
         action="append",
         default=[],
         metavar="VENV",
-        help="also run the whole suite in this project environment (the first one's hermes"
-        " release is recorded as that release's column)",
+        help="also run the whole suite in this project environment: all of it in the first"
+        " (its hermes release is that release's column), the rest in the others",
     )
     options = parser.parse_args(argv)
     own = installed_release()
@@ -149,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     slow = {r.version for r in releases if r.distribution != "hermes-agent"}
     legs.sort(key=lambda leg: leg[0] not in slow)
     # the whole suites take longest: they go before every leg, so the two workers finish
-    # together; environments are made one at a time (uv shares its cache)
+    # together
     jobs = [suite(v, own.version if own and i == 0 else None) for i, v in enumerate(options.suite)]
     jobs += [leg(*one) for one in legs]
     failed: list[str] = []

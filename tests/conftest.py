@@ -67,6 +67,15 @@ def _count(kind: str, row: str, outcome: str, refused: bool = False) -> None:
         counts["refused"] = 1
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A case of ``any_host`` or ``real_host`` that runs on a real hermes release (an id
+    with ``hermes-``) is marked ``host``, as everything under tests/host is."""
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        if callspec is not None and "hermes-" in str(callspec.id):
+            item.add_marker(pytest.mark.host)
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
     report = yield

@@ -7,7 +7,11 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
+
+pytestmark = pytest.mark.python_independent  # the scripts run the project's own environment
 
 
 def test_the_example_command_checks_and_calls_the_bundled_plugin() -> None:

@@ -189,6 +189,7 @@ def _tool(name: str) -> str:
     return str(found) if found.exists() else name
 
 
+@pytest.mark.python_independent
 def test_packages_lint_clean_for_python_3_14() -> None:
     """ruff with 3.14 as the target. The pyupgrade (UP) rules are left out: they propose
     syntax only newer Pythons have (PEP 695 type parameters, dropping version checks), and
@@ -201,6 +202,7 @@ def test_packages_lint_clean_for_python_3_14() -> None:
     assert run.returncode == 0, run.stdout + run.stderr
 
 
+@pytest.mark.python_independent
 def test_packages_type_check_for_python_3_14() -> None:
     """pyright (strict, the workspace's settings) with 3.14 as the Python version: the
     standard library's 3.14 stubs, and the 3.14 branches of version checks."""

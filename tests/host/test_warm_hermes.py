@@ -1,13 +1,13 @@
 """A worker forked from a warm process (``kit_devtools.testing._warm_hermes``) is what a
-fresh hermes process would be: the same answers on every release, nothing left from the
-host before, the host's environment, and a cold start when the warm process is gone."""
+fresh hermes process would be, on every release: the same answers, and a warm process that
+holds nothing fork would share badly. What the kit itself does with warm processes (the
+home put back, the environment, late installs, a dead warm process) is pinned in
+tests/kit_devtools/test_warm_hermes.py."""
 
 from __future__ import annotations
 
 import json
 import os
-import site
-import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -63,93 +63,3 @@ def test_the_warm_process_runs_one_thread_and_holds_no_file_of_the_home() -> Non
         assert len(os.listdir(f"/proc/{pid}/task")) == 1
         held = [os.readlink(f"/proc/{pid}/fd/{fd}") for fd in os.listdir(f"/proc/{pid}/fd")]
         assert not [path for path in held if path.startswith(str(warm.home))], held
-
-
-def _plugin(directory: Path, register: str) -> Path:
-    directory.mkdir()
-    (directory / "plugin.yaml").write_text(
-        f"name: {directory.name}\nversion: 0.1.0\ndescription: d\nkind: standalone\n",
-        encoding="utf-8",
-    )
-    body = textwrap.indent(textwrap.dedent(register).strip(), "    ")
-    (directory / "__init__.py").write_text(
-        f"import os\nfrom pathlib import Path\n\ndef register(ctx):\n{body}\n", encoding="utf-8"
-    )
-    return directory
-
-
-def test_the_next_host_gets_the_home_as_hermes_left_it_at_import(tmp_path: Path) -> None:
-    trace = _plugin(
-        tmp_path / "trace", "Path(os.environ['HERMES_HOME'], 'left-behind').write_text('x')"
-    )
-    quiet = _plugin(tmp_path / "quiet", "pass")
-    with RealHost() as first:
-        first.load(trace)
-        home = first.hermes_home
-        assert (home / "left-behind").exists()
-    with RealHost() as second:
-        assert second.hermes_home == home  # the same warm process, reused
-        second.load(quiet)
-        assert not (home / "left-behind").exists()
-        assert not (home / "plugins" / "trace").exists()
-        assert second.plugins["quiet"].enabled
-
-
-def test_each_worker_gets_the_hosts_environment(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    seen = tmp_path / "seen.json"
-    plugin = _plugin(
-        tmp_path / "env_probe",
-        f"Path({str(seen)!r}).write_text(os.environ.get('HPK_WARM_PROBE', '-'))",
-    )
-    with RealHost() as host:
-        monkeypatch.setenv("HPK_WARM_PROBE", "set after the host")
-        host.load(plugin)
-        assert seen.read_text() == "set after the host"
-
-
-LATE_TOOL = """
-import hpk_late_module
-schema = {
-    "name": "late_value",
-    "description": "The late module's value.",
-    "parameters": {"type": "object", "properties": {}},
-}
-ctx.register_tool(
-    name="late_value",
-    toolset="late",
-    schema=schema,
-    handler=lambda args, **kw: hpk_late_module.VALUE,
-)
-"""
-
-
-def test_a_module_installed_after_the_warm_process_started_is_importable(
-    tmp_path: Path,
-) -> None:
-    """An editable install writes a ``.pth`` file; a fresh process reads it at start."""
-    (tmp_path / "late").mkdir()
-    (tmp_path / "late" / "hpk_late_module.py").write_text("VALUE = 'late'\n", encoding="utf-8")
-    plugin = _plugin(tmp_path / "late_user", LATE_TOOL)
-    with RealHost() as host:
-        host.load(_plugin(tmp_path / "first", "pass"))  # the warm process has started
-        pth = Path(site.getsitepackages()[0]) / "zz_hpk_warm_test.pth"
-        pth.write_text(str(tmp_path / "late") + "\n", encoding="utf-8")
-        try:
-            assert host.load(plugin).enabled, host.stderr_tail()
-            assert host.call_tool("late_value", {}, task_id="t") == "late"
-        finally:
-            pth.unlink()
-
-
-def test_a_host_whose_warm_process_died_starts_hermes_cold(tmp_path: Path) -> None:
-    plugin = _plugin(tmp_path / "after_death", "pass")
-    with RealHost() as host:
-        host.load(EXAMPLES[0])
-        warm = host._warm
-        assert warm is not None
-        warm.process.kill()
-        warm.process.wait()
-        assert host.load(plugin).enabled
-        assert not isinstance(host._process, warm_hermes.Forked)

@@ -1,0 +1,109 @@
+"""What :class:`~kit_devtools.testing.RealHost` does with its warm processes
+(``kit_devtools.testing._warm_hermes``), on the installed hermes: the next host gets the home
+as hermes left it at import, each worker the host's environment and what was installed
+since, and a host whose warm process died starts hermes cold. That a forked worker answers
+as a fresh one does is pinned on every release in tests/host/test_warm_hermes.py."""
+
+from __future__ import annotations
+
+import site
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from kit_devtools.testing import RealHost
+from kit_devtools.testing import _warm_hermes as warm_hermes
+
+ROOT = Path(__file__).resolve().parents[2]
+UNIT_CONVERT = ROOT / "examples" / "unit-convert"
+
+
+def _plugin(directory: Path, register: str) -> Path:
+    directory.mkdir()
+    (directory / "plugin.yaml").write_text(
+        f"name: {directory.name}\nversion: 0.1.0\ndescription: d\nkind: standalone\n",
+        encoding="utf-8",
+    )
+    body = textwrap.indent(textwrap.dedent(register).strip(), "    ")
+    (directory / "__init__.py").write_text(
+        f"import os\nfrom pathlib import Path\n\ndef register(ctx):\n{body}\n", encoding="utf-8"
+    )
+    return directory
+
+
+def test_the_next_host_gets_the_home_as_hermes_left_it_at_import(tmp_path: Path) -> None:
+    trace = _plugin(
+        tmp_path / "trace", "Path(os.environ['HERMES_HOME'], 'left-behind').write_text('x')"
+    )
+    quiet = _plugin(tmp_path / "quiet", "pass")
+    with RealHost() as first:
+        first.load(trace)
+        home = first.hermes_home
+        assert (home / "left-behind").exists()
+    with RealHost() as second:
+        assert second.hermes_home == home  # the same warm process, reused
+        second.load(quiet)
+        assert not (home / "left-behind").exists()
+        assert not (home / "plugins" / "trace").exists()
+        assert second.plugins["quiet"].enabled
+
+
+def test_each_worker_gets_the_hosts_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen = tmp_path / "seen.json"
+    plugin = _plugin(
+        tmp_path / "env_probe",
+        f"Path({str(seen)!r}).write_text(os.environ.get('HPK_WARM_PROBE', '-'))",
+    )
+    with RealHost() as host:
+        monkeypatch.setenv("HPK_WARM_PROBE", "set after the host")
+        host.load(plugin)
+        assert seen.read_text() == "set after the host"
+
+
+LATE_TOOL = """
+import hpk_late_module
+schema = {
+    "name": "late_value",
+    "description": "The late module's value.",
+    "parameters": {"type": "object", "properties": {}},
+}
+ctx.register_tool(
+    name="late_value",
+    toolset="late",
+    schema=schema,
+    handler=lambda args, **kw: hpk_late_module.VALUE,
+)
+"""
+
+
+def test_a_module_installed_after_the_warm_process_started_is_importable(
+    tmp_path: Path,
+) -> None:
+    """An editable install writes a ``.pth`` file; a fresh process reads it at start."""
+    (tmp_path / "late").mkdir()
+    (tmp_path / "late" / "hpk_late_module.py").write_text("VALUE = 'late'\n", encoding="utf-8")
+    plugin = _plugin(tmp_path / "late_user", LATE_TOOL)
+    with RealHost() as host:
+        host.load(_plugin(tmp_path / "first", "pass"))  # the warm process has started
+        pth = Path(site.getsitepackages()[0]) / "zz_hpk_warm_test.pth"
+        pth.write_text(str(tmp_path / "late") + "\n", encoding="utf-8")
+        try:
+            assert host.load(plugin).enabled, host.stderr_tail()
+            assert host.call_tool("late_value", {}, task_id="t") == "late"
+        finally:
+            pth.unlink()
+
+
+def test_a_host_whose_warm_process_died_starts_hermes_cold(tmp_path: Path) -> None:
+    plugin = _plugin(tmp_path / "after_death", "pass")
+    with RealHost() as host:
+        host.load(UNIT_CONVERT)
+        warm = host._warm
+        assert warm is not None
+        warm.process.kill()
+        warm.process.wait()
+        assert host.load(plugin).enabled
+        assert not isinstance(host._process, warm_hermes.Forked)
