@@ -102,26 +102,28 @@ CALL_CONTEXT = ("task_id", "tool_call_id", "session_id", "user_task")
 """The call context the agent loop has for a tool call (``handle_function_call``'s)."""
 
 
-def tool_keywords(model_tools: Any, registry: Any) -> list[str]:
-    """The keywords a plugin tool handler receives from a full tool call: a probe tool is
-    registered, called through ``model_tools.handle_function_call`` with every piece of
-    call context that release's dispatcher takes, and taken back out."""
-    seen: dict[str, object] = {}
+def tool_calls(model_tools: Any, registry: Any) -> dict[str, Any]:
+    """What a plugin tool handler receives from full tool calls: a probe tool is
+    registered and called through ``model_tools.handle_function_call`` with every piece
+    of call context that release's dispatcher takes (``tool_keywords``: the keywords the
+    handler gets), then with arguments that are no JSON object (``empties_non_dict_args``:
+    the handler gets ``{}`` in their place, 0.16.0 on; before, what the model sent)."""
+    seen: list[tuple[Any, dict[str, object]]] = []
 
-    def probe(args: dict[str, Any], **kwargs: Any) -> str:
-        seen.update(kwargs)
+    def probe(args: Any, **kwargs: Any) -> str:
+        seen.append((args, kwargs))
         return "{}"
 
     schema = {"name": "kit_probe", "description": "Probe.", "parameters": {"type": "object"}}
     registry.register(name="kit_probe", toolset="kit_probe", schema=schema, handler=probe)
     try:
         accepted = inspect.signature(model_tools.handle_function_call).parameters
-        model_tools.handle_function_call(
-            "kit_probe", {}, **{name: f"kit-{name}" for name in CALL_CONTEXT if name in accepted}
-        )
+        context = {name: f"kit-{name}" for name in CALL_CONTEXT if name in accepted}
+        model_tools.handle_function_call("kit_probe", {}, **context)
+        model_tools.handle_function_call("kit_probe", "not a dict", **context)
     finally:
         registry.deregister("kit_probe")
-    return sorted(seen)
+    return {"tool_keywords": sorted(seen[0][1]), "empties_non_dict_args": seen[1][0] == {}}
 
 
 def _optional(module: str, name: str) -> Any:
@@ -473,7 +475,7 @@ def read_facts(state: Any) -> dict[str, Any]:
             or _optional("hermes_cli.main_provider_setup", "_AUX_TASKS")
         ),
         "tools": tools,
-        "tool_keywords": tool_keywords(model_tools, registry),
+        **tool_calls(model_tools, registry),
         "toolsets": sorted(toolsets.TOOLSETS),
         "agent_loop_tools": sorted(getattr(model_tools, "_AGENT_LOOP_TOOLS", ())),
         "functions": _functions(),

@@ -15,6 +15,7 @@ import argparse
 import contextvars
 import copy
 import importlib
+import inspect
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import asdict
@@ -114,15 +115,21 @@ def test_the_builtin_tool_list_is_the_real_registrys(hermes_host: HermesHost) ->
     assert dict(BUILTIN_TOOLS) == real_builtin_tools(hermes_host)
 
 
-def test_the_builtin_names_are_the_hosts(hermes_host: HermesHost) -> None:
-    from hermes_cli import commands, middleware, plugins
-    from tools import tool_search
+def _names_of(module: str, table: str) -> set[str]:
+    """A table of hermes' names; a module the release does not have holds none
+    (``hermes_cli.middleware``: 0.17.0 on; ``tools.tool_search``: 0.16.0 on)."""
+    try:
+        return set(getattr(importlib.import_module(module), table))
+    except ModuleNotFoundError:
+        return set()
 
-    assert set(commands._COMMAND_LOOKUP) == BUILTIN_COMMANDS
-    assert set(plugins.VALID_HOOKS) == VALID_HOOKS
-    assert set(middleware.VALID_MIDDLEWARE) == VALID_MIDDLEWARE
+
+def test_the_builtin_names_are_the_hosts(hermes_host: HermesHost) -> None:
+    assert _names_of("hermes_cli.commands", "_COMMAND_LOOKUP") == BUILTIN_COMMANDS
+    assert _names_of("hermes_cli.plugins", "VALID_HOOKS") == VALID_HOOKS
+    assert _names_of("hermes_cli.middleware", "VALID_MIDDLEWARE") == VALID_MIDDLEWARE
     assert set(hermes_host.model_tools._AGENT_LOOP_TOOLS) == AGENT_LOOP_TOOLS
-    assert set(tool_search.BRIDGE_TOOL_NAMES) == TOOL_SEARCH_TOOLS
+    assert _names_of("tools.tool_search", "BRIDGE_TOOL_NAMES") == TOOL_SEARCH_TOOLS
 
 
 # -- registration ---------------------------------------------------------------------------
@@ -138,7 +145,8 @@ def test_plugins_are_credited_alike(hermes_host: HermesHost, memory: InMemoryHos
         # plugins' registrations included (0.17.0's register on_session_end and others
         # before any plugin here), which the in-memory host has no part of: compared as sets
         assert sorted(mine.hooks) == sorted(real.hooks_registered), key
-        assert list(mine.middleware) == real.middleware_registered, key
+        # a release without middleware records none (0.17.0 on)
+        assert list(mine.middleware) == getattr(real, "middleware_registered", []), key
         assert list(mine.commands) == real.commands_registered, key
         name = real.manifest.name
         assert list(mine.cli_commands) == [
@@ -178,7 +186,7 @@ def test_registrations_store_the_same_fields(hermes_host: HermesHost, memory: In
     # the real host's tables also hold what bundled plugins it loads on demand registered
     # (a platform adapter loaded by a send, in another test): compare the kit plugins' part
     for table, mine_table in (
-        (manager._middleware, memory.middleware),
+        (getattr(manager, "_middleware", {}), memory.middleware),
         (manager._hooks, memory.hooks),
     ):
         real_part = {k: [c for c in cbs if _ours(c)] for k, cbs in table.items()}
@@ -264,8 +272,22 @@ def test_a_tools_one_line_entry_is_cut_as_the_release_cuts_it() -> None:
 # -- the tool-call pipeline -----------------------------------------------------------------
 
 
+def _parity_calls() -> list[tuple[str, Any, dict[str, Any]]]:
+    """The calls both hosts answer alike: not one to a tool the release has built in (the
+    in-memory host does not run built-in tools and says so: send_message up to 0.16.0)."""
+    if _RELEASE is None:
+        return CALLS
+    built_in = set(_RELEASE.tools) - set(_RELEASE.agent_loop_tools)
+    return [call for call in CALLS if call[0] not in built_in]
+
+
+PARITY_CALLS = _parity_calls()
+
+
 @pytest.mark.usefixtures("fresh_calls")
-@pytest.mark.parametrize(("name", "args", "context"), CALLS, ids=[c[0] for c in CALLS])
+@pytest.mark.parametrize(
+    ("name", "args", "context"), PARITY_CALLS, ids=[c[0] for c in PARITY_CALLS]
+)
 def test_tool_calls_answer_identically(
     hermes_host: HermesHost,
     memory: InMemoryHost,
@@ -299,6 +321,7 @@ def test_hooks_answer_identically(
     assert memory.invoke_hook(hook, **copy.deepcopy(kwargs)) == real
 
 
+@pytest.mark.needs("register_middleware")
 def test_llm_middleware_answers_identically(hermes_host: HermesHost, memory: InMemoryHost) -> None:
     from hermes_cli import middleware
 
@@ -425,13 +448,15 @@ def real_send(
 
     def run(fn: Callable[[], Any]) -> Any:
         def bound() -> Any:
-            session_context.set_session_vars(
-                platform="telegram",
-                chat_id=CHAT,
-                thread_id=TOPIC,
-                session_key=f"agent:main:telegram:group:{CHAT}:{TOPIC}",
-                session_id=SESSION,
-            )
+            fields = {
+                "platform": "telegram",
+                "chat_id": CHAT,
+                "thread_id": TOPIC,
+                "session_key": f"agent:main:telegram:group:{CHAT}:{TOPIC}",
+                "session_id": SESSION,  # a session variable from 0.17.0 on
+            }
+            accepted = inspect.signature(session_context.set_session_vars).parameters
+            session_context.set_session_vars(**{k: v for k, v in fields.items() if k in accepted})
             return fn()
 
         return contextvars.copy_context().run(bound)

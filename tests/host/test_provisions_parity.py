@@ -219,8 +219,10 @@ def hermes_keys(manager: Any) -> dict[str, set[str]]:
         keys = {str(key) for key in getattr(module, table)}
         keys |= {str(key) for key in getattr(module, overlays, {}).get(scope, {})}
         held[kind] = keys
-    held["auxiliary_task"] = set(manager._aux_tasks)
-    held["slack_action"] = {repr(entry[0]) for entry in manager._slack_action_handlers}
+    # tables a release's manager does not have hold nothing (auxiliary tasks and Slack
+    # actions: 0.15.0 on)
+    held["auxiliary_task"] = set(getattr(manager, "_aux_tasks", ()))
+    held["slack_action"] = {repr(e[0]) for e in getattr(manager, "_slack_action_handlers", ())}
     return held
 
 

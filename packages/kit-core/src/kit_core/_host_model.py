@@ -88,6 +88,7 @@ class HostRelease(Record):
         "context",
         "directory_beats_entry_point",
         "distribution",
+        "empties_non_dict_args",
         "entry_point_callable",
         "entry_point_group",
         "fail_closed_hooks",
@@ -212,6 +213,10 @@ class HostRelease(Record):
     sanitizer_adds_required: bool
     """Whether the schema sanitizer adds ``"required": []`` to an object schema that has
     none (observed; from 0.21.4)."""
+    empties_non_dict_args: bool
+    """Whether a tool handler gets ``{}`` in place of arguments that are no JSON object
+    (observed: a probe tool called with a string; from 0.16.0, ``handle_function_call``);
+    before, the handler gets what the model sent."""
     narrows_hook_kwargs: bool
     """Whether a hook callback without ``**kwargs`` is passed only the keywords it declares
     (observed: a probe ``on_session_start`` callback of ``session_id`` alone runs; from
@@ -296,6 +301,7 @@ class HostRelease(Record):
             "global_dashboard_auth",
             "bridge_default",
             "sanitizer_adds_required",
+            "empties_non_dict_args",
             "narrows_hook_kwargs",
             "narrows_handler_kwargs",
             "skill_path_str",

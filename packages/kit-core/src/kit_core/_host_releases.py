@@ -280,6 +280,7 @@ FIRST: Final[dict[str, Any]] = {
         "yb_send_sticker": "hermes-yuanbao",
     },
     "tool_keywords": ["task_id", "user_task"],
+    "empties_non_dict_args": False,
     "toolsets": [
         "browser",
         "clarify",
@@ -520,6 +521,7 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
             "slash_commands": {"added": [], "removed": ["provider"]},
             "cli_commands": {"added": ["desktop", "gui", "prompt-size"], "removed": []},
             "tools": {"added": {"browser_dialog": "browser-cdp"}, "removed": []},
+            "empties_non_dict_args": True,
             "functions": {
                 "added": {
                     "hermes_cli.plugins.get_pre_tool_call_block_message": "(tool_name: 'str', args: 'Optional[Dict[str, Any]]', task_id: 'str' = '', session_id: 'str' = '', tool_call_id: 'str' = '', turn_id: 'str' = '', api_request_id: 'str' = '') -> 'Optional[str]'",

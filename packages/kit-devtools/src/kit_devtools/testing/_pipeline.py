@@ -237,9 +237,8 @@ def handle_function_call(
     """
     entry = state.tools.get(name)
     args = coerce_tool_args(entry.schema if entry else None, args)
-    args = as_dict(args)
-    if args is None:
-        args = {}
+    if state.release.empties_non_dict_args and as_dict(args) is None:
+        args = {}  # model_tools.handle_function_call, 0.16.0 on
     if name in TOOL_SEARCH_TOOLS:
         message = (
             f"{name} is answered by hermes' Tool Search bridge, which the in-memory host"
@@ -281,15 +280,13 @@ def handle_function_call(
             {"enabled_tools": None} if name == "execute_code" else {"user_task": user_task}
         )
 
+        # the call context the release's dispatch passes on (tool_keywords: session_id
+        # from 0.17.0); execute_code's enabled_tools always
+        passed = {"task_id": context.get("task_id"), "session_id": context.get("session_id")}
+        passed = {k: v for k, v in passed.items() if k in state.release.tool_keywords}
+
         def terminal(next_args: Any) -> Any:
-            return dispatch(
-                state,
-                name,
-                next_args,
-                task_id=context.get("task_id"),
-                session_id=context.get("session_id"),
-                **extra,
-            )
+            return dispatch(state, name, next_args, **passed, **extra)
 
         result = run_execution_chain(
             state,
