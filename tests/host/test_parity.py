@@ -448,7 +448,7 @@ def real_send(
 
     def run(fn: Callable[[], Any]) -> Any:
         def bound() -> Any:
-            fields = {
+            fields: dict[str, Any] = {
                 "platform": "telegram",
                 "chat_id": CHAT,
                 "thread_id": TOPIC,

@@ -38,12 +38,13 @@ def real_verdict(directory: Path | None, name: str) -> dict[str, Any] | str:
         except (RealHostDied, RealHostCallError) as exc:  # hermes itself broke
             last = (str(exc).strip().splitlines() or ["no output"])[-1]
             return f"hermes failed while importing hermes and loading it: {last}"
-        names = {name} if directory is None else {name, directory.name}
-        found = [  # what hermes' list_plugins() says; a record it does not list is not found
+        names = (name,) if directory is None else (name, directory.name)
+        found = [  # hermes' list_plugins() entries, by their own key and name (a boolean
+            # name stays a boolean there); a record it does not list is not found
             dict(plugin.listed)
             for plugin in host.plugins.values()
             if plugin.listed
-            and (plugin.key in names or plugin.name in names)
+            and (plugin.listed.get("key") in names or plugin.listed.get("name") in names)
             and (plugin.listed.get("source") == "entrypoint") == (directory is None)
         ]
     return found[0] if found else NOT_DISCOVERED
