@@ -21,11 +21,14 @@ SILENCE_FILTER = "gateway.response_filters.is_intentional_silence_response"
 def host(plugin_host: InMemoryHost) -> InMemoryHost:
     plugin = plugin_host.load(PLUGIN)
     assert plugin.enabled, plugin.error
+    # the chat the gateway is answering, as it tells a tool (its session too: before
+    # 0.17.0 hermes passes a tool handler no session_id keyword)
     plugin_host.session_env.update(
         {
             "HERMES_SESSION_PLATFORM": "telegram",
             "HERMES_SESSION_CHAT_ID": "-1001234567890",
             "HERMES_SESSION_THREAD_ID": "17585",
+            "HERMES_SESSION_ID": "s1",
         }
     )
     return plugin_host

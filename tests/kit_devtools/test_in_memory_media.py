@@ -318,7 +318,9 @@ def test_suppression_follows_the_played_releases_response_filters(
     host = InMemoryHost(hermes=hermes)
     loaded = host.load(PLUGINS / "kit_media_module")
     assert loaded.enabled, loaded.error
-    host.session_env.update(IN_CHAT)
+    # the session also as the gateway's variable: before 0.17.0 hermes passes a tool
+    # handler no session_id keyword (tool_keywords), so the kit reads the session there
+    host.session_env.update({**IN_CHAT, "HERMES_SESSION_ID": SESSION})
     out = json.loads(host.call_tool("kitmm_send", {"path": str(image)}, session_id=SESSION))
     data = out["data"]
     assert data["success"] is True, out
