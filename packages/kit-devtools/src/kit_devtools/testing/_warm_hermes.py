@@ -95,7 +95,14 @@ def _alive(pid: int) -> bool:
 class Warm:
     """One warm process and the home it imported hermes in."""
 
-    def __init__(self, python: str, worker: Path, key: tuple[str, str, str], env: dict[str, str]):
+    def __init__(
+        self,
+        python: str,
+        worker: Path,
+        key: tuple[str, str, str],
+        config: Mapping[str, Any],
+        env: dict[str, str],
+    ):
         self.key = key
         self.env = env
         self.root = Path(tempfile.mkdtemp(prefix="hermes-real-host-"))
@@ -105,8 +112,7 @@ class Warm:
         self._log = self.root / "warm.stderr"
         self.home.mkdir()
         self.exits.mkdir()
-        config = json.loads(key[1])
-        (self.home / "config.yaml").write_text(json.dumps(config), encoding="utf-8")
+        (self.home / "config.yaml").write_text(json.dumps(config, default=str), encoding="utf-8")
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self._control = ours
         with self._log.open("w", encoding="utf-8") as log:
@@ -225,7 +231,7 @@ def lease(python: str, worker: Path, config: Mapping[str, Any], env: dict[str, s
                 _idle.remove(warm)
                 break
         else:
-            warm = Warm(python, worker, key, env)
+            warm = Warm(python, worker, key, settled, env)
         warm.leased = True
         _leased.append(warm)
         return warm
