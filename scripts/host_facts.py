@@ -235,6 +235,14 @@ PROBE_ENTRY_POINTS = {
 the directory plugin's name, and one that names ``module:register``."""
 
 
+SECOND_PLUGIN = """\
+def register(ctx):
+    ctx.register_hook("on_session_start", lambda **kwargs: None)
+"""
+"""A second directory plugin ``kit_facts_second`` that registers a hook the probe plugin
+registers too: whether hermes credits the name to both (``credits_shared_hooks``)."""
+
+
 def install_entry_points(home: str) -> None:
     """Install :data:`PROBE_ENTRY_POINTS` into a site folder of ``home`` on ``sys.path``."""
     site = os.path.join(home, "kit-facts-site")
@@ -281,10 +289,11 @@ def install_probe(home: str) -> Any:
     _write(
         os.path.join(folder, "SKILL.md"), "---\nname: kit-facts\ndescription: probe\n---\nprobe\n"
     )
+    _plugin_dir(home, "kit_facts_second", SECOND_PLUGIN)
     with open(os.path.join(home, "config.yaml"), "w", encoding="utf-8") as out:
         out.write(
             "plugins:\n  enabled:\n    - kit_facts_probe\n    - kit_facts_shadow\n"
-            "    - kit_facts_callable\n"
+            "    - kit_facts_callable\n    - kit_facts_second\n"
         )
     state = types.ModuleType("kit_facts_probe_state")
     state.calls = []  # type: ignore[attr-defined]
@@ -388,6 +397,14 @@ def behaviour(plugins: Any, model_tools: Any, state: Any) -> dict[str, Any]:
         # the probe's plugin.yaml says ``hooks:``: 0.21.5 on read it as provides_hooks
         # (parse_manifest_file, hermes_cli/plugins_manifest.py 0.21.5 L516, #108371)
         "reads_hooks_spelling": _probe_manifest(plugins).provides_hooks == ["on_session_start"],
+        # two plugins register on_session_start: 0.17.0 on, each is credited with it (what
+        # its registrations added to the hook table); before, a name goes only to the first
+        # (the table's names minus earlier plugins' hooks_registered, hermes_cli/plugins.py
+        # 0.16.0 L1440-1450)
+        "credits_shared_hooks": all(
+            "on_session_start" in manager._plugins[key].hooks_registered
+            for key in ("kit_facts_probe", "kit_facts_second")
+        ),
     }
 
 

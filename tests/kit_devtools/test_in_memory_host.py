@@ -89,6 +89,25 @@ def test_a_builtin_name_in_another_toolset_is_refused_but_credited() -> None:
     assert "built-in hermes tool" in json.loads(host.dispatch("read_file", {}))["error"]
 
 
+@pytest.mark.parametrize(
+    ("release", "second_credit"), [("0.16.0", ()), ("0.17.0", ("on_session_start",))]
+)
+def test_a_hook_two_plugins_register_is_credited_as_the_release_credits_it(
+    release: str, second_credit: tuple[str, ...]
+) -> None:
+    """Before 0.17.0 hermes credits a hook name only to the first plugin that registers it."""
+    host = InMemoryHost(hermes=release)
+
+    def register(ctx: Any) -> None:
+        ctx.register_hook("on_session_start", lambda **kwargs: None)
+
+    first = host.load(module_plugin(register, "first"))
+    second = host.load(module_plugin(register, "second"))
+    assert first.hooks == ("on_session_start",)
+    assert second.hooks == second_credit
+    assert len(host.hooks["on_session_start"]) == 2  # both callbacks run either way
+
+
 def test_a_name_of_another_plugins_toolset_is_refused_the_same_toolset_replaces() -> None:
     host = InMemoryHost()
 

@@ -86,6 +86,7 @@ class HostRelease(Record):
         "cli_commands",
         "config_schema_types",
         "context",
+        "credits_shared_hooks",
         "directory_beats_entry_point",
         "distribution",
         "empties_non_dict_args",
@@ -217,6 +218,10 @@ class HostRelease(Record):
     """Whether a tool handler gets ``{}`` in place of arguments that are no JSON object
     (observed: a probe tool called with a string; from 0.16.0, ``handle_function_call``);
     before, the handler gets what the model sent."""
+    credits_shared_hooks: bool
+    """Whether each plugin that registers a hook name is credited with it (observed: two
+    probe plugins register one hook; from 0.17.0); before, only the first plugin is
+    (``_load_plugin`` subtracts the names earlier plugins were credited with)."""
     narrows_hook_kwargs: bool
     """Whether a hook callback without ``**kwargs`` is passed only the keywords it declares
     (observed: a probe ``on_session_start`` callback of ``session_id`` alone runs; from
@@ -302,6 +307,7 @@ class HostRelease(Record):
             "bridge_default",
             "sanitizer_adds_required",
             "empties_non_dict_args",
+            "credits_shared_hooks",
             "narrows_hook_kwargs",
             "narrows_handler_kwargs",
             "skill_path_str",

@@ -399,6 +399,7 @@ FIRST: Final[dict[str, Any]] = {
     "entry_point_callable": False,
     "installer_manifest_version": 1,
     "reads_hooks_spelling": False,
+    "credits_shared_hooks": False,
 }
 
 CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
@@ -584,6 +585,7 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
             "silence_token": "NO_REPLY",
             "observer_schema_version": "hermes.observer.v1",
             "middleware_schema_version": "hermes.middleware.v1",
+            "credits_shared_hooks": True,
         },
     ),
     (

@@ -101,11 +101,19 @@ class HostState:
             {kind: len(entries) for kind, entries in self.middleware.items()},
         )
 
-    def credits(self, before: Snapshot, plugin: str) -> dict[str, tuple[str, ...]]:
-        """What a plugin added since ``before``, computed the way ``_load_plugin`` does."""
+    def credits(
+        self, before: Snapshot, plugin: str, earlier_hooks: frozenset[str] = frozenset()
+    ) -> dict[str, tuple[str, ...]]:
+        """What a plugin added since ``before``, computed the way ``_load_plugin`` does;
+        ``earlier_hooks``: the hook names earlier plugins were credited with, which a
+        release before 0.17.0 credits to no later plugin (``credits_shared_hooks``)."""
+        if self.release.credits_shared_hooks:
+            hooks = tuple(h for h, cbs in self.hooks.items() if len(cbs) > before.hooks.get(h, 0))
+        else:
+            hooks = tuple(h for h, cbs in self.hooks.items() if cbs and h not in earlier_hooks)
         return {
             "tools": tuple(n for n in self.plugin_tool_names if n not in before.tools),
-            "hooks": tuple(h for h, cbs in self.hooks.items() if len(cbs) > before.hooks.get(h, 0)),
+            "hooks": hooks,
             "middleware": tuple(
                 k for k, cbs in self.middleware.items() if len(cbs) > before.middleware.get(k, 0)
             ),

@@ -254,7 +254,8 @@ class InMemoryHost:
     ) -> dict[str, tuple[str, ...]]:
         """What the plugin is credited with: on a release with the registration ledger its
         ledger slice, else what the tables gained (0.19.0's ``_load_plugin``)."""
-        credits = self._state.credits(before, plugin)
+        earlier = frozenset(h for loaded in self._plugins.values() for h in loaded.hooks)
+        credits = self._state.credits(before, plugin, earlier)
         if isinstance(ctx, UpstreamContext):
             credits.update(ctx._ledger_credits())  # pyright: ignore[reportPrivateUsage]
         return credits
