@@ -102,7 +102,7 @@ class HostState:
         )
 
     def credits(
-        self, before: Snapshot, plugin: str, earlier_hooks: frozenset[str] = frozenset()
+        self, before: Snapshot, plugin: str, earlier_hooks: frozenset[str]
     ) -> dict[str, tuple[str, ...]]:
         """What a plugin added since ``before``, computed the way ``_load_plugin`` does;
         ``earlier_hooks``: the hook names earlier plugins were credited with, which a
