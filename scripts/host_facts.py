@@ -62,9 +62,20 @@ HOST_FUNCTIONS = (
     "gateway.platforms.base.validate_media_delivery_path",
     "gateway.platforms.base.BasePlatformAdapter.extract_media",
     "gateway.response_filters.is_intentional_silence_response",
+    # the provider base classes a PluginContext registrar imports (0.15.x has
+    # register_dashboard_auth_provider, and no hermes_cli.dashboard_auth to import)
+    "agent.image_gen_provider.ImageGenProvider",
+    "agent.video_gen_provider.VideoGenProvider",
+    "agent.web_search_provider.WebSearchProvider",
+    "agent.browser_provider.BrowserProvider",
+    "agent.tts_provider.TTSProvider",
+    "agent.transcription_provider.TranscriptionProvider",
+    "hermes_cli.dashboard_auth.DashboardAuthProvider",
+    "agent.secret_sources.base.SecretSource",
 )
 """Module-level hermes functions a kit package calls (``module.function`` or
-``module.Class.method``): the model records which release has each, and its signature."""
+``module.Class.method``), and classes the in-memory host needs to know a release ships:
+the model records which release has each, and its signature."""
 
 
 ADDRESS = re.compile(r" at 0x[0-9a-f]+")
@@ -507,7 +518,10 @@ def read_facts(state: Any) -> dict[str, Any]:
         "secret_source_api_version": _optional(
             "agent.secret_sources.base", "SECRET_SOURCE_API_VERSION"
         ),
+        # hermes_cli/middleware.py from 0.17.0; 0.16.0 defines it in hermes_cli/plugins.py
+        # (L52) and its invoke_hook adds it too (L1557); before, no hook call carries it
         "observer_schema_version": _optional("hermes_cli.middleware", "OBSERVER_SCHEMA_VERSION")
+        or _optional("hermes_cli.plugins", "OBSERVER_SCHEMA_VERSION")
         or "",
         "middleware_schema_version": _optional("hermes_cli.middleware", "MIDDLEWARE_SCHEMA_VERSION")
         or "",

@@ -15,6 +15,8 @@ PLUGIN = Path(__file__).resolve().parents[2] / "examples" / "media-postcard"
 SILENCE_FILTER = "gateway.response_filters.is_intentional_silence_response"
 """The gateway's silence filter (``HostRelease.functions``; 0.22.2 has it without the
 ``SILENT_REPLY_TOKEN`` constant, so ``silence_token`` is empty there)."""
+SESSION_BINDER = "gateway.session_context.set_current_session_id"
+"""What binds the turn's session id for a tool to find (``HostRelease.functions``, 0.15.0 on)."""
 
 
 @pytest.fixture
@@ -51,6 +53,15 @@ def test_a_picture_goes_to_the_current_chat_and_the_reply_is_silenced_where_it_m
     assert sent["target"] == "telegram:-1001234567890:17585"
     album = PLUGIN / "album" / "harbour.png"
     assert sent["message"] == f"Hi\nMEDIA:{album.resolve()}"
+    release = host.release
+    if "session_id" not in release.tool_keywords and SESSION_BINDER not in release.functions:
+        # 0.13.0 and 0.14.0 neither pass the handler its session nor bind it for the turn:
+        # nothing names the session whose reply to silence, so the kit arms nothing
+        assert data["suppression_armed"] is False
+        assert data["suppression_note"].startswith(
+            "the final reply of this turn will be sent as usual: the call named no session"
+        )
+        return
     if SILENCE_FILTER not in host.release.functions:
         # no silence filter in this release's gateway (before 0.17.0): a silence token would
         # reach the chat as text, so the kit arms nothing and says which release has one

@@ -52,7 +52,6 @@ from kit_core._host_model import (
     HostRelease,
     installed_distribution,
     installed_release,
-    version_key,
 )
 
 _INSTALLED = installed_distribution()
@@ -67,14 +66,6 @@ matrix leg's (``scripts/host_matrix.py``)."""
 HOST_RELEASE = installed_release()
 """What the host model says this release offers (None: not installed, or not modelled).
 The in-memory host plays it too (its default), so the parity tests compare the two."""
-
-PARITY_FILES = frozenset({"test_parity.py", "test_provisions_parity.py"})
-PARITY_FROM = "0.17.0"
-"""These parity files (tool calls, middleware and credits; provider and other
-registrations) run on this release and every later one; the manifest parity file runs on
-every release. On 0.13.0-0.16.0 the in-memory host does not yet answer these as each
-release does (its tool dispatch, media send path and provider registries are those of
-later releases), so there they are deselected, not skipped; left open in issue 22."""
 
 HERE = Path(__file__).resolve().parent
 REPO_ROOT = HERE.parents[1]
@@ -124,10 +115,6 @@ def plugin_module_name(key: str) -> str:
 def _runs_here(item: pytest.Item) -> bool:
     if HOST_RELEASE is None:
         return True  # the fixture fails every test with the reason
-    if item.path.name in PARITY_FILES and version_key(HOST_RELEASE.version) < version_key(
-        PARITY_FROM
-    ):
-        return False
     needs = [m.args[0] for m in item.iter_markers("needs")]
     lacks = [m.args[0] for m in item.iter_markers("lacks")]
     return all(_has(HOST_RELEASE, m) for m in needs) and not any(

@@ -313,12 +313,7 @@ def files(tmp_path: Path) -> SimpleNamespace:
     return SimpleNamespace(image=image, voice=voice, report=report)
 
 
-pytestmark = [
-    pytest.mark.usefixtures("operator_env", "plugin"),
-    # hermes 0.13.0/0.14.0 import discord.py while sending, which imports the deprecated
-    # audioop on Python 3.11: hermes' own warning, not the kit's
-    pytest.mark.filterwarnings("ignore:'audioop' is deprecated:DeprecationWarning"),
-]
+pytestmark = pytest.mark.usefixtures("operator_env", "plugin")
 
 
 def host_pipeline_hooks(

@@ -296,6 +296,7 @@ def test_each_registration_answers_and_records_as_hermes(
     assert in_memory_answer(CASES[case]) == expected
 
 
+@pytest.mark.needs("register_auxiliary_task")  # auxiliary tasks and TTS providers: 0.15.0 on
 def test_what_is_accepted_is_recorded_and_what_hermes_ignores_is_a_warning() -> None:
     host = InMemoryHost()
     ctx = HostContext(host._state, host.dispatch, PluginManifest(name="provider-plugin"))
@@ -325,6 +326,7 @@ def speakers(*names: str) -> ModuleType:
     return module
 
 
+@pytest.mark.needs("register_tts_provider")  # the provider inherits the release's TTSProvider
 def test_the_newest_release_refuses_the_builtin_names_it_keeps(
     hermes_host: HermesHost,
 ) -> None:
@@ -340,6 +342,7 @@ def test_the_newest_release_refuses_the_builtin_names_it_keeps(
     assert ", ".join(sorted(newest_registry_release().provider_builtins["tts"])) in warning.message
 
 
+@pytest.mark.needs("register_tts_provider")  # the provider inherits the release's TTSProvider
 def test_the_builtin_names_are_those_of_the_release_the_host_plays(
     hermes_host: HermesHost,
 ) -> None:
@@ -373,6 +376,7 @@ def register(ctx):
 """
 
 
+@pytest.mark.needs("register_auxiliary_task")  # auxiliary tasks: 0.15.0 on
 def test_a_clean_provider_plugin_passes_check_and_shows_what_it_provides(
     hermes_host: HermesHost, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -11,12 +11,12 @@ reads them but do not raise the floor.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 from kit_core._host_model import HostRelease, first_release, registry_releases, version_key
+from kit_core._host_signatures import accepts
 from kit_devtools.cli._compat_uses import ContextCall
 
 __all__ = ["Use", "accepts", "floor_of", "uses_of"]
@@ -51,45 +51,6 @@ class Use:
             "since_label": since.label if since else None,
             "raises_floor": self.raises_floor,
         }
-
-
-_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
-
-
-def _parameters(signature: str) -> tuple[list[str], set[str], bool, bool]:
-    """(positional parameter names, keyword names, takes ``*args``, takes ``**kwargs``) of a
-    signature as the host model stores it, ``"(self, name: 'str', ...) -> 'None'"``."""
-    inner = _QUOTED.sub("''", signature)
-    inner = inner[inner.index("(") + 1 : inner.rindex(")")] if "(" in inner else ""
-    positional: list[str] = []
-    keywords: set[str] = set()
-    var_pos = var_kw = keyword_only = False
-    for raw in inner.split(","):
-        part = raw.strip().split(":")[0].split("=")[0].strip()
-        if not part or part == "self" or part == "/":
-            continue
-        if part == "*":
-            keyword_only = True
-        elif part.startswith("**"):
-            var_kw = True
-        elif part.startswith("*"):
-            var_pos = keyword_only = True
-        else:
-            keywords.add(part)
-            if not keyword_only:
-                positional.append(part)
-    return positional, keywords, var_pos, var_kw
-
-
-def accepts(signature: str, positional: int, keywords: Iterable[str]) -> bool:
-    """Whether a member of this signature takes ``positional`` arguments and ``keywords``
-    (``"property"``: read, never called)."""
-    if signature == "property":
-        return positional == 0 and not tuple(keywords)
-    names, known, var_pos, var_kw = _parameters(signature)
-    if positional > len(names) and not var_pos:
-        return False
-    return var_kw or all(k in known for k in keywords)
 
 
 def _context_use(call: ContextCall) -> Use:

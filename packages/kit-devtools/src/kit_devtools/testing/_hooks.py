@@ -7,6 +7,8 @@ import copy
 from collections.abc import Callable, Sequence
 from typing import Any, Final, cast
 
+from kit_core._host_model import HostRelease
+from kit_core._host_signatures import parameters
 from kit_devtools.testing import _upstream_hooks
 from kit_devtools.testing._state import HostState, discard_coroutines
 from kit_devtools.testing.entries import RequestMiddlewareResult
@@ -53,6 +55,29 @@ def _call_each(
     return results
 
 
+HANDLE_FUNCTION_CALL: Final = "model_tools.handle_function_call"
+
+
+def context_keys(release: HostRelease) -> tuple[str, ...]:
+    """The call context the release's tool pipeline takes and hands its hooks: the
+    :data:`CONTEXT_KEYS` its ``handle_function_call`` names (``turn_id`` and
+    ``api_request_id`` from 0.16.0; 0.15.2 ``model_tools.py`` L788-794, L851-860 pass
+    ``task_id``, ``session_id`` and ``tool_call_id`` only); all of them where the model
+    holds no signature."""
+    signature = release.functions.get(HANDLE_FUNCTION_CALL)
+    if signature is None:
+        return CONTEXT_KEYS
+    _, known, _, takes_any = parameters(signature)
+    return tuple(k for k in CONTEXT_KEYS if takes_any or k in known)
+
+
+def trace_keyword(state: HostState, trace: Sequence[Any] | None) -> dict[str, Any]:
+    """``{"middleware_trace": [...]}`` for the tool-call hooks of a release with
+    middleware (the keyword arrived with it, 0.17.0 ``model_tools.py`` L839, L870 and
+    ``hermes_cli/plugins.py`` ``get_pre_tool_call_block_message``); ``{}`` before."""
+    return {"middleware_trace": list(trace or [])} if state.release.middleware else {}
+
+
 def invoke_hook(state: HostState, hook_name: str, **kwargs: Any) -> list[Any]:
     """Every callback in registration order; non-None results; exceptions logged. On a
     release that passes a callback only the keywords it declares (``narrows_hook_kwargs``,
@@ -62,7 +87,9 @@ def invoke_hook(state: HostState, hook_name: str, **kwargs: Any) -> list[Any]:
     if state.release.narrows_hook_kwargs:
         entries = state.hooks.get(hook_name, [])
         return _upstream_hooks.invoke_hook(state, hook_name, entries, **kwargs)
-    kwargs.setdefault("telemetry_schema_version", OBSERVER_SCHEMA_VERSION)
+    observer = state.release.observer_schema_version
+    if observer:  # added from 0.16.0 (its plugins.py L1557); before, no such keyword
+        kwargs.setdefault("telemetry_schema_version", observer)
     return _call_each(state, state.hooks.get(hook_name, []), "hook_call", hook_name, kwargs)
 
 
@@ -210,8 +237,8 @@ def pre_tool_call_details(
         "pre_tool_call",
         tool_name=tool_name,
         args=call_args,
-        **{key: context.get(key, "") for key in CONTEXT_KEYS},
-        middleware_trace=list(context.get("middleware_trace") or []),
+        **{key: context.get(key, "") for key in context_keys(state.release)},
+        **trace_keyword(state, context.get("middleware_trace")),
     )
     modified: dict[str, Any] | None = None
     try:

@@ -17,15 +17,22 @@ import re
 import time
 from typing import Any
 
+from kit_core._host_model import HostRelease, first_release
 from kit_devtools.testing._coerce import as_dict, coerce_tool_args
 from kit_devtools.testing._hooks import (
+    CONTEXT_KEYS,
+    HANDLE_FUNCTION_CALL,
     apply_request_middleware,
+    context_keys,
     dispatch_pre_tool_call,
     invoke_hook,
     run_execution_chain,
+    trace_keyword,
 )
 from kit_devtools.testing._state import HostState, discard_coroutines
 from kit_devtools.testing.host_names import AGENT_LOOP_TOOLS, BUILTIN_TOOLS, TOOL_SEARCH_TOOLS
+
+EMITTER = "model_tools._emit_post_tool_call_hook"
 
 ASYNC_TIMEOUT_SECONDS = 300
 """How long hermes waits for an async handler when a loop is already running."""
@@ -162,6 +169,7 @@ def dispatch(state: HostState, name: str, args: Any, **kwargs: Any) -> Any:
 
 
 def _observed(
+    state: HostState,
     name: str,
     args: Any,
     result: Any,
@@ -170,21 +178,39 @@ def _observed(
     status: tuple[str, str | None, str | None] | None,
 ) -> dict[str, Any]:
     """The keywords hermes passes both result observers (``post_tool_call`` and
-    ``transform_tool_result``), in its order."""
-    status_, error_type, error_message = status or observer_fields(result)
-    return {
+    ``transform_tool_result``), in its order: the release's call context and, from 0.16.0
+    (:func:`reports_status`), the outcome fields."""
+    observed: dict[str, Any] = {
         "tool_name": name,
         "args": args,
         "result": result,
-        **{key: value or "" for key, value in context.items()},
+        **{key: context.get(key) or "" for key in context_keys(state.release)},
         "duration_ms": duration_ms,
-        "status": status_,
-        "error_type": error_type,
-        "error_message": error_message,
     }
+    if reports_status(state.release):
+        status_, error_type, error_message = status or observer_fields(result)
+        observed.update(status=status_, error_type=error_type, error_message=error_message)
+    return observed
 
 
-def _emit_post_tool_call(
+def _unexpected_keyword(release: HostRelease, key: str) -> str:
+    first = first_release(lambda r: key in context_keys(r))
+    since = f"; it takes it from {first.label}" if first is not None else ""
+    return (
+        f"handle_function_call() got an unexpected keyword argument {key!r}"
+        f" ({release.label}'s {HANDLE_FUNCTION_CALL} takes no {key}{since})"
+    )
+
+
+def reports_status(release: HostRelease) -> bool:
+    """Whether the release's observers hear how a call ended (``status``, ``error_type``,
+    ``error_message``) and hear of a blocked call at all: with
+    ``model_tools._emit_post_tool_call_hook`` (0.16.0 ``model_tools.py`` L812-858,
+    L1010-1021). Before, a blocked call returns at once (0.15.2 L798-799)."""
+    return EMITTER in release.functions
+
+
+def emit_post_tool_call(
     state: HostState,
     name: str,
     args: Any,
@@ -194,11 +220,13 @@ def _emit_post_tool_call(
     duration_ms: int = 0,
     status: tuple[str, str | None, str | None] | None = None,
 ) -> None:
+    """``post_tool_call`` as the release emits it (``model_tools._emit_post_tool_call_hook``
+    from 0.16.0): nothing without a listener; a failing observer never breaks the call."""
     if not state.has_hook("post_tool_call"):
         return
     try:
-        observed = _observed(name, args, result, context, duration_ms, status)
-        results = invoke_hook(state, "post_tool_call", **observed, middleware_trace=list(trace))
+        observed = _observed(state, name, args, result, context, duration_ms, status)
+        results = invoke_hook(state, "post_tool_call", **observed, **trace_keyword(state, trace))
     except Exception:  # hermes logs at DEBUG; an observer never breaks the call
         return
     discard_coroutines(results)
@@ -214,7 +242,7 @@ def _transform_result(
 ) -> Any:
     if not state.has_hook("transform_tool_result"):
         return result
-    observed = _observed(name, args, result, context, duration_ms, None)
+    observed = _observed(state, name, args, result, context, duration_ms, None)
     results = invoke_hook(state, "transform_tool_result", **observed)
     replacement = next((r for r in results if isinstance(r, str)), None)
     discard_coroutines(results)
@@ -234,7 +262,12 @@ def handle_function_call(
     ``transform_tool_result``; unexpected errors as ``Error executing <name>: ...``.
 
     ``context``: ``task_id, session_id, tool_call_id, turn_id, api_request_id`` (may be None).
+    One the release's ``handle_function_call`` does not take is a TypeError, as there.
     """
+    taken = context_keys(state.release)
+    unknown = [k for k in CONTEXT_KEYS if context.get(k) is not None and k not in taken]
+    if unknown:
+        raise TypeError(_unexpected_keyword(state.release, unknown[0]))
     entry = state.tools.get(name)
     args = coerce_tool_args(entry.schema if entry else None, args)
     if state.release.empties_non_dict_args and as_dict(args) is None:
@@ -245,9 +278,10 @@ def handle_function_call(
             " does not simulate"
         )
         return json.dumps({"error": message}, ensure_ascii=False)
-    strings = {key: value or "" for key, value in context.items()}
+    strings = {key: context.get(key) or "" for key in context_keys(state.release)}
     trace: list[dict[str, Any]] = []
-    original: Any = dict(args)
+    given = as_dict(args)
+    original: Any = dict(given) if given is not None else args
     try:
         rewritten = apply_request_middleware(
             state, "tool_request", "args", args, tool_name=name, **strings
@@ -272,8 +306,9 @@ def handle_function_call(
             args = modified
         if block is not None:
             result = json.dumps({"error": block}, ensure_ascii=False)
-            blocked = ("blocked", "plugin_block", block)
-            _emit_post_tool_call(state, name, args, result, context, trace, 0, blocked)
+            if reports_status(state.release):
+                blocked = ("blocked", "plugin_block", block)
+                emit_post_tool_call(state, name, args, result, context, trace, 0, blocked)
             return result
         started = time.monotonic()
         extra: dict[str, Any] = (
@@ -298,7 +333,7 @@ def handle_function_call(
             **strings,
         )
         duration_ms = int((time.monotonic() - started) * 1000)
-        _emit_post_tool_call(state, name, args, result, context, trace, duration_ms)
+        emit_post_tool_call(state, name, args, result, context, trace, duration_ms)
         try:
             return _transform_result(state, name, args, result, context, duration_ms)
         except Exception:

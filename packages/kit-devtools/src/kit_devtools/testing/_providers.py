@@ -156,6 +156,11 @@ class Provisions:
 
     def _provide(self, kind: str, provider: Any) -> None:
         what, module, base_name, _ = PROVIDER_KINDS[kind]
+        if f"{module}.{base_name}" not in self._state.release.functions:
+            # the release's registrar imports a module it does not ship (0.15.x's
+            # register_dashboard_auth_provider: hermes_cli/plugins.py L571-573), so the
+            # call raises there and the plugin's register() with it
+            raise ModuleNotFoundError(f"No module named {module!r}", name=module)
         base = _base_class(module, base_name)
         if base is not None and not isinstance(provider, base):
             message = (

@@ -20,7 +20,14 @@ from collections.abc import Callable, Generator
 from types import ModuleType, SimpleNamespace
 from typing import Any, Final, cast
 
-from kit_devtools.testing import _commands, _hooks, _media, _real_hermes, _upstream_gateway
+from kit_devtools.testing import (
+    _commands,
+    _hooks,
+    _media,
+    _pipeline,
+    _real_hermes,
+    _upstream_gateway,
+)
 from kit_devtools.testing._coerce import as_dict
 from kit_devtools.testing._standin_state import (
     ACTIVE,
@@ -30,6 +37,7 @@ from kit_devtools.testing._standin_state import (
     MISSING,
     PACKAGES,
     SAVED,
+    SESSION_BINDER,
     SESSION_ID,
     SESSION_ID_VARIABLE,
     VERSIONED,
@@ -137,7 +145,6 @@ def _plugins_module(host: Any) -> ModuleType:
         ENTRY_POINTS_GROUP=MODELLED.entry_point_group,
         PluginToolOverrideError=PluginToolOverrideError,
         invoke_hook=lambda hook_name, **kwargs: host.invoke_hook(hook_name, **kwargs),  # pyright: ignore[reportUnknownLambdaType]
-        has_hook=lambda hook_name: state().has_hook(hook_name),  # pyright: ignore[reportUnknownLambdaType]
         invoke_middleware=invoke_middleware,
         has_middleware=has_middleware,
         resolve_pre_tool_block=resolve_pre_tool_block,
@@ -147,11 +154,16 @@ def _plugins_module(host: Any) -> ModuleType:
         get_plugin_commands=get_plugin_commands,
         resolve_plugin_command_result=_commands.resolve_command_result,
     )
+
     # what only upstream offers, per the release the current host plays: ainvoke_hook
     # (PluginDispatchMixin.ainvoke_hook, hermes_cli/plugins_dispatch.py L493-529 @006a5aeb),
     # the fail-closed hook table (plugins_dispatch.py L48-49 @006a5aeb) and
     # _dispatch_pre_tool_call_hooks (hermes_cli/plugins.py L1887-1895 @00067189)
+    def has_hook(hook_name: str) -> bool:
+        return state().has_hook(hook_name)
+
     computed: dict[str, Callable[[], Any]] = {
+        "has_hook": _offered(host, has_hook, _HAS_HOOK),  # from 0.16.0
         "ainvoke_hook": upstream(ainvoke_hook, lambda r: r.awaits_hooks),
         "_HOOK_TIMEOUT_FAIL_CLOSED_HOOKS": lambda: _fail_closed(state().release),
         "_dispatch_pre_tool_call_hooks": upstream(
@@ -334,11 +346,56 @@ def _model_tools_module(host: Any) -> ModuleType:
         known = {k: kwargs[k] for k in names if k in kwargs}
         return host.call_tool(function_name, function_args, task_id=task_id, **known)
 
-    return stand_in_module(
+    def _emit_post_tool_call_hook(  # hermes' name and keywords (0.17.0 model_tools.py L812)
+        *,
+        function_name: str,
+        function_args: Any,
+        result: Any,
+        task_id: str | None = None,
+        session_id: str | None = None,
+        tool_call_id: str | None = None,
+        turn_id: str | None = None,
+        api_request_id: str | None = None,
+        duration_ms: int = 0,
+        status: str | None = None,
+        error_type: str | None = None,
+        error_message: str | None = None,
+        middleware_trace: list[dict[str, Any]] | None = None,
+    ) -> None:
+        values = (task_id, session_id, tool_call_id, turn_id, api_request_id)
+        context: dict[str, Any] = dict(zip(_hooks.CONTEXT_KEYS, values, strict=True))
+        given = (status, error_type, error_message) if status is not None else None
+        _pipeline.emit_post_tool_call(
+            host._state, function_name, function_args, result, context,
+            list(middleware_trace or []), duration_ms, given,
+        )  # fmt: skip
+
+    module = stand_in_module(
         "model_tools",
         "The in-memory host's stand-in for model_tools.",
         handle_function_call=handle_function_call,
     )
+    emitter = _offered(host, _emit_post_tool_call_hook, _pipeline.EMITTER)
+    computed = {"_emit_post_tool_call_hook": emitter}
+    vars(module)["__getattr__"] = _real_hermes.fallback(
+        "model_tools", lambda: hidden("model_tools"), computed
+    )
+    return module
+
+
+_HAS_HOOK: Final = "hermes_cli.plugins.has_hook"
+
+
+def _offered(host: Any, value: Callable[..., Any], function: str) -> Callable[[], Any]:
+    """``value`` where the release the host plays has hermes' ``function`` (a
+    ``HostRelease.functions`` name); an AttributeError, as on that release, elsewhere."""
+
+    def answer() -> Any:
+        if function not in host._state.release.functions:
+            raise AttributeError(function.rpartition(".")[2])
+        return value
+
+    return answer
 
 
 def build(host: Any) -> dict[str, ModuleType]:
@@ -494,10 +551,13 @@ def activated(host: Any) -> Generator[None, None, None]:
     A ``HERMES_SESSION_ID`` in the host's ``session_env`` is also bound, for the call, to
     a context variable of that name, as hermes binds the turn's session id
     (``gateway/session_context.py:81`` and ``142-154``, hermes-agent 0.19.0): code that
-    reads the bound session, as kit-media does to arm suppression, finds it there.
+    reads the bound session, as kit-media does to arm suppression, finds it there. Only
+    on a release that binds it (:data:`SESSION_BINDER`, from 0.15.0): before, the
+    variable stays unset, as there.
     """
     session_id = host.session_env.get(SESSION_ID_VARIABLE)
-    session_token = SESSION_ID.set(session_id) if isinstance(session_id, str) else None
+    binds = SESSION_BINDER in host._state.release.functions
+    session_token = SESSION_ID.set(session_id) if binds and isinstance(session_id, str) else None
     token = CURRENT.set(host)
     with LOCK:
         if not ACTIVE:

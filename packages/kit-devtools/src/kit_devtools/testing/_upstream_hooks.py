@@ -47,7 +47,6 @@ from typing import Any, Final
 
 from kit_devtools.testing._commands import resolve_command_result
 from kit_devtools.testing._state import HostState
-from kit_devtools.testing.host_names import OBSERVER_SCHEMA_VERSION
 
 BOUNDED_HOOKS: Final = frozenset(
     {
@@ -133,7 +132,7 @@ def invoke_hook(
 ) -> list[Any]:
     """Upstream's ``invoke_hook`` over ``entries`` (the hook's registered callbacks)."""
     if hook_name != "gateway_platform_event":
-        kwargs.setdefault("telemetry_schema_version", OBSERVER_SCHEMA_VERSION)
+        kwargs.setdefault("telemetry_schema_version", state.release.observer_schema_version)
     release = state.release
     timeout = callback_timeout(state)
     # blocking on a raise (0.21.5 on) and on a timeout (0.20.6 on) are facts of their own;
