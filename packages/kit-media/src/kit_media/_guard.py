@@ -110,7 +110,8 @@ class HostGuard:
       is loaded and has it (0.16.0 and newer), with the keywords its signature takes;
     * otherwise, on a host whose ``hermes_cli.plugins`` has ``has_hook`` (which that
       helper is gated on, 0.16.0 ``model_tools.py`` 837-839), with the same observer
-      fields through ``has_hook`` / ``invoke_hook`` (the in-memory host, a fake);
+      fields through ``has_hook`` / ``invoke_hook`` (a host of someone's own making: every
+      release with ``has_hook`` has the helper, and the in-memory host plays both);
     * otherwise with the payload a release without either builds inline, and never
       for a blocked call (0.13.0 ``model_tools.py`` 754-755, 791-804).
     """

@@ -123,16 +123,6 @@ def _plugins_module(host: Any) -> ModuleType:
         name, tool_args, context = _guard_args(*args, **kwargs)
         return _hooks.dispatch_pre_tool_call(state(), name, tool_args, **context)
 
-    def upstream(value: Callable[..., Any], has: Callable[[Any], bool]) -> Callable[[], Any]:
-        """A function only a release with ``has(release)`` offers (AttributeError else)."""
-
-        def answer() -> Any:
-            if not has(state().release):
-                raise AttributeError(value.__name__)
-            return value
-
-        return answer
-
     from kit_devtools.testing.context import HostContext  # here: context imports this module
 
     module = stand_in_module(
@@ -163,11 +153,11 @@ def _plugins_module(host: Any) -> ModuleType:
         return state().has_hook(hook_name)
 
     computed: dict[str, Callable[[], Any]] = {
-        "has_hook": _offered(host, has_hook, _HAS_HOOK),  # from 0.16.0
-        "ainvoke_hook": upstream(ainvoke_hook, lambda r: r.awaits_hooks),
+        "has_hook": _offered(host, has_hook, lambda r: _HAS_HOOK in r.functions),  # 0.16.0 on
+        "ainvoke_hook": _offered(host, ainvoke_hook, lambda r: r.awaits_hooks),
         "_HOOK_TIMEOUT_FAIL_CLOSED_HOOKS": lambda: _fail_closed(state().release),
-        "_dispatch_pre_tool_call_hooks": upstream(
-            dispatch_pre_tool_call_hooks, lambda r: r.modify_directive
+        "_dispatch_pre_tool_call_hooks": _offered(
+            host, dispatch_pre_tool_call_hooks, lambda r: r.modify_directive
         ),
     }
     vars(module)["__getattr__"] = _real_hermes.fallback(
@@ -375,7 +365,7 @@ def _model_tools_module(host: Any) -> ModuleType:
         "The in-memory host's stand-in for model_tools.",
         handle_function_call=handle_function_call,
     )
-    emitter = _offered(host, _emit_post_tool_call_hook, _pipeline.EMITTER)
+    emitter = _offered(host, _emit_post_tool_call_hook, lambda r: _pipeline.EMITTER in r.functions)
     computed = {"_emit_post_tool_call_hook": emitter}
     vars(module)["__getattr__"] = _real_hermes.fallback(
         "model_tools", lambda: hidden("model_tools"), computed
@@ -386,13 +376,13 @@ def _model_tools_module(host: Any) -> ModuleType:
 _HAS_HOOK: Final = "hermes_cli.plugins.has_hook"
 
 
-def _offered(host: Any, value: Callable[..., Any], function: str) -> Callable[[], Any]:
-    """``value`` where the release the host plays has hermes' ``function`` (a
-    ``HostRelease.functions`` name); an AttributeError, as on that release, elsewhere."""
+def _offered(host: Any, value: Callable[..., Any], has: Callable[[Any], bool]) -> Callable[[], Any]:
+    """``value`` where the release the host plays has it (``has(release)``); elsewhere an
+    AttributeError, as on that release."""
 
     def answer() -> Any:
-        if function not in host._state.release.functions:
-            raise AttributeError(function.rpartition(".")[2])
+        if not has(host._state.release):
+            raise AttributeError(value.__name__)
         return value
 
     return answer
