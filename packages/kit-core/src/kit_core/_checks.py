@@ -231,13 +231,21 @@ def _length(
 
 
 def _pattern(pattern: str, shown: Callable[[Any], str]) -> ValueCheck:
-    from kit_core._ecma import compile_ecma  # here: only a tool with a pattern needs it
+    from kit_core._ecma import SearchTooCostly, compile_ecma  # only a pattern needs it
 
     compiled = compile_ecma(pattern)
 
     def check(v: Any, path: str) -> str | None:
-        if not isinstance(v, str) or compiled.search(v):
+        if not isinstance(v, str):
             return None
+        try:
+            if compiled.search(v):
+                return None
+        except SearchTooCostly:
+            return (
+                f"{path} is too long to check against the pattern {pattern!r} in bounded"
+                f" time ({len(v):,} characters); send a shorter value"
+            )
         return f"{path} must match the pattern {pattern!r}; got {shown(v)}"
 
     return check
