@@ -89,3 +89,56 @@ def test_the_home_is_laid_out_as_the_played_release_lays_out_its_own() -> None:
         assert made - {"config.yaml"} == {*host.release.home_folders, "plugins"}
         assert {"cron", "sessions", "logs", "logs/curator", "memories"} | extra <= made
         assert ("hooks" in made) is bool(extra)
+
+
+HOME_READER = """
+import os
+
+
+def register(ctx):
+    ctx.register_tool(
+        name=ctx.manifest.name + "_home", toolset="t", schema={"name": ctx.manifest.name + "_home",
+        "description": "Say the home.", "parameters": {"type": "object", "properties": {}}},
+        handler=lambda args, **kw: __import__("json").dumps(where()),
+    )
+
+
+def where():
+    import hermes_constants
+
+    return [str(hermes_constants.get_hermes_home()), os.environ.get("HERMES_HOME")]
+"""
+
+
+def test_hosts_in_parallel_threads_each_see_their_own_home_and_leave_none_bound(
+    tmp_path: Path,
+) -> None:
+    import json
+    import threading
+
+    before = os.environ.get("HERMES_HOME")
+    hosts: list[InMemoryHost] = []
+    for index in range(4):
+        directory = tmp_path / f"reader{index}"
+        directory.mkdir()
+        (directory / "__init__.py").write_text(HOME_READER, encoding="utf-8")
+        (directory / "plugin.yaml").write_text(f"name: reader{index}\nkind: standalone\n")
+        host = InMemoryHost()
+        assert host.load(directory).enabled
+        hosts.append(host)
+    seen: dict[int, set[str]] = {i: set() for i in range(4)}
+    start = threading.Barrier(4)
+
+    def run(index: int) -> None:
+        start.wait()
+        for _ in range(200):
+            own, _bound = json.loads(hosts[index].call_tool(f"reader{index}_home", {}))
+            seen[index].add(own)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert seen == {i: {str(hosts[i].hermes_home)} for i in range(4)}  # never another's
+    assert os.environ.get("HERMES_HOME") == before  # and nothing left bound

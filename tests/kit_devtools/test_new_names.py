@@ -39,6 +39,14 @@ def check_json(target: Path, capsys: pytest.CaptureFixture[str], *extra: str) ->
         ("discord", "a toolset of hermes' own", "'discord-tools'"),
         ("web", "a toolset of hermes' own", "'web-tools'"),
         ("Word_Tools", "lowercase kebab-case", "'word-tools'"),
+        ("email", "already imports as a module of Python's standard library", "'email-tools'"),
+        ("json", "already imports as a module of Python's standard library", "'json-tools'"),
+        ("yaml", "already imports as an installed module", "'yaml-tools'"),
+        (
+            "kit-media",
+            "gives the package 'kit_media', which this environment already",
+            "'my-kit-media'",
+        ),
     ],
 )
 def test_new_refuses_a_name_that_cannot_work_naming_the_problem_and_a_fix(

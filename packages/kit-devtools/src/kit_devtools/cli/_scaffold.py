@@ -3,9 +3,11 @@ its tests, with a CI workflow running them."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 import subprocess
+import sys
 from importlib import metadata
 from pathlib import Path
 from string import Template
@@ -114,6 +116,7 @@ TEST: Final = Template('''\
 hermes-agent releases (``any_host``: ``pytest --hermes $floor,$newest`` runs each test on
 the in-memory host and on both releases)."""
 
+import importlib.util
 import json
 from pathlib import Path
 
@@ -243,7 +246,28 @@ def _problem(name: str) -> str | None:
             f"plugin name {name!r} is the name of a toolset of hermes' own: the plugin's tools"
             f" would be merged into it and switched on and off with it"
         )
+    taken = _importable_as(package)
+    if taken is not None:
+        return (
+            f"plugin name {name!r} gives the package {package!r}, which this environment"
+            f" already imports as {taken}: the plugin's own package would be shadowed by it,"
+            f" or shadow it, and never load as the plugin"
+        )
     return None
+
+
+def _importable_as(package: str) -> str | None:
+    """What already answers ``import <package>`` here (the standard library, an installed
+    distribution such as kit-media's ``kit_media`` or PyYAML's ``yaml``), or None."""
+    if package in sys.stdlib_module_names:
+        return "a module of Python's standard library"
+    try:
+        spec = importlib.util.find_spec(package)
+    except (ImportError, ValueError):
+        return None
+    if spec is None:
+        return None
+    return f"an installed module ({spec.origin or 'a namespace package'})"
 
 
 def scaffold(name: str, directory: Path, mode: str = "auto") -> list[Path]:

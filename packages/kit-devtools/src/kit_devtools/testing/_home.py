@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import threading
 import weakref
 from collections.abc import Generator, Iterable, Mapping
 from contextlib import contextmanager
@@ -68,13 +69,40 @@ class HermesHome:
 
     @contextmanager
     def bound(self) -> Generator[None, None, None]:
-        """``HERMES_HOME`` names this home for the duration (and is put back after)."""
-        before = os.environ.get(_VARIABLE)
-        os.environ[_VARIABLE] = str(self.path)
-        try:
+        """``HERMES_HOME`` names this home for the duration (see :func:`_bind`)."""
+        with _bind(str(self.path)):
             yield
-        finally:
-            if before is None:
+
+
+_LOCK: Final = threading.Lock()
+_BOUND: list[tuple[object, str]] = []
+"""The homes bound now, oldest first, each under a token of its binding (any thread)."""
+_SAVED: list[str | None] = []
+"""``HERMES_HOME`` as it was before the first of them was bound."""
+
+
+@contextmanager
+def _bind(home: str) -> Generator[None, None, None]:
+    """``HERMES_HOME`` names ``home`` while bound. The variable is one per process, so
+    with hosts running in several threads it names the latest bound home, and when the
+    last binding ends it is put back as it was before the first (a thread's host never
+    restores another's). ``hermes_constants.get_hermes_home()``, which hermes and most
+    plugins read the home by, answers each call with its own host's home in any thread
+    (the in-memory host's stand-in for it, :mod:`kit_devtools.testing._shims`)."""
+    token = object()
+    with _LOCK:
+        if not _BOUND:
+            _SAVED[:] = [os.environ.get(_VARIABLE)]
+        _BOUND.append((token, home))
+        os.environ[_VARIABLE] = home
+    try:
+        yield
+    finally:
+        with _LOCK:
+            _BOUND[:] = [entry for entry in _BOUND if entry[0] is not token]
+            if _BOUND:
+                os.environ[_VARIABLE] = _BOUND[-1][1]
+            elif _SAVED[0] is None:
                 os.environ.pop(_VARIABLE, None)
             else:
-                os.environ[_VARIABLE] = before
+                os.environ[_VARIABLE] = _SAVED[0]

@@ -414,6 +414,12 @@ def build(host: Any) -> dict[str, ModuleType]:
             validate_media_delivery_path=_media.validate_media_delivery_path,
         ),
         "gateway.response_filters": _response_filters_module(host),
+        "hermes_constants": stand_in_module(
+            "hermes_constants",
+            "The in-memory host's stand-in: get_hermes_home() is the calling host's home.",
+            # per call, from the host this call runs under (HERMES_HOME is one per process)
+            get_hermes_home=lambda: current_host().hermes_home,
+        ),
         "model_tools": _model_tools_module(host),
     }
 
