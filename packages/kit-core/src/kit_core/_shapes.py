@@ -50,6 +50,9 @@ KEY_WORDS: Final = (
     "private key",
     "bearer",
     "cookie",
+    "access key",
+    "account key",
+    "subscription key",
 )
 """The words that make a key secret, in dict keys and in ``key=value`` text alike. A
 space marks where a separator (``-``, ``_``, ``.`` or a space) may stand; ``auth`` does
@@ -60,12 +63,20 @@ QUERY_KEYS: Final = ("key", "sig", "signature")
 
 AUTH_NOT_AUTHOR: Final = "auth(?!or(?!i[sz]))"
 
-_VALUE: Final = r"""["']?+(?P<secret>(?<=")[^"\r\n]++|(?<=')[^'\r\n]++|[^\s"',;&]++)"""
-"""A value after ``key=`` or ``key:``: quoted (to the closing quote or the end of the
-line) or bare (to whitespace, a quote, ``,``, ``;`` or ``&``). The quotes stay."""
+_VALUE: Final = (
+    r"""\\{0,8}+["']?+(?P<secret>"""
+    r"""(?<=\\")(?:[^"\\\r\n]|\\[^"\r\n])++"""  # JSON inside a JSON string: to the \"
+    r"""|(?<=")(?:[^"\\\r\n]|\\[^\r\n])++"""  # quoted: \" and other escapes stay inside
+    r"""|(?<=')(?:[^'\\\r\n]|\\[^\r\n])++"""
+    r"""|[^\s"',;&\\]++)"""
+)
+"""A value after ``key=`` or ``key:``: quoted (to the closing quote, past escaped ones,
+or the end of the line), quoted with escaped quotes (JSON text inside a JSON string,
+``\\"password\\": \\"…\\"``: to the next ``\\"``), or bare (to whitespace, a quote,
+``,``, ``;``, ``&`` or a backslash). The quotes stay."""
 
 _SEPARATOR: Final = (
-    r"""[a-z0-9_.-]{0,64}+["']?+[ \t]{0,16}+[:=][ \t]{0,16}+"""
+    r"""[a-z0-9_.-]{0,64}+\\{0,8}+["']?+[ \t]{0,16}+[:=][ \t]{0,16}+"""
     r"(?:(?:bearer|basic|token|digest)[ \t]{1,16}+)?+"
 )
 """From the key word to the value: the rest of the key, a closing quote, ``:`` or ``=``,
@@ -207,6 +218,47 @@ def catalogue() -> tuple[Shape, ...]:
             ("ya29.a0AfH6SMBx1234567890abcdef",),
         ),
         Shape("a Hugging Face token", r"hf_[A-Za-z0-9]{20,}+", ("hf_aBcDeFgHiJkLmNoPqRsTuVwXyZ",)),
+        *(
+            Shape(
+                f"an Azure connection string's {field}=",
+                rf"{field.lower()}[ \t]{{0,16}}+=[ \t]{{0,16}}+(?P<secret>[^;\s\"']++)",
+                (f"Endpoint=sb://kit.example/;{field}=AbC+dEf/123==;x=y",),
+                folded=True,
+            )
+            for field in ("AccountKey", "SharedAccessKey", "SharedAccessSignature")
+        ),
+        Shape(
+            "a Slack webhook URL's secret path",
+            r"hooks\.slack\.com/(?:services|workflows|triggers)/(?P<secret>[A-Za-z0-9/_-]{8,}+)",
+            ("https://hooks.slack.com/services/T0000/B0000/XXXXXXXXXXXXXXXXXXXXXXXX",),
+        ),
+        Shape(
+            "a Discord webhook URL's token",
+            r"discord(?:app)?+\.com/api/webhooks/[0-9]{5,}+/(?P<secret>[A-Za-z0-9_-]{20,}+)",
+            ("https://discord.com/api/webhooks/123456789012/AbCdEfGhIjKlMnOpQrStUvWxYz-_0123",),
+        ),
+        Shape(
+            "a Stripe webhook signing secret",
+            r"whsec_[A-Za-z0-9]{20,}+",
+            ("whsec_aBcDeFgHiJkLmNoPqRsTuVwX",),
+        ),
+        Shape(
+            "a SendGrid API key",
+            r"SG\.[A-Za-z0-9_-]{16,}+\.[A-Za-z0-9_-]{16,}+",
+            ("SG.aBcDeFgHiJkLmNoPqRsT.uVwXyZ0123456789aBcDeFgHiJkLmNoPqR",),
+        ),
+        Shape(
+            "a cookie's value in a cookie jar's or a Morsel's repr",
+            r"<(?:cookie|morsel:)[ \t]{1,4}+[^=\s>]{1,256}+=(?P<secret>[^\s>]++)",
+            ("<Cookie sessionid=abc123xyz for example.com/>", "<Morsel: sid=abc123xyz>"),
+            folded=True,
+        ),
+        Shape(
+            "a cookie's value in http.cookiejar.Cookie's repr",
+            r"cookie\(version=[^)]{0,4096}?value='(?P<secret>[^']*+)'",
+            ("Cookie(version=0, name='sid', value='abc123xyz', port=None)",),
+            folded=True,
+        ),
         Shape(
             "an npm token", r"npm_[A-Za-z0-9]{30,}+", ("npm_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789",)
         ),

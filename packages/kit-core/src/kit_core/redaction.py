@@ -4,10 +4,11 @@ Three rules, applied together:
 
 * a dict key that holds one of the secret key words (``token``, ``secret``,
   ``password``, ``passwd``, ``passphrase``, ``pwd``, ``api key``, ``auth``,
-  ``credential``, ``private key``, ``bearer``, ``cookie``; compared in any case and
-  with ``-``, ``_``, ``.`` and spaces ignored, so ``X-API-Key`` and ``apiKey`` count;
-  ``author`` and ``authority`` do not) has its value replaced by ``***``, at any depth
-  of dicts, lists and tuples;
+  ``credential``, ``private key``, ``bearer``, ``cookie``, ``access key``, ``account
+  key``, ``subscription key``; compared in any case and with ``-``, ``_``, ``.`` and
+  spaces ignored, so ``X-API-Key`` and ``apiKey`` count; ``author`` and ``authority`` do
+  not), and a key that is ``sig`` or ends in ``signature``, has its value replaced by
+  ``***``, at any depth of dicts, lists and tuples;
 * in text, the value after such a key (``password=…``, ``"api_key": "…"``,
   ``Authorization: Bearer …``) and every secret shape of the catalogue in
   :mod:`kit_core._shapes` (provider keys, JWTs, bearer and Basic credentials, URL
@@ -44,7 +45,7 @@ CUT_MARGIN: Final = 256
 still recognised."""
 
 _KEY_NOISE: Final = str.maketrans("", "", "-_. ")
-_HINTS: Final = ("-", "_", ":", "=", "%", "eyJ", "AKIA", "ASIA", "AIza", "ya29")
+_HINTS: Final = ("-", "_", ":", "=", "%", "eyJ", "AKIA", "ASIA", "AIza", "ya29", "SG.")
 _MAX_DEPTH: Final = 32
 
 
@@ -52,7 +53,10 @@ def is_secret_key(key: object) -> bool:
     """Whether a mapping key names something secret (its value is never shown)."""
     if not isinstance(key, str):
         return False
-    return _secret_key().search(key.lower().translate(_KEY_NOISE)) is not None
+    plain = key.lower().translate(_KEY_NOISE)
+    if plain == "sig" or plain.endswith("signature"):  # sig, x-amz-signature
+        return True
+    return _secret_key().search(plain) is not None
 
 
 @functools.cache

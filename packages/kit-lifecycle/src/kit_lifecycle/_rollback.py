@@ -35,6 +35,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final, Literal, cast
 
 from kit_core import redact_text
+from kit_core.redaction import redact_preview
 from kit_lifecycle._host import host_keeps_ledger, host_tool_registry
 from kit_lifecycle.errors import PartialRegistrationError
 
@@ -422,10 +423,10 @@ class Rollback:
 
 def _error_text(exc: BaseException, secrets: tuple[str, ...]) -> str:
     """The exception's message on one line, redacted before it is cut (a cut secret
-    could no longer be recognised)."""
+    could no longer be recognised), reading a bounded part of a huge one."""
     try:
         text = str(exc)
     except Exception:  # a broken __str__ must not hide the failure
         text = ""
-    text = " ".join(redact_text(text, secrets).split()) or "(no message)"
+    text = " ".join(redact_preview(text, 4 * _ERROR_CHARS, secrets).split()) or "(no message)"
     return text if len(text) <= _ERROR_CHARS else text[: _ERROR_CHARS - 1] + "…"

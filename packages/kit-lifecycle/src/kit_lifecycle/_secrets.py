@@ -13,8 +13,9 @@ import threading
 from collections.abc import Iterable
 from typing import Final, cast
 
-from kit_core import redact_text
 from kit_core._env import check_requires_env, requires_env_values
+from kit_core._runtime import ERROR_CHARS
+from kit_core.redaction import redact_preview
 from kit_lifecycle.errors import DeclarationError
 
 _ATTRIBUTE: Final = "__hpk_secret_env__"
@@ -71,7 +72,8 @@ def scrub(exc: BaseException, secrets: tuple[str, ...]) -> None:
     its text (and, on newer hosts, may show it to the model as a block message).
 
     Only the string arguments and notes are rewritten; an exception whose ``__str__``
-    reads other attributes keeps those as they are.
+    reads other attributes keeps those as they are. Each is cut to ``ERROR_CHARS``
+    first, as a tool handler's error is, so a huge message costs bounded work.
     """
     seen: set[int] = set()
     current: BaseException | None = exc
@@ -79,15 +81,19 @@ def scrub(exc: BaseException, secrets: tuple[str, ...]) -> None:
         seen.add(id(current))
         try:
             args = current.args
-            cleaned = tuple(redact_text(a, secrets) if isinstance(a, str) else a for a in args)
+            cleaned = tuple(_cleaned(a, secrets) if isinstance(a, str) else a for a in args)
             if cleaned != args:
                 current.args = cleaned
             notes: object = getattr(current, "__notes__", None)
             if isinstance(notes, list):
                 notes_list = cast("list[object]", notes)
                 notes_list[:] = [
-                    redact_text(n, secrets) if isinstance(n, str) else n for n in notes_list
+                    _cleaned(n, secrets) if isinstance(n, str) else n for n in notes_list
                 ]
         except Exception:  # an exception type that refuses new arguments keeps its own
             pass
         current = current.__cause__ or current.__context__
+
+
+def _cleaned(text: str, secrets: tuple[str, ...]) -> str:
+    return redact_preview(text, ERROR_CHARS, secrets)
