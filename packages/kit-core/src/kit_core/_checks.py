@@ -353,9 +353,15 @@ def compile_arguments(
         for key in required
     }
 
+    # a required argument that may be null (a signature's ``x: int | None`` without a
+    # default) takes an explicit null: it is handed to the handler as None
+    null_ok = frozenset(k for k in required if _nullable(props.get(k)))
+
     def check(args: dict[str, Any]) -> tuple[dict[str, Any], Rejection | None]:
         for key in required:
             value = args.get(key)
+            if value is None and key in null_ok and key in args:
+                continue
             if value is None or (value.__class__ is str and not value.strip()):
                 text = missing_text[key] + sent_instead(key, args, known_set)
                 return args, Rejection(MISSING, key, text)
@@ -385,6 +391,14 @@ def compile_arguments(
     fill = default_filler(defaults) if defaults else None
     # the straight-line fast path answers the common valid call; anything else is ``check``
     return FastPath(props).check(required, closed, checks, check, fill, tuple(defaults or ()))
+
+
+def _nullable(schema: object) -> bool:
+    if not isinstance(schema, Mapping):
+        return False
+    found = cast("Mapping[str, Any]", schema)
+    kinds = found.get("type")
+    return found.get("nullable") is True or (isinstance(kinds, list) and "null" in kinds)
 
 
 def default_filler(defaults: Mapping[str, Any]) -> Callable[[dict[str, Any]], dict[str, Any]]:

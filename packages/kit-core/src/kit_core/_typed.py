@@ -50,14 +50,27 @@ class Derived:
 class _Need:
     """Where a derivation is, for its errors, and whether descriptions may be missing."""
 
-    __slots__ = ("allow_undocumented", "where")
+    __slots__ = ("allow_undocumented", "inside", "where")
 
-    def __init__(self, where: str, allow_undocumented: bool) -> None:
+    def __init__(self, where: str, allow_undocumented: bool, inside: tuple[type, ...] = ()) -> None:
         self.where = where
         self.allow_undocumented = allow_undocumented
+        self.inside = inside
+        """The TypedDicts and dataclasses being described around this point."""
 
     def at(self, part: str) -> _Need:
-        return _Need(f"{self.where}{part}", self.allow_undocumented)
+        return _Need(f"{self.where}{part}", self.allow_undocumented, self.inside)
+
+    def entering(self, cls: type) -> _Need:
+        if cls in self.inside:
+            path = " -> ".join(c.__name__ for c in (*self.inside[self.inside.index(cls) :], cls))
+            raise self.fail(
+                f"refers to {cls.__name__} inside itself ({path}): a tool's schema is written"
+                " out in full (no $ref, which hermes' Gemini path drops), so a recursive type"
+                " has no end; take the nested part as a JSON string or a list of flat"
+                " records, and build the tree in the handler"
+            )
+        return _Need(self.where, self.allow_undocumented, (*self.inside, cls))
 
     def fail(self, problem: str) -> ToolDefinitionError:
         return ToolDefinitionError(f"{self.where}: {problem}")
@@ -70,11 +83,23 @@ def _json_type(value: object) -> str | None:
     return None
 
 
+_HUGE: Final = 10**300
+"""Integers from here on are refused as defaults (far past what JSON readers keep exact,
+and near Python's 4,300-digit limit on writing an int as text)."""
+
+
 def json_default(value: object, need_where: str) -> Any:
     """A parameter default as the JSON the schema shows (an Enum member as its value, a
     tuple as a list), or an error naming what cannot be shown."""
     if isinstance(value, enum.Enum):
         return json_default(value.value, need_where)
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= _HUGE:
+        msg = (
+            f"{need_where}: the default, an integer of {value.bit_length():,} bits, is too"
+            " large to write as JSON; use a default the model can read (or None, and fill"
+            " it in the handler)"
+        )
+        raise ToolDefinitionError(msg)
     if value is None or isinstance(value, str | int | float | bool):
         return value
     if isinstance(value, list | tuple):
@@ -154,8 +179,16 @@ class _Meta:
         self.keywords: dict[str, Any] = {}
 
 
+_KEY_QUALIFIERS: Final = frozenset(
+    q for q in (typing.Required, typing.NotRequired, getattr(typing, "ReadOnly", None)) if q
+)
+"""``Required[T]``, ``NotRequired[T]``, ``ReadOnly[T]`` around a TypedDict key's type."""
+
+
 def _split_annotated(annotation: Any, need: _Need) -> tuple[Any, _Meta]:
     meta = _Meta()
+    while typing.get_origin(annotation) in _KEY_QUALIFIERS:  # a TypedDict key's; its
+        annotation = typing.get_args(annotation)[0]  # required-ness is __required_keys__
     while typing.get_origin(annotation) is typing.Annotated:
         base, *extras = typing.get_args(annotation)
         for extra in extras:
@@ -311,6 +344,38 @@ def _mapping_schema(base: Any, need: _Need) -> tuple[dict[str, Any], Convert | N
     return schema, lambda value: {k: each(v) for k, v in value.items()}
 
 
+def _required_key(cls: type, name: str, hint: Any) -> bool:
+    """Whether a TypedDict's key is required: ``Required[...]``/``NotRequired[...]`` as
+    the resolved hint says (``__required_keys__`` misses them in string annotations on
+    Python 3.11 and 3.12), else the class's own reading."""
+    origin = typing.get_origin(hint)
+    if origin is typing.Required:
+        return True
+    if origin is typing.NotRequired:
+        return False
+    return name in cast("Any", cls).__required_keys__
+
+
+def _refuse_init_only(cls: type, hints: dict[str, Any], need: _Need) -> None:
+    """A dataclass's ``InitVar`` without a default: ``__init__`` needs it, and the model
+    is never asked for it (it is no field), so every call would fail."""
+    declared = cast("dict[str, dataclasses.Field[Any]]", getattr(cls, "__dataclass_fields__", {}))
+    for name, hint in hints.items():
+        field = declared.get(name)
+        if isinstance(hint, dataclasses.InitVar) and (
+            field is None
+            or (
+                field.default is dataclasses.MISSING
+                and field.default_factory is dataclasses.MISSING
+            )
+        ):
+            raise need.at(f".{name}").fail(
+                f"is an InitVar of {cls.__name__} with no default: __init__ needs it, and"
+                " the model is never asked for it, so every call would fail; give it a"
+                " default, or make it a field"
+            )
+
+
 def _object_schema(cls: type, need: _Need) -> tuple[dict[str, Any], Convert | None]:
     """A TypedDict or dataclass: its fields as properties, documented in the class's
     docstring (Attributes/Args) or by ``Annotated``."""
@@ -321,9 +386,12 @@ def _object_schema(cls: type, need: _Need) -> tuple[dict[str, Any], Convert | No
             f"has a field annotation of {cls.__name__} that cannot be resolved"
             f" ({type(exc).__name__}: {exc}); define the types it names at module level"
         ) from exc
+    need = need.entering(cls)
+    label: str = cls.__name__
     documented = parse_docstring(cls.__doc__).names
     is_dataclass = dataclasses.is_dataclass(cls)
     if is_dataclass:
+        _refuse_init_only(cls, hints, need)
         fields = {f.name: f for f in dataclasses.fields(cls) if f.init}
         names = list(fields)
         needed = [
@@ -334,7 +402,7 @@ def _object_schema(cls: type, need: _Need) -> tuple[dict[str, Any], Convert | No
     else:
         fields = {}
         names = list(hints)
-        needed = [n for n in names if n in cast("Any", cls).__required_keys__]
+        needed = [n for n in names if _required_key(cls, n, hints[n])]
     properties: dict[str, Any] = {}
     converters: dict[str, Convert] = {}
     for name in names:
@@ -343,7 +411,7 @@ def _object_schema(cls: type, need: _Need) -> tuple[dict[str, Any], Convert | No
         text = meta.description or documented.get(name)
         if text is None and not need.allow_undocumented:
             raise field_need.fail(
-                f"has no description; document it under Attributes: in {cls.__name__}'s"
+                f"has no description; document it under Attributes: in {label}'s"
                 f" docstring or write Annotated[T, 'what it is'] (or allow_undocumented=True)"
             )
         prop: dict[str, Any] = {**sub}
