@@ -1,7 +1,5 @@
 """``python -m kit_devtools``: the ``hermes-plugin-kit`` command."""
 
-import sys
+from kit_devtools.cli import console
 
-from kit_devtools.cli import main
-
-sys.exit(main())
+console()

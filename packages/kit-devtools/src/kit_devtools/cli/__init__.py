@@ -11,13 +11,16 @@ import argparse
 import contextlib
 import json
 import logging
+import os
 import sys
+import threading
 from collections.abc import Generator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from kit_core._host_model import HostRelease, installed_release
 from kit_devtools.cli._doctor import doctor
+from kit_devtools.cli._output import emit, reports_on_stdout
 from kit_devtools.cli._preflight_command import add_parser as add_preflight
 from kit_devtools.cli._report import as_json, as_text, counts, host_report, inventory
 from kit_devtools.cli._scaffold import scaffold
@@ -143,7 +146,7 @@ def _check(args: argparse.Namespace) -> int:
             if args.real:
                 findings += real_findings(target, plugin)
     render = as_json if args.format == "json" else as_text
-    print(render(data, receipts, findings))
+    emit(render(data, receipts, findings))
     return 1 if counts(findings)[0] else 0
 
 
@@ -188,7 +191,7 @@ def _compat(args: argparse.Namespace) -> int:
         data, findings = compat_report(target)
     except LookupError as exc:
         return _fail(str(exc))
-    print(render_json(data, findings) if args.json else render_text(data, findings))
+    emit(render_json(data, findings) if args.json else render_text(data, findings))
     return 1 if counts(findings)[0] else 0
 
 
@@ -209,7 +212,7 @@ def _call(args: argparse.Namespace) -> int:
         listed = ", ".join(sorted(plugin.tools)) or "none"
         return _fail(f"{args.tool!r} is not a tool of {plugin.key} (its tools: {listed})")
     out = host.call_tool(args.tool, tool_args, task_id=args.task_id, session_id=args.session_id)
-    print(out if isinstance(out, str) else json.dumps(out, default=repr))
+    emit(out if isinstance(out, str) else json.dumps(out, default=repr))
     return 0
 
 
@@ -220,16 +223,16 @@ def _new(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     root = Path(args.directory) / args.name
     for path in written:
-        print(path.relative_to(root.parent))
+        emit(str(path.relative_to(root.parent)))
     package = args.name.replace("-", "_")
-    print(f"\nnext: cd {root} && uv run python -m pytest")
-    print(f"      uv run hermes-plugin-kit check src/{package}")
+    emit(f"\nnext: cd {root} && uv run python -m pytest")
+    emit(f"      uv run hermes-plugin-kit check src/{package}")
     return 0
 
 
 def _doctor(_: argparse.Namespace) -> int:
     lines, ok = doctor()
-    print("\n".join(lines))
+    emit("\n".join(lines))
     return 0 if ok else 1
 
 
@@ -281,7 +284,22 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def console() -> NoReturn:
+    """The ``hermes-plugin-kit`` command: :func:`main`, then exit with its status, also
+    where plugin code left a thread running that is no daemon (Python would wait for it
+    at exit, and the command would never end)."""
+    status = main()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    main_thread = threading.main_thread()
+    if any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not main_thread):
+        logging.shutdown()
+        os._exit(status)
+    sys.exit(status)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     args = _parser().parse_args(argv)
-    return int(args.run(args))
+    with reports_on_stdout():
+        return int(args.run(args))

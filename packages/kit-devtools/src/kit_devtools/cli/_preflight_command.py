@@ -13,6 +13,7 @@ from typing import Any
 
 import yaml
 
+from kit_devtools.cli._output import emit
 from kit_devtools.cli._preflight import PROVIDES, Preflight, preflight_directory
 from kit_devtools.cli._provides import set_provides
 from kit_devtools.cli._report import Counts, counts
@@ -119,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
         spec = ""
         with contextlib.suppress(OSError, yaml.YAMLError, AttributeError):
             spec = spec_of(yaml.safe_load((directory / "plugin.yaml").read_text("utf-8-sig")))
-        print(ci_workflow(args.directory, spec), end="")
+        emit(ci_workflow(args.directory, spec), end="")
         return 0
     written: Path | None = None
     with _quiet():
@@ -130,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
             written = result
         report = preflight(directory)
     data = report_data(report, written)
-    print(json.dumps(data, indent=2, ensure_ascii=False) if args.json else _text(data))
+    emit(json.dumps(data, indent=2, ensure_ascii=False) if args.json else _text(data))
     return 0 if data["ok"] else 1
 
 

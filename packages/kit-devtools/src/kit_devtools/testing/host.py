@@ -238,7 +238,9 @@ class InMemoryHost:
                     register(ctx)
                 finally:
                     ctx._adopt_manager_tables()  # pyright: ignore[reportPrivateUsage]
-            except Exception as exc:
+            except (Exception, SystemExit) as exc:
+                if isinstance(exc, SystemExit):  # hermes catches Exception only: it exits
+                    exc = _exit_error(exc)
                 message = f"Failed to load plugin '{manifest.name}': {exc}"
                 self._state.record("WARNING", manifest.name, "plugin", plugin_key, message, exc)
                 if isinstance(ctx, UpstreamContext):
@@ -452,3 +454,21 @@ def _available(check_fn: Callable[[], Any]) -> bool:
         return bool(check_fn())
     except Exception:
         return False
+
+
+class PluginExited(RuntimeError):
+    """A plugin called ``sys.exit()`` (raised ``SystemExit``) while hermes loaded it."""
+
+
+def _exit_error(exc: SystemExit) -> PluginExited:
+    """What a plugin's ``SystemExit`` is to the kit: hermes catches ``Exception`` around a
+    plugin's import and ``register()``, not ``SystemExit``, so hermes itself would exit
+    with the plugin's code at startup, taking the agent down with it."""
+    error = PluginExited(
+        f"the plugin called sys.exit({exc.code!r}) while loading; hermes catches only"
+        " Exception around a plugin's import and register(), so hermes itself would exit"
+        " at startup: raise an exception instead (hermes logs it and goes on without the"
+        " plugin)"
+    )
+    error.__cause__ = exc
+    return error.with_traceback(exc.__traceback__)  # where it exited: import or register()

@@ -1,0 +1,95 @@
+"""A plugin that exits, prints or leaves a thread running cannot defeat the author
+commands: they report, with a non-zero status, JSON on stdout only, and they end."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kit_devtools.cli import main
+
+EXITS_IN_REGISTER = """
+import sys
+
+
+def register(ctx):
+    print("what the plugin prints")
+    sys.exit(0)
+"""
+
+EXITS_AT_IMPORT = """
+import sys
+
+print("noise at import")
+sys.exit(0)
+"""
+
+LEAVES_A_THREAD = """
+import threading
+import time
+
+threading.Thread(target=time.sleep, args=(3600,), daemon=False).start()
+
+
+def register(ctx):
+    print("registered, with a thread left running")
+"""
+
+
+def plugin(root: Path, name: str, source: str) -> Path:
+    directory = root / name
+    directory.mkdir()
+    (directory / "__init__.py").write_text(source, encoding="utf-8")
+    (directory / "plugin.yaml").write_text(f"name: {name}\nkind: standalone\n")
+    return directory
+
+
+@pytest.mark.parametrize(
+    ("source", "rule", "printed"),
+    [
+        (EXITS_IN_REGISTER, "HPK001", "what the plugin prints"),
+        (EXITS_AT_IMPORT, "HPK003", "noise at import"),
+    ],
+)
+def test_sys_exit_while_loading_is_an_error_not_a_pass(
+    source: str, rule: str, printed: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    directory = plugin(tmp_path, "exits", source)
+    status = main(["check", str(directory), "--format", "json"])
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)  # only the report: what the plugin printed is on stderr
+    assert status == 1
+    assert printed in captured.err
+    [found] = [f for f in report["findings"] if f["rule"] == rule]
+    assert "the plugin called sys.exit(0) while loading" in found["message"]
+    assert "hermes itself would exit at startup" in found["message"]
+
+
+def test_preflight_json_stays_json_when_the_plugin_prints(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    directory = plugin(tmp_path, "exits", EXITS_IN_REGISTER)
+    status = main(["preflight", str(directory), "--json"])
+    captured = capsys.readouterr()
+    json.loads(captured.out)
+    assert status != 0
+    assert "what the plugin prints" not in captured.out
+
+
+def test_the_command_ends_when_the_plugin_leaves_a_thread_running(tmp_path: Path) -> None:
+    directory = plugin(tmp_path, "threads", LEAVES_A_THREAD)
+    done = subprocess.run(
+        [sys.executable, "-m", "kit_devtools", "check", str(directory), "--format", "json"],
+        capture_output=True,
+        text=True,
+        timeout=600,  # the command used to wait for the thread for an hour
+        check=False,
+    )
+    report = json.loads(done.stdout)
+    assert report["plugin"]["enabled"] is True
+    assert done.returncode == 0, done.stderr
+    assert "registered, with a thread left running" in done.stderr
