@@ -93,3 +93,27 @@ def test_the_command_ends_when_the_plugin_leaves_a_thread_running(tmp_path: Path
     assert report["plugin"]["enabled"] is True
     assert done.returncode == 0, done.stderr
     assert "registered, with a thread left running" in done.stderr
+
+
+LEAKS = """
+def register(ctx):
+    raise RuntimeError(
+        "auth failed: api_key=sk-proj-AbCdEfGhIjKlMnOpQrSt, Authorization: Bearer q1w2e3r4t5y6"
+    )
+"""
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["check", "{dir}"], ["check", "{dir}", "--format", "json"], ["preflight", "{dir}", "--json"]],
+)
+def test_reports_never_print_a_secret_from_plugin_error_text(
+    argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    directory = plugin(tmp_path, "leaks", LEAKS)
+    status = main([a.format(dir=directory) for a in argv])
+    out = capsys.readouterr().out
+    assert status != 0
+    assert "auth failed" in out  # the error is reported
+    assert "AbCdEfGhIjKlMnOpQrSt" not in out
+    assert "q1w2e3r4t5y6" not in out

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from kit_core._host_model import HostRelease
+from kit_core.redaction import redact_text
 from kit_devtools.cli.findings import Finding, Severity
 from kit_devtools.testing import (
     InMemoryHost,
@@ -37,7 +38,7 @@ def inventory(
             "source": plugin.source,
             "path": str(plugin.path) if plugin.path else None,
             "enabled": plugin.enabled,
-            "error": plugin.error,
+            "error": None if plugin.error is None else redact_text(plugin.error),
         },
         "tools": [d for d in definitions if d["function"]["name"] in mine],
         "registered_tools": sorted(mine),

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any, Final, NamedTuple
 
+from kit_core.redaction import redact_text
 from kit_devtools.cli.findings import Finding, Severity
 
 __all__ = ["RULES", "Rule", "finding"]
@@ -441,4 +442,10 @@ RULES: Final[dict[str, Rule]] = {
 def finding(rule: str, where: str, **details: Any) -> Finding:
     """A finding of ``rule`` at ``where``, its texts filled with ``details``."""
     severity, message, fix, _ = RULES[rule]
-    return Finding(rule, severity, where, message.format(**details), fix.format(**details))
+    return Finding(  # a detail may quote plugin or hermes text: no secret of it is shown
+        rule,
+        severity,
+        redact_text(where),
+        redact_text(message.format(**details)),
+        redact_text(fix.format(**details)),
+    )
