@@ -117,3 +117,57 @@ def test_reports_never_print_a_secret_from_plugin_error_text(
     assert "auth failed" in out  # the error is reported
     assert "AbCdEfGhIjKlMnOpQrSt" not in out
     assert "q1w2e3r4t5y6" not in out
+
+
+def alias_bomb(levels: int = 9) -> str:
+    """A plugin.yaml of about 500 bytes standing for 10**levels values."""
+    lines = ["name: bomb", "version: 1.0.0", "description: d", "kind: standalone"]
+    lines.append("a0: &a0 [x, x, x, x, x, x, x, x, x, x]")
+    lines.extend(f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, levels))
+    lines.append(f"provides_tools: *a{levels - 1}")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize(
+    ("argv", "rule"),
+    [
+        (["check", "{dir}", "--format", "json"], "HPK009"),
+        (["preflight", "{dir}", "--json"], "HPK050"),
+    ],
+)
+def test_an_alias_bomb_manifest_is_refused_before_it_is_built(
+    argv: list[str], rule: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    directory = plugin(tmp_path, "bomb", "def register(ctx):\n    pass\n")
+    (directory / "plugin.yaml").write_text(alias_bomb(), encoding="utf-8")
+    assert len(alias_bomb()) < 700
+    status = main([a.format(dir=directory) for a in argv])
+    report = json.loads(capsys.readouterr().out)
+    assert status == 1
+    [found] = [f for f in report["findings"] if f["rule"] == rule]
+    assert "expands to more than 100,000 values through YAML aliases" in found["message"]
+
+
+def test_a_few_aliases_are_read_as_hermes_reads_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    directory = plugin(tmp_path, "aliased", "def register(ctx):\n    pass\n")
+    (directory / "plugin.yaml").write_text(alias_bomb(levels=2), encoding="utf-8")
+    status = main(["check", str(directory), "--format", "json"])
+    report = json.loads(capsys.readouterr().out)
+    assert "alias" not in json.dumps(report["findings"])
+    assert report["plugin"]["enabled"] is True, (status, report["findings"])
+
+
+def test_a_manifest_past_the_size_limit_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    directory = plugin(tmp_path, "large", "def register(ctx):\n    pass\n")
+    filler = "# " + "x" * 78 + "\n"
+    (directory / "plugin.yaml").write_text(
+        "name: large\nkind: standalone\n" + filler * 14_000, encoding="utf-8"
+    )
+    status = main(["preflight", str(directory), "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert status == 1
+    assert any("larger than the 1,048,576 bytes" in f["message"] for f in report["findings"])

@@ -50,8 +50,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, cast
 
-import yaml
-
 from kit_core._host_model import newest_registry_release
 from kit_devtools.cli._manifest_rules import (
     ADMISSION_KEYS,
@@ -66,6 +64,7 @@ from kit_devtools.cli.lint import lint_plugin
 from kit_devtools.cli.rules import finding
 from kit_devtools.testing import InMemoryHost, LoadedPlugin
 from kit_devtools.testing._failure import PluginRefused
+from kit_devtools.testing._manifest import MAX_BYTES, ManifestError, load_bounded
 from kit_devtools.testing.host_names import profile
 
 __all__ = ["PROVIDES", "Preflight", "manifest_path", "preflight_directory"]
@@ -139,8 +138,10 @@ def _read_manifest(report: Preflight) -> bool:
         return False
     report.manifest_file = path
     try:
-        data: object = yaml.safe_load(path.read_text(encoding="utf-8-sig"))
-    except (yaml.YAMLError, OSError, UnicodeDecodeError) as exc:
+        if path.stat().st_size > MAX_BYTES:
+            raise ManifestError(f"it is larger than the {MAX_BYTES:,} bytes the kit reads")
+        data: object = load_bounded(path.read_text(encoding="utf-8-sig"))
+    except (ManifestError, OSError, UnicodeDecodeError) as exc:
         report.findings.append(finding("HPK050", where, why=f"it does not parse: {exc}"))
         return False
     if not isinstance(data, dict):

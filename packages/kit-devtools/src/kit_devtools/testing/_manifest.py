@@ -75,6 +75,65 @@ class ManifestError(ValueError):
     """A manifest hermes cannot read: bad YAML, or a document that is not a mapping."""
 
 
+MAX_BYTES: Final = 1024 * 1024
+"""The largest ``plugin.yaml`` the kit reads (its own manifests are a few hundred bytes)."""
+
+MAX_VALUES: Final = 100_000
+"""The most values a manifest may hold with its YAML aliases expanded: past it, the
+document is an alias bomb (643 bytes can stand for billions of values) that would hold
+any tool walking it, so it is refused before it is built."""
+
+
+def _bounded(root: yaml.Node) -> None:
+    """Refuse a composed document that, with its aliases expanded, holds more than
+    :data:`MAX_VALUES` values (counted once per node, shared nodes by their expansion)."""
+    sizes: dict[int, int] = {}
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        if id(node) in sizes:
+            continue
+        children: list[yaml.Node] = []
+        if isinstance(node, yaml.MappingNode):
+            children = [part for pair in node.value for part in pair]
+        elif isinstance(node, yaml.SequenceNode):
+            children = list(node.value)
+        if not done:
+            stack.append((node, True))
+            stack.extend((c, False) for c in children if id(c) not in sizes)
+            continue
+        total = 1 + sum(sizes.get(id(c), 1) for c in children)
+        sizes[id(node)] = total
+        if total > MAX_VALUES:
+            msg = (
+                f"plugin.yaml expands to more than {MAX_VALUES:,} values through YAML"
+                " aliases (an alias bomb); the kit does not build it: write the manifest"
+                " without anchors and aliases (&name, *name)"
+            )
+            raise ManifestError(msg)
+
+
+def load_bounded(text: str, loader: Any = _LOADER) -> Any:
+    """``text`` read by PyYAML's safe ``loader`` as ``yaml.safe_load`` does, refused when
+    its aliases expand past :data:`MAX_VALUES` (checked on the composed nodes, before
+    anything is built).
+
+    Raises:
+        ManifestError: the YAML does not parse, or is an alias bomb.
+    """
+    reader = loader(text)
+    try:
+        node = reader.get_single_node()
+        if node is None:
+            return None
+        _bounded(node)
+        return reader.construct_document(node)
+    except yaml.YAMLError as exc:
+        raise ManifestError(str(exc)) from None
+    finally:
+        reader.dispose()
+
+
 def reads_with_ruamel(release: HostRelease | None) -> bool:
     """Whether ``release`` reads manifests with ruamel (:data:`RUAMEL_FROM` on)."""
     return release is not None and version_key(release.version) >= version_key(RUAMEL_FROM)
@@ -89,11 +148,15 @@ def read_manifest(path: Path, release: HostRelease | None = None) -> dict[str, A
         OSError, UnicodeDecodeError: the file cannot be read as UTF-8 (hermes too).
     """
     ruamel = reads_with_ruamel(release)
+    size = path.stat().st_size
+    if size > MAX_BYTES:
+        msg = (
+            f"plugin.yaml is {size:,} bytes; the kit reads manifests of up to {MAX_BYTES:,}"
+            " bytes (a manifest names the plugin and what it provides: keep data elsewhere)"
+        )
+        raise ManifestError(msg)
     text = path.read_text(encoding="utf-8-sig" if ruamel else "utf-8")
-    try:
-        data: Any = yaml.load(text, Loader=_RuamelLike if ruamel else _LOADER) or {}
-    except yaml.YAMLError as exc:
-        raise ManifestError(str(exc)) from None
+    data: Any = load_bounded(text, _RuamelLike if ruamel else _LOADER) or {}
     if not isinstance(data, dict):
         kind = type(data).__name__
         msg = (
