@@ -171,3 +171,30 @@ def test_a_manifest_past_the_size_limit_is_refused(
     report = json.loads(capsys.readouterr().out)
     assert status == 1
     assert any("larger than the 1,048,576 bytes" in f["message"] for f in report["findings"])
+
+
+def test_the_real_hosts_copy_of_a_plugin_never_follows_a_link_out_of_it(tmp_path: Path) -> None:
+    import shutil
+
+    from kit_devtools.testing.real import _within  # pyright: ignore[reportPrivateUsage]
+
+    outside = tmp_path / "home" / ".ssh"
+    outside.mkdir(parents=True)
+    (outside / "id_ed25519").write_text("PRIVATE", encoding="utf-8")
+    directory = plugin(tmp_path, "links", "def register(ctx):\n    pass\n")
+    (directory / "data").mkdir()
+    (directory / "data" / "table.txt").write_text("rows", encoding="utf-8")
+    (directory / "keys").symlink_to(outside)  # out of the plugin
+    (directory / "loop").symlink_to(directory / "loop")  # a loop
+    (directory / "gone").symlink_to(tmp_path / "nowhere")  # dangling
+    (directory / "table").symlink_to(directory / "data" / "table.txt")  # inside: kept
+    (directory / "up").symlink_to(directory)  # itself: kept as a link, not followed
+    copy = tmp_path / "copy"
+    shutil.copytree(directory, copy, ignore=_within(directory), symlinks=True)
+    assert sorted(p.name for p in copy.iterdir()) == [
+        "__init__.py", "data", "plugin.yaml", "table", "up",
+    ]  # fmt: skip
+    assert (copy / "table").read_text(encoding="utf-8") == "rows"
+    assert (copy / "up").is_symlink()
+    assert not any("PRIVATE" in p.read_text(errors="replace")
+                   for p in copy.rglob("*") if p.is_file() and not p.is_symlink())  # fmt: skip

@@ -154,8 +154,8 @@ class RealHost:
         shutil.rmtree(plugins, ignore_errors=True)
         enabled: set[str] = set(self._entry_points)
         for directory, name in self._directories:
-            ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-            shutil.copytree(directory, plugins / directory.name, ignore=ignore)
+            ignore = _within(directory)
+            shutil.copytree(directory, plugins / directory.name, ignore=ignore, symlinks=True)
             enabled |= {directory.name, name}
         config = {**self._config, "plugins": {"enabled": sorted(enabled)}}
         (self._home / "config.yaml").write_text(json.dumps(config), encoding="utf-8")
@@ -409,6 +409,32 @@ class RealHost:
         """``hermes <argv>`` against the plugins' terminal commands (the argparse tree
         built as ``hermes_cli.main`` builds it); returns ``args.func(args)``."""
         return self._ask("run_cli", argv=list(argv))
+
+
+def _within(root: Path) -> Callable[[str, list[str]], set[str]]:
+    """The ``copytree`` filter of a plugin's copy: no bytecode, and no symbolic link that
+    leaves the plugin's folder, dangles or loops (links are copied as links, never
+    followed: a link to ``~/.ssh`` is not copied into the temporary home, and a loop
+    cannot hang or crash the copy)."""
+    base = root.resolve()
+    bytecode = shutil.ignore_patterns("__pycache__", "*.pyc")
+
+    def ignore(folder: str, names: list[str]) -> set[str]:
+        dropped = set(bytecode(folder, names))
+        for name in names:
+            path = Path(folder, name)
+            if not path.is_symlink():
+                continue
+            try:
+                target = path.resolve(strict=True)
+            except (OSError, RuntimeError):  # dangling, or a loop
+                dropped.add(name)
+                continue
+            if not target.is_relative_to(base):
+                dropped.add(name)
+        return dropped
+
+    return ignore
 
 
 def _environment() -> dict[str, str]:
