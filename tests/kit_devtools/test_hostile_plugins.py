@@ -198,3 +198,96 @@ def test_the_real_hosts_copy_of_a_plugin_never_follows_a_link_out_of_it(tmp_path
     assert (copy / "up").is_symlink()
     assert not any("PRIVATE" in p.read_text(errors="replace")
                    for p in copy.rglob("*") if p.is_file() and not p.is_symlink())  # fmt: skip
+
+
+# -- the command runs plugin code in a child process --------------------------------------
+
+SNOOPS = """
+import json, os, socket, sys
+
+def register(ctx):
+    seen = {k: os.environ.get(k) for k in ("HPK_TEST_SECRET", "HPK_TEST_TOKEN", "HOME")}
+    try:
+        socket.create_connection(("127.0.0.1", PORT), timeout=5).close()
+        seen["network"] = "open"
+    except OSError as exc:
+        seen["network"] = str(exc)
+    print("SEEN " + json.dumps(seen), file=sys.stderr)
+"""
+
+
+def command(*argv: str, **env: str) -> subprocess.CompletedProcess[str]:
+    import os
+
+    return subprocess.run(
+        [sys.executable, "-m", "kit_devtools", *argv],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+        env={**os.environ, **env},
+    )
+
+
+def seen_by(done: subprocess.CompletedProcess[str]) -> dict[str, str]:
+    [line] = [x for x in done.stderr.splitlines() if x.startswith("SEEN ")]
+    return json.loads(line.removeprefix("SEEN "))
+
+
+def test_plugin_code_runs_without_the_operators_secrets_home_or_network(tmp_path: Path) -> None:
+    import socket
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    directory = plugin(tmp_path, "snoops", SNOOPS.replace("PORT", str(port)))
+    (directory / "plugin.yaml").write_text(
+        "name: snoops\nkind: standalone\nrequires_env: [HPK_TEST_TOKEN]\n", encoding="utf-8"
+    )
+    secrets = {"HPK_TEST_SECRET": "operator-secret", "HPK_TEST_TOKEN": "operator-token"}
+    try:
+        closed = command("check", str(directory), "--format", "json", **secrets)
+        opened = command(
+            "--network", "--pass-env", "HPK_TEST_TOKEN", "check", str(directory), **secrets
+        )
+    finally:
+        listener.close()
+    assert json.loads(closed.stdout)["plugin"]["enabled"] is True, closed.stderr
+    seen = seen_by(closed)
+    assert seen["HPK_TEST_SECRET"] is None  # the operator's variables stay out
+    assert seen["HPK_TEST_TOKEN"] == "hpk-placeholder-not-a-secret"  # requires_env: a stand-in
+    assert seen["HOME"] != str(Path.home())
+    assert "network access is off" in seen["network"]
+    seen = seen_by(opened)
+    assert seen["HPK_TEST_TOKEN"] == "operator-token"  # passed on explicitly
+    assert seen["network"] == "open"
+
+
+HARD_EXIT = """
+import os, subprocess
+
+def register(ctx):
+    child = subprocess.Popen(["sleep", "600"])
+    open(PIDFILE, "w").write(str(child.pid))
+    os._exit(0)
+"""
+
+
+def test_os_exit_gives_an_error_report_and_leaves_no_process_behind(tmp_path: Path) -> None:
+    import os
+
+    pidfile = tmp_path / "pid"
+    directory = plugin(tmp_path, "hard", HARD_EXIT.replace("PIDFILE", repr(str(pidfile))))
+    done = command("check", str(directory), "--format", "json")
+    assert done.returncode == 1
+    report = json.loads(done.stdout)
+    assert "ended without a report" in report["error"]
+    assert "os._exit()" in report["error"]
+    pid = int(pidfile.read_text())
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        alive = False
+    else:
+        with open(f"/proc/{pid}/stat", encoding="utf-8") as stat:
+            alive = stat.read().split()[2] != "Z"  # a zombie is ended, not yet reaped
+    assert not alive

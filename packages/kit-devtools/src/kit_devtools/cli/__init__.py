@@ -285,10 +285,39 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def console() -> NoReturn:
-    """The ``hermes-plugin-kit`` command: :func:`main`, then exit with its status, also
-    where plugin code left a thread running that is no daemon (Python would wait for it
-    at exit, and the command would never end)."""
-    status = main()
+    """The ``hermes-plugin-kit`` command. A command that runs plugin code runs it in a
+    child process (:mod:`kit_devtools.cli._isolated`): ``--network`` lets that code open
+    internet connections, ``--pass-env NAME`` gives it the variable's real value."""
+    from kit_devtools.cli._isolated import ISOLATED, run_isolated
+
+    argv, pass_env, network = _outer_options(sys.argv[1:])
+    command = next((a for a in argv if not a.startswith("-")), None)
+    if command in ISOLATED and os.environ.get("HPK_ISOLATED") != "1":
+        finish(run_isolated(argv, pass_env=pass_env, network=network))
+    finish(main(argv))
+
+
+def _outer_options(argv: list[str]) -> tuple[list[str], list[str], bool]:
+    """``argv`` without ``--network`` and ``--pass-env NAME``, and what they said."""
+    rest: list[str] = []
+    passed: list[str] = []
+    network = False
+    items = iter(argv)
+    for item in items:
+        if item == "--network":
+            network = True
+        elif item == "--pass-env":
+            passed.append(next(items, ""))
+        elif item.startswith("--pass-env="):
+            passed.append(item.partition("=")[2])
+        else:
+            rest.append(item)
+    return rest, [p for p in passed if p], network
+
+
+def finish(status: int) -> NoReturn:
+    """Exit with ``status``, also where plugin code left a thread running that is no
+    daemon (Python would wait for it at exit, and the command would never end)."""
     sys.stdout.flush()
     sys.stderr.flush()
     main_thread = threading.main_thread()

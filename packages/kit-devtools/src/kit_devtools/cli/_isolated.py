@@ -1,0 +1,144 @@
+"""The ``hermes-plugin-kit`` command runs plugin code in a child process of its own.
+
+``check``, ``compat``, ``preflight`` and ``call`` import the plugin and run its
+``register()`` (``check --probe`` and ``call`` its handlers too): code nobody here wrote.
+The command itself only starts a child (``python -m kit_devtools.cli._child``) and relays
+its report, so that whatever the plugin does:
+
+* it runs with a fresh temporary ``HOME`` and ``HERMES_HOME`` (removed afterwards), in an
+  environment without the operator's variables: only :data:`KEPT` (the search path, the
+  locale, the interpreter's own) and, for each variable a ``--pass-env NAME`` names, its
+  real value. The variables the plugin's manifest lists under ``requires_env`` get the
+  placeholder :data:`PLACEHOLDER`, so a plugin that needs them loads, and no secret of the
+  operator's is ever in reach;
+* it has no network: the child refuses to open an internet socket (IPv4 or IPv6; local
+  sockets work) unless ``--network`` is given;
+* ``sys.exit()``, ``os._exit()``, a crash or a signal end the child, not the command: a
+  child that ends without its report gives an error report and status 1, never 0; one
+  that runs past ``--timeout`` seconds (600 by default) is killed, and so is every
+  process it left behind (the child leads a process group of its own);
+* the report is the child's standard output, unchanged; what plugin code prints goes to
+  standard error.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Final, cast
+
+__all__ = ["ISOLATED", "KEPT", "PLACEHOLDER", "run_isolated"]
+
+ISOLATED: Final = frozenset({"check", "compat", "preflight", "call"})
+"""The commands that run plugin code (``new`` writes files only)."""
+
+KEPT: Final = frozenset(
+    {"PATH", "LANG", "LANGUAGE", "TERM", "TZ", "TMPDIR", "PYTHONPATH", "VIRTUAL_ENV",
+     "NO_COLOR", "COLUMNS", "SYSTEMROOT", "PYTHONIOENCODING", "PYTHONUTF8"}
+)  # fmt: skip
+"""Variables the child gets as they are (and every ``LC_*``): none of them a secret."""
+
+PLACEHOLDER: Final = "hpk-placeholder-not-a-secret"
+"""The value of each ``requires_env`` variable the author did not ``--pass-env``."""
+
+TIMEOUT: Final = 600.0
+
+
+def run_isolated(
+    argv: Sequence[str], *, pass_env: Sequence[str], network: bool, timeout: float = TIMEOUT
+) -> int:
+    """Run ``hermes-plugin-kit argv`` in a child process as the module docstring says;
+    returns the status to exit with."""
+    with tempfile.TemporaryDirectory(prefix="hpk-run-") as root:
+        home = Path(root) / "home"
+        (home / ".hermes").mkdir(parents=True)
+        env = {k: v for k, v in os.environ.items() if k in KEPT or k.startswith("LC_")}
+        env.update(dict.fromkeys(_required_env(argv), PLACEHOLDER))
+        env.update({name: os.environ[name] for name in pass_env if name in os.environ})
+        env.update(HOME=str(home), HERMES_HOME=str(home / ".hermes"), TMPDIR=root)
+        if network:
+            env["HPK_NETWORK"] = "1"
+        command = [sys.executable, "-m", "kit_devtools.cli._child", *argv]
+        child = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, start_new_session=True)
+        chunks: list[bytes] = []
+        # read while it runs (a report past the pipe's buffer must not stall it); a process
+        # the plugin started may hold the pipe open after the child is gone
+        reader = threading.Thread(target=_read_all, args=(child, chunks), daemon=True)
+        reader.start()
+        try:
+            child.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return _failed(argv, f"it ran for more than {timeout:.0f} s and was stopped")
+        finally:  # also on Ctrl-C or a signal to the command: the child and what the
+            _end_group(child.pid)  # plugin left running go too, and the pipe closes
+            reader.join(timeout=30)
+            child.wait()
+        out = b"".join(chunks)
+    status = child.returncode
+    if out and status in (0, 1, 2):
+        sys.stdout.buffer.write(out)
+        sys.stdout.flush()
+        return status
+    if status < 0:
+        why = f"it was ended by signal {signal.Signals(-status).name}"
+    else:
+        why = f"it exited with status {status} before writing its report"
+    return _failed(argv, why + " (a plugin calling os._exit() or crashing the interpreter)")
+
+
+def _read_all(child: subprocess.Popen[bytes], into: list[bytes]) -> None:
+    if child.stdout is None:
+        return
+    descriptor = child.stdout.fileno()
+    with contextlib.suppress(OSError, ValueError):
+        while block := os.read(descriptor, 65536):
+            into.append(block)
+
+
+def _end_group(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+
+
+def _failed(argv: Sequence[str], why: str) -> int:
+    """An error report for a child that gave none; status 1."""
+    message = f"the process that ran the plugin's code ended without a report: {why}"
+    if "--json" in argv or "json" in argv:
+        print(json.dumps({"error": message, "findings": [], "errors": 1}))
+    else:
+        print(f"hermes-plugin-kit: {message}", file=sys.stderr)
+    return 1
+
+
+def _required_env(argv: Sequence[str]) -> list[str]:
+    """The ``requires_env`` names of the manifest of the plugin directory ``argv`` names."""
+    from kit_devtools.testing._manifest import ManifestError, load_bounded
+
+    for part in argv[1:]:
+        manifest = Path(part) / "plugin.yaml"
+        if not manifest.is_file():
+            continue
+        try:
+            data: object = load_bounded(manifest.read_text(encoding="utf-8-sig"))
+        except (ManifestError, OSError, UnicodeDecodeError):
+            return []
+        listed = (
+            cast("dict[str, object]", data).get("requires_env") if isinstance(data, dict) else None
+        )
+        found: list[str] = []
+        for entry in cast("list[object]", listed) if isinstance(listed, list) else []:
+            name = (
+                cast("dict[str, object]", entry).get("name") if isinstance(entry, dict) else entry
+            )
+            if isinstance(name, str) and name.isidentifier():
+                found.append(name)
+        return found
+    return []
