@@ -249,3 +249,31 @@ def test_a_search_past_its_work_limit_refuses_the_argument_and_says_why(
         "code is too long to check against the pattern '(a|b)*a(a|b){12}c' in bounded"
         " time (1,000 characters); send a shorter value"
     )
+
+
+def test_one_compiled_pattern_answers_rightly_in_many_threads_as_its_table_is_emptied(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A tool's pattern serves every call in every hermes thread; its transition table
+    is emptied when full (here: every 50 transitions), under the other threads' feet."""
+    import re
+    import threading
+
+    monkeypatch.setattr("kit_core._ecma._CACHE_LIMIT", 50)
+    compiled = compile_ecma(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+    wrong: list[str] = []
+
+    def run(seed: int) -> None:
+        pick = random.Random(seed)
+        for _ in range(2_000):
+            text = "".join(pick.choice("ab-1") for _ in range(pick.randint(0, 12)))
+            expected = re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", text) is not None
+            if compiled.search(text) is not expected:
+                wrong.append(text)
+
+    threads = [threading.Thread(target=run, args=(seed,)) for seed in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert wrong == []

@@ -27,7 +27,7 @@ look-arounds (``(?=``, ``(?!``, ``(?<=``, ``(?<!``).
 from __future__ import annotations
 
 import bisect
-from typing import Final, cast
+from typing import Any, Final, cast
 
 __all__ = [
     "MAX_STATES",
@@ -79,7 +79,7 @@ class SearchTooCostly(Exception):
 
 def _units(text: str) -> str:
     """``text`` as UTF-16 code units (one character each), as ECMA-262 matches it."""
-    if all(ord(c) <= 0xFFFF for c in text):
+    if text.isascii() or max(text, default="\x00") <= "\uffff":  # at C speed
         return text
     return "".join(c if ord(c) <= 0xFFFF else _surrogates(ord(c)) for c in text)
 
@@ -512,10 +512,23 @@ def _is_word(unit: int) -> bool:
     return 0x30 <= unit <= 0x39 or 0x41 <= unit <= 0x5A or unit == 0x5F or 0x61 <= unit <= 0x7A
 
 
-class EcmaPattern:
-    """A compiled ``pattern``: :meth:`search` says whether it matches anywhere in a string."""
+_NOTHING: Final[frozenset[int]] = frozenset()
+_BEGIN: Final = None
+"""The key of the position before the first unit (its closure holds ``^``)."""
+_UNBUILT: Final[Any] = object()
+"""What the transition table answers for a transition not built yet."""
 
-    __slots__ = ("_auto", "_ids", "_sets", "_start", "_steps", "_work", "pattern")
+
+class EcmaPattern:
+    """A compiled ``pattern``: :meth:`search` says whether it matches anywhere in a string.
+
+    One object serves every call of its tool, in any thread: a deterministic state is its
+    set of automaton states itself (a frozenset, its hash kept), and the transitions built
+    so far are a plain dict that may be emptied at any time, so no search ever depends on
+    another's numbering or counters.
+    """
+
+    __slots__ = ("_auto", "_ends", "_start", "_steps", "pattern")
 
     def __init__(self, pattern: str) -> None:
         self.pattern = pattern
@@ -523,17 +536,18 @@ class EcmaPattern:
         final = auto.add(_MATCH)
         self._start = auto.build(_Parser(pattern).parse(), final)
         self._auto = auto
-        self._sets: list[frozenset[int]] = []
-        self._ids: dict[frozenset[int], int] = {}
-        self._steps: dict[tuple[int, bool, int], int] = {}
-        self._work = 0
+        self._steps: dict[tuple[frozenset[int] | None, bool, int], frozenset[int] | None] = {}
+        """(state, whether the unit before is a word unit, unit) -> the next state; None
+        once the pattern has matched."""
+        self._ends: dict[tuple[frozenset[int] | None, bool], bool] = {}
+        """(state, whether the last unit is a word unit) -> whether it matches at the end."""
 
     def _closure(
         self, states: frozenset[int], start: bool, end: bool, before: bool, after: bool
-    ) -> tuple[list[int], bool]:
+    ) -> tuple[list[int], bool, int]:
         """The character states reachable from ``states`` without reading, at a position
-        where the input starts/ends and the units before/after are word characters; and
-        whether the match state is among them."""
+        where the input starts/ends and the units before/after are word characters;
+        whether the match state is among them; and how many states were visited."""
         kinds, args, outs = self._auto.kinds, self._auto.args, self._auto.outs
         seen: set[int] = set()
         stack = [*states, self._start]
@@ -545,52 +559,26 @@ class EcmaPattern:
             seen.add(state)
             kind = kinds[state]
             if kind == _MATCH:
-                return chars, True
+                return chars, True, len(seen)
             if kind == _CHAR:
                 chars.append(state)
                 continue
-            if kind == _ASSERT:
-                what = args[state]
-                holds = (
-                    start
-                    if what == "^"
-                    else end
-                    if what == "$"
-                    else (before != after)
-                    if what == "b"
-                    else before == after
-                )
-                if not holds:
-                    continue
+            if kind == _ASSERT and not _holds(args[state], start, end, before, after):
+                continue
             stack.extend(outs[state])
-        self._work += len(seen)
-        if self._work > WORK_LIMIT:
-            raise SearchTooCostly
-        return chars, False
+        return chars, False, len(seen)
 
-    def _intern(self, states: frozenset[int]) -> int:
-        found = self._ids.get(states)
-        if found is None:
-            found = self._ids[states] = len(self._sets)
-            self._sets.append(states)
-        return found
-
-    def _advance(self, current: int, before: bool, unit: int, start: bool) -> int:
-        """The state after reading ``unit``, or -1 when the pattern has matched already."""
-        chars, matched = self._closure(self._sets[current], start, False, before, _is_word(unit))
+    def _step(
+        self, current: frozenset[int] | None, before: bool, unit: int
+    ) -> tuple[frozenset[int] | None, int]:
+        """The state after reading ``unit`` (None: the pattern has matched), and the work."""
+        start = current is _BEGIN
+        states = _NOTHING if current is None else current
+        chars, matched, work = self._closure(states, start, False, before, _is_word(unit))
         if matched:
-            return -1
+            return None, work
         args, outs = self._auto.args, self._auto.outs
-        following = frozenset(outs[s][0] for s in chars if unit in cast("_Set", args[s]))
-        return self._intern(following)
-
-    def _forget(self, current: int) -> int:
-        """Drop every built state but ``current``; returns its new number."""
-        states = self._sets[current]
-        self._steps.clear()
-        self._sets.clear()
-        self._ids.clear()
-        return self._intern(states)
+        return frozenset(outs[s][0] for s in chars if unit in cast("_Set", args[s])), work
 
     def search(self, text: str) -> bool:
         """Whether the pattern matches somewhere in ``text`` (JSON Schema's reading).
@@ -598,29 +586,47 @@ class EcmaPattern:
         Raises:
             SearchTooCostly: the search would visit more than :data:`WORK_LIMIT` states.
         """
-        units = _units(text)
-        self._work = 0
-        current = self._intern(frozenset())
-        before = False
         steps = self._steps
-        for index, char in enumerate(units):
+        current: frozenset[int] | None = _BEGIN
+        before = False
+        work = 0
+        for char in _units(text):
             unit = ord(char)
-            if index == 0:
-                current = self._advance(current, before, unit, True)
-            else:
-                key = (current, before, unit)
-                found = steps.get(key)
-                if found is None:
-                    if len(steps) > _CACHE_LIMIT:  # memory stays bounded: start afresh
-                        current = self._forget(current)
-                        key = (current, before, unit)
-                    found = steps[key] = self._advance(current, before, unit, False)
-                current = found
-            if current < 0:
+            key = (current, before, unit)
+            found = steps.get(key, _UNBUILT)
+            if found is _UNBUILT:
+                found, cost = self._step(current, before, unit)
+                work += cost
+                if work > WORK_LIMIT:
+                    raise SearchTooCostly
+                if len(steps) >= _CACHE_LIMIT:  # memory stays bounded: start afresh
+                    steps.clear()
+                steps[key] = found
+            if found is None:
                 return True
+            current = found
             before = _is_word(unit)
-        _, matched = self._closure(self._sets[current], not units, True, before, False)
-        return matched
+        return self._at_end(current, before)
+
+    def _at_end(self, current: frozenset[int] | None, before: bool) -> bool:
+        key = (current, before)
+        found = self._ends.get(key)
+        if found is None:
+            states = _NOTHING if current is None else current
+            found = self._closure(states, current is _BEGIN, True, before, False)[1]
+            if len(self._ends) >= _CACHE_LIMIT:
+                self._ends.clear()
+            self._ends[key] = found
+        return found
+
+
+def _holds(what: object, start: bool, end: bool, before: bool, after: bool) -> bool:
+    """Whether the assertion ``what`` (``^``, ``$``, ``b``, ``B``) holds at a position."""
+    if what == "^":
+        return start
+    if what == "$":
+        return end
+    return (before != after) if what == "b" else before == after
 
 
 def compile_ecma(pattern: str) -> EcmaPattern:

@@ -15,8 +15,8 @@ its report, so that whatever the plugin does:
   sockets work) unless ``--network`` is given;
 * ``sys.exit()``, ``os._exit()``, a crash or a signal end the child, not the command: a
   child that ends without its report gives an error report and status 1, never 0; one
-  that runs past ``--timeout`` seconds (600 by default) is killed, and so is every
-  process it left behind (the child leads a process group of its own);
+  that runs past :data:`TIMEOUT` seconds is killed, and so is every process it left
+  behind (the child leads a process group of its own);
 * the report is the child's standard output, unchanged; what plugin code prints goes to
   standard error.
 """
@@ -24,6 +24,7 @@ its report, so that whatever the plugin does:
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import os
 import signal
@@ -50,6 +51,7 @@ PLACEHOLDER: Final = "hpk-placeholder-not-a-secret"
 """The value of each ``requires_env`` variable the author did not ``--pass-env``."""
 
 TIMEOUT: Final = 600.0
+"""Seconds the child may run before it and what it started are killed."""
 
 
 def run_isolated(
@@ -111,7 +113,12 @@ def _end_group(pid: int) -> None:
 def _failed(argv: Sequence[str], why: str) -> int:
     """An error report for a child that gave none; status 1."""
     message = f"the process that ran the plugin's code ended without a report: {why}"
-    if "--json" in argv or "json" in argv:
+    wants_json = (
+        "--json" in argv
+        or "--format=json" in argv
+        or any(a == "--format" and b == "json" for a, b in itertools.pairwise(argv))
+    )
+    if wants_json:
         print(json.dumps({"error": message, "findings": [], "errors": 1}))
     else:
         print(f"hermes-plugin-kit: {message}", file=sys.stderr)
