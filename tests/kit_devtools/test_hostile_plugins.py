@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from tests._processes import ended
 
 from kit_devtools.cli import main
 
@@ -273,8 +274,6 @@ def register(ctx):
 
 
 def test_os_exit_gives_an_error_report_and_leaves_no_process_behind(tmp_path: Path) -> None:
-    import os
-
     pidfile = tmp_path / "pid"
     directory = plugin(tmp_path, "hard", HARD_EXIT.replace("PIDFILE", repr(str(pidfile))))
     done = command("check", str(directory), "--format", "json")
@@ -282,12 +281,74 @@ def test_os_exit_gives_an_error_report_and_leaves_no_process_behind(tmp_path: Pa
     report = json.loads(done.stdout)
     assert "ended without a report" in report["error"]
     assert "os._exit()" in report["error"]
-    pid = int(pidfile.read_text())
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        alive = False
-    else:
-        with open(f"/proc/{pid}/stat", encoding="utf-8") as stat:
-            alive = stat.read().split()[2] != "Z"  # a zombie is ended, not yet reaped
-    assert not alive
+    assert ended(int(pidfile.read_text()))
+
+
+HANGS_UNDER_HERMES = """
+import os
+import subprocess
+import time
+
+PIDS = PIDFILE
+
+
+def register(ctx):
+    if "hermes-real-host-" not in os.environ.get("HERMES_HOME", ""):
+        return  # the in-memory host: load as usual
+    child = subprocess.Popen(["sleep", "600"])
+    with open(PIDS + ".tmp", "w") as file:
+        file.write(f"{os.getpid()} {child.pid}")
+    os.replace(PIDS + ".tmp", PIDS)
+    time.sleep(600)
+"""
+
+
+def hangs_under_hermes(tmp_path: Path) -> tuple[Path, Path]:
+    pidfile = tmp_path / "pids"
+    source = HANGS_UNDER_HERMES.replace("PIDFILE", repr(str(pidfile)))
+    return plugin(tmp_path, "stalls", source), pidfile
+
+
+def test_a_hang_only_under_hermes_is_hpk011_and_leaves_nothing_behind(tmp_path: Path) -> None:
+    directory, pidfile = hangs_under_hermes(tmp_path)
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    done = command(
+        "check", str(directory), "--real", "--timeout", "20", "--format", "json",
+        TMPDIR=str(scratch),
+    )  # fmt: skip
+    report = json.loads(done.stdout)
+    [found] = [f for f in report["findings"] if f["rule"] == "HPK011"]
+    assert "did not answer start within 20 s and was killed" in found["message"]
+    assert done.returncode == 0  # HPK011 is a warning: hermes could not be asked
+    assert all(ended(int(pid)) for pid in pidfile.read_text().split())
+    assert list(scratch.iterdir()) == []  # both temporary homes and the run's own
+
+
+def test_sigterm_to_the_command_ends_every_process_and_removes_the_homes(
+    tmp_path: Path,
+) -> None:
+    import os
+    import signal
+    import time
+
+    directory, pidfile = hangs_under_hermes(tmp_path)
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    running = subprocess.Popen(
+        [sys.executable, "-m", "kit_devtools", "check", str(directory), "--real"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "TMPDIR": str(scratch)},
+    )
+    deadline = time.monotonic() + 300
+    while not pidfile.exists() and running.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert pidfile.exists(), running.communicate(timeout=60)
+    running.send_signal(signal.SIGTERM)
+    _, err = running.communicate(timeout=120)
+    assert running.returncode == 128 + signal.SIGTERM
+    assert "stopped by SIGTERM" in err
+    assert all(ended(int(pid)) for pid in pidfile.read_text().split())
+    assert list(scratch.iterdir()) == []

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests._processes import ended
 
 from kit_core._host_model import registry_release
 from kit_devtools.testing import (
@@ -253,8 +254,9 @@ def test_a_worker_that_dies_says_so_with_its_stderr(real_host: RealHost, tmp_pat
     with pytest.raises(RealHostDied, match="exited with code 7 during run_command") as raised:
         real_host.run_command("die")
     assert "dying on purpose" in str(raised.value)
-    with pytest.raises(RuntimeError, match="call load"):
-        real_host.run_command("die")  # no worker any more: not a hang
+    with pytest.raises(RealHostDied, match=r"is gone: it exited with code 7 during run_command;"
+                       r" load\(\) a plugin again"):  # fmt: skip
+        real_host.run_command("die")  # no worker any more: not a hang, and it says why
 
 
 def test_a_worker_that_hangs_is_killed_after_the_timeout(tmp_path: Path) -> None:
@@ -273,8 +275,33 @@ def test_a_worker_that_hangs_is_killed_after_the_timeout(tmp_path: Path) -> None
         host.timeout = 0.5
         with pytest.raises(RealHostDied, match=r"did not answer run_command within 0\.5 s"):
             host.run_command("hang")
-        with pytest.raises(RuntimeError, match="call load"):
+        with pytest.raises(RealHostDied, match="is gone: it did not answer run_command"):
             host.run_command("hang")
+        host.timeout = 20
+        fresh = plugin(tmp_path, "fresh", "def register(ctx):\n    pass\n")
+        assert host.load(fresh).enabled  # a load starts a new worker, with both plugins
+        assert "hang" in host.commands
+
+
+def test_close_ends_the_processes_a_plugin_started(tmp_path: Path) -> None:
+    pidfile = tmp_path / "pid"
+    folder = plugin(
+        tmp_path,
+        "spawns",
+        f"""
+        import subprocess
+
+        def register(ctx):
+            child = subprocess.Popen(["sleep", "600"])
+            with open({str(pidfile)!r}, "w") as file:
+                file.write(str(child.pid))
+        """,
+    )
+    with RealHost() as host:
+        host.load(folder)
+        pid = int(pidfile.read_text())
+        assert not ended(pid)
+    assert ended(pid)
 
 
 def test_an_environment_without_hermes_fails_at_start(tmp_path: Path) -> None:

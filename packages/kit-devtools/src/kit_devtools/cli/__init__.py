@@ -20,6 +20,7 @@ from typing import Any, NoReturn
 
 from kit_core._host_model import HostRelease, installed_release
 from kit_devtools.cli._doctor import doctor
+from kit_devtools.cli._isolated import MAX_TIMEOUT
 from kit_devtools.cli._output import emit, reports_on_stdout
 from kit_devtools.cli._preflight_command import add_parser as add_preflight
 from kit_devtools.cli._report import as_json, as_text, counts, host_report, inventory
@@ -34,6 +35,7 @@ from kit_devtools.cli.lint import (
 )
 from kit_devtools.testing import InMemoryHost, LoadedPlugin
 from kit_devtools.testing.host_names import MODELLED, profile
+from kit_devtools.testing.real import TIMEOUT as REAL_TIMEOUT
 
 __all__ = ["Finding", "Severity", "main"]
 
@@ -144,24 +146,25 @@ def _check(args: argparse.Namespace) -> int:
                 with _quiet_logs():  # the kit logs each refused probe call; the findings say it
                     findings += probe_tools(host, plugin)
             if args.real:
-                findings += real_findings(target, plugin)
+                findings += real_findings(target, plugin, args.timeout)
     render = as_json if args.format == "json" else as_text
     emit(render(data, receipts, findings))
     return 1 if counts(findings)[0] else 0
 
 
-def real_findings(target: Target, plugin: LoadedPlugin) -> list[Finding]:
+def real_findings(target: Target, plugin: LoadedPlugin, timeout: float) -> list[Finding]:
     """``--real``: hermes' own verdict on a plugin directory or an installed entry point,
     against the in-memory one. An entry point with a defect hermes does not load (HPK007,
-    HPK008) was checked as if fixed: there hermes agrees when it does not load it."""
+    HPK008) was checked as if fixed: there hermes agrees when it does not load it. hermes
+    that does not start or answer within ``timeout`` seconds is HPK011."""
     from kit_devtools.cli._real import NOT_DISCOVERED, disagreements, real_verdict
     from kit_devtools.cli.rules import finding
 
     where = f"plugin {plugin.key}"
     if target.entry_point is not None:
-        real = real_verdict(None, target.entry_point)
+        real = real_verdict(None, target.entry_point, timeout)
     elif isinstance(target.load, Path):
-        real = real_verdict(target.load, plugin.name)
+        real = real_verdict(target.load, plugin.name, timeout)
     else:
         why = "--real loads plugin directories and entry points, not modules"
         return [finding("HPK011", where, why=why)]
@@ -253,6 +256,14 @@ def _parser() -> argparse.ArgumentParser:
         " manager (hermes-agent installed) and report where it disagrees with the in-memory"
         " host",
     )
+    check.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=REAL_TIMEOUT,
+        metavar="SECONDS",
+        help=f"with --real: how long hermes may take to start, or to load the plugin, before"
+        f" it is stopped and HPK011 says so (default {REAL_TIMEOUT:g})",
+    )
     check.add_argument("--format", choices=("text", "json"), default="text")
     check.add_argument("--hermes", default=None, help=HERMES_HELP)
     check.set_defaults(run=_check)
@@ -282,6 +293,17 @@ def _parser() -> argparse.ArgumentParser:
         run=_doctor
     )
     return parser
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0 < value <= MAX_TIMEOUT:
+        msg = f"{text!r} is not a number of seconds above 0, at most {MAX_TIMEOUT:g}"
+        raise argparse.ArgumentTypeError(msg)
+    return value
 
 
 def console() -> NoReturn:

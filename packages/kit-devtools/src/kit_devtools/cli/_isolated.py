@@ -15,8 +15,11 @@ its report, so that whatever the plugin does:
   sockets work) unless ``--network`` is given;
 * ``sys.exit()``, ``os._exit()``, a crash or a signal end the child, not the command: a
   child that ends without its report gives an error report and status 1, never 0; one
-  that runs past :data:`TIMEOUT` seconds is killed, and so is every process it left
-  behind (the child leads a process group of its own);
+  that runs past :data:`TIMEOUT` seconds is killed. However the run ends (a report, a
+  timeout, Ctrl-C, or SIGTERM or SIGHUP to the command), every process the child left
+  behind is killed (the child leads a session of its own: what it started is found in
+  that session, in a process group of its own or not, as ``check --real``'s hermes
+  worker is) and the temporary homes are removed;
 * the report is the child's standard output, unchanged; what plugin code prints goes to
   standard error.
 """
@@ -32,7 +35,7 @@ import subprocess
 import sys
 import tempfile
 import threading
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from pathlib import Path
 from typing import Final, cast
 
@@ -47,18 +50,23 @@ KEPT: Final = frozenset(
 )  # fmt: skip
 """Variables the child gets as they are (and every ``LC_*``): none of them a secret."""
 
+MAX_TIMEOUT: Final = 3600.0
+"""The longest ``check --timeout`` the command takes."""
+
 PLACEHOLDER: Final = "hpk-placeholder-not-a-secret"
 """The value of each ``requires_env`` variable the author did not ``--pass-env``."""
 
 TIMEOUT: Final = 600.0
-"""Seconds the child may run before it and what it started are killed."""
+"""Seconds the child may run before it and what it started are killed (more when ``check
+--timeout`` gives hermes longer: twice that, and a minute)."""
 
 
 def run_isolated(
-    argv: Sequence[str], *, pass_env: Sequence[str], network: bool, timeout: float = TIMEOUT
+    argv: Sequence[str], *, pass_env: Sequence[str], network: bool, timeout: float | None = None
 ) -> int:
     """Run ``hermes-plugin-kit argv`` in a child process as the module docstring says;
     returns the status to exit with."""
+    timeout = _allowed(argv) if timeout is None else timeout
     with tempfile.TemporaryDirectory(prefix="hpk-run-") as root:
         home = Path(root) / "home"
         (home / ".hermes").mkdir(parents=True)
@@ -76,11 +84,15 @@ def run_isolated(
         reader = threading.Thread(target=_read_all, args=(child, chunks), daemon=True)
         reader.start()
         try:
-            child.wait(timeout=timeout)
+            with _signals_stop():
+                child.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             return _failed(argv, f"it ran for more than {timeout:.0f} s and was stopped")
+        except _Stopped as stop:
+            _failed(argv, f"the command was stopped by {stop.signal.name}")
+            return 128 + stop.signal
         finally:  # also on Ctrl-C or a signal to the command: the child and what the
-            _end_group(child.pid)  # plugin left running go too, and the pipe closes
+            _end_session(child.pid)  # plugin left running go too, and the pipe closes
             reader.join(timeout=30)
             child.wait()
         out = b"".join(chunks)
@@ -96,6 +108,19 @@ def run_isolated(
     return _failed(argv, why + " (a plugin calling os._exit() or crashing the interpreter)")
 
 
+def _allowed(argv: Sequence[str]) -> float:
+    """How long the child may run: :data:`TIMEOUT`, or longer for a longer ``--timeout``."""
+    given = [b for a, b in itertools.pairwise(argv) if a == "--timeout"]
+    given += [a.partition("=")[2] for a in argv if a.startswith("--timeout=")]
+    try:
+        longest = max((float(value) for value in given), default=0.0)
+    except ValueError:  # the child's parser says so
+        longest = 0.0
+    if not 0 < longest <= MAX_TIMEOUT:  # the child's parser refuses it (nan, inf too)
+        longest = 0.0
+    return max(TIMEOUT, 2 * longest + 60)
+
+
 def _read_all(child: subprocess.Popen[bytes], into: list[bytes]) -> None:
     if child.stdout is None:
         return
@@ -105,9 +130,56 @@ def _read_all(child: subprocess.Popen[bytes], into: list[bytes]) -> None:
             into.append(block)
 
 
-def _end_group(pid: int) -> None:
+class _Stopped(Exception):
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signal = signal.Signals(signum)
+
+
+@contextlib.contextmanager
+def _signals_stop() -> Generator[None, None, None]:
+    """SIGTERM and SIGHUP raise :class:`_Stopped` while the child runs (by default they
+    would end the command at once, with no cleanup)."""
+
+    def stop(signum: int, _frame: object) -> None:
+        raise _Stopped(signum)
+
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may set handlers; a caller's own then stand
+        return
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _end_session(leader: int) -> None:
+    """Kill every process of the session ``leader`` leads: its own process group, and
+    on Linux every other group of the session too (read from ``/proc``)."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pid, signal.SIGKILL)
+        os.killpg(leader, signal.SIGKILL)
+    for pid in _session_members(leader):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def _session_members(session: int) -> list[int]:
+    """The processes whose session is ``session`` (none where there is no ``/proc``)."""
+    found: list[int] = []
+    with contextlib.suppress(OSError):
+        for entry in os.scandir("/proc"):
+            if not entry.name.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry.name}/stat", "rb") as stat:
+                    fields = stat.read().rpartition(b")")[2].split()
+            except OSError:
+                continue  # it ended meanwhile
+            if len(fields) > 3 and int(fields[3]) == session:  # state ppid pgrp session
+                found.append(int(entry.name))
+    return found
 
 
 def _failed(argv: Sequence[str], why: str) -> int:

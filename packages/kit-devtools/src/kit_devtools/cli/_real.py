@@ -15,7 +15,13 @@ from pathlib import Path
 from typing import Any, Final
 
 from kit_devtools.testing import LoadedPlugin
-from kit_devtools.testing.real import SCRUBBED, RealHost, RealHostCallError, RealHostDied
+from kit_devtools.testing.real import (
+    SCRUBBED,
+    TIMEOUT,
+    RealHost,
+    RealHostCallError,
+    RealHostDied,
+)
 
 __all__ = ["COMPARED", "NOT_DISCOVERED", "SCRUBBED", "disagreements", "real_verdict"]
 
@@ -24,18 +30,23 @@ COMPARED: Final = ("enabled", "tools", "hooks", "middleware", "commands")
 NOT_DISCOVERED: Final = "hermes did not discover it (no plugin.yaml hermes reads, or another name)"
 
 
-def real_verdict(directory: Path | None, name: str) -> dict[str, Any] | str:
+def real_verdict(
+    directory: Path | None, name: str, timeout: float = TIMEOUT
+) -> dict[str, Any] | str:
     """hermes' ``list_plugins()`` entry for the plugin directory, or for the installed
     entry point ``name`` when ``directory`` is None; or why it could not be read. Only an
     entry of the kind asked for counts: where an installed entry point holds the
-    directory's name and wins (HPK019), hermes lists the entry point, not the directory."""
-    with RealHost(timeout=300) as host:
+    directory's name and wins (HPK019), hermes lists the entry point, not the directory.
+    hermes may take ``timeout`` seconds to start and load it."""
+    with RealHost(timeout=timeout) as host:
         try:
             if directory is None:
                 host.load_all([], entry_points=[name])
             else:
                 host.load_all([directory])
         except (RealHostDied, RealHostCallError) as exc:  # hermes itself broke
+            if isinstance(exc, RealHostDied):  # the why, then the end of hermes' stderr
+                return str(exc).partition("; the end of its stderr")[0]
             last = (str(exc).strip().splitlines() or ["no output"])[-1]
             return f"hermes failed while importing hermes and loading it: {last}"
         names = (name,) if directory is None else (name, directory.name)

@@ -294,7 +294,9 @@ def _forked(requests: int, answers: int, request: dict[str, Any], seen: dict[str
     """In a forked worker: the protocol on the pipes ``requests`` and ``answers``, the
     host's environment, stderr appended to the request's ``stderr``,
     what was installed since the warm process started made importable (a ``.pth`` an
-    editable install wrote), then the worker's own ``main``."""
+    editable install wrote), then the worker's own ``main``. The worker leads a process
+    group of its own, as a cold one does, so that the host ends what plugins start."""
+    os.setpgid(0, 0)
     os.dup2(requests, 0)
     os.dup2(answers, 1)
     os.close(requests)

@@ -42,6 +42,8 @@ __all__ = ["Forked", "Warm", "give_back", "lease"]
 
 IDLE: Final = 2
 """Warm processes kept for reuse when no host holds them (each holds hermes in memory)."""
+REPORT_GRACE: Final = 2.0
+"""Seconds a reaped worker's exit code may take to be written before it counts as killed."""
 VOLATILE: Final = frozenset({"PYTEST_CURRENT_TEST"})
 """Variables that change from test to test and that hermes never reads: a warm process
 serves any value of them (each forked worker gets the host's environment exactly)."""
@@ -61,12 +63,22 @@ class Forked:
 
     def poll(self) -> int | None:
         if self.returncode is None:
-            with contextlib.suppress(FileNotFoundError, ValueError):
-                self.returncode = int(self._exit.read_text(encoding="utf-8"))
-                self._exit.unlink()
+            self.returncode = self._reported()
         if self.returncode is None and not _alive(self.pid):
-            self.returncode = -signal.SIGKILL  # gone, and no one reported its end
+            # reaped: the warm process writes the exit code just after, unless it is gone
+            deadline = time.monotonic() + REPORT_GRACE
+            while (code := self._reported()) is None and time.monotonic() < deadline:
+                time.sleep(0.01)
+            self.returncode = -signal.SIGKILL if code is None else code
         return self.returncode
+
+    def _reported(self) -> int | None:
+        """The exit code the warm process wrote for this worker, if it has."""
+        with contextlib.suppress(FileNotFoundError, ValueError):
+            code = int(self._exit.read_text(encoding="utf-8"))
+            self._exit.unlink()
+            return code
+        return None
 
     def wait(self, timeout: float | None = None) -> int:
         deadline = None if timeout is None else time.monotonic() + timeout

@@ -23,6 +23,7 @@ import json
 import os
 import select
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -101,7 +102,8 @@ class RealHost:
     ``load()`` raises :class:`PluginLoadError` when hermes does not load the plugin (as
     the strict ``plugin_host``). Each ``load()`` starts a new worker with every plugin
     loaded so far (hermes discovers once per process), forked from a warm process that
-    imported hermes once (``warm``). :meth:`close` ends the worker.
+    imported hermes once (``warm``). :meth:`close` ends the worker and every process a
+    plugin started (the worker leads a process group of its own).
     """
 
     def __init__(
@@ -130,6 +132,8 @@ class RealHost:
         self._process: subprocess.Popen[str] | _warm_hermes.Forked | None = None
         self._stderr: IO[str] | None = None
         self._plugins: dict[str, RealPlugin] = {}
+        self._gone: str | None = None
+        """Why the last worker ended unasked (it exited, or was killed for a timeout)."""
         self.version: str | None = None
         """The hermes release (``0.21.3``), from the version the worker reports (after the
         first load)."""
@@ -147,6 +151,7 @@ class RealHost:
 
     def _start(self) -> None:
         self._stop()
+        self._gone = None
         env = _environment()
         # a warm process may not have finished importing: it reads config.yaml meanwhile
         warm = self._warm if self._warm and self._warm.usable(env, self.timeout) else None
@@ -172,6 +177,7 @@ class RealHost:
                 text=True,
                 cwd=self._home,
                 env={**env, "HERMES_HOME": str(self._home)},
+                process_group=0,  # what the plugins start is ended with the worker
             )
         ready = self._receive("start")
         if not ready.get("ready"):
@@ -191,23 +197,22 @@ class RealHost:
         if not ready:
             self._process.kill()
             self._process.wait()
-            tail = self.stderr_tail()
-            self._stop()
-            raise RealHostDied(
-                f"the hermes worker ({self.python}) did not answer {what} within"
-                f" {self.timeout:g} s and was killed; the end of its stderr:\n{tail}"
-            )
+            why = f"it did not answer {what} within {self.timeout:g} s and was killed"
+            raise self._died(why)
         line = self._process.stdout.readline()
         if not line:
             code = self._process.wait()
-            tail = self.stderr_tail()
-            self._stop()
-            raise RealHostDied(
-                f"the hermes worker ({self.python}) exited with code {code} during"
-                f" {what}; the end of its stderr:\n{tail}"
-            )
+            raise self._died(f"it exited with code {code} during {what}")
         message: dict[str, Any] = json.loads(line)
         return message
+
+    def _died(self, why: str) -> RealHostDied:
+        """The worker is gone: end what it left, and say why with its stderr's end (and
+        again at the next request, until a ``load()`` starts a new worker)."""
+        tail = self.stderr_tail()
+        self._stop()
+        self._gone = f"the hermes worker ({self.python}) is gone: {why}"
+        return RealHostDied(f"{self._gone}; the end of its stderr:\n{tail}")
 
     def stderr_tail(self, lines: int = STDERR_TAIL) -> str:
         """The last lines the worker wrote to stderr (hermes' logs, plugins' prints)."""
@@ -219,6 +224,8 @@ class RealHost:
 
     def _ask(self, op: str, **request: Any) -> Any:
         if self._process is None:
+            if self._gone is not None:
+                raise RealHostDied(f"{self._gone}; load() a plugin again to start a new one")
             raise RuntimeError("no plugin loaded: call load(path) first")
         assert self._process.stdin is not None
         try:
@@ -247,6 +254,8 @@ class RealHost:
                 process.wait()
             if process.stdout is not None:
                 process.stdout.close()
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, signal.SIGKILL)  # what plugins started and left
         if self._stderr is not None:
             self._stderr.close()
             self._stderr = None
