@@ -1008,6 +1008,9 @@ KIT_OWN: dict[str, str] = {
     " in-memory verdict stands alone",
     "HPK018": "the plugin needs a hermes module that is not installed where the kit runs: in"
     " hermes the module is there, the check could not be made here",
+    "HPK020": "the kit refuses to read a manifest past its own bounds (size, YAML aliases):"
+    " hermes reads it unbounded, so there is no verdict of hermes' to pin; an error, so that"
+    " no gate passes a plugin the kit could not read",
     "HPK058": "relays an error of hermes' own command (validate, doctor) run on the plugin:"
     " hermes' verdict, not a rule of the kit's",
     "HPK059": "relays a warning of hermes' own command run on the plugin",
@@ -1149,10 +1152,13 @@ def test_every_rule_is_in_exactly_one_table() -> None:
 RELAYED = frozenset({"HPK010", "HPK058"})
 """The kit's own errors that carry hermes' verdict itself (its loader's, its command's):
 pinned by the run that produced them, not by a plugin of this file."""
+UNREAD = frozenset({"HPK020"})
+"""The kit's own error for input it does not read at all (past its bounds): no verdict of
+hermes' exists to pin it to, and a warning would let a gate pass unread."""
 
 
 def test_every_error_is_pinned_against_hermes_or_upstream() -> None:
     errors = {rule for rule, r in RULES.items() if r.severity is E}
-    assert set(KIT_OWN) >= RELAYED
-    unpinned = errors - set(RUNS) - set(MODELLED) - RELAYED
+    assert set(KIT_OWN) >= RELAYED | UNREAD
+    unpinned = errors - set(RUNS) - set(MODELLED) - RELAYED - UNREAD
     assert not unpinned, sorted(unpinned)

@@ -199,14 +199,14 @@ def _failed(argv: Sequence[str], why: str) -> int:
 
 def _required_env(argv: Sequence[str]) -> list[str]:
     """The ``requires_env`` names of the manifest of the plugin directory ``argv`` names."""
-    from kit_devtools.testing._manifest import ManifestError, load_bounded
+    from kit_devtools.testing._manifest import ManifestError, bounded_text, load_bounded
 
     for part in argv[1:]:
         manifest = Path(part) / "plugin.yaml"
         if not manifest.is_file():
             continue
         try:
-            data: object = load_bounded(manifest.read_text(encoding="utf-8-sig"))
+            data: object = load_bounded(bounded_text(manifest, "utf-8-sig"))
         except (ManifestError, OSError, UnicodeDecodeError):
             return []
         listed = (

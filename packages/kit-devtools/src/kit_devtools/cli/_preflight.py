@@ -64,7 +64,12 @@ from kit_devtools.cli.lint import lint_plugin
 from kit_devtools.cli.rules import finding
 from kit_devtools.testing import InMemoryHost, LoadedPlugin
 from kit_devtools.testing._failure import PluginRefused
-from kit_devtools.testing._manifest import MAX_BYTES, ManifestError, load_bounded
+from kit_devtools.testing._manifest import (
+    ManifestBeyondLimits,
+    ManifestError,
+    bounded_text,
+    load_bounded,
+)
 from kit_devtools.testing.host_names import profile
 
 __all__ = ["PROVIDES", "Preflight", "manifest_path", "preflight_directory"]
@@ -138,9 +143,10 @@ def _read_manifest(report: Preflight) -> bool:
         return False
     report.manifest_file = path
     try:
-        if path.stat().st_size > MAX_BYTES:
-            raise ManifestError(f"it is larger than the {MAX_BYTES:,} bytes the kit reads")
-        data: object = load_bounded(path.read_text(encoding="utf-8-sig"))
+        data: object = load_bounded(bounded_text(path, "utf-8-sig"))
+    except ManifestBeyondLimits as exc:
+        report.findings.append(finding("HPK020", where, file=path.name, why=exc.why, fix=exc.fix))
+        return False
     except (ManifestError, OSError, UnicodeDecodeError) as exc:
         report.findings.append(finding("HPK050", where, why=f"it does not parse: {exc}"))
         return False

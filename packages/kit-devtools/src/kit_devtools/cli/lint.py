@@ -30,7 +30,7 @@ from kit_devtools.testing import (
     MemoryProviderLoad,
     ModelProviderLoad,
 )
-from kit_devtools.testing._failure import PluginRefused
+from kit_devtools.testing._failure import ManifestNotRead, PluginRefused
 from kit_devtools.testing._failure import where as where_raised
 from kit_devtools.testing._hooks import SENT_KEYWORDS
 from kit_devtools.testing._manifest import is_memory_provider_dir
@@ -107,6 +107,8 @@ def load_findings(plugin: LoadedPlugin) -> list[Finding]:
     if plugin.error is None:
         return []
     exc = plugin.exception
+    if isinstance(exc, ManifestNotRead):
+        return [finding("HPK020", where, file=exc.file, why=exc.why, fix=exc.fix)]
     if isinstance(exc, PluginRefused):
         return [finding("HPK009", where, reason=exc.reason, fix=exc.fix)]
     if plugin.error == "no register() function" or exc is None:

@@ -148,6 +148,10 @@ RULES: Final[dict[str, Rule]] = {
                    " points last (winners, hermes_cli/plugins.py 1317-1384 of 0.19.0);"
                    " 0.21.4 drops entry points named in directory_keys"),
     # preflight: the catalogue's admission (hermes plugins validate, doctor)
+    "HPK020": Rule(E, "the kit does not read {file}: {why}", "{fix}",
+                   "the kit's own bounds (kit_devtools.testing._manifest MAX_BYTES, MAX_VALUES):"
+                   " hermes reads plugin.yaml with yaml.safe_load, unbounded, so it gives no"
+                   " verdict here; refused so that no check passes unread"),
     "HPK050": Rule(E, "plugin.yaml cannot be read: {why}; `hermes plugins validate` refuses"
                    " the plugin", "add a plugin.yaml mapping with name, version and"
                    " description", f"{_VALIDATE} (validate_plugin_dir L407-455)"),

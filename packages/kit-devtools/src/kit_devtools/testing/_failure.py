@@ -42,6 +42,16 @@ class PluginRefused(Exception):
         self.error = reason if error is None else error
 
 
+class ManifestNotRead(PluginRefused):
+    """The kit does not read the plugin's manifest (past the kit's bounds on size and
+    aliases): no verdict of hermes', which reads it unbounded."""
+
+    def __init__(self, file: str, why: str, fix: str) -> None:
+        super().__init__(f"the kit does not read {file}: {why}", fix)
+        self.file = file
+        self.why = why
+
+
 class PluginLoadError(RuntimeError):
     """A strict host's ``load()``: the plugin did not load (the message says why and where)."""
 

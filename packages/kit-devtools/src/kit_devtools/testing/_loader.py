@@ -15,8 +15,9 @@ from types import ModuleType
 from typing import Any, Final, Literal
 
 from kit_core._host_model import MANIFEST_FILES, HostRelease
-from kit_devtools.testing._failure import PluginRefused
+from kit_devtools.testing._failure import ManifestNotRead, PluginRefused
 from kit_devtools.testing._manifest import (
+    ManifestBeyondLimits,
     ManifestError,
     build_manifest,
     effective_kind,
@@ -115,6 +116,8 @@ def directory_manifest(
         if path.is_file():
             try:
                 return read_manifest(path, release), None
+            except ManifestBeyondLimits as exc:
+                return {}, ManifestNotRead(path.name, exc.why, exc.fix)
             except (ManifestError, OSError, UnicodeDecodeError) as exc:
                 return {}, _unreadable(path, exc)
     return {}, None

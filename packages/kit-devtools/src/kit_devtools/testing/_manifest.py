@@ -75,6 +75,16 @@ class ManifestError(ValueError):
     """A manifest hermes cannot read: bad YAML, or a document that is not a mapping."""
 
 
+class ManifestBeyondLimits(ManifestError):
+    """A manifest the kit does not read, past :data:`MAX_BYTES` or :data:`MAX_VALUES` (hermes
+    reads it, with no bound): ``why``, and the ``fix``."""
+
+    def __init__(self, why: str, fix: str) -> None:
+        super().__init__(f"{why}; {fix}")
+        self.why = why
+        self.fix = fix
+
+
 MAX_BYTES: Final = 1024 * 1024
 """The largest ``plugin.yaml`` the kit reads (its own manifests are a few hundred bytes)."""
 
@@ -105,12 +115,29 @@ def _bounded(root: yaml.Node) -> None:
         total = 1 + sum(sizes.get(id(c), 1) for c in children)
         sizes[id(node)] = total
         if total > MAX_VALUES:
-            msg = (
-                f"plugin.yaml expands to more than {MAX_VALUES:,} values through YAML"
-                " aliases (an alias bomb); the kit does not build it: write the manifest"
-                " without anchors and aliases (&name, *name)"
+            raise ManifestBeyondLimits(
+                f"it expands to more than {MAX_VALUES:,} values through YAML aliases (an"
+                " alias bomb, which would hold whatever walks it)",
+                "write the manifest without anchors and aliases (&name, *name)",
             )
-            raise ManifestError(msg)
+
+
+def bounded_text(path: Path, encoding: str = "utf-8") -> str:
+    """The text of the manifest ``path``, refused past :data:`MAX_BYTES` (never read whole).
+
+    Raises:
+        ManifestBeyondLimits: the file is larger.
+        OSError, UnicodeDecodeError: it cannot be read as text.
+    """
+    with path.open("rb") as file:
+        raw = file.read(MAX_BYTES + 1)
+    if len(raw) > MAX_BYTES:
+        raise ManifestBeyondLimits(
+            f"it is larger than the {MAX_BYTES:,} bytes the kit reads",
+            "keep plugin.yaml to the plugin's name and what it provides; data goes in files"
+            " of its own",
+        )
+    return raw.decode(encoding)
 
 
 def load_bounded(text: str, loader: Any = _LOADER) -> Any:
@@ -148,14 +175,7 @@ def read_manifest(path: Path, release: HostRelease | None = None) -> dict[str, A
         OSError, UnicodeDecodeError: the file cannot be read as UTF-8 (hermes too).
     """
     ruamel = reads_with_ruamel(release)
-    size = path.stat().st_size
-    if size > MAX_BYTES:
-        msg = (
-            f"plugin.yaml is {size:,} bytes; the kit reads manifests of up to {MAX_BYTES:,}"
-            " bytes (a manifest names the plugin and what it provides: keep data elsewhere)"
-        )
-        raise ManifestError(msg)
-    text = path.read_text(encoding="utf-8-sig" if ruamel else "utf-8")
+    text = bounded_text(path, "utf-8-sig" if ruamel else "utf-8")
     data: Any = load_bounded(text, _RuamelLike if ruamel else _LOADER) or {}
     if not isinstance(data, dict):
         kind = type(data).__name__
