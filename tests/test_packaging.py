@@ -297,3 +297,33 @@ def test_a_kit_installed_from_two_commits_is_refused_until_one_commit_is_install
     assert refused.returncode != 0
     assert "the kit packages were installed from different revisions" in refused.stderr
     assert f"kit-devtools {VERSION} (git {first[:12]})" in refused.stderr
+
+
+def test_the_documented_pip_route_installs_the_kit_and_nothing_from_an_index(
+    tmp_path: Path, clone: tuple[Path, str]
+) -> None:
+    """docs/install.md's pip line, run with pip against a clone: every kit package from
+    the commit, none looked up by name (``--no-deps``), and the façade imports."""
+    import re
+    import shlex
+
+    import yaml
+
+    repo, sha = clone
+    page = (ROOT / "docs" / "install.md").read_text(encoding="utf-8")
+    [line] = [x for x in page.splitlines() if x.startswith("python -m pip install ")]
+    url = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))["repo_url"]
+    words = shlex.split(line.replace(f"{url}.git", repo.as_uri()).replace("<commit-sha>", sha))
+    venv = tmp_path / "pip-env"
+    uv("venv", "--quiet", "--seed", "--python", sys.executable, str(venv))
+    python = venv / "bin" / "python"
+    subprocess.run([str(python), *words[1:], "--quiet"], check=True, capture_output=True)
+    frozen = subprocess.run(
+        [str(python), "-m", "pip", "freeze", "--exclude", "pip", "--exclude", "setuptools"],
+        capture_output=True, text=True, check=True,
+    ).stdout.split()  # fmt: skip
+    assert sorted(re.sub(r" @ .*", "", f) for f in frozen) == sorted(RUNTIME_PACKAGES)
+    assert all(f.endswith(f"@{sha}#subdirectory=packages/{f.split()[0]}") for f in frozen)
+    done = subprocess.run([str(python), "-I", "-c", "import hermes_plugin_kit, kit_media"],
+                          capture_output=True, text=True, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr

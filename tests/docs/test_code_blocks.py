@@ -296,6 +296,26 @@ def assert_requirement(requirement: str, where: str) -> None:
     assert found.group(3) in PACKAGES, where
 
 
+def assert_pip_route(words: list[str], where: str) -> None:
+    """A pip line resolves nothing from an index: ``--no-deps``, and every kit package the
+    named ones depend on is named too, as a direct reference of the same form."""
+    assert "--no-deps" in words, f"{where}: pip without --no-deps looks siblings up by name"
+    requirements = [w for w in words if " @ " in w]
+    for requirement in requirements:
+        assert_requirement(requirement, where)
+    named = {r.partition(" @ ")[0].partition("[")[0] for r in requirements}
+    needed = {
+        re.split(r"[=<>\[ ]", dependency, maxsplit=1)[0]
+        for name in named
+        for dependency in tomllib.loads((ROOT / "packages" / name / "pyproject.toml").read_text())[
+            "project"
+        ]["dependencies"]
+    }
+    assert needed & PACKAGES <= named, (
+        f"{where}: not named, so taken from an index: {needed - named}"
+    )
+
+
 @pytest.mark.parametrize("block", by_kind("sh"))
 def test_every_command_of_a_shell_block_is_one_the_project_has(
     block: Block, capsys: pytest.CaptureFixture[str]
@@ -313,6 +333,8 @@ def test_every_command_of_a_shell_block_is_one_the_project_has(
             requirements = [w for w in words if " @ " in w]
             assert len(requirements) == 1, where
             assert_requirement(requirements[0], where)
+        elif words[1:4] == ["-m", "pip", "install"]:
+            assert_pip_route(words, where)
         elif words[:5] == ["uv", "run", "python", "-m", "pytest"]:
             hosts = [v for k, v in itertools.pairwise(words) if k == "--hermes"]
             assert hosts, where

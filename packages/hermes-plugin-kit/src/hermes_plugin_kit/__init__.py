@@ -12,9 +12,10 @@ command) is not here: it is ``kit-devtools``, installed with ``hermes-plugin-kit
 
 from typing import TYPE_CHECKING
 
-from hermes_plugin_kit._versions import check_versions
+from hermes_plugin_kit._versions import check_core, check_versions
 
 check_versions()  # several plugins share one environment: refuse a mix of kit revisions
+check_core()  # and a kit_core that is not the kit's, before it runs (it checks the builds)
 
 from kit_core import (  # noqa: E402 - after the revision check
     Arg,

@@ -38,6 +38,7 @@ __all__ = [
     "SHORT_SHA",
     "VERSION",
     "Install",
+    "check_core",
     "check_versions",
     "describe_revision",
     "find_installs",
@@ -63,7 +64,9 @@ FIX: Final = (
     'Install every kit package from one commit: `uv add "hermes-plugin-kit @'
     ' git+<repo-url>@<sha>#subdirectory=packages/hermes-plugin-kit"` (uv resolves the siblings'
     " from the same commit; in an environment without a uv project, `uv pip install"
-    " --reinstall` that requirement), and keep every plugin of the profile on that commit."
+    " --reinstall` that requirement), and keep every plugin of the profile on that commit;"
+    " never let an installer take a kit package from a package index (pip does for every"
+    " sibling it is not given: docs/install.md)."
 )
 """The fix. ``--reinstall``, because a plain ``uv pip install`` keeps a sibling already
 installed at the version, whatever its commit."""
@@ -246,6 +249,29 @@ def fix_for(installs: dict[str, Install]) -> str:
         if install.revision.startswith("git ") and "@" not in install.url:
             return FIX.replace("<repo-url>", install.url)
     return FIX
+
+
+def check_core() -> None:
+    """Refuse a ``kit_core`` that is not this kit's before it is imported (another
+    project's package of that name, from a package index, say): this kit's holds
+    ``_build.py``, the check of the builds it runs at its import (``kit_core._build``).
+
+    Raises:
+        ImportError: naming the folder and the fix.
+    """
+    from importlib.util import find_spec  # importlib.util: loaded by the import system
+
+    spec = find_spec("kit_core")
+    folder = os.path.dirname(spec.origin) if spec is not None and spec.origin else None
+    if folder is not None and os.path.isfile(os.path.join(folder, "_build.py")):
+        return
+    where = f"the kit_core at {folder}" if folder else "no kit_core"
+    msg = (
+        f"hermes_plugin_kit cannot start: {where} is not hermes-plugin-kit's kit-core (it"
+        f" has no _build.py: another project's package of that name, from a package index?)."
+        f" {FIX}"
+    )
+    raise ImportError(msg)
 
 
 def check_versions(path: Sequence[str] | None = None) -> None:

@@ -9,6 +9,10 @@ a :class:`HookSpec`, kit-lifecycle's command and middleware specs), read with
 :class:`ToolFailure` (or a result whose ``tool_failure()`` gives one).
 """
 
+from kit_core import _build
+
+_build.check(__file__)  # plugins share one environment: refuse siblings of another build
+
 from kit_core.args import (
     ArgSpec,
     arg,

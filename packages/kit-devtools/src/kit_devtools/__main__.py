@@ -1,5 +1,5 @@
 """``python -m kit_devtools``: the ``hermes-plugin-kit`` command."""
 
-from kit_devtools.cli import console
+from kit_devtools._console import console
 
 console()

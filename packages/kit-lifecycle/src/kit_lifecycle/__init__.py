@@ -10,6 +10,10 @@ rolled back as far as the host allows and reported in one
 :class:`PartialRegistrationError`.
 """
 
+from kit_core._build import confirm as _confirm
+
+_confirm(__name__, __file__)  # the folder really imported is of kit_core's build
+
 from kit_lifecycle.commands import CommandSpec, CommandType, command
 from kit_lifecycle.config import configure_stderr_logging, load_plugin_config
 from kit_lifecycle.errors import DeclarationError, PartialRegistrationError

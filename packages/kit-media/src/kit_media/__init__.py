@@ -30,6 +30,10 @@ hermes-agent and python-telegram-bot are imported lazily from the host's environ
 kit-media depends on kit-core only.
 """
 
+from kit_core._build import confirm as _confirm
+
+_confirm(__name__, __file__)  # the folder really imported is of kit_core's build
+
 from kit_media.delivery import MediaDeliveryResult, deliver_media
 from kit_media.errors import MediaError
 from kit_media.host import invoke_host_tool
