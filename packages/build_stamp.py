@@ -62,15 +62,16 @@ class StampHook(BuildHookInterface):  # type: ignore[type-arg]
         if version == "editable":
             return
         root = Path(self.root)
+        metadata: Any = self.metadata  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
         stamp = {
-            "version": self.metadata.version,
+            "version": metadata.version,
             "tree": tree_hash(root.parent),
             "commit": commit(root),
         }
         self._folder = tempfile.mkdtemp(prefix="kit-stamp-")
         file = Path(self._folder) / STAMP
         file.write_text(json.dumps(stamp, sort_keys=True) + "\n", encoding="utf-8")
-        package = self.metadata.name.replace("-", "_")
+        package = metadata.name.replace("-", "_")
         build_data["force_include"][str(file)] = f"{package}/{STAMP}"
 
     def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:

@@ -317,13 +317,17 @@ def test_the_documented_pip_route_installs_the_kit_and_nothing_from_an_index(
     venv = tmp_path / "pip-env"
     uv("venv", "--quiet", "--seed", "--python", sys.executable, str(venv))
     python = venv / "bin" / "python"
+
+    def freeze() -> set[str]:
+        listed = subprocess.run([str(python), "-m", "pip", "freeze", "--all"],
+                                capture_output=True, text=True, check=True)  # fmt: skip
+        return set(listed.stdout.splitlines())
+
+    before = freeze()
     subprocess.run([str(python), *words[1:], "--quiet"], check=True, capture_output=True)
-    frozen = subprocess.run(
-        [str(python), "-m", "pip", "freeze", "--exclude", "pip", "--exclude", "setuptools"],
-        capture_output=True, text=True, check=True,
-    ).stdout.split()  # fmt: skip
-    assert sorted(re.sub(r" @ .*", "", f) for f in frozen) == sorted(RUNTIME_PACKAGES)
-    assert all(f.endswith(f"@{sha}#subdirectory=packages/{f.split()[0]}") for f in frozen)
+    added = freeze() - before  # what the line installed: the kit, and nothing else
+    assert sorted(re.sub(r" @ .*", "", f) for f in added) == sorted(RUNTIME_PACKAGES)
+    assert all(f.endswith(f"@{sha}#subdirectory=packages/{f.split()[0]}") for f in added)
     done = subprocess.run([str(python), "-I", "-c", "import hermes_plugin_kit, kit_media"],
                           capture_output=True, text=True, check=False)  # fmt: skip
     assert done.returncode == 0, done.stderr
