@@ -82,7 +82,7 @@ def _folder_of(name: str) -> str | None:
         except (ImportError, ValueError):
             return None
         path = spec.origin if spec is not None else None
-    return os.path.dirname(os.path.realpath(path)) if isinstance(path, str) else None
+    return os.path.dirname(os.path.abspath(path)) if isinstance(path, str) else None
 
 
 def _describe(build: str | None) -> str:
@@ -109,7 +109,7 @@ def check(file: str) -> None:
     Raises:
         ImportError: naming the sibling, both folders and builds, and the fix.
     """
-    core_folder = os.path.dirname(os.path.realpath(file))
+    core_folder = os.path.dirname(os.path.abspath(file))
     mine = build_of(core_folder)
     for name in PACKAGES[1:]:
         folder = _folder_of(name)
@@ -128,7 +128,7 @@ def confirm(name: str, file: str) -> None:
     Raises:
         ImportError: as :func:`check`.
     """
-    folder = os.path.dirname(os.path.realpath(file))
+    folder = os.path.dirname(os.path.abspath(file))
     core = _folder_of("kit_core")
     if core is None:  # pragma: no cover - kit_core is imported before any sibling
         return
