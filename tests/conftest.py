@@ -93,3 +93,16 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     Path(target).parent.mkdir(parents=True, exist_ok=True)
     found = {"version": RELEASE.version, **_OUTCOMES}
     Path(target).write_text(json.dumps(found, indent=1, sort_keys=True))
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """How many processes plugins under test started were checked, and how many had ended
+    (the hostile-plugin and real-host tests: every one must have)."""
+    from tests._processes import CHECKED
+
+    if CHECKED:
+        terminalreporter.write_sep("-", "processes left by plugins")
+        terminalreporter.write_line(
+            f"processes plugins started, checked after the run: {sum(CHECKED.values())};"
+            f" ended: {CHECKED['ended']}; still alive when checked: {CHECKED['alive']}"
+        )
