@@ -122,7 +122,7 @@ def test_the_facade_offers_the_author_tooling_only_as_an_extra_at_the_same_versi
     assert "scripts" not in project
     assert "entry-points" not in project
     devtools = load(MEMBERS["kit-devtools"] / "pyproject.toml")["project"]
-    assert devtools["scripts"] == {"hermes-plugin-kit": "kit_devtools.cli:console"}
+    assert devtools["scripts"] == {"hermes-plugin-kit": "kit_devtools._console:console"}
     assert set(devtools["entry-points"]) == {"pytest11"}
 
 

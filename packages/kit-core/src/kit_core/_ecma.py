@@ -519,16 +519,33 @@ _UNBUILT: Final[Any] = object()
 """What the transition table answers for a transition not built yet."""
 
 
+class _State(dict[str, "_State | None"]):
+    """A deterministic state, built as searches reach it: its set of automaton states
+    (``None``: the start), whether the unit before it is a word unit, and, as a dict, the
+    node each unit read so far leads to (``None`` once the pattern has matched)."""
+
+    __slots__ = ("before", "end", "states")
+
+    def __init__(self, states: frozenset[int] | None, before: bool) -> None:
+        super().__init__()
+        self.states = states
+        self.before = before
+        self.end: bool | None = None
+        """Whether the pattern matches when the input ends here (once asked)."""
+
+
 class EcmaPattern:
     """A compiled ``pattern``: :meth:`search` says whether it matches anywhere in a string.
 
-    One object serves every call of its tool, in any thread: a deterministic state is its
-    set of automaton states itself (a frozenset, its hash kept), and the transitions built
-    so far are a plain dict that may be emptied at any time, so no search ever depends on
-    another's numbering or counters.
+    One object serves every call of its tool, in any thread: a deterministic state is a
+    :class:`_State`, found again by its set of automaton states (a frozenset, its hash
+    kept); a node only ever gains moves, each added whole, and when the nodes built reach
+    :data:`_CACHE_LIMIT` moves the graph is started afresh (a search under way keeps the
+    nodes it holds), so no search depends on another's numbering or counters. A search
+    reads one dict per unit once its moves are built.
     """
 
-    __slots__ = ("_auto", "_ends", "_start", "_steps", "pattern")
+    __slots__ = ("_auto", "_begin", "_moves", "_nodes", "_start", "pattern")
 
     def __init__(self, pattern: str) -> None:
         self.pattern = pattern
@@ -536,11 +553,13 @@ class EcmaPattern:
         final = auto.add(_MATCH)
         self._start = auto.build(_Parser(pattern).parse(), final)
         self._auto = auto
-        self._steps: dict[tuple[frozenset[int] | None, bool, int], frozenset[int] | None] = {}
-        """(state, whether the unit before is a word unit, unit) -> the next state; None
-        once the pattern has matched."""
-        self._ends: dict[tuple[frozenset[int] | None, bool], bool] = {}
-        """(state, whether the last unit is a word unit) -> whether it matches at the end."""
+        self._afresh()
+
+    def _afresh(self) -> None:
+        begin = _State(_BEGIN, False)
+        self._nodes: dict[tuple[frozenset[int] | None, bool], _State] = {(_BEGIN, False): begin}
+        self._begin = begin
+        self._moves = 0
 
     def _closure(
         self, states: frozenset[int], start: bool, end: bool, before: bool, after: bool
@@ -568,17 +587,26 @@ class EcmaPattern:
             stack.extend(outs[state])
         return chars, False, len(seen)
 
-    def _step(
-        self, current: frozenset[int] | None, before: bool, unit: int
-    ) -> tuple[frozenset[int] | None, int]:
-        """The state after reading ``unit`` (None: the pattern has matched), and the work."""
-        start = current is _BEGIN
+    def _move(self, node: _State, char: str) -> tuple[_State | None, int]:
+        """Build the move from ``node`` on ``char``: the next node (None: the pattern has
+        matched), and the work it took."""
+        unit = ord(char)
+        current = node.states
         states = _NOTHING if current is None else current
-        chars, matched, work = self._closure(states, start, False, before, _is_word(unit))
-        if matched:
-            return None, work
-        args, outs = self._auto.args, self._auto.outs
-        return frozenset(outs[s][0] for s in chars if unit in cast("_Set", args[s])), work
+        chars, matched, work = self._closure(
+            states, current is _BEGIN, False, node.before, _is_word(unit)
+        )
+        target: _State | None = None
+        if not matched:
+            args, outs = self._auto.args, self._auto.outs
+            found = frozenset(outs[s][0] for s in chars if unit in cast("_Set", args[s]))
+            key = (found, _is_word(unit))
+            if self._moves >= _CACHE_LIMIT:  # memory stays bounded: start afresh
+                self._afresh()
+            target = self._nodes.setdefault(key, _State(*key))
+        self._moves += 1
+        node[char] = target
+        return target, work
 
     def search(self, text: str) -> bool:
         """Whether the pattern matches somewhere in ``text`` (JSON Schema's reading).
@@ -586,38 +614,25 @@ class EcmaPattern:
         Raises:
             SearchTooCostly: the search would visit more than :data:`WORK_LIMIT` states.
         """
-        steps = self._steps
-        current: frozenset[int] | None = _BEGIN
-        before = False
+        node = self._begin
         work = 0
         for char in _units(text):
-            unit = ord(char)
-            key = (current, before, unit)
-            found = steps.get(key, _UNBUILT)
+            found: Any = node.get(char, _UNBUILT)
             if found is _UNBUILT:
-                found, cost = self._step(current, before, unit)
+                found, cost = self._move(node, char)
                 work += cost
                 if work > WORK_LIMIT:
                     raise SearchTooCostly
-                if len(steps) >= _CACHE_LIMIT:  # memory stays bounded: start afresh
-                    steps.clear()
-                steps[key] = found
             if found is None:
                 return True
-            current = found
-            before = _is_word(unit)
-        return self._at_end(current, before)
+            node = found
+        return self._at_end(node)
 
-    def _at_end(self, current: frozenset[int] | None, before: bool) -> bool:
-        key = (current, before)
-        found = self._ends.get(key)
-        if found is None:
-            states = _NOTHING if current is None else current
-            found = self._closure(states, current is _BEGIN, True, before, False)[1]
-            if len(self._ends) >= _CACHE_LIMIT:
-                self._ends.clear()
-            self._ends[key] = found
-        return found
+    def _at_end(self, node: _State) -> bool:
+        if node.end is None:
+            states = _NOTHING if node.states is None else node.states
+            node.end = self._closure(states, node.states is _BEGIN, True, node.before, False)[1]
+        return node.end
 
 
 def _holds(what: object, start: bool, end: bool, before: bool, after: bool) -> bool:
