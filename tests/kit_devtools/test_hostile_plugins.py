@@ -315,6 +315,7 @@ def hangs_under_hermes(tmp_path: Path) -> tuple[Path, Path]:
     return plugin(tmp_path, "stalls", source), pidfile
 
 
+@pytest.mark.python_independent  # process groups and signals: the OS's, not Python's
 def test_a_hang_only_under_hermes_is_hpk011_and_leaves_nothing_behind(tmp_path: Path) -> None:
     directory, pidfile = hangs_under_hermes(tmp_path)
     scratch = tmp_path / "scratch"
@@ -331,6 +332,7 @@ def test_a_hang_only_under_hermes_is_hpk011_and_leaves_nothing_behind(tmp_path: 
     assert list(scratch.iterdir()) == []  # both temporary homes and the run's own
 
 
+@pytest.mark.python_independent  # process groups and signals: the OS's, not Python's
 def test_sigterm_to_the_command_ends_every_process_and_removes_the_homes(
     tmp_path: Path,
 ) -> None:
