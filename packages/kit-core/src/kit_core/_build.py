@@ -102,6 +102,19 @@ def _refusal(
     )
 
 
+_known: dict[str, str | None] = {}
+"""The build of each folder read so far: a sibling checked at kit_core's import is not read
+again when it is imported."""
+_core: list[tuple[str, str | None]] = []
+"""kit_core's folder and build, once :func:`check` passed."""
+
+
+def _build_in(folder: str) -> str | None:
+    if folder not in _known:
+        _known[folder] = build_of(folder)
+    return _known[folder]
+
+
 def check(file: str) -> None:
     """At ``kit_core``'s import (its ``__file__``): refuse every installed sibling of
     another build.
@@ -110,14 +123,15 @@ def check(file: str) -> None:
         ImportError: naming the sibling, both folders and builds, and the fix.
     """
     core_folder = os.path.dirname(os.path.abspath(file))
-    mine = build_of(core_folder)
+    mine = _build_in(core_folder)
     for name in PACKAGES[1:]:
         folder = _folder_of(name)
         if folder is None:
             continue
-        theirs = build_of(folder)
+        theirs = _build_in(folder)
         if theirs is None or theirs != mine:
             raise ImportError(_refusal("kit_core", name, folder, theirs, core_folder, mine))
+    _core[:] = [(core_folder, mine)]
 
 
 def confirm(name: str, file: str) -> None:
@@ -128,10 +142,10 @@ def confirm(name: str, file: str) -> None:
     Raises:
         ImportError: as :func:`check`.
     """
-    folder = os.path.dirname(os.path.abspath(file))
-    core = _folder_of("kit_core")
-    if core is None:  # pragma: no cover - kit_core is imported before any sibling
+    if not _core:  # pragma: no cover - kit_core's check runs before any sibling imports
         return
-    mine, theirs = build_of(core), build_of(folder)
+    [(core, mine)] = _core
+    folder = os.path.dirname(os.path.abspath(file))
+    theirs = _build_in(folder)
     if theirs is None or theirs != mine:
         raise ImportError(_refusal(name, name, folder, theirs, core, mine))

@@ -591,16 +591,15 @@ class EcmaPattern:
         """Build the move from ``node`` on ``char``: the next node (None: the pattern has
         matched), and the work it took."""
         unit = ord(char)
+        word = _is_word(unit)
         current = node.states
         states = _NOTHING if current is None else current
-        chars, matched, work = self._closure(
-            states, current is _BEGIN, False, node.before, _is_word(unit)
-        )
+        chars, matched, work = self._closure(states, current is _BEGIN, False, node.before, word)
         target: _State | None = None
         if not matched:
             args, outs = self._auto.args, self._auto.outs
             found = frozenset(outs[s][0] for s in chars if unit in cast("_Set", args[s]))
-            key = (found, _is_word(unit))
+            key = (found, word)
             if self._moves >= _CACHE_LIMIT:  # memory stays bounded: start afresh
                 self._afresh()
             target = self._nodes.setdefault(key, _State(*key))
