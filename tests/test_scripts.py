@@ -27,6 +27,8 @@ def test_the_example_command_checks_and_calls_the_bundled_plugin() -> None:
         env=env,
     )
     assert run.returncode == 0, run.stderr
+    # it says what it does before anything slow (installing uv, syncing)
+    assert run.stderr.startswith("hermes-plugin-kit example: installing the kit's packages")
     lines = run.stdout.splitlines()
     assert lines[0].startswith("plugin unit-convert (directory: ")
     assert lines[0].endswith("): enabled")
@@ -36,6 +38,18 @@ def test_the_example_command_checks_and_calls_the_bundled_plugin() -> None:
         "success": True,
         "data": {"value": 70.7, "scale": "fahrenheit"},
     }
+    # only what the example needs: the kit's five packages and PyYAML, none of the dev,
+    # host or docs groups (hermes, pytest, pyright, mkdocs come with ./scripts/test)
+    site = next((ROOT / ".venv-example" / "lib").glob("python3.*/site-packages"))
+    installed = sorted(p.name.split("-")[0].lower() for p in site.glob("*.dist-info"))
+    assert installed == [
+        "hermes_plugin_kit",
+        "kit_core",
+        "kit_devtools",
+        "kit_lifecycle",
+        "kit_media",
+        "pyyaml",
+    ]
 
 
 DEBIAN_PYTHON = Path("/usr/bin/python3")
