@@ -18,8 +18,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from kit_core._host_model import installed_release
+
+# A loaded machine must not fail a run: every property runs without a deadline and without
+# the health checks that measure speed (test modules' own @settings inherit this profile;
+# the hardening suite's profile says the same).
+settings.register_profile(
+    "hpk",
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.load_profile("hpk")
 
 HOST = Path(__file__).resolve().parent / "host"
 RESULTS_VARIABLE = "KIT_HOST_RESULTS"
