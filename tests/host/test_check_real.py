@@ -157,6 +157,32 @@ def test_check_real_judges_the_directory_not_an_entry_point_of_its_name(
         assert real_verdict(directory, "kitr-shadow") == NOT_DISCOVERED
 
 
+def test_check_real_of_a_directory_its_own_entry_point_names_loads_it_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a plugin project synced with uv: its entry point names the package directory check
+    # is pointed at (issue 24, item 1). hermes loads that plugin once, through the entry
+    # point (through 0.21.3) or the directory (from 0.21.4): no HPK019, no disagreement
+    site = tmp_path / "site"
+    site.mkdir()
+    source = RAISES_AFTER_A_TOOL.replace(
+        '    raise RuntimeError("the second half of register failed")\n', ""
+    )
+    directory = plugin_directory(site, "kitr_own", source)
+    (directory / "plugin.yaml").write_text(
+        "name: kitr-own\nversion: 1.0.0\nkind: standalone\n", encoding="utf-8"
+    )
+    install_entry_point(site, monkeypatch, "kitr-own = kitr_own")
+    status = main(["check", str(directory), "--real", "--format", "json"])
+    report = json.loads(capsys.readouterr().out)
+    assert (status, report["findings"]) == (0, [])
+    real = real_verdict(directory, "kitr-own")
+    assert isinstance(real, dict)
+    assert (real["enabled"], real["tools"]) == (True, 1)
+    expected = "user" if RELEASE.directory_beats_entry_point else "entrypoint"
+    assert real["source"] == expected
+
+
 def install_entry_point(site: Path, monkeypatch: pytest.MonkeyPatch, line: str) -> None:
     """A distribution declaring the ``hermes_agent.plugins`` entry point ``line``,
     importable here and in hermes' process."""

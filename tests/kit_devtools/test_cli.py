@@ -191,34 +191,34 @@ def test_the_module_and_the_console_script_run() -> None:
 def test_new_scaffolds_a_plugin_that_passes_check_and_its_own_tests(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    # in the project's own synced environment, as its README and CI workflow run them:
+    # there `uv sync` installs the project with its entry point (issue 24, item 1)
     assert main(["new", "word-tools", "--directory", str(tmp_path), "--kit-source", "path"]) == 0
     capsys.readouterr()
     project = tmp_path / "word-tools"
-    status, report = check_json(project / "src" / "word_tools", capsys, "--probe")
-    assert (status, report["findings"]) == (0, [])
     skip = ("VIRTUAL_ENV", "PYTHONPATH", "UV_PROJECT_ENVIRONMENT")  # this run's, not the project's
     env = {k: v for k, v in os.environ.items() if k not in skip}
     env["UV_PYTHON_DOWNLOADS"] = "never"
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "uv",
-            "run",
-            "--quiet",
-            "--python",
-            sys.executable,
-            "python",
-            "-m",
-            "pytest",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-        ],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        env=env,
-    )
+
+    def uv(*args: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "uv", *args]
+        return subprocess.run(command, cwd=project, capture_output=True, text=True, env=env)
+
+    synced = uv("sync", "--quiet", "--python", sys.executable)
+    assert synced.returncode == 0, synced.stderr
+    installed = (project / ".venv").glob("lib/python3*/site-packages/word_tools-*.dist-info")
+    (info,) = installed  # the project itself, with its entry point
+    assert "[hermes_agent.plugins]\nword-tools" in (info / "entry_points.txt").read_text()
+    # 0.19.0: a release where an entry point of the plugin's name wins over its directory
+    commands = (["check"], ["check", "--probe"], ["check", "--hermes", "0.19.0"], ["preflight"])
+    for command in commands:
+        run = uv("run", "--no-sync", "hermes-plugin-kit", *command, "src/word_tools")
+        assert run.returncode == 0, run.stdout + run.stderr
+        assert run.stdout.rstrip().endswith("0 error(s), 0 warning(s), 0 convention(s)")
+    call = uv("run", "--no-sync", "hermes-plugin-kit", "call", "src/word_tools",
+              "word_tools_count_words", "--args", '{"text": "a b a"}')  # fmt: skip
+    assert call.returncode == 0, call.stdout + call.stderr
+    assert json.loads(call.stdout)["data"]["words"] == 3
+    run = uv("run", "--no-sync", "python", "-m", "pytest", "-q", "-p", "no:cacheprovider")
     assert run.returncode == 0, run.stdout + run.stderr
     assert "3 passed" in run.stdout

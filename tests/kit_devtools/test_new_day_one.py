@@ -35,3 +35,27 @@ def test_the_manifest_is_v1_with_the_floor_and_the_declared_tool(tmp_path: Path)
     assert manifest["provides_tools"] == ["word_tools_count_words"]
     init = (tmp_path / "word-tools" / "src" / "word_tools" / "__init__.py").read_text("utf-8")
     assert "from . import tools" in init  # relative: hermes imports it as hermes_plugins.*
+
+
+def test_the_projects_own_entry_point_is_the_plugin_not_a_rival(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `uv sync` installs the new project with its entry point (word-tools = "word_tools"),
+    # which names the very directory check is pointed at: no HPK019 (issue 24, item 1);
+    # another package's entry point of that name still gets it
+    assert main(["new", "word-tools", "--directory", str(tmp_path), "--kit-source", "path"]) == 0
+    capsys.readouterr()
+    src = tmp_path / "word-tools" / "src"
+    site = tmp_path / "site"
+    info = site / "word_tools-0.1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: word-tools\nVersion: 0.1.0\n")
+    entry_points = info / "entry_points.txt"
+    entry_points.write_text("[hermes_agent.plugins]\nword-tools = word_tools\n")
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.syspath_prepend(str(src))  # what the editable install's .pth adds
+    assert main(["check", str(src / "word_tools")]) == 0, capsys.readouterr().out
+    capsys.readouterr()
+    entry_points.write_text("[hermes_agent.plugins]\nword-tools = other_words\n")
+    assert main(["check", str(src / "word_tools")]) == 1
+    assert "HPK019" in capsys.readouterr().out

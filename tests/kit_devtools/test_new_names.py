@@ -42,11 +42,11 @@ def check_json(target: Path, capsys: pytest.CaptureFixture[str], *extra: str) ->
         ("email", "already imports as a module of Python's standard library", "'email-tools'"),
         ("json", "already imports as a module of Python's standard library", "'json-tools'"),
         ("yaml", "already imports as an installed module", "'yaml-tools'"),
-        (
-            "kit-media",
-            "gives the package 'kit_media', which this environment already",
-            "'my-kit-media'",
-        ),
+        ("kit-media", "a distribution the new project itself depends on", "'my-kit-media'"),
+        ("kit-core", "uv refuses a project that requires itself", "'kit-core-tools'"),
+        ("hermes-plugin-kit", "a distribution the new project itself", "'my-hermes-plugin-kit'"),
+        ("pytest", "a distribution the new project itself depends on", "'pytest-tools'"),
+        ("pluggy", "a distribution the new project itself depends on", "'pluggy-tools'"),
     ],
 )
 def test_new_refuses_a_name_that_cannot_work_naming_the_problem_and_a_fix(

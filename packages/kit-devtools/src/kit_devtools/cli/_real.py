@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Final
 
+from kit_devtools.cli._target import own_entry_point
 from kit_devtools.testing import LoadedPlugin
 from kit_devtools.testing.real import (
     SCRUBBED,
@@ -50,13 +51,15 @@ def real_verdict(
             last = (str(exc).strip().splitlines() or ["no output"])[-1]
             return f"hermes failed while importing hermes and loading it: {last}"
         names = (name,) if directory is None else (name, directory.name)
+        # the directory's own entry point (a synced plugin project's) is the same plugin
+        either = directory is not None and own_entry_point(directory, name)
         found = [  # hermes' list_plugins() entries, by their own key and name (a boolean
             # name stays a boolean there); a record it does not list is not found
             dict(plugin.listed)
             for plugin in host.plugins.values()
             if plugin.listed
             and (plugin.listed.get("key") in names or plugin.listed.get("name") in names)
-            and (plugin.listed.get("source") == "entrypoint") == (directory is None)
+            and (either or (plugin.listed.get("source") == "entrypoint") == (directory is None))
         ]
     return found[0] if found else NOT_DISCOVERED
 

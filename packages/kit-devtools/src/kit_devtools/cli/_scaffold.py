@@ -229,8 +229,46 @@ def refusal(name: str) -> str | None:
     return f"{why}; choose another name, e.g. {' or '.join(repr(c) for c in fits)}"
 
 
+PROJECT_NEEDS: Final = frozenset(
+    {"hermes-plugin-kit", "kit-core", "kit-lifecycle", "kit-media", "kit-devtools", "pytest",
+     "hatchling", "pyyaml"}
+)  # fmt: skip
+"""The distributions a new project requires by name (its dependencies, its dev group and
+its build backend), found whether or not they are installed here."""
+
+
+def _normalized(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def project_needs() -> frozenset[str]:
+    """Every distribution the new project resolves to: :data:`PROJECT_NEEDS` and, as
+    installed here, what they require in turn (pytest's pluggy, iniconfig, …)."""
+    seen, todo = set[str](), list(PROJECT_NEEDS)
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        try:
+            requires = metadata.distribution(name).requires or []
+        except metadata.PackageNotFoundError:
+            continue
+        todo.extend(
+            _normalized(re.split(r"[\s;<>=!~\[(]", line, maxsplit=1)[0])
+            for line in requires
+            if "extra ==" not in line or 'extra == "dev"' in line.replace("'", '"')
+        )
+    return frozenset(seen)
+
+
 def _problem(name: str) -> str | None:
     package = name.replace("-", "_")
+    if _normalized(name) in project_needs():
+        return (
+            f"plugin name {name!r} is the name of a distribution the new project itself"
+            f" depends on: uv refuses a project that requires itself, so it would never sync"
+        )
     if package in hermes_top_level():
         return (
             f"plugin name {name!r} gives the package {package!r}, which is a top-level package"

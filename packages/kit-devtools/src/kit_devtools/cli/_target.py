@@ -82,13 +82,7 @@ def _gives_register(ep: importlib.metadata.EntryPoint) -> bool:
 def _module_source(module: str) -> str | None:
     """The source of ``module``, found on ``sys.path`` without importing it or its
     packages (``PathFinder`` reads directories only); None when not found."""
-    spec, where = None, None
-    for part in module.split("."):
-        name = part if spec is None else f"{spec.name}.{part}"
-        spec = importlib.machinery.PathFinder.find_spec(name, where)
-        if spec is None:
-            return None
-        where = spec.submodule_search_locations
+    spec = _find_spec(module)
     origin = getattr(spec, "origin", None)
     if not origin or not origin.endswith(".py"):
         return None
@@ -96,6 +90,19 @@ def _module_source(module: str) -> str | None:
         return Path(origin).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return None
+
+
+def _find_spec(module: str) -> importlib.machinery.ModuleSpec | None:
+    """The spec of ``module`` on ``sys.path``, found without importing it or its packages
+    (``PathFinder`` reads directories only); None when not found."""
+    spec, where = None, None
+    for part in module.split("."):
+        name = part if spec is None else f"{spec.name}.{part}"
+        spec = importlib.machinery.PathFinder.find_spec(name, where)
+        if spec is None:
+            return None
+        where = spec.submodule_search_locations
+    return spec
 
 
 def _shadowing_entry_point(directory: Path, release: HostRelease) -> tuple[Finding, ...]:
@@ -120,7 +127,24 @@ def _shadowing_entry_point(directory: Path, release: HostRelease) -> tuple[Findi
         finding("HPK019", f"plugin {name}", name=name, value=ep.value,
                 dist=ep.dist.name if ep.dist else "an installed package")
         for ep in found
+        if not names_directory(ep, directory)
     )  # fmt: skip
+
+
+def own_entry_point(directory: Path, name: str) -> bool:
+    """Whether an installed entry point ``name`` names the package ``directory`` itself."""
+    found = importlib.metadata.entry_points().select(group=ENTRY_POINT_GROUP, name=name)
+    return any(names_directory(ep, directory.resolve()) for ep in found)
+
+
+def names_directory(ep: importlib.metadata.EntryPoint, directory: Path) -> bool:
+    """Whether ``ep`` names the package in ``directory`` (found as ``_module_source`` finds
+    a module, without importing it). The plugin project's own entry point (``uv sync``
+    installs it, editable) names the very directory ``check`` is pointed at: that is the
+    same plugin, which hermes loads once, not a rival of its name."""
+    spec = _find_spec(ep.value.split(":", 1)[0].strip())
+    locations = list(spec.submodule_search_locations or ()) if spec is not None else []
+    return len(locations) == 1 and Path(locations[0]).resolve() == directory
 
 
 def resolve_target(target: str, release: HostRelease | None = None) -> Target:
