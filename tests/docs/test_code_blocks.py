@@ -20,12 +20,20 @@ line before it, if any:
 - ``text``: output, compared with what the command really prints (``output CMD``: equal;
   ``output-in CMD``: each line printed), a file tree whose entries exist (``tree``), or an
   ``illustration: WHY`` for what cannot be compared here.
+- any language, the project a page makes with ``hermes-plugin-kit new NAME``: ``new NAME
+  PATH``, the block is the file ``new`` writes at PATH; ``append NAME PATH``, the page adds
+  the block to that file; ``replace NAME PATH``, each ``key: ...`` line of the block takes
+  the place of the file's line of that key. The project so made must pass ``check``,
+  ``check --probe``, ``preflight`` and its own tests on the in-memory host and on the
+  installed hermes, and the page's ``output`` blocks run in it.
 
 A block of any other language, or without the directive its kind needs, fails.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import itertools
 import json
 import os
@@ -105,6 +113,85 @@ def test_every_block_is_of_a_language_the_tests_run(block: Block) -> None:
         f"{block.id}: a ```{block.language or '(no language)'} block; use one of"
         f" {sorted(LANGUAGES)} (```text for output) so a test runs or compares it"
     )
+
+
+# -- the project a page makes with `new` ----------------------------------------------------
+
+PROJECT_DIRECTIVES = ("new", "append", "replace")
+
+
+def project_kind(block: Block) -> bool:
+    return block.directive.split()[:1] in ([d] for d in PROJECT_DIRECTIVES)
+
+
+def project_blocks(page: Path) -> list[Block]:
+    return [b for b in blocks_of(page) if project_kind(b)]
+
+
+def make_project(page: Path, where: Path) -> Path | None:
+    """The project ``new NAME`` writes in ``where``, with the page's blocks checked against it
+    (``new``) and written into it (``append``, ``replace``), in page order; None for a page
+    that makes none."""
+    blocks = project_blocks(page)
+    if not blocks:
+        return None
+    (name,) = {b.directive.split()[1] for b in blocks}
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main(["new", name, "--directory", str(where), "--kit-source", "path"]) == 0
+    project = where / name
+    for block in blocks:
+        kind, _, path = block.directive.split()
+        file = project / path
+        text = file.read_text(encoding="utf-8")
+        if kind == "new":
+            assert block.code == text, f"{block.id}: not what `new {name}` writes at {path}"
+            continue
+        if kind == "append":
+            text = text.rstrip("\n") + "\n\n\n" + block.code
+        else:
+            lines = text.splitlines()
+            for line in block.code.splitlines():
+                key = line.partition(":")[0] + ":"
+                (at,) = [i for i, old in enumerate(lines) if old.startswith(key)]
+                lines[at] = line
+            text = "\n".join(lines) + "\n"
+        file.write_text(text, encoding="utf-8")
+    return project
+
+
+PROJECT_PAGES = [
+    pytest.param(page, id=page.relative_to(ROOT).as_posix())
+    for page in PAGES
+    if project_blocks(page)
+]
+
+
+def test_the_tutorial_makes_a_project() -> None:
+    assert ROOT / "docs" / "tutorial.md" in [p.values[0] for p in PROJECT_PAGES]
+
+
+@pytest.mark.host
+@pytest.mark.parametrize("page", PROJECT_PAGES)
+def test_the_project_a_page_makes_passes_the_checks_and_its_tests_on_real_hermes(
+    page: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = make_project(page, tmp_path)
+    assert project is not None
+    (plugin,) = (project / "src").iterdir()
+    for extra in ([], ["--probe"]):
+        status, report = check_report(plugin, capsys, *extra)
+        assert (status, report["findings"]) == (0, []), report["findings"]
+    assert main(["preflight", str(plugin)]) == 0, capsys.readouterr().out
+    capsys.readouterr()
+    command = [sys.executable, "-m", "pytest", "-v", "-p", "no:cacheprovider"]
+    run = subprocess.run(
+        [*command, "--hermes", "installed"], cwd=project, capture_output=True, text=True
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    tests = sum(f.read_text().count("\ndef test_") for f in (project / "tests").glob("*.py"))
+    hermes = f"hermes-{parse_hosts('installed')[0].version}"
+    assert run.stdout.count("[memory] PASSED") == tests, run.stdout
+    assert run.stdout.count(f"[{hermes}] PASSED") == tests, run.stdout
 
 
 # -- plugins assembled from the pages ------------------------------------------------------
@@ -195,7 +282,8 @@ def test_every_plugin_of_the_pages_passes_check_with_no_findings(
 
 
 def python_param(block: Block) -> bool:
-    return block.language == "python" and not block.directive.startswith("plugin ")
+    plugin = block.directive.startswith("plugin ")
+    return block.language == "python" and not plugin and not project_kind(block)
 
 
 @pytest.mark.parametrize("block", [pytest.param(b, id=b.id) for b in BLOCKS if python_param(b)])
@@ -252,7 +340,9 @@ def test_a_data_block_parses_and_equals_what_it_shows(
     parse = {"json": json.loads, "yaml": yaml.safe_load, "toml": tomllib.loads}
     data = parse[block.language](block.code)
     words = block.directive.split()
-    if words[:1] == ["plugin"]:
+    if project_kind(block):
+        assert isinstance(data, dict)  # the file itself is checked with its project
+    elif words[:1] == ["plugin"]:
         assert block.language == "yaml"
         assert words[2] == "plugin.yaml"
         assert isinstance(data, dict)
@@ -329,17 +419,25 @@ def test_every_command_of_a_shell_block_is_one_the_project_has(
             assert os.access(script, os.X_OK), where
         elif words[0] == "hermes-plugin-kit":
             assert_kit_command(words[1:], where)
+        elif words[:3] == ["uv", "pip", "install"] and words[-1] == ".":
+            assert words[3:5] == ["--python", "$HERMES_PYTHON"] or words[3] == "--python", where
+        elif words[1:4] == ["-m", "pip", "install"] or (
+            words[:3] == ["uv", "pip", "install"] and "--no-deps" in words
+        ):
+            assert_pip_route(words, where)
         elif words[:2] == ["uv", "add"] or words[:3] == ["uv", "pip", "install"]:
             requirements = [w for w in words if " @ " in w]
             assert len(requirements) == 1, where
             assert_requirement(requirements[0], where)
-        elif words[1:4] == ["-m", "pip", "install"]:
-            assert_pip_route(words, where)
         elif words[:5] == ["uv", "run", "python", "-m", "pytest"]:
-            hosts = [v for k, v in itertools.pairwise(words) if k == "--hermes"]
-            assert hosts, where
-            for value in hosts:
+            for value in [v for k, v in itertools.pairwise(words) if k == "--hermes"]:
                 assert parse_hosts(value), where  # raises ValueError for a wrong value
+        elif words[:3] == ["uv", "run", "hermes-plugin-kit"]:
+            assert_kit_command(words[3:], where)
+        elif words in (["uv", "sync"], ["hermes", "plugins", "list"]) or words[0] in ("cd", "head"):
+            pass  # a step of the tutorial (a directory change, the project's sync, a look)
+        elif words[:3] == ["hermes", "plugins", "enable"]:
+            assert len(words) == 4, where  # the plugin's name, as plugin.yaml gives it
         elif words[:2] == ["uvx", "--from"]:
             assert_requirement(words[2], where)
             assert words[3] == "hermes-plugin-kit", where
@@ -364,13 +462,19 @@ def printed(command: str, capsys: pytest.CaptureFixture[str]) -> str:
 
 @pytest.mark.parametrize("block", by_kind("text"))
 def test_a_text_block_is_what_the_command_prints_or_says_why_not(
-    block: Block, workshop: Path, capsys: pytest.CaptureFixture[str]
+    block: Block,
+    workshop: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     kind, _, rest = block.directive.partition(" ")
     if kind in {"output", "output-in"}:
         page = block.page
         for name in page_plugins(page):
             assemble(page, name, workshop)
+        project = make_project(page, workshop)
+        if project is not None:  # the page's commands run in it, as its reader does
+            monkeypatch.chdir(project)
         out = printed(rest, capsys)
         if kind == "output":
             assert out.strip() == block.code.strip()

@@ -116,7 +116,6 @@ TEST: Final = Template('''\
 hermes-agent releases (``any_host``: ``pytest --hermes $floor,$newest`` runs each test on
 the in-memory host and on both releases)."""
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -126,9 +125,8 @@ PLUGIN = Path(__file__).resolve().parents[1] / "src" / "$package"
 def test_the_tool_reaches_the_model_with_its_arguments(any_host):
     plugin = any_host.load(PLUGIN)
     assert plugin.enabled, plugin.error
-    (definition,) = any_host.definitions()
-    assert definition["function"]["name"] == "${namespace}_count_words"
-    assert definition["function"]["parameters"]["required"] == ["text"]
+    definitions = {d["function"]["name"]: d["function"] for d in any_host.definitions()}
+    assert definitions["${namespace}_count_words"]["parameters"]["required"] == ["text"]
 
 
 def test_the_tool_answers_with_the_envelope(any_host):
@@ -149,16 +147,26 @@ README: Final = Template("""\
 
 A hermes-agent plugin built with hermes-plugin-kit.
 
-    uv run python -m pytest                              # its tests, on the kit's in-memory host
-    uv run python -m pytest --hermes $floor,$newest      # and on the real hermes, oldest and newest
-    uv run hermes-plugin-kit check src/$package          # what hermes will see, and the lint
-    uv run hermes-plugin-kit preflight src/$package      # hermes' catalogue admission rules
+    uv run python -m pytest                            # its tests, on the kit's in-memory host
+    uv run python -m pytest --hermes $floor,$newest    # and on real hermes, oldest and newest
+    uv run hermes-plugin-kit check src/$package        # what hermes will see, and the lint
+    uv run hermes-plugin-kit preflight src/$package    # hermes' catalogue admission rules
 
 `.github/workflows/plugin.yml` runs all four on every push.
 
-Install it into hermes by copying `src/$package` to `~/.hermes/plugins/$name/`, or with
-`pip install .` (entry point `hermes_agent.plugins`), then enable it:
-`hermes plugins enable $name`.
+## Into hermes
+
+Install the project into the Python environment hermes runs in: that brings the kit from
+the commit `pyproject.toml` pins, and the entry point (`hermes_agent.plugins`) hermes
+finds the plugin by. Then enable it:
+
+    uv pip install --python "$$(head -1 "$$(command -v hermes)" | cut -c3-)" .
+    hermes plugins enable $name
+
+(the first line reads hermes' Python off the `hermes` command's first line; give its path
+yourself if that is not a `#!` line). Copying `src/$package` into `~/.hermes/plugins/` is
+not enough on its own: hermes then fails with `No module named 'hermes_plugin_kit'` until
+the kit is installed into its environment too.
 """)
 
 
