@@ -37,6 +37,15 @@ def test_the_readme_starts_with_the_two_commands_then_install_and_an_example() -
     assert commands == ["./scripts/example", "./scripts/test"]
 
 
+def test_the_readme_first_screen_is_for_authors() -> None:
+    # the install lines and the start of the example within the first 50 lines (issue 24)
+    lines = README.read_text(encoding="utf-8").splitlines()
+    first = "\n".join(lines[:50])
+    assert "hermes-plugin-kit new" in first
+    assert 'uv add "hermes-plugin-kit @ git+' in first
+    assert "## A complete plugin" in first
+
+
 def test_every_relative_link_of_the_readme_and_the_pages_leads_to_a_file() -> None:
     pages = [README, *(ROOT / "docs").rglob("*.md")]
     checked = 0
@@ -78,3 +87,23 @@ def test_the_site_hook_drops_sphinx_role_names_before_code_and_nothing_else() ->
     assert hooks.on_page_content(html) == (
         "Use <code>tool</code> or <code>ToolSpec</code>; a:b:<em>c</em>, :func: x"
     )
+
+
+def api_page(page: str) -> str:
+    return (ROOT / "docs" / "api" / page).read_text(encoding="utf-8")
+
+
+def test_the_facade_page_lists_every_name_it_exports_once_linked_to_its_package() -> None:
+    import hermes_plugin_kit
+
+    links = re.findall(r"\[`(\w+)`\]\[kit_\w+\.(\w+)\]", api_page("hermes_plugin_kit.md"))
+    assert all(shown == target for shown, target in links)  # each leads to the name it shows
+    assert sorted(shown for shown, _ in links) == sorted(hermes_plugin_kit.__all__)
+
+
+def test_kit_core_page_shows_every_name_tool_first() -> None:
+    import kit_core
+
+    members = re.findall(r"^        - (\w+)$", api_page("kit_core.md"), re.MULTILINE)
+    assert members[0] == "tool"
+    assert sorted(members) == sorted(kit_core.__all__)
