@@ -39,35 +39,14 @@ def uv_pip(python: Path, *args: str) -> None:
     assert done.returncode == 0, done.stderr
 
 
-def new_project(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+def test_a_new_project_goes_into_hermes_either_way_the_docs_give(
+    hermes_python: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["new", "word-tools", "--directory", str(tmp_path), "--kit-source", "path"]) == 0
     capsys.readouterr()
-    return tmp_path / "word-tools"
-
-
-def test_the_project_installed_into_hermes_environment_loads_with_the_kit(
-    hermes_python: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    # way 1: `uv pip install --python <hermes' python> .` brings the kit from the project's
-    # pin and the entry point hermes finds; `hermes plugins enable word-tools` turns it on
-    project = new_project(tmp_path, capsys)
-    uv_pip(hermes_python, str(project))
-    with RealHost(hermes_python, warm=False) as host:
-        host.load_all([], entry_points=["word-tools"])
-        (plugin,) = [p for p in host.plugins.values() if p.listed.get("key") == "word-tools"]
-        assert (plugin.enabled, plugin.error, plugin.tools) == (
-            True, None, ("word_tools_count_words",)
-        )  # fmt: skip
-        out = json.loads(host.call_tool("word_tools_count_words", {"text": "a b a"}))
-    assert out == {"success": True, "data": {"words": 3, "top": [["a", 2], ["b", 1]]}}
-
-
-def test_a_copied_directory_needs_the_kit_in_hermes_environment(
-    hermes_python: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+    project = tmp_path / "word-tools"
     # way 2: the package copied into $HERMES_HOME/plugins/ fails until the kit's four
     # runtime packages are installed into hermes' environment (--no-deps)
-    project = new_project(tmp_path, capsys)
     copy = tmp_path / "plugins" / "word-tools"
     shutil.copytree(project / "src" / "word_tools", copy)
     with RealHost(hermes_python, warm=False) as host:
@@ -79,3 +58,14 @@ def test_a_copied_directory_needs_the_kit_in_hermes_environment(
         plugin = host.load(copy)
         assert plugin.tools == ("word_tools_count_words",)
         assert host.run_command("word-tools-status") == "word-tools is loaded"
+    # way 1: `uv pip install --python <hermes' python> .` brings the kit from the project's
+    # pin and the entry point hermes finds; `hermes plugins enable word-tools` turns it on
+    uv_pip(hermes_python, str(project))
+    with RealHost(hermes_python, warm=False) as host:
+        host.load_all([], entry_points=["word-tools"])
+        (plugin,) = [p for p in host.plugins.values() if p.listed.get("key") == "word-tools"]
+        assert (plugin.enabled, plugin.error, plugin.tools) == (
+            True, None, ("word_tools_count_words",)
+        )  # fmt: skip
+        out = json.loads(host.call_tool("word_tools_count_words", {"text": "a b a"}))
+    assert out == {"success": True, "data": {"words": 3, "top": [["a", 2], ["b", 1]]}}
