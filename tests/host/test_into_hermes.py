@@ -20,15 +20,14 @@ from kit_devtools.testing._host_envs import kit_requirements, uv_command
 from kit_devtools.testing.real import RealHost
 
 
-@pytest.fixture
-def hermes_python(tmp_path: Path) -> Path:
+def hermes_environment(where: Path) -> Path:
     """An environment with hermes importable (this one's site-packages, read through a
-    ``.pth`` line, whose own ``.pth`` files, the kit's editable installs, are not read)."""
-    env = tmp_path / "hermes-env"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(env)], check=True)
-    (site,) = env.glob("lib/python3*/site-packages")
+    ``.pth`` line, whose own ``.pth`` files, the kit's editable installs, are not read);
+    returns its Python."""
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(where)], check=True)
+    (site,) = where.glob("lib/python3*/site-packages")
     (site / "hermes_site.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    return env / "bin" / "python"
+    return where / "bin" / "python"
 
 
 def uv_pip(python: Path, *args: str) -> None:
@@ -40,24 +39,19 @@ def uv_pip(python: Path, *args: str) -> None:
 
 
 def test_a_new_project_goes_into_hermes_either_way_the_docs_give(
-    hermes_python: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["new", "word-tools", "--directory", str(tmp_path), "--kit-source", "path"]) == 0
     capsys.readouterr()
     project = tmp_path / "word-tools"
-    # way 2: the package copied into $HERMES_HOME/plugins/ fails until the kit's four
-    # runtime packages are installed into hermes' environment (--no-deps)
+    hermes_python = hermes_environment(tmp_path / "hermes-env")
+    # the package copied into $HERMES_HOME/plugins/ alone: hermes' environment has no kit
     copy = tmp_path / "plugins" / "word-tools"
     shutil.copytree(project / "src" / "word_tools", copy)
     with RealHost(hermes_python, warm=False) as host:
         (plugin,) = host.load_all([copy]).values()
         assert plugin.enabled is False
         assert "No module named 'hermes_plugin_kit'" in str(plugin.error)
-    uv_pip(hermes_python, "--no-deps", *kit_requirements())
-    with RealHost(hermes_python, warm=False) as host:
-        plugin = host.load(copy)
-        assert plugin.tools == ("word_tools_count_words",)
-        assert host.run_command("word-tools-status") == "word-tools is loaded"
     # way 1: `uv pip install --python <hermes' python> .` brings the kit from the project's
     # pin and the entry point hermes finds; `hermes plugins enable word-tools` turns it on
     uv_pip(hermes_python, str(project))
@@ -69,3 +63,11 @@ def test_a_new_project_goes_into_hermes_either_way_the_docs_give(
         )  # fmt: skip
         out = json.loads(host.call_tool("word_tools_count_words", {"text": "a b a"}))
     assert out == {"success": True, "data": {"words": 3, "top": [["a", 2], ["b", 1]]}}
+    # way 2: the kit's four runtime packages, --no-deps, make the copy's imports resolve
+    # there (a copied directory loading with the kit importable: every real-host test)
+    other = hermes_environment(tmp_path / "other-env")
+    uv_pip(other, "--no-deps", *kit_requirements())
+    check = [str(other), "-c", "import hermes_plugin_kit, kit_lifecycle, kit_media"]
+    assert subprocess.run(check, capture_output=True, check=False).returncode == 0
+    no_tooling = [str(other), "-c", "import kit_devtools"]  # never in hermes' environment
+    assert subprocess.run(no_tooling, capture_output=True, check=False).returncode == 1
