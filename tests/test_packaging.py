@@ -49,6 +49,7 @@ def wheels(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+@pytest.mark.python_independent  # pure-Python wheels and their metadata: the same on every Python
 def test_every_member_builds_a_wheel_at_the_shared_version(wheels: Path) -> None:
     names = sorted(p.name for p in wheels.glob("*.whl"))
     assert names == [
@@ -145,6 +146,7 @@ def inspect_environment(consumer: Path) -> dict[str, Any]:
     return json.loads(run.stdout)
 
 
+@pytest.mark.python_independent  # pure-Python wheels and their metadata: the same on every Python
 def test_the_runtime_install_brings_no_author_tooling(
     tmp_path: Path, clone: tuple[Path, str]
 ) -> None:
@@ -157,6 +159,7 @@ def test_the_runtime_install_brings_no_author_tooling(
     assert found["command"] is False
 
 
+@pytest.mark.python_independent  # pure-Python wheels and their metadata: the same on every Python
 def test_the_dev_extra_brings_the_command_and_it_checks_an_example(
     tmp_path: Path, clone: tuple[Path, str]
 ) -> None:
@@ -199,6 +202,7 @@ def test_the_readme_install_lines_resolve_every_kit_package_from_one_commit(
         assert f"subdirectory=packages%2F{name}" in source["git"]
 
 
+@pytest.mark.python_independent  # pure-Python wheels and their metadata: the same on every Python
 def test_the_command_runs_with_no_project_at_all(tmp_path: Path, clone: tuple[Path, str]) -> None:
     """The README's ``uvx --from "kit-devtools @ git+…" hermes-plugin-kit check PATH``."""
     repo, sha = clone
@@ -299,6 +303,7 @@ def test_a_kit_installed_from_two_commits_is_refused_until_one_commit_is_install
     assert f"kit-devtools {VERSION} (git {first[:12]})" in refused.stderr
 
 
+@pytest.mark.python_independent  # pure-Python wheels and their metadata: the same on every Python
 def test_the_documented_pip_route_installs_the_kit_and_nothing_from_an_index(
     tmp_path: Path, clone: tuple[Path, str]
 ) -> None:
