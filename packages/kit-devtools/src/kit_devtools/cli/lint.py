@@ -11,7 +11,9 @@ from typing import Any, Final, cast
 from kit_core import ErrorCode, ToolSpec, declaration_of
 from kit_core._annotations import signature_of
 from kit_core._host_model import HostRelease
+from kit_core._runtime import MISSING_AWAIT_HINT, SYNC_AWAITABLE_HINT
 from kit_devtools.cli._compat_source import absent_member_findings, source_root
+from kit_devtools.cli._handler_source import dict_return
 from kit_devtools.cli._manifest_rules import MANIFEST_KEYS, manifest_findings
 from kit_devtools.cli._probe_args import arguments_for
 from kit_devtools.cli._tool_rules import (
@@ -34,6 +36,7 @@ from kit_devtools.testing._failure import ManifestNotRead, PluginRefused
 from kit_devtools.testing._failure import where as where_raised
 from kit_devtools.testing._hooks import SENT_KEYWORDS
 from kit_devtools.testing._manifest import is_memory_provider_dir
+from kit_devtools.testing._pipeline import multimodal
 from kit_devtools.testing._providers import PROVIDER_KINDS
 from kit_devtools.testing._real_hermes import hermes_installed
 from kit_devtools.testing.host_names import MODELLED, hermes_top_level
@@ -364,6 +367,8 @@ def _probe_problem(
     out = host.call_tool(name, args, task_id="hpk-probe", session_id="hpk-probe")
     where = f"tool {name}"
     if not isinstance(out, str):
+        if multimodal(out) is not None:
+            return None  # hermes' multimodal envelope: a valid result
         return finding("HPK132", where, called_with=called_with, kind=f"a {type(out).__name__}")
     try:
         data = json.loads(out)
@@ -372,7 +377,13 @@ def _probe_problem(
     if not isinstance(data, dict):
         return None
     reply = cast("dict[str, Any]", data)
+    unawaited = _unawaited(host, name, reply)
+    if unawaited is not None:
+        return None if unawaited == "HPK122" else finding(unawaited, where, called_with=called_with)
     if reply.get("error_type") == "tool_result_contract":
+        dict_result = reply.get("result_type") == "dict"
+        if dict_result and dict_return(host.tools[name].handler) is not None:
+            return None  # HPK125 names the return statement
         kind = f"a {reply.get('result_type')}"
         return finding("HPK132", where, called_with=called_with, kind=kind)
     error = str(reply.get("error", ""))
@@ -381,3 +392,23 @@ def _probe_problem(
     if reply.get("error_code") == ErrorCode.HANDLER_ERROR:  # the kit caught it
         return finding("HPK133", where, called_with=called_with, error=error)
     return None
+
+
+def _unawaited(host: InMemoryHost, name: str, reply: dict[str, Any]) -> str | None:
+    """The rule of a call whose handler gave back an awaitable nothing awaits: HPK134 for a
+    plain ``def`` handler (it should be ``async def``, or await what it calls), HPK135 for
+    an ``async def`` one (an ``await`` is missing), HPK122 for an ``async def`` handler
+    registered without ``is_async`` (the static rule says it); None for any other reply.
+    A kit tool says which in its ``result_not_serializable`` envelope; hermes' result
+    contract names the coroutine of a hand-written handler."""
+    if reply.get("error_code") == ErrorCode.RESULT_NOT_SERIALIZABLE:
+        error = str(reply.get("error", ""))
+        if MISSING_AWAIT_HINT in error:
+            return "HPK135"
+        return "HPK134" if SYNC_AWAITABLE_HINT in error else None
+    if reply.get("error_type") != "tool_result_contract" or reply.get("result_type") != "coroutine":
+        return None
+    entry = host.tools[name]
+    if not is_coroutine_function(entry.handler):
+        return "HPK134"
+    return "HPK135" if entry.is_async else "HPK122"
