@@ -166,6 +166,29 @@ def test_call_runs_a_tool_through_the_full_pipeline(capsys: pytest.CaptureFixtur
     assert json.loads(capsys.readouterr().out)["error"] == "from_scale is required (e.g. 'celsius')"
 
 
+def test_call_delivers_a_media_tool_to_a_simulated_chat_turn_and_shows_what_it_sent(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``deliver_media(..., "origin")`` needs a gateway chat turn: ``call`` simulates one,
+    so the delivery succeeds into the recorded send_message, and the report shows it."""
+    args = '{"picture": "harbour.png", "caption": "Hi"}'
+    postcard = EXAMPLES / "media-postcard"
+    assert main(["call", str(postcard), "postcard_send_picture", "--args", args]) == 0
+    result, *sent = capsys.readouterr().out.splitlines()
+    out = json.loads(result)
+    assert out["success"] is True, out
+    assert out["data"]["requested_target"] == "origin"
+    assert out["data"]["display_target"] == "telegram:…0001:…0001"
+    picture = (postcard / "album" / "harbour.png").resolve()
+    assert sent == [
+        "sent in the simulated chat turn (telegram:-1000000000001:10001, session cli;"
+        " recorded, nothing left this machine):",
+        "  send_message to telegram:-1000000000001:10001:",
+        "    Hi",
+        f"    MEDIA:{picture}",
+    ]
+
+
 def test_call_explains_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["call", str(EXAMPLES / "unit-convert"), "units_nope"]) == 2
     assert "its tools: units_convert_length, units_convert_temperature" in capsys.readouterr().err

@@ -13,6 +13,10 @@ import pytest
 
 from kit_devtools.cli import main
 from kit_devtools.cli._probe_args import arguments_for
+from kit_devtools.cli.lint import probe_tools
+from kit_devtools.testing import InMemoryHost
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def test_arguments_satisfy_types_bounds_and_choices() -> None:
@@ -281,3 +285,18 @@ def test_plain_check_finds_a_hand_written_handler_that_returns_a_dict(
     assert main(["check", str(directory), "--probe", "--format", "json"]) == 1
     probed = json.loads(capsys.readouterr().out)["findings"]
     assert probed == findings
+
+
+def test_the_probe_runs_a_media_tool_in_a_simulated_chat_turn() -> None:
+    """The probe's calls are in a chat turn, as a model's are: a media tool's delivery to
+    "origin" reaches the recorded send_message instead of failing for want of a chat."""
+    host = InMemoryHost()
+    plugin = host.load(EXAMPLES / "media-postcard")
+    assert probe_tools(host, plugin) == []
+    [sent] = host.sent_messages
+    picture = (EXAMPLES / "media-postcard" / "album" / "harbour.png").resolve()
+    assert sent == {
+        "action": "send",
+        "target": "telegram:-1000000000001:10001",
+        "message": f"MEDIA:{picture}",
+    }

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from kit_core._host_model import HostRelease, installed_release
+from kit_devtools.cli._chat_turn import delivered_lines, simulate_chat_turn
 from kit_devtools.cli._doctor import doctor
 from kit_devtools.cli._isolated import MAX_TIMEOUT
 from kit_devtools.cli._output import emit, reports_on_stdout
@@ -214,8 +215,11 @@ def _call(args: argparse.Namespace) -> int:
     if args.tool not in host.tools:
         listed = ", ".join(sorted(plugin.tools)) or "none"
         return _fail(f"{args.tool!r} is not a tool of {plugin.key} (its tools: {listed})")
+    simulate_chat_turn(host, args.session_id)
     out = host.call_tool(args.tool, tool_args, task_id=args.task_id, session_id=args.session_id)
     emit(out if isinstance(out, str) else json.dumps(out, default=repr))
+    for line in delivered_lines(host):
+        emit(line)
     return 0
 
 

@@ -12,6 +12,7 @@ from kit_core import ErrorCode, ToolSpec, declaration_of
 from kit_core._annotations import signature_of
 from kit_core._host_model import HostRelease
 from kit_core._runtime import MISSING_AWAIT_HINT, SYNC_AWAITABLE_HINT
+from kit_devtools.cli._chat_turn import simulate_chat_turn
 from kit_devtools.cli._compat_source import absent_member_findings, source_root
 from kit_devtools.cli._handler_source import dict_return
 from kit_devtools.cli._manifest_rules import MANIFEST_KEYS, manifest_findings
@@ -50,6 +51,8 @@ __all__ = [
     "probe_tools",
 ]
 
+PROBE_SESSION: Final = "hpk-probe"
+"""The task and session id of the probe's calls."""
 _HOST_ERRORS: Final = ("[TOOL_ERROR]", "Tool execution failed:", "Error executing")
 """How hermes words a tool whose handler raised (``tools/registry.py`` dispatch)."""
 
@@ -341,8 +344,10 @@ def lint_plugin(
 
 def probe_tools(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]:
     """Call each of the plugin's tools through the host pipeline: with empty arguments,
-    then with arguments built from its schema (what a model could send)."""
+    then with arguments built from its schema (what a model could send), in a simulated
+    chat turn (a media tool delivers to its chat, recorded)."""
     found: list[Finding] = []
+    simulate_chat_turn(host, PROBE_SESSION)
     for name in plugin.tools:
         entry = host.tools.get(name)
         if entry is None or entry.plugin != plugin.name:
@@ -364,7 +369,7 @@ def probe_tools(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]:
 def _probe_problem(
     host: InMemoryHost, name: str, called_with: str, args: dict[str, Any]
 ) -> Finding | None:
-    out = host.call_tool(name, args, task_id="hpk-probe", session_id="hpk-probe")
+    out = host.call_tool(name, args, task_id=PROBE_SESSION, session_id=PROBE_SESSION)
     where = f"tool {name}"
     if not isinstance(out, str):
         if multimodal(out) is not None:
