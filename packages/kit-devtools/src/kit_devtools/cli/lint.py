@@ -6,6 +6,7 @@ import difflib
 import json
 import traceback
 from collections.abc import Iterable
+from pathlib import PurePath
 from typing import Any, Final, cast
 
 from kit_core import ErrorCode, ToolSpec, declaration_of
@@ -13,7 +14,12 @@ from kit_core._annotations import signature_of
 from kit_core._host_model import HostRelease
 from kit_core._runtime import MISSING_AWAIT_HINT, SYNC_AWAITABLE_HINT
 from kit_devtools.cli._chat_turn import simulate_chat_turn
-from kit_devtools.cli._compat_source import absent_member_findings, source_root
+from kit_devtools.cli._compat_source import (
+    absent_member_findings,
+    is_own_package,
+    own_import_findings,
+    source_root,
+)
 from kit_devtools.cli._handler_source import dict_return
 from kit_devtools.cli._manifest_rules import MANIFEST_KEYS, manifest_findings
 from kit_devtools.cli._probe_args import arguments_for
@@ -108,7 +114,18 @@ def memory_provider_findings(plugin: LoadedPlugin, memory: MemoryProviderLoad) -
 
 
 def load_findings(plugin: LoadedPlugin) -> list[Finding]:
-    """Why hermes' general loader does not load the plugin, if it does not."""
+    """Why hermes' general loader does not load the plugin, if it does not, and what in
+    its source stops hermes importing it (HPK504: an absolute import of its own package,
+    found also where it loads here, as in its own tests). ``check`` and ``compat`` both
+    diagnose a load with it: an import failure that HPK504 explains is that finding, not
+    HPK003; a skill path register_skill fails on is HPK503 (a str) or HPK401."""
+    own = own_import_findings(plugin)
+    return _load_failure(plugin, explained=bool(own)) + own
+
+
+def _load_failure(plugin: LoadedPlugin, *, explained: bool) -> list[Finding]:
+    """Why the loader does not load the plugin (none when HPK504 ``explained`` an import
+    failure of the plugin's own package)."""
     where = f"plugin {plugin.key}"
     if plugin.error is None:
         return []
@@ -120,8 +137,10 @@ def load_findings(plugin: LoadedPlugin) -> list[Finding]:
     if plugin.error == "no register() function" or exc is None:
         return [finding("HPK002", where)]
     if _raised_in(exc, "register_skill"):
-        why = f"{type(exc).__name__}: {exc}"
-        return [finding("HPK401", where, path=getattr(exc, "filename", None) or "?", why=why)]
+        return [_skill_failure(plugin, exc)]
+    failed_import = _import_error(exc)
+    if explained and failed_import is not None and is_own_package(plugin, failed_import.name or ""):
+        return []
     missing = _missing_module(plugin, exc)
     if missing is not None:
         return [missing]
@@ -131,13 +150,42 @@ def load_findings(plugin: LoadedPlugin) -> list[Finding]:
     return [finding("HPK001", where, error=error)]
 
 
-def _missing_module(plugin: LoadedPlugin, failure: BaseException | None) -> Finding | None:
-    """HPK018 when the plugin failed on a hermes module that is absent only because
-    hermes-agent is not installed here (in hermes that module is there)."""
+def _skill_failure(plugin: LoadedPlugin, exc: BaseException) -> Finding:
+    """HPK503 for a path register_skill could not call ``exists()`` on (a str), else
+    HPK401 for the path it refused; both read from the call that raised."""
+    called = _call_of(exc, "register_skill")
+    name, path = called.get("name", "?"), called.get("path")
+    where = f"skill {name}" if isinstance(name, str) else f"plugin {plugin.key}"
+    if isinstance(exc, AttributeError) and path is not None and not isinstance(path, PurePath):
+        return finding("HPK503", where, type=type(path).__name__)
+    shown = path if path is not None else getattr(exc, "filename", None) or "?"
+    return finding("HPK401", where, path=shown, why=f"{type(exc).__name__}: {exc}")
+
+
+def _call_of(exc: BaseException, function: str) -> dict[str, Any]:
+    """The arguments of the innermost frame of ``function`` the exception went through."""
+    found: dict[str, Any] = {}
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_name == function:
+            found = dict(tb.tb_frame.f_locals)
+        tb = tb.tb_next
+    return found
+
+
+def _import_error(failure: BaseException | None) -> ImportError | None:
+    """The ImportError the failure is, or that caused it."""
     exc = failure
     while exc is not None and not isinstance(exc, ImportError):
         exc = exc.__cause__ or exc.__context__
-    if not isinstance(exc, ImportError) or not exc.name or hermes_installed():
+    return exc
+
+
+def _missing_module(plugin: LoadedPlugin, failure: BaseException | None) -> Finding | None:
+    """HPK018 when the plugin failed on a hermes module that is absent only because
+    hermes-agent is not installed here (in hermes that module is there)."""
+    exc = _import_error(failure)
+    if exc is None or not exc.name or hermes_installed():
         return None
     name, text = exc.name, f"{type(exc).__name__}: {exc}"
     if name.partition(".")[0] not in hermes_top_level():
