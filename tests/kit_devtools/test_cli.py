@@ -126,6 +126,29 @@ def test_loading_problems_are_findings(
     assert [f["rule"] for f in report["findings"]] == [rule]
 
 
+def test_an_entry_point_report_names_no_path_it_does_not_have(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An installed entry point has no plugin directory: the heading leaves the path out
+    instead of showing a placeholder."""
+    info = tmp_path / "ep_plugin-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: ep-plugin\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[hermes_agent.plugins]\nep-plugin = ep_plugin\n")
+    (tmp_path / "ep_plugin").mkdir()
+    (tmp_path / "ep_plugin" / "__init__.py").write_text("def register(ctx):\n    pass\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        assert main(["check", "ep-plugin"]) == 0
+        assert capsys.readouterr().out.splitlines()[0] == "plugin ep-plugin (entrypoint): enabled"
+        main(["compat", "ep-plugin"])
+        first = capsys.readouterr().out.splitlines()[0]
+        assert first.startswith("plugin ep-plugin (entrypoint): loaded into")
+    finally:
+        for name in [n for n in sys.modules if n.partition(".")[0] == "ep_plugin"]:
+            del sys.modules[name]
+
+
 def test_text_report_ends_with_the_counts(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", str(PLUGINS / "raises")]) == 1
     out = capsys.readouterr().out.splitlines()

@@ -39,7 +39,7 @@ from kit_devtools.cli._compat_source import (
 )
 from kit_devtools.cli._compat_uses import Recorder, RecordingHost
 from kit_devtools.cli._manifest_rules import manifest_version_findings
-from kit_devtools.cli._report import counts
+from kit_devtools.cli._report import counts, not_loaded, plugin_heading
 from kit_devtools.cli._target import Target
 from kit_devtools.cli._tool_rules import signature_shape
 from kit_devtools.cli.findings import Finding
@@ -253,11 +253,9 @@ def render_json(data: dict[str, Any], findings: Sequence[Finding]) -> str:
 
 def render_text(data: dict[str, Any], findings: Sequence[Finding]) -> str:
     plugin = data["plugin"]
-    state = "loaded" if plugin["enabled"] else f"NOT LOADED: {plugin['error']}"
-    lines = [
-        f"plugin {plugin['key']} ({plugin['source']}: {plugin['path'] or '-'}): {state}"
-        f" into {data['loaded_into']} (in memory)"
-    ]
+    state = "loaded" if plugin["enabled"] else not_loaded(plugin["error"])
+    heading = plugin_heading(plugin["key"], plugin["source"], plugin["path"], state)
+    lines = [f"{heading} into {data['loaded_into']} (in memory)"]
     floor = data["floor"]
     if floor is None:
         lines.append("floor: unknown")
