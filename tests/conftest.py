@@ -50,6 +50,14 @@ _OUTCOMES: dict[str, dict[str, dict[str, int]]] = {"rows": {}}
 """``rows`` -> row -> passed/failed/skipped counts (and ``refused``)."""
 
 
+@pytest.fixture(autouse=True)
+def _not_in_ci(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test runs as on an author's machine, whether the suite runs in CI or not: the
+    kit behaves differently in a CI job (``CI`` set: a missing tool snapshot fails), and a
+    test of that sets ``CI`` itself. Unset here, it is unset for the commands tests run."""
+    monkeypatch.delenv("CI", raising=False)
+
+
 def row_of(item: pytest.Item) -> str | None:
     """The support table row a real-host test counts toward (None: not one)."""
     marker = item.get_closest_marker("surface")

@@ -117,6 +117,16 @@ def raises(args, **kwargs):
 def as_dict(args, **kwargs):
     return {"ok": True, "args": args}
 
+def as_dict_named(args, **kwargs):
+    answer = {"ok": True, "args": args}  # a name, not a literal: only a call shows it
+    return answer
+
+def sync_coro(args, **kwargs):
+    return coro(args)
+
+async def forgot_await(args, **kwargs):
+    return coro(args)
+
 def mark(name):
     MARKS.mkdir(exist_ok=True)
     (MARKS / name).write_text("ran")
@@ -521,15 +531,29 @@ def hpk121(seen: Seen) -> None:
         failed_call(seen, "sev121_get", "Tool execution failed", "unexpected keyword argument")
 
 
-def hpk122(seen: Seen) -> None:
-    """The handler's body never runs: 0.19.0 answers a contract error, older releases
+def coroutine_result(seen: Seen, name: str) -> None:
+    """The coroutine's body never runs: 0.19.0 answers a contract error, older releases
     hand on the coroutine's repr."""
-    answer = seen.call("sev122_get")
+    answer = seen.call(name)
     assert isinstance(answer, str)
     if HAS_RESULT_CONTRACT:
         assert "unsupported result type: coroutine" in answer
     else:
         assert answer.startswith("<coroutine object"), answer
+
+
+def hpk122(seen: Seen) -> None:
+    coroutine_result(seen, "sev122_get")
+
+
+def hpk134(seen: Seen) -> None:
+    """A plain def returning an async function's coroutine: never awaited."""
+    coroutine_result(seen, "sev134_get")
+
+
+def hpk135(seen: Seen) -> None:
+    """An is_async handler is awaited once; the coroutine it returned is not."""
+    coroutine_result(seen, "sev135_get")
 
 
 def hpk123(seen: Seen) -> None:
@@ -546,14 +570,22 @@ def hpk131(seen: Seen) -> None:
     failed_call(seen, "sev131_get", "Tool execution failed", "ValueError: no such item")
 
 
-def hpk132(seen: Seen) -> None:
+def dict_result(seen: Seen, name: str) -> None:
     """Never the JSON string the agent loop hands the model: 0.19.0 answers a contract
     error, older releases pass the dict itself on as the tool message's content."""
-    answer = seen.call("sev132_get")
+    answer = seen.call(name)
     if HAS_RESULT_CONTRACT:
         assert "unsupported result type: dict" in answer
     else:
         assert answer == OK  # a dict, not a str
+
+
+def hpk125(seen: Seen) -> None:
+    dict_result(seen, "sev125_get")
+
+
+def hpk132(seen: Seen) -> None:
+    dict_result(seen, "sev132_get")
 
 
 def hpk133(seen: Seen) -> None:
@@ -875,9 +907,13 @@ RUNS: dict[str, Run] = {
     "HPK123": Run(tool("sev123_get", is_async=True), hpk123),
     "HPK124": Run(tool("sev124_get", handler="named"), hpk124,
                   reported=lambda: not RELEASE.narrows_handler_kwargs),
+    "HPK125": Run(tool("sev125_get", handler="as_dict"), hpk125),
     "HPK131": Run(tool("sev131_get", handler="raises"), hpk131, command=PROBE),
-    "HPK132": Run(tool("sev132_get", handler="as_dict"), hpk132, command=PROBE),
+    "HPK132": Run(tool("sev132_get", handler="as_dict_named"), hpk132, command=PROBE),
     "HPK133": Run(KIT_TOOL, hpk133, command=PROBE),
+    "HPK134": Run(tool("sev134_get", handler="sync_coro"), hpk134, command=PROBE),
+    "HPK135": Run(tool("sev135_get", handler="forgot_await", is_async=True), hpk135,
+                  command=PROBE),
     "HPK201": Run(tool("sev201_get", then=_command("sev_cmd", "lambda raw: 'ran ' + raw")),
                   hpk201),
     "HPK202": Run(tool("sev202_get", then=_command("help", "lambda raw: 'mine'")), hpk202),

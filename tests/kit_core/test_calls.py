@@ -291,7 +291,26 @@ def test_a_sync_handler_returning_a_coroutine_gets_an_error_not_a_warning() -> N
 
     out = json.loads(forgot_async({}))
     assert out["error_code"] == "result_not_serializable"
-    assert "declare the handler with async def" in out["error"]
+    assert "declare it async def or await the call" in out["error"]
+
+
+def test_an_async_handler_returning_a_coroutine_is_told_to_add_the_missing_await() -> None:
+    """It is async def already: the advice is the await it forgot, never to declare it
+    async def."""
+
+    async def later() -> int:
+        return 1
+
+    @tool(toolset="tests")
+    async def forgot_await(args: dict[str, Any], **kwargs: Any) -> object:
+        """Forgot await."""
+        return later()
+
+    out = json.loads(asyncio.run(forgot_await({})))
+    assert out["error_code"] == "result_not_serializable"
+    assert "add the missing await" in out["error"]
+    assert "async def or" not in out["error"]
+    assert "declare" not in out["error"]
 
 
 def test_async_handlers_are_awaited_and_keep_the_contract() -> None:

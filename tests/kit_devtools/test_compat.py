@@ -535,3 +535,53 @@ def test_compat_names_a_guarded_member_its_default_release_lacks(
     directory = make_plugin(tmp_path, "guarded", GUARDED_SECTION)
     _, report = compat(directory, capsys)
     assert "HPK507" in rules(report)
+
+
+ONE_DIAGNOSIS = {
+    "own_import": (
+        "import own_import.helpers\n\ndef register(ctx):\n    pass\n",
+        {"helpers.py": "X = 1\n"},
+        "HPK504",
+        "import it relatively: from . import helpers",
+    ),
+    "str_skill": (
+        "from pathlib import Path\n\ndef register(ctx):\n"
+        "    ctx.register_skill('guide', str(Path(__file__).parent / 'SKILL.md'))\n",
+        {"SKILL.md": "---\nname: guide\ndescription: g\n---\nbody\n"},
+        "HPK503",
+        "pass a pathlib.Path",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ONE_DIAGNOSIS))
+def test_check_and_compat_diagnose_a_plugin_that_does_not_load_one_way(
+    case: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An absolute import of the plugin's own package and a str skill path: check says
+    what compat says (HPK504 with the relative import, HPK503 with pathlib.Path), not
+    "fix the import error" or "the skill path ? is not a file"."""
+    init, files, rule, fix = ONE_DIAGNOSIS[case]
+    directory = make_plugin(tmp_path, case, init, files=files)
+    assert main(["check", str(directory), "--format", "json"]) == 1
+    checked = json.loads(capsys.readouterr().out)["findings"]
+    assert [f["rule"] for f in checked] == [rule]
+    assert checked[0]["fix"].startswith(fix)
+    assert "?" not in checked[0]["message"]
+    status, report = compat(directory, capsys)
+    assert status == 1
+    assert [f for f in report["findings"] if f["rule"] in {"HPK003", "HPK401", rule}] == checked
+
+
+def test_check_finds_an_own_package_import_where_the_plugin_loads_here_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the plugin's parent folder on sys.path (as in its own tests) the import works
+    here; check reports it as compat does, since hermes cannot import it."""
+    init, files, _, _ = ONE_DIAGNOSIS["own_import"]
+    directory = make_plugin(tmp_path, "own_import", init, files=files)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert main(["check", str(directory), "--format", "json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["plugin"]["enabled"] is True
+    assert [f["rule"] for f in report["findings"]] == ["HPK504"]

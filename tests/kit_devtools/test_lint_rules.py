@@ -138,6 +138,10 @@ async def async_handler(args: Any, **kwargs: Any) -> str:
     return "{}"
 
 
+def dict_handler(args: Any, **kwargs: Any) -> dict[str, Any]:
+    return {"id": args}
+
+
 @pytest.mark.parametrize(
     ("handler", "is_async", "rules"),
     [
@@ -146,6 +150,7 @@ async def async_handler(args: Any, **kwargs: Any) -> str:
         (async_handler, False, ["HPK122"]),
         (good_handler, True, ["HPK123"]),
         (async_handler, True, []),
+        (dict_handler, False, ["HPK125"]),
     ],
 )
 def test_handler_rules(handler: Any, is_async: bool, rules: list[str]) -> None:

@@ -250,9 +250,10 @@ def test_json_shape_and_exit_status(tmp_path: Path, capsys: pytest.CaptureFixtur
     status, data = run(capsys, str(directory))
     assert status == 1
     assert set(data) == {
-        "plugin", "manifest", "verdict_by", "declared", "registered", "written", "findings",
-        "errors", "warnings", "conventions", "ok",
+        "plugin", "key", "manifest", "verdict_by", "declared", "registered", "written",
+        "findings", "errors", "warnings", "conventions", "ok",
     }  # fmt: skip
+    assert data["key"] == "demo"
     assert (data["errors"], data["warnings"], data["ok"]) == (1, 0, False)
     assert data["declared"] == {"tools": [], "hooks": [], "middleware": []}
     assert data["registered"]["tools"] == ["demo_x"]
@@ -264,7 +265,9 @@ def test_text_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     directory = plugin(tmp_path, BASE + "provides_tools: [demo_x]\n", source(("demo_x",)))
     assert main(["preflight", str(directory)]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith(f"preflight {directory}: verdict of hermes-plugin-kit")
+    assert out[0].startswith(
+        f"plugin demo (directory: {directory}): preflight verdict of hermes-plugin-kit"
+    )
     assert out[1:] == [
         "declared: tools: demo_x; hooks: -; middleware: -",
         "registered: tools: demo_x; hooks: -; middleware: -",
@@ -497,3 +500,33 @@ def test_a_plugin_fresh_from_new_passes_preflight_and_carries_the_workflow(
     assert (status, data["findings"]) == (0, [])
     workflow = (root / ".github" / "workflows" / "plugin.yml").read_text(encoding="utf-8")
     assert workflow == ci_workflow("src/word_tools", ">=0.13.0")
+
+
+def test_preflight_names_a_plugin_as_check_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """By the key hermes gives it (the manifest's name, not the folder's), in the first
+    line and in every finding: `plugin my-plugin (directory: ...)`."""
+    directory = tmp_path / "my_plugin"
+    directory.mkdir()
+    (directory / "plugin.yaml").write_text(
+        "name: my-plugin\nversion: 0.1.0\nkind: standalone\nrequires_hermes: '>=banana'\n"
+    )
+    (directory / "__init__.py").write_text(source(hooks=("pre_llm_call",)))
+    heading = f"plugin my-plugin (directory: {directory.resolve()}): "
+    main(["check", str(directory)])
+    checked = capsys.readouterr().out.splitlines()
+    assert checked[0].startswith(heading)
+    main(["preflight", str(directory)])
+    flighted = capsys.readouterr().out.splitlines()
+    assert flighted[0].startswith(heading + "preflight verdict of")
+    _, data = run(capsys, str(directory))
+    wheres = {f["rule"]: f["where"] for f in data["findings"]}
+    assert wheres == {
+        "HPK051": "plugin my-plugin plugin.yaml",  # no description
+        "HPK012": "plugin my-plugin plugin.yaml",  # as check has it
+        "HPK054": "plugin my-plugin",
+    }
+    main(["check", str(directory), "--format", "json"])
+    check_wheres = {f["rule"]: f["where"] for f in json.loads(capsys.readouterr().out)["findings"]}
+    assert check_wheres["HPK012"] == wheres["HPK012"]

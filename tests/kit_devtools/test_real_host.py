@@ -116,7 +116,9 @@ def test_calls_give_the_in_memory_hosts_envelopes(real_host: RealHost) -> None:
     assert json.loads(real_host.call_tool(*CALLS[5])) == {"error": "Unknown tool: no_such_tool"}
 
 
-def test_team_notes_hooks_commands_middleware_and_receipt(real_host: RealHost) -> None:
+def test_team_notes_hooks_commands_middleware_and_receipt(
+    real_host: RealHost, capsys: pytest.CaptureFixture[str]
+) -> None:
     loaded = real_host.load(TEAM_NOTES)
     assert loaded.returned == {
         "type": "RegistrationSummary",
@@ -139,8 +141,9 @@ def test_team_notes_hooks_commands_middleware_and_receipt(real_host: RealHost) -
     assert real_host.run_command("notes-count") == "1 note(s)"
     with pytest.raises(KeyError, match="notes-nothing"):
         real_host.run_command("notes-nothing")
+    capsys.readouterr()
     assert real_host.run_cli(["team-notes", "--tag", "rel"]) == 0
-    assert '"text": "Ship"' in real_host.stderr_tail()  # what the command printed
+    assert '"text": "Ship"' in capsys.readouterr().out  # what the command printed
     # per name, every callback hermes holds (a bundled plugin's too, on some releases)
     assert set(real_host.hooks) == {"on_session_finalize", "pre_llm_call"}
     assert min(real_host.hooks.values()) >= 1
@@ -149,6 +152,63 @@ def test_team_notes_hooks_commands_middleware_and_receipt(real_host: RealHost) -
     assert set(real_host.cli_commands) == {"team-notes"}
     assert real_host.skills == ("team-notes:note-taking",)
     assert real_host.tools == {"notes_add_note": "team-notes", "notes_list_notes": "team-notes"}
+
+
+PRINTS = """
+import subprocess
+import sys
+
+
+def say(raw_args):
+    print(f"slash said {raw_args}")
+    return "done"
+
+
+async def say_later(raw_args):
+    print(f"async slash said {raw_args}")
+    return "later"
+
+
+def setup(parser):
+    parser.add_argument("word")
+    parser.add_argument("--child", action="store_true")
+
+
+def shout(args):
+    print(f"cli said {args.word}")
+    if args.child:
+        subprocess.run([sys.executable, "-c", "print('a child process said it too')"], check=True)
+    return 0
+
+
+def register(ctx):
+    ctx.register_command("prints-say", say, description="Say it.")
+    ctx.register_command("prints-later", say_later, description="Say it later.")
+    ctx.register_cli_command("prints-shout", "Shout it.", setup, shout)
+"""
+
+
+def test_what_a_command_prints_reaches_the_tests_stdout_on_every_host(
+    any_host: InMemoryHost | RealHost, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A test written once for plugin_host reads a command's print with capsys on the real
+    host too: the worker sends back what was printed while it answered, and the host prints
+    it here (on the real host, what a process the command starts prints as well: the worker
+    takes its file descriptor 1). hermes' start says nothing."""
+    any_host.load(plugin(tmp_path, "prints", PRINTS))
+    capsys.readouterr()
+    assert any_host.run_command("/prints-say", "hello") == "done"
+    assert capsys.readouterr().out == "slash said hello\n"
+    assert any_host.run_command("prints-later", "soon") == "later"
+    assert capsys.readouterr().out == "async slash said soon\n"
+    assert any_host.run_cli(["prints-shout", "loud"]) == 0
+    assert capsys.readouterr().out == "cli said loud\n"
+    if isinstance(any_host, RealHost):
+        assert any_host.run_cli(["prints-shout", "loud", "--child"]) == 0
+        assert capsys.readouterr().out == "cli said loud\na child process said it too\n"
+    with pytest.raises(KeyError):
+        any_host.run_command("prints-nothing")
+    assert capsys.readouterr().out == ""
 
 
 def test_media_postcard_loads_with_its_hooks(real_host: RealHost) -> None:

@@ -31,6 +31,39 @@ def test_a_missing_snapshot_is_written_then_matched(tmp_path: Path) -> None:
     assert_tool_snapshot(DEFINITION, path)
 
 
+@pytest.mark.parametrize("ci", ["true", "1", "yes"])
+def test_a_missing_snapshot_fails_in_ci_and_says_how_to_make_it(
+    ci: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A snapshot written in a CI job is compared with nothing and lost with the job."""
+    monkeypatch.setenv("CI", ci)
+    path = tmp_path / "snapshots" / "hm_echo.json"
+    with pytest.raises(AssertionError) as failure:
+        assert_tool_snapshot(DEFINITION, path)
+    message = str(failure.value)
+    assert f"the snapshot {path} of hm_echo does not exist" in message
+    assert "CI is set" in message
+    assert "create it locally" in message
+    assert "--update-tool-snapshots" in message
+    assert not path.exists()
+    assert_tool_snapshot(DEFINITION, path, update=True)  # asked for: written
+    assert_tool_snapshot(DEFINITION, path)  # and compared
+    for unset in ("", "false", "0"):
+        monkeypatch.setenv("CI", unset)
+        assert_tool_snapshot(DEFINITION, tmp_path / unset / "hm_echo.json")
+
+
+def test_the_pytest_fixture_fails_on_a_missing_snapshot_in_ci(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "test_plugin.py").write_text(textwrap.dedent(PLUGIN_TEST), encoding="utf-8")
+    monkeypatch.setenv("CI", "true")
+    failed = run_pytest(tmp_path)
+    assert failed.returncode == 1, failed.stdout + failed.stderr
+    assert "does not exist, and this is a CI run" in failed.stdout
+    assert not (tmp_path / "snapshots").exists()
+
+
 def test_a_changed_definition_fails_with_a_diff_and_is_rewritten_on_request(
     tmp_path: Path,
 ) -> None:

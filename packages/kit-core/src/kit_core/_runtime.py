@@ -61,7 +61,17 @@ def split_keywords(
 
 _DEBUG: Final = logging.DEBUG
 _WARNING: Final = logging.WARNING
-_AWAITABLE_HINT: Final = "it is awaitable; declare the handler with async def so the kit awaits it"
+SYNC_AWAITABLE_HINT: Final = (
+    "it is awaitable, which a plain def handler hands back unawaited: declare it async def"
+    " or await the call (async def handler(...): return await ...), so the kit awaits it"
+)
+"""Why a sync handler's coroutine (or other awaitable) cannot be encoded; ``check --probe``
+reads it in the envelope (HPK134)."""
+MISSING_AWAIT_HINT: Final = (
+    "it is awaitable: the async def handler returned it without awaiting it; add the"
+    " missing await (return await ...)"
+)
+"""Why an ``async def`` handler's awaitable result cannot be encoded (HPK135)."""
 
 
 def _safe_str(exc: BaseException) -> str:
@@ -122,7 +132,9 @@ def _or_fallback(method: Callable[..., str]) -> Callable[..., str]:
 class ToolRunner:
     """Everything a call of one tool needs, fixed when the tool is decorated."""
 
-    __slots__ = ("check", "direct", "env_names", "handler", "line_level", "logger", "name")
+    __slots__ = (
+        "check", "direct", "env_names", "handler", "is_async", "line_level", "logger", "name",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -133,6 +145,8 @@ class ToolRunner:
         logger: logging.Logger,
         line_level: int = logging.INFO,
         direct: frozenset[str] | None = None,
+        *,
+        is_async: bool = False,
     ) -> None:
         self.name = name
         self.handler = handler
@@ -145,6 +159,9 @@ class ToolRunner:
         self.direct = direct
         """A typed tool's argument names, which a direct call passes as keywords
         (:func:`split_keywords`); None for a spec-style tool."""
+        self.is_async = is_async
+        """Whether the handler is ``async def`` (the kit awaits it): an awaitable result
+        is then a missing ``await``, else a handler that should have been async."""
 
     # -- pieces shared by the sync and async paths ---------------------------------
 
@@ -245,7 +262,8 @@ class ToolRunner:
         except Exception:
             awaitable = False
         secrets = self.secrets()
-        why = _AWAITABLE_HINT if awaitable else redact_preview(_safe_str(exc), ERROR_CHARS, secrets)
+        hint = MISSING_AWAIT_HINT if self.is_async else SYNC_AWAITABLE_HINT
+        why = hint if awaitable else redact_preview(_safe_str(exc), ERROR_CHARS, secrets)
         if inspect.iscoroutine(result):
             result.close()  # never awaited: close it so Python does not warn later
         message = (

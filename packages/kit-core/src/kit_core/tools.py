@@ -307,7 +307,9 @@ def _decorate(fn: Callable[..., Any], **opts: Any) -> Any:
     is_async = inspect.iscoroutinefunction(fn)
     module = getattr(fn, "__module__", None) or "hermes_plugin_kit"
     logger = logging.getLogger(module)
-    runner = ToolRunner(name, handler, check, env_names, logger, success_level(module), direct)
+    runner = ToolRunner(
+        name, handler, check, env_names, logger, success_level(module), direct, is_async=is_async
+    )
     spec = ToolSpec(
         name=name,
         toolset=opts["toolset"].strip(),

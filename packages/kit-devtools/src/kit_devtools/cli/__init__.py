@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from kit_core._host_model import HostRelease, installed_release
+from kit_devtools.cli._chat_turn import delivered_lines, simulate_chat_turn
 from kit_devtools.cli._doctor import doctor
 from kit_devtools.cli._isolated import MAX_TIMEOUT
 from kit_devtools.cli._output import emit, reports_on_stdout
@@ -122,8 +123,7 @@ def _check(args: argparse.Namespace) -> int:
     if target.problem is not None:
         return _fail(target.problem)
     findings = list(target.findings)
-    data: dict[str, Any] = {"plugin": {"key": args.target, "name": args.target, "source":
-                             "entrypoint", "path": None, "enabled": False, "error": None},
+    data: dict[str, Any] = {"plugin": _unloaded(target, args.target),
                             "tools": [], "commands": [], "cli_commands": [], "middleware": [],
                             "hooks": [], "skills": [], "provisions": {},
                             "host": host_report(release)}  # fmt: skip
@@ -150,6 +150,17 @@ def _check(args: argparse.Namespace) -> int:
     render = as_json if args.format == "json" else as_text
     emit(render(data, receipts, findings))
     return 1 if counts(findings)[0] else 0
+
+
+def _unloaded(target: Target, named: str) -> dict[str, Any]:
+    """The report's ``plugin`` for a target the in-memory host could not load at all:
+    what TARGET named, as far as it is known."""
+    directory = target.load if isinstance(target.load, Path) else None
+    source = "directory" if directory else "entrypoint" if target.entry_point else "module"
+    key = target.key or named
+    path = str(directory) if directory else None
+    return {"key": key, "name": key, "source": source, "path": path, "enabled": False,
+            "error": None}  # fmt: skip
 
 
 def real_findings(target: Target, plugin: LoadedPlugin, timeout: float) -> list[Finding]:
@@ -214,8 +225,11 @@ def _call(args: argparse.Namespace) -> int:
     if args.tool not in host.tools:
         listed = ", ".join(sorted(plugin.tools)) or "none"
         return _fail(f"{args.tool!r} is not a tool of {plugin.key} (its tools: {listed})")
+    simulate_chat_turn(host, args.session_id)
     out = host.call_tool(args.tool, tool_args, task_id=args.task_id, session_id=args.session_id)
     emit(out if isinstance(out, str) else json.dumps(out, default=repr))
+    for line in delivered_lines(host):
+        emit(line)
     return 0
 
 

@@ -24,8 +24,10 @@ from kit_devtools.testing._manifest import (
 __all__ = [
     "absent_member_findings",
     "absolute_import_findings",
+    "is_own_package",
     "moved_name_findings",
     "named_members",
+    "own_import_findings",
     "python_files",
     "rekind_finding",
     "source_root",
@@ -109,6 +111,28 @@ def rekind_finding(directory: Path, manifest: dict[str, object]) -> Finding | No
 
 def _own_package_names(directory: Path, key: str) -> set[str]:
     return {directory.name, plugin_slug(key), plugin_slug(directory.name)} - {""}
+
+
+def _directory(plugin: LoadedPlugin) -> Path | None:
+    """A directory plugin's folder (hermes imports it as ``hermes_plugins.<slug>``); None
+    for a module or an entry point, which are imported by their own names."""
+    return Path(plugin.path) if plugin.source == "directory" and plugin.path else None
+
+
+def own_import_findings(plugin: LoadedPlugin) -> list[Finding]:
+    """HPK504 for each absolute import of a directory plugin's own package
+    (:func:`absolute_import_findings`)."""
+    directory = _directory(plugin)
+    return [] if directory is None else absolute_import_findings(directory, plugin.key)
+
+
+def is_own_package(plugin: LoadedPlugin, module: str) -> bool:
+    """Whether ``module`` is (in) the directory plugin's own package, by a name hermes does
+    not import it as."""
+    directory = _directory(plugin)
+    if directory is None:
+        return False
+    return module.partition(".")[0] in _own_package_names(directory, plugin.key)
 
 
 def _relative(path: Path, root: Path, module: str, names: list[str]) -> str:

@@ -64,6 +64,7 @@ from kit_devtools.cli.lint import lint_plugin
 from kit_devtools.cli.rules import finding
 from kit_devtools.testing import InMemoryHost, LoadedPlugin
 from kit_devtools.testing._failure import PluginRefused
+from kit_devtools.testing._loader import directory_key
 from kit_devtools.testing._manifest import (
     ManifestBeyondLimits,
     ManifestError,
@@ -103,6 +104,11 @@ class Preflight:
     ``register()`` did not run."""
     verdict_by: str = "hermes-plugin-kit (upstream's rules, applied by the kit)"
 
+    @property
+    def key(self) -> str:
+        """The plugin's key, as hermes (and ``check``) name it."""
+        return directory_key(self.manifest, self.directory)
+
     def declared(self) -> dict[str, list[str]]:
         """The ``provides_*`` lists as upstream reads them (``_declared_list``)."""
         return {kind: declared_list(self.manifest, key) for kind, key in PROVIDES}
@@ -130,7 +136,7 @@ def _unique(names: Iterable[str]) -> list[str]:
 
 
 def _read_manifest(report: Preflight) -> bool:
-    where = f"{report.directory.name}/plugin.yaml"
+    where = f"plugin {report.key} plugin.yaml"
     path = manifest_path(report.directory)
     if path is None:
         portable = (report.directory / "plugin.json").is_file()
@@ -202,7 +208,7 @@ def _provides_shape(manifest: dict[str, Any], where: str) -> list[Finding]:
 
 
 def _static(report: Preflight) -> None:
-    manifest, where = report.manifest, f"{report.directory.name}/plugin.yaml"
+    manifest, where = report.manifest, f"plugin {report.key} plugin.yaml"
     missing = [f for f in ("name", "version", "description") if not manifest.get(f)]
     if missing:
         report.findings.append(finding("HPK051", where, fields=", ".join(missing)))
@@ -230,7 +236,7 @@ def _registered(plugin: LoadedPlugin) -> dict[str, list[str]]:
 
 
 def _probe(report: Preflight) -> None:
-    where = f"plugin {report.directory.name}"
+    where = f"plugin {report.key}"
     if not (report.directory / "__init__.py").is_file():
         # upstream: a warning, and the probe "skipped (manifest-only plugin)" (L327-332)
         return

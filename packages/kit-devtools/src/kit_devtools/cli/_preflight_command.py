@@ -16,7 +16,7 @@ import yaml
 from kit_devtools.cli._output import emit
 from kit_devtools.cli._preflight import PROVIDES, Preflight, preflight_directory
 from kit_devtools.cli._provides import set_provides
-from kit_devtools.cli._report import Counts, counts
+from kit_devtools.cli._report import Counts, counts, plugin_heading
 from kit_devtools.cli._upstream import available, upstream_findings
 from kit_devtools.cli._workflow import ci_workflow
 from kit_devtools.testing._requires_hermes import spec_of
@@ -47,6 +47,7 @@ def report_data(report: Preflight, written: Path | None = None) -> dict[str, Any
     tally = counts(report.findings)
     return {
         "plugin": str(report.directory),
+        "key": report.key,
         "manifest": str(report.manifest_file) if report.manifest_file else None,
         "verdict_by": report.verdict_by,
         "declared": report.declared() if report.manifest else None,
@@ -59,7 +60,8 @@ def report_data(report: Preflight, written: Path | None = None) -> dict[str, Any
 
 
 def _text(data: dict[str, Any]) -> str:
-    lines = [f"preflight {data['plugin']}: verdict of {data['verdict_by']}"]
+    verdict = f"preflight verdict of {data['verdict_by']}"
+    lines = [plugin_heading(data["key"], "directory", data["plugin"], verdict)]
     if data["written"]:
         lines.append(f"wrote the provides_* lists of {data['written']}")
     for label in ("declared", "registered"):
@@ -109,7 +111,7 @@ def preflight(directory: Path) -> Preflight:
     upstream = available()
     if upstream and report.directory.is_dir():
         report.verdict_by = " and ".join([report.verdict_by, *upstream])
-        report.findings += upstream_findings(report.directory, upstream)
+        report.findings += upstream_findings(report.directory, upstream, report.key)
     return report
 
 

@@ -84,6 +84,18 @@ def inventory(
     return data
 
 
+def plugin_heading(key: str, source: str, path: object, state: str) -> str:
+    """How every command names the plugin it reports on: ``plugin <key> (<source>:
+    <path>): <state>``, leaving out what is not known (an entry point has no path)."""
+    where = f"{source}: {path}" if path else source
+    return f"plugin {key} ({where}): {state}"
+
+
+def not_loaded(error: object) -> str:
+    """The state of a plugin that did not load, with its error when there is one."""
+    return f"NOT LOADED: {error}" if error else "NOT LOADED"
+
+
 def host_report(release: HostRelease) -> dict[str, Any]:
     """Which hermes the verdict is of, and how it was reached."""
     how = "the in-memory host reproducing it (--real runs the installed hermes' own loader)"
@@ -134,8 +146,8 @@ def as_json(data: dict[str, Any], receipts: Sequence[str], findings: Sequence[Fi
 
 def as_text(data: dict[str, Any], receipts: Sequence[str], findings: Sequence[Finding]) -> str:
     plugin = data["plugin"]
-    state = "enabled" if plugin["enabled"] else f"NOT LOADED: {plugin['error']}"
-    lines = [f"plugin {plugin['key']} ({plugin['source']}: {plugin['path'] or '-'}): {state}"]
+    state = "enabled" if plugin["enabled"] else not_loaded(plugin["error"])
+    lines = [plugin_heading(plugin["key"], plugin["source"], plugin["path"], state)]
     lines.append(f"host: {data['host']['label']}: {data['host']['verdict']}")
     lines += [f"receipt: {r}" for r in receipts]
     lines += _tools_lines(data)

@@ -11,6 +11,7 @@ from typing import Any, Final, cast
 from kit_core import ToolSpec, declaration_of
 from kit_core._annotations import signature_of
 from kit_core._host_model import HostRelease, reserved_tools
+from kit_devtools.cli._handler_source import dict_return
 from kit_devtools.cli.findings import Finding
 from kit_devtools.cli.rules import finding
 from kit_devtools.testing._bridge import short_description
@@ -216,4 +217,7 @@ def handler_findings(
         found.append(finding("HPK122", where))
     elif is_async and not is_coroutine_function(handler):
         found.append(finding("HPK123", where))
+    returned = None if kit_tool else dict_return(handler)
+    if returned is not None:
+        found.append(finding("HPK125", where, at=returned.where, statement=returned.statement))
     return found

@@ -83,9 +83,9 @@ def _run(module: str, function: str, directory: Path) -> dict[str, Any] | str:
     return f"it exited {done.returncode}: {tail}"
 
 
-def upstream_findings(directory: Path, commands: list[str]) -> list[Finding]:
-    """Each upstream command's failures and warnings, as findings."""
-    where = f"plugin {directory.name}"
+def upstream_findings(directory: Path, commands: list[str], key: str) -> list[Finding]:
+    """Each upstream command's failures and warnings, as findings on plugin ``key``."""
+    where = f"plugin {key}"
     fix = "follow hermes' message; `hermes plugins validate --json` shows each check"
     found: list[Finding] = []
     for command in commands:

@@ -31,15 +31,15 @@ from kit_core._host_model import (
 from kit_devtools.cli._compat_floor import SURFACES, Use, floor_of, uses_of
 from kit_devtools.cli._compat_source import (
     absent_member_findings,
-    absolute_import_findings,
     moved_name_findings,
     named_members,
+    own_import_findings,
     rekind_finding,
     source_root,
 )
 from kit_devtools.cli._compat_uses import Recorder, RecordingHost
 from kit_devtools.cli._manifest_rules import manifest_version_findings
-from kit_devtools.cli._report import counts
+from kit_devtools.cli._report import counts, not_loaded, plugin_heading
 from kit_devtools.cli._target import Target
 from kit_devtools.cli._tool_rules import signature_shape
 from kit_devtools.cli.findings import Finding
@@ -166,7 +166,8 @@ def compat_report(target: Target) -> tuple[dict[str, Any], list[Finding]]:
     provider = (memory is not None and memory.provider is not None) or bool(
         model is not None and model.profiles
     )
-    findings += [] if provider else load_findings(plugin)
+    # the load diagnosed as check diagnoses it (HPK504 for an own-package import included)
+    findings += own_import_findings(plugin) if provider else load_findings(plugin)
     directory = Path(plugin.path) if plugin.source == "directory" and plugin.path else None
     manifest: dict[str, Any] = dict(plugin.manifest or {}) if directory else {}
     surfaces = {surface: tuple(getattr(plugin, surface)) for surface, _ in SURFACES}
@@ -174,7 +175,10 @@ def compat_report(target: Target) -> tuple[dict[str, Any], list[Finding]]:
     skill_findings, skill_uses = _skill_path_findings(recorder, host.release)
     uses += skill_uses
     findings += _availability_findings(uses)
-    findings += skill_findings + _callback_findings(host, plugin)
+    # a str skill path register() failed on is load_findings' HPK503 already; the recording
+    # also finds one whose error register() caught
+    findings += [f for f in skill_findings if f not in findings]
+    findings += _callback_findings(host, plugin)
     notes: list[str] = []
     floor = floor_of(uses) if plugin.enabled and not provider else None
     if directory is not None:
@@ -183,7 +187,6 @@ def compat_report(target: Target) -> tuple[dict[str, Any], list[Finding]]:
         )
         rekind = None if provider else rekind_finding(directory, manifest)
         findings += [rekind] if rekind is not None else []
-        findings += absolute_import_findings(directory, plugin.key)
         if floor is not None:
             more, notes = _requires_hermes(plugin, *floor)
             findings += more
@@ -250,11 +253,9 @@ def render_json(data: dict[str, Any], findings: Sequence[Finding]) -> str:
 
 def render_text(data: dict[str, Any], findings: Sequence[Finding]) -> str:
     plugin = data["plugin"]
-    state = "loaded" if plugin["enabled"] else f"NOT LOADED: {plugin['error']}"
-    lines = [
-        f"plugin {plugin['key']} ({plugin['source']}: {plugin['path'] or '-'}): {state}"
-        f" into {data['loaded_into']} (in memory)"
-    ]
+    state = "loaded" if plugin["enabled"] else not_loaded(plugin["error"])
+    heading = plugin_heading(plugin["key"], plugin["source"], plugin["path"], state)
+    lines = [f"{heading} into {data['loaded_into']} (in memory)"]
     floor = data["floor"]
     if floor is None:
         lines.append("floor: unknown")

@@ -6,12 +6,21 @@ import difflib
 import json
 import traceback
 from collections.abc import Iterable
+from pathlib import PurePath
 from typing import Any, Final, cast
 
 from kit_core import ErrorCode, ToolSpec, declaration_of
 from kit_core._annotations import signature_of
 from kit_core._host_model import HostRelease
-from kit_devtools.cli._compat_source import absent_member_findings, source_root
+from kit_core._runtime import MISSING_AWAIT_HINT, SYNC_AWAITABLE_HINT
+from kit_devtools.cli._chat_turn import simulate_chat_turn
+from kit_devtools.cli._compat_source import (
+    absent_member_findings,
+    is_own_package,
+    own_import_findings,
+    source_root,
+)
+from kit_devtools.cli._handler_source import dict_return
 from kit_devtools.cli._manifest_rules import MANIFEST_KEYS, manifest_findings
 from kit_devtools.cli._probe_args import arguments_for
 from kit_devtools.cli._tool_rules import (
@@ -34,6 +43,7 @@ from kit_devtools.testing._failure import ManifestNotRead, PluginRefused
 from kit_devtools.testing._failure import where as where_raised
 from kit_devtools.testing._hooks import SENT_KEYWORDS
 from kit_devtools.testing._manifest import is_memory_provider_dir
+from kit_devtools.testing._pipeline import multimodal
 from kit_devtools.testing._providers import PROVIDER_KINDS
 from kit_devtools.testing._real_hermes import hermes_installed
 from kit_devtools.testing.host_names import MODELLED, hermes_top_level
@@ -47,6 +57,8 @@ __all__ = [
     "probe_tools",
 ]
 
+PROBE_SESSION: Final = "hpk-probe"
+"""The task and session id of the probe's calls."""
 _HOST_ERRORS: Final = ("[TOOL_ERROR]", "Tool execution failed:", "Error executing")
 """How hermes words a tool whose handler raised (``tools/registry.py`` dispatch)."""
 
@@ -102,7 +114,18 @@ def memory_provider_findings(plugin: LoadedPlugin, memory: MemoryProviderLoad) -
 
 
 def load_findings(plugin: LoadedPlugin) -> list[Finding]:
-    """Why hermes' general loader does not load the plugin, if it does not."""
+    """Why hermes' general loader does not load the plugin, if it does not, and what in
+    its source stops hermes importing it (HPK504: an absolute import of its own package,
+    found also where it loads here, as in its own tests). ``check`` and ``compat`` both
+    diagnose a load with it: an import failure that HPK504 explains is that finding, not
+    HPK003; a skill path register_skill fails on is HPK503 (a str) or HPK401."""
+    own = own_import_findings(plugin)
+    return _load_failure(plugin, explained=bool(own)) + own
+
+
+def _load_failure(plugin: LoadedPlugin, *, explained: bool) -> list[Finding]:
+    """Why the loader does not load the plugin (none when HPK504 ``explained`` an import
+    failure of the plugin's own package)."""
     where = f"plugin {plugin.key}"
     if plugin.error is None:
         return []
@@ -114,8 +137,10 @@ def load_findings(plugin: LoadedPlugin) -> list[Finding]:
     if plugin.error == "no register() function" or exc is None:
         return [finding("HPK002", where)]
     if _raised_in(exc, "register_skill"):
-        why = f"{type(exc).__name__}: {exc}"
-        return [finding("HPK401", where, path=getattr(exc, "filename", None) or "?", why=why)]
+        return [_skill_failure(plugin, exc)]
+    failed_import = _import_error(exc)
+    if explained and failed_import is not None and is_own_package(plugin, failed_import.name or ""):
+        return []
     missing = _missing_module(plugin, exc)
     if missing is not None:
         return [missing]
@@ -125,13 +150,42 @@ def load_findings(plugin: LoadedPlugin) -> list[Finding]:
     return [finding("HPK001", where, error=error)]
 
 
-def _missing_module(plugin: LoadedPlugin, failure: BaseException | None) -> Finding | None:
-    """HPK018 when the plugin failed on a hermes module that is absent only because
-    hermes-agent is not installed here (in hermes that module is there)."""
+def _skill_failure(plugin: LoadedPlugin, exc: BaseException) -> Finding:
+    """HPK503 for a path register_skill could not call ``exists()`` on (a str), else
+    HPK401 for the path it refused; both read from the call that raised."""
+    called = _call_of(exc, "register_skill")
+    name, path = called.get("name", "?"), called.get("path")
+    where = f"skill {name}" if isinstance(name, str) else f"plugin {plugin.key}"
+    if isinstance(exc, AttributeError) and path is not None and not isinstance(path, PurePath):
+        return finding("HPK503", where, type=type(path).__name__)
+    shown = path if path is not None else getattr(exc, "filename", None) or "?"
+    return finding("HPK401", where, path=shown, why=f"{type(exc).__name__}: {exc}")
+
+
+def _call_of(exc: BaseException, function: str) -> dict[str, Any]:
+    """The arguments of the innermost frame of ``function`` the exception went through."""
+    found: dict[str, Any] = {}
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_name == function:
+            found = dict(tb.tb_frame.f_locals)
+        tb = tb.tb_next
+    return found
+
+
+def _import_error(failure: BaseException | None) -> ImportError | None:
+    """The ImportError the failure is, or that caused it."""
     exc = failure
     while exc is not None and not isinstance(exc, ImportError):
         exc = exc.__cause__ or exc.__context__
-    if not isinstance(exc, ImportError) or not exc.name or hermes_installed():
+    return exc
+
+
+def _missing_module(plugin: LoadedPlugin, failure: BaseException | None) -> Finding | None:
+    """HPK018 when the plugin failed on a hermes module that is absent only because
+    hermes-agent is not installed here (in hermes that module is there)."""
+    exc = _import_error(failure)
+    if exc is None or not exc.name or hermes_installed():
         return None
     name, text = exc.name, f"{type(exc).__name__}: {exc}"
     if name.partition(".")[0] not in hermes_top_level():
@@ -338,8 +392,10 @@ def lint_plugin(
 
 def probe_tools(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]:
     """Call each of the plugin's tools through the host pipeline: with empty arguments,
-    then with arguments built from its schema (what a model could send)."""
+    then with arguments built from its schema (what a model could send), in a simulated
+    chat turn (a media tool delivers to its chat, recorded)."""
     found: list[Finding] = []
+    simulate_chat_turn(host, PROBE_SESSION)
     for name in plugin.tools:
         entry = host.tools.get(name)
         if entry is None or entry.plugin != plugin.name:
@@ -361,9 +417,11 @@ def probe_tools(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]:
 def _probe_problem(
     host: InMemoryHost, name: str, called_with: str, args: dict[str, Any]
 ) -> Finding | None:
-    out = host.call_tool(name, args, task_id="hpk-probe", session_id="hpk-probe")
+    out = host.call_tool(name, args, task_id=PROBE_SESSION, session_id=PROBE_SESSION)
     where = f"tool {name}"
     if not isinstance(out, str):
+        if multimodal(out) is not None:
+            return None  # hermes' multimodal envelope: a valid result
         return finding("HPK132", where, called_with=called_with, kind=f"a {type(out).__name__}")
     try:
         data = json.loads(out)
@@ -372,7 +430,13 @@ def _probe_problem(
     if not isinstance(data, dict):
         return None
     reply = cast("dict[str, Any]", data)
+    unawaited = _unawaited(host, name, reply)
+    if unawaited is not None:
+        return None if unawaited == "HPK122" else finding(unawaited, where, called_with=called_with)
     if reply.get("error_type") == "tool_result_contract":
+        dict_result = reply.get("result_type") == "dict"
+        if dict_result and dict_return(host.tools[name].handler) is not None:
+            return None  # HPK125 names the return statement
         kind = f"a {reply.get('result_type')}"
         return finding("HPK132", where, called_with=called_with, kind=kind)
     error = str(reply.get("error", ""))
@@ -381,3 +445,23 @@ def _probe_problem(
     if reply.get("error_code") == ErrorCode.HANDLER_ERROR:  # the kit caught it
         return finding("HPK133", where, called_with=called_with, error=error)
     return None
+
+
+def _unawaited(host: InMemoryHost, name: str, reply: dict[str, Any]) -> str | None:
+    """The rule of a call whose handler gave back an awaitable nothing awaits: HPK134 for a
+    plain ``def`` handler (it should be ``async def``, or await what it calls), HPK135 for
+    an ``async def`` one (an ``await`` is missing), HPK122 for an ``async def`` handler
+    registered without ``is_async`` (the static rule says it); None for any other reply.
+    A kit tool says which in its ``result_not_serializable`` envelope; hermes' result
+    contract names the coroutine of a hand-written handler."""
+    if reply.get("error_code") == ErrorCode.RESULT_NOT_SERIALIZABLE:
+        error = str(reply.get("error", ""))
+        if MISSING_AWAIT_HINT in error:
+            return "HPK135"
+        return "HPK134" if SYNC_AWAITABLE_HINT in error else None
+    if reply.get("error_type") != "tool_result_contract" or reply.get("result_type") != "coroutine":
+        return None
+    entry = host.tools[name]
+    if not is_coroutine_function(entry.handler):
+        return "HPK134"
+    return "HPK135" if entry.is_async else "HPK122"

@@ -288,6 +288,15 @@ RULES: Final[dict[str, Rule]] = {
                    "registry.dispatch(name, args, task_id=..., session_id=..., user_task=...)"
                    " (model_tools.py 1272-1278); the keywords grew between releases (the host"
                    " model's tool_keywords)"),
+    "HPK125": Rule(E, "the handler returns a dict ({at}: {statement}), not the JSON string"
+                   " hermes expects: hermes replaces it with a tool_result_contract error, so"
+                   " the model never gets the result",
+                   "return json.dumps(...) of it, or declare the tool with @tool (the kit"
+                   " encodes what the handler returns)",
+                   "_normalize_handler_result refuses a result that is not a string or a"
+                   " multimodal envelope (tools/registry.py); before 0.19.0 hermes hands the"
+                   " dict itself on where the agent loop expects the tool message's text;"
+                   " read from the handler's source, without running it"),
     "HPK131": Rule(E, "called with {called_with} the handler raised {error}: hermes logs a"
                    " traceback and the call fails with its tool error ('Tool execution"
                    " failed: ...')",
@@ -306,6 +315,26 @@ RULES: Final[dict[str, Rule]] = {
                    " bounds, pattern) or declare an example, so the model is not invited to"
                    " send them", "hermes gets the kit's error envelope, a valid result: the"
                    " call works, the model is told why it failed"),
+    "HPK134": Rule(E, "called with {called_with} the handler returned a coroutine, which"
+                   " nothing awaits: it is a plain def that calls an async function without"
+                   " awaiting it, so every call fails (the kit answers result_not_serializable,"
+                   " hermes a tool_result_contract error)",
+                   "declare it async def or await the call: async def handler(args,"
+                   " **kwargs): return await ... (registered by hand, also pass"
+                   " is_async=True to register_tool)",
+                   "registry.dispatch calls a handler registered without is_async and does not"
+                   " await its result; _normalize_handler_result refuses the coroutine"
+                   " (tools/registry.py 615-644); before 0.19.0 hermes hands its repr on"),
+    "HPK135": Rule(E, "called with {called_with} the async def handler's result is itself a"
+                   " coroutine: an await is missing, so the awaited call never runs and every"
+                   " call fails (the kit answers result_not_serializable, hermes a"
+                   " tool_result_contract error)",
+                   "add the missing await: return await ... where the handler returns the"
+                   " call of an async function",
+                   "registry.dispatch awaits an is_async handler once (_run_async,"
+                   " model_tools.py 88-140) and refuses the coroutine it returned"
+                   " (_normalize_handler_result, tools/registry.py 615-644); before 0.19.0"
+                   " hermes hands its repr on"),
     # commands
     "HPK201": Rule(E, "'_' in a command name: messaging platforms look commands up with '_'"
                    " turned into '-', so /{name} is unreachable there", "use {suggestion}",

@@ -8,7 +8,7 @@ import importlib
 import importlib.metadata
 import importlib.util
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -149,6 +149,12 @@ def _built(
         return build_manifest({}, **where), _unreadable(file or Path("plugin.yaml"), exc)
 
 
+def directory_key(data: Mapping[str, Any], directory: Path) -> str:
+    """The key hermes gives a plugin directory: its manifest's ``name`` as text (a YAML
+    value of another type too, as hermes keeps it), else the folder's name."""
+    return str(data.get("name", directory.name))
+
+
 def _directory_target(directory: Path, key: str | None, release: HostRelease | None) -> Target:
     data, refused = directory_manifest(directory, release)
     warnings: list[str] = []
@@ -161,7 +167,7 @@ def _directory_target(directory: Path, key: str | None, release: HostRelease | N
             error=f"{directory} has no plugin.yaml",
         )
     raw_name: object = data.get("name", directory.name)
-    name = str(raw_name)
+    name = directory_key(data, directory)
     if refused is None and not isinstance(raw_name, str):
         # hermes keeps the YAML value as the key and matches it against plugins.enabled,
         # which `hermes plugins enable` fills with strings: "not enabled in config"

@@ -105,13 +105,25 @@ def _run_on_new_loop(awaitable: Any) -> Any:
             loop.close()
 
 
+MULTIMODAL_KEY = "_multimodal"
+"""The key of hermes' multimodal envelope, ``{"_multimodal": True, "content": [...]}``."""
+
+
+def multimodal(result: Any) -> dict[str, Any] | None:
+    """``result`` as hermes' multimodal envelope, the one result besides a ``str`` that
+    its result contract takes; None when it is none."""
+    found = as_dict(result)
+    if found is None or found.get(MULTIMODAL_KEY) is not True:
+        return None
+    return found if isinstance(found.get("content"), list) else None
+
+
 def normalize_result(state: HostState, plugin: str, name: str, result: Any) -> Any:
     """A ``str``, a multimodal envelope, or hermes' ``tool_result_contract`` error."""
     if isinstance(result, str):
         return result
-    found = as_dict(result)
-    multimodal = found is not None and found.get("_multimodal") is True
-    if multimodal and found is not None and isinstance(found.get("content"), list):
+    found = multimodal(result)
+    if found is not None:
         return found
     kind = type(result).__name__
     message = f"Tool {name} handler returned unsupported result type: {kind}"

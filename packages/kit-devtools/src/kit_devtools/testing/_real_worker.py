@@ -10,7 +10,11 @@ CLI and the gateway do.
 Protocol: the worker writes one line ``{"ready": ...}`` after discovery, then answers each
 request line ``{"op": ..., ...}`` with one line ``{"ok": true, "value": ...}`` (or
 ``"repr"`` when the value is not JSON) or ``{"ok": false, "type": ..., "error": ...,
-"traceback": ...}``. What hermes or a plugin prints goes to stderr, never to the protocol.
+"traceback": ...}``. What hermes or a plugin prints never goes to the protocol: while a
+request is answered, the standard output (file descriptor 1, so a process the plugin
+starts too) goes to a file, sent back as the answer's ``"stdout"`` (the parent prints it
+on its own standard output, where a test's ``capsys`` reads it, as with the in-memory
+host); at any other time (discovery) it goes to stderr.
 
 ``--warm CONTROL_FD EXITS`` runs it as a *warm* process instead
 (:mod:`~kit_devtools.testing._warm_hermes`): it imports what hermes imports before plugin
@@ -35,8 +39,9 @@ import select
 import site
 import socket
 import sys
+import tempfile
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from typing import Any
 
 _returned: dict[str, Any] = {}
@@ -239,11 +244,28 @@ def _failure(exc: BaseException) -> dict[str, Any]:
     }
 
 
+@contextlib.contextmanager
+def _printed() -> Generator[list[str], None, None]:
+    """Within: what is written to standard output (``sys.stdout`` and file descriptor 1),
+    then put back on stderr; the text is the list's one item at the end."""
+    found: list[str] = []
+    sys.stdout.flush()
+    with tempfile.TemporaryFile() as file:
+        os.dup2(file.fileno(), 1)
+        try:
+            yield found
+        finally:
+            sys.stdout.flush()
+            os.dup2(2, 1)
+            file.seek(0)
+            found.append(file.read().decode("utf-8", errors="replace"))
+
+
 def main(requests: Any = None) -> None:
     """Discover, then answer each request line of ``requests`` (stdin by default)."""
     protocol = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
-    os.dup2(2, 1)  # prints of hermes and plugins go to stderr
-    sys.stdout = sys.stderr
+    os.dup2(2, 1)  # prints of hermes and plugins go to stderr, but a request's: _printed
+    sys.stdout = os.fdopen(1, "w", encoding="utf-8", errors="replace", buffering=1, closefd=False)
 
     def send(message: dict[str, Any]) -> None:
         protocol.write(json.dumps(message) + "\n")
@@ -259,10 +281,12 @@ def main(requests: Any = None) -> None:
     for line in requests if requests is not None else sys.stdin:
         if not line.strip():
             continue
-        try:
-            send(_encode(worker.answer(json.loads(line))))
-        except Exception as exc:
-            send(_failure(exc))
+        with _printed() as printed:
+            try:
+                answer = _encode(worker.answer(json.loads(line)))
+            except Exception as exc:
+                answer = _failure(exc)
+        send({**answer, "stdout": printed[0]} if printed[0] else answer)
 
 
 # -- the warm process -----------------------------------------------------------------------

@@ -11,7 +11,11 @@ What hermes does not offer publicly is read from its plugin manager's records (n
 credited to each plugin, the registered hooks, middleware and commands); ``register()``'s
 return value, which hermes discards, is recorded by wrapping the plugin module's
 ``register`` as hermes imports it: the kit's :class:`~kit_lifecycle.RegistrationSummary`
-comes back as a dict (``RealPlugin.returned``). Not available: plugin module objects and
+comes back as a dict (``RealPlugin.returned``). What the plugin prints while hermes
+answers a call (a tool, a hook, a slash or CLI command) is printed on this process's
+standard output, as it is when the in-memory host runs the plugin in-process (a test's
+``capsys`` reads it); what it prints while hermes starts is in :meth:`RealHost.stderr_tail`.
+Not available: plugin module objects and
 exceptions (only their type and message cross the process boundary), ``activate()``,
 ``send_message`` recording, provisions, and in-process callbacks.
 """
@@ -234,6 +238,10 @@ class RealHost:
         except (BrokenPipeError, OSError):
             pass  # the worker is gone: _receive says how
         answer = self._receive(op)
+        printed = answer.get("stdout")
+        if printed:  # what the plugin printed answering: on this process's stdout, as
+            sys.stdout.write(printed)  # in-process (the in-memory host) it would be
+            sys.stdout.flush()
         if not answer.get("ok"):
             kind, error = str(answer.get("type")), str(answer.get("error"))
             if kind == "KeyError":
