@@ -3,6 +3,7 @@ through its own plugin manager, in a worker process, answering as the in-memory 
 
 from __future__ import annotations
 
+import copy
 import importlib.metadata
 import importlib.util
 import json
@@ -25,6 +26,7 @@ from kit_devtools.testing import (
     RealHostDied,
     _host_envs,
 )
+from kit_devtools.testing.real import _home_config
 
 pytest_plugins = ("pytester",)
 
@@ -198,6 +200,30 @@ def test_a_value_that_is_not_json_comes_back_as_repr(real_host: RealHost, tmp_pa
         real_host.run_command("odd-fail", "luck")
     assert raised.value.type == "RuntimeError"
     assert "_fail" in raised.value.remote_traceback
+
+
+def test_the_home_config_keeps_the_plugins_section_it_is_given() -> None:
+    """``RealHost(config=...)``: the caller's ``plugins`` section (entries and their
+    settings, ``disabled``) is kept; ``plugins.enabled`` adds the loaded plugins."""
+    given = {
+        "plugins": {
+            "entries": {"demo": {"settings": {"greeting": "hi"}}},
+            "disabled": ["other"],
+            "enabled": ["bundled-one"],
+        },
+        "tools": {"tool_search": {"enabled": "off"}},
+    }
+    before = copy.deepcopy(given)
+    assert _home_config(given, {"demo", "demo_dir"}) == {
+        "plugins": {
+            "entries": {"demo": {"settings": {"greeting": "hi"}}},
+            "disabled": ["other"],
+            "enabled": ["bundled-one", "demo", "demo_dir"],
+        },
+        "tools": {"tool_search": {"enabled": "off"}},
+    }
+    assert given == before  # the caller's mapping is left as it was
+    assert _home_config({}, {"demo"}) == {"plugins": {"enabled": ["demo"]}}
 
 
 # -- failures ----------------------------------------------------------------------------------
