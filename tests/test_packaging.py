@@ -154,6 +154,7 @@ def test_the_runtime_install_brings_no_author_tooling(
     line = f"hermes-plugin-kit @ git+file://{repo}@{sha}#subdirectory=packages/hermes-plugin-kit"
     found = inspect_environment(consumer_project(tmp_path, line))
     assert set(found["dists"]) & KIT_PACKAGES == RUNTIME_PACKAGES
+    assert "pytest" not in found["dists"]
     assert found["pytest11"] == []
     assert found["devtools"] is False
     assert found["command"] is False
@@ -170,8 +171,17 @@ def test_the_dev_extra_brings_the_command_and_it_checks_an_example(
     consumer = consumer_project(tmp_path, line, dev=True)
     found = inspect_environment(consumer)
     assert set(found["dists"]) & KIT_PACKAGES == KIT_PACKAGES
+    assert "pytest" in found["dists"]  # the pytest plugin's fixtures need pytest itself
     assert found["pytest11"] == ["kit_devtools.testing.pytest_plugin"]
     assert (found["devtools"], found["command"]) == (True, True)
+    fixtures = subprocess.run(
+        [str(consumer / ".venv" / "bin" / "python"), "-m", "pytest", "--fixtures", "-q"],
+        cwd=consumer,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert "plugin_host" in fixtures.stdout, fixtures.stdout + fixtures.stderr
     example = ROOT / "examples" / "unit-convert"
     check = subprocess.run(
         [str(consumer / ".venv" / "bin" / "hermes-plugin-kit"), "check", str(example), "--probe"],

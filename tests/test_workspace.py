@@ -118,7 +118,8 @@ def test_members_have_no_runtime_dependency_outside_the_workspace(dist: str) -> 
 def test_the_facade_offers_the_author_tooling_only_as_an_extra_at_the_same_version() -> None:
     project = load(MEMBERS["hermes-plugin-kit"] / "pyproject.toml")["project"]
     version = project["version"]
-    assert project["optional-dependencies"] == {"dev": [f"kit-devtools=={version}"]}
+    # with pytest: the pytest plugin's fixtures are what an author's tests use
+    assert project["optional-dependencies"] == {"dev": [f"kit-devtools[pytest]=={version}"]}
     assert "scripts" not in project
     assert "entry-points" not in project
     devtools = load(MEMBERS["kit-devtools"] / "pyproject.toml")["project"]

@@ -7,7 +7,8 @@ line before it, if any:
   with one NAME make a plugin directory, which ``hermes-plugin-kit check`` must find clean
   (``--probe`` too when a block says ``probe``); a pytest module (``pytest PLUGIN TOOL``),
   run by pytest against a small plugin with that tool; ``pytest-hosts PLUGIN TOOL``: the
-  same, once per host (``any_host`` and ``real_host`` on the installed hermes); otherwise
+  same, once per host (``any_host`` and ``real_host`` on the installed hermes, with
+  ``--hermes installed``; a plain run is refused for the ``real_host`` test); otherwise
   run in a fresh interpreter, which must exit 0.
 - ``yaml``/``json``/``toml``: parsed; a ``plugin`` yaml block is that plugin's
   ``plugin.yaml``, and a ``definition PAGE PLUGIN TOOL`` json block must equal that tool's
@@ -308,6 +309,10 @@ def test_a_python_block_that_is_not_a_plugin_file_runs(block: Block, tmp_path: P
         (tmp_path / "test_example.py").write_text(block.code)
         if words[0] == "pytest-hosts":
             command = [sys.executable, "-m", "pytest", "-v", "-p", "no:cacheprovider"]
+            plain = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True)
+            assert plain.returncode == pytest.ExitCode.INTERRUPTED, plain.stdout + plain.stderr
+            assert "uses real_host, but no real hermes is selected" in plain.stdout
+            command += ["--hermes", "installed"]
             run = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True)
             assert run.returncode == 0, run.stdout + run.stderr
             hermes = f"hermes-{parse_hosts('installed')[0].version}"

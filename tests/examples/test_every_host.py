@@ -1,8 +1,9 @@
 """The three examples written once and run on every host: the in-memory host (``memory``)
-and each hermes ``--hermes`` selects (by default the installed one, ``hermes-0.19.0``;
-``./scripts/test`` also runs them on 0.13.0, the oldest release, and 0.17.0). team-notes
-registers middleware, which hermes offers from 0.17.0 on: on an older release the kit
-refuses the whole plugin, saying which release brought it, and hermes does not load it."""
+and each hermes ``--hermes`` selects (the installed one, ``hermes-0.19.0``, through the
+kit's ``addopts``; ``./scripts/test`` also runs them on 0.13.0, the oldest release, and
+0.17.0). team-notes registers middleware, which hermes offers from 0.17.0 on: on an older
+release the kit refuses the whole plugin, saying which release brought it, and hermes does
+not load it."""
 
 from __future__ import annotations
 

@@ -17,6 +17,7 @@ import hermes_plugin_kit
 import kit_core
 import kit_lifecycle
 import kit_media
+from kit_core import declaration_of
 from kit_devtools.testing import InMemoryHost, load_plugin
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -89,10 +90,69 @@ PUBLIC_NAMES = frozenset(
 """What plugin authors use. Plumbing the sibling packages share stays out: a change here
 is a deliberate change of the public API."""
 
+HELD_HOOKS = frozenset(
+    {"MEDIA_DELIVERY_HOOKS", "clear_media_delivery_state", "transform_media_delivery_output"}
+)
+"""Public names a plugin module registers by holding them (``register_plugin`` of a module
+registers its declared objects): importable by name, never brought by ``import *``."""
+
+STARRED = PUBLIC_NAMES - HELD_HOOKS
+
 
 def test_the_public_names_are_pinned() -> None:
-    assert set(hermes_plugin_kit.__all__) == PUBLIC_NAMES
-    assert len(hermes_plugin_kit.__all__) == len(PUBLIC_NAMES)
+    assert set(hermes_plugin_kit.__all__) == STARRED
+    assert len(hermes_plugin_kit.__all__) == len(STARRED)
+    assert set(kit_media.__all__) & HELD_HOOKS == set()
+    for name in PUBLIC_NAMES:
+        assert name in dir(hermes_plugin_kit), name
+        assert getattr(hermes_plugin_kit, name) is not None
+
+
+STAR_PLUGIN = """
+from hermes_plugin_kit import *
+
+
+@tool(toolset="star", namespace="star")
+def star_echo(args, **kwargs):
+    \"\"\"Echo the text.\"\"\"
+    return {"text": args.get("text")}
+
+
+def register(ctx):
+    return register_plugin(ctx, __name__)
+"""
+
+
+@pytest.mark.parametrize("package", ["hermes_plugin_kit", "kit_core", "kit_lifecycle", "kit_media"])
+def test_a_star_import_binds_no_declared_object(package: str) -> None:
+    namespace: dict[str, Any] = {}
+    exec(f"from {package} import *", namespace)
+    declared = sorted(n for n, v in namespace.items() if declaration_of(v) is not None)
+    held = sorted(n for n, v in namespace.items() if declarations_in_value(v))
+    assert (declared, held) == ([], [])
+
+
+def declarations_in_value(value: object) -> bool:
+    """A tuple or list of declared objects, which ``declarations_in`` also registers."""
+    return (
+        isinstance(value, tuple | list)
+        and bool(value)
+        and all(declaration_of(item) is not None for item in value)
+    )
+
+
+def test_a_plugin_module_that_star_imports_the_kit_registers_only_its_own(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "star"
+    folder.mkdir()
+    (folder / "plugin.yaml").write_text("name: star\nversion: 0.1.0\n", encoding="utf-8")
+    (folder / "__init__.py").write_text(STAR_PLUGIN, encoding="utf-8")
+    host = InMemoryHost(strict=True)
+    plugin = host.load(folder)
+    assert sorted(host.tools) == ["star_echo"]
+    assert plugin.hooks == ()
+    assert host.invoke_hook("on_session_end", session_id="s") == []
 
 
 FIRST_USE = """
@@ -123,7 +183,7 @@ def test_kit_lifecycle_and_kit_media_load_on_first_use_of_their_names() -> None:
     assert state["command"] == ["kit_lifecycle"]
     assert state["in_dir"] is True
     assert state["star"] == ["kit_lifecycle", "kit_media"]
-    assert state["star_names"] == sorted(PUBLIC_NAMES)
+    assert state["star_names"] == sorted(STARRED)
     assert state["unknown"] == "module 'hermes_plugin_kit' has no attribute 'no_such_name'"
 
 
@@ -142,7 +202,7 @@ def test_type_checkers_see_exactly_the_names_loaded_on_first_use() -> None:
             if target in {"_LIFECYCLE_NAMES", "_MEDIA_NAMES"}:
                 tables[target] = set(ast.literal_eval(node.value.args[0]))  # type: ignore[attr-defined]
     assert seen["kit_lifecycle"] == tables["_LIFECYCLE_NAMES"] == set(kit_lifecycle.__all__)
-    assert seen["kit_media"] == tables["_MEDIA_NAMES"] == set(kit_media.__all__)
+    assert seen["kit_media"] == tables["_MEDIA_NAMES"] == set(kit_media.__all__) | HELD_HOOKS
 
 
 def test_the_facade_exports_exactly_the_kit_packages_public_names() -> None:
@@ -152,6 +212,8 @@ def test_the_facade_exports_exactly_the_kit_packages_public_names() -> None:
     for package in PACKAGES:
         for name in package.__all__:
             assert getattr(hermes_plugin_kit, name) is getattr(package, name)
+    for name in HELD_HOOKS:
+        assert getattr(hermes_plugin_kit, name) is getattr(kit_media, name)
 
 
 def test_public_names_are_sorted_and_importable() -> None:

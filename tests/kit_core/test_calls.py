@@ -147,6 +147,92 @@ def test_invalid_values_name_the_argument_the_expectation_and_what_arrived(
     }
 
 
+# -- a whole-number float for an integer ----------------------------------------------------
+
+
+@tool(
+    toolset="tests",
+    namespace="whole",
+    params={
+        "limit": int_arg("Limit", minimum=1, maximum=100),
+        "ids": array_arg("Ids", items=int_arg("An id")),
+        "page": object_arg("Page", properties={"size": int_arg("Size", required=True)}),
+        "size": arg(["integer", "string"], "Size"),
+        "amount": arg(["integer", "number"], "Amount"),
+        "level": int_arg("Level", enum=[1, 2, 3]),
+    },
+)
+def whole_seen(args: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """Record the Python types that arrived."""
+    SEEN.append(args)
+    return {}
+
+
+SEEN: list[dict[str, Any]] = []
+
+
+def seen(raw: dict[str, Any]) -> dict[str, Any]:
+    SEEN.clear()
+    out = json.loads(whole_seen(raw))
+    assert out == {"success": True, "data": {}}, out
+    (args,) = SEEN
+    return args
+
+
+def test_a_whole_number_float_is_an_int_for_an_integer_argument() -> None:
+    """JSON Schema counts 5.0 as an integer (pydantic and FastMCP accept it): the handler
+    gets the int 5, wherever the schema says integer."""
+    sent: dict[str, Any] = {
+        "limit": 5.0,
+        "ids": [1.0, 2, -0.0],
+        "page": {"size": 20.0},
+        "size": 3.0,
+        "level": 2.0,
+    }
+    args = seen(sent)
+    assert args == {"limit": 5, "ids": [1, 2, 0], "page": {"size": 20}, "size": 3, "level": 2}
+    assert [type(args["limit"]), type(args["page"]["size"]), type(args["size"])] == [int] * 3
+    assert [type(v) for v in args["ids"]] == [int, int, int]
+    assert type(args["level"]) is int
+    assert type(sent["limit"]) is float  # the caller's dict is kept
+    assert type(sent["page"]["size"]) is float
+
+
+def test_a_float_stays_a_float_where_a_number_is_allowed_too() -> None:
+    args = seen({"amount": 5.0})
+    assert type(args["amount"]) is float
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ({"limit": 5.5}, "limit must be an integer; got number 5.5"),
+        ({"limit": 500.0}, "limit must be <= 100; got number 500.0"),
+        ({"limit": float("inf")}, "limit must be an integer; got number inf"),
+        ({"ids": [1, 2.5]}, "ids[1] must be an integer; got number 2.5"),
+        ({"page": {"size": 0.5}}, "page.size must be an integer; got number 0.5"),
+        ({"level": 4.0}, "level must be one of 1, 2, 3; got number 4.0"),
+    ],
+)
+def test_a_float_with_a_fraction_is_still_refused(args: dict[str, Any], message: str) -> None:
+    out = json.loads(whole_seen(args))
+    assert (out["error_code"], out["error"]) == ("invalid_argument", message)
+
+
+def test_an_async_tool_gets_the_int_too() -> None:
+    got: list[Any] = []
+
+    @tool(toolset="tests", params={"limit": int_arg("Limit", required=True)})
+    async def limited(args: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        """Limited."""
+        got.append(args["limit"])
+        return {}
+
+    asyncio.run(limited({"limit": 7.0}))
+    assert got == [7]
+    assert type(got[0]) is int
+
+
 def test_unknown_keys_are_refused_with_a_did_you_mean() -> None:
     out = call({"thread_id": "1", "limt": 3})
     assert out["error_code"] == "invalid_argument"

@@ -8,11 +8,11 @@ import datetime as dt
 import json
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kit_core import array_arg, int_arg, object_arg, str_arg, tool
-from kit_core._checks import compile_value_check
+from kit_core._checks import compile_arguments, compile_value_check
 from kit_core._quick import compile_quick_check
 
 json_values = st.recursive(
@@ -168,3 +168,58 @@ def test_the_quick_check_never_accepts_what_the_full_check_refuses(
     full = compile_value_check(schema)(value, "v")
     if quick(value):
         assert full is None
+
+
+# -- integers: the fast path and the full check agree on whole-number floats ---------------
+
+integer_schemas = st.one_of(
+    st.fixed_dictionaries(
+        {"type": st.just("integer")},
+        optional={"minimum": st.integers(-3, 3), "maximum": st.integers(0, 9)},
+    ),
+    st.builds(lambda values: {"type": "integer", "enum": values}, st.just([0, 1, 2])),
+    st.just({"type": ["integer", "string"]}),
+    st.just({"type": ["integer", "number"]}),
+    st.just({"type": "array", "items": {"type": "integer"}}),
+    st.just({"type": "object", "properties": {"n": {"type": "integer"}}}),
+    st.just({"type": "object", "properties": {}, "additionalProperties": {"type": "integer"}}),
+)
+numbers = st.integers(-4, 10) | st.integers(-4, 10).map(float) | st.floats(-4, 10)
+integer_values = st.one_of(
+    numbers,
+    st.lists(numbers, max_size=3),
+    st.dictionaries(st.sampled_from(["n", "m"]), numbers, max_size=2),
+    st.text(max_size=2),
+)
+
+
+@settings(
+    max_examples=400,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(
+    schemas=st.dictionaries(st.sampled_from(["a", "b"]), integer_schemas, min_size=1),
+    args=st.dictionaries(st.sampled_from(["a", "b"]), integer_values),
+)
+def test_the_fast_path_and_the_full_check_agree_on_whole_number_floats(
+    schemas: dict[str, Any], args: dict[str, Any]
+) -> None:
+    """Both accept a whole-number float for an integer and hand it on as an int (the fast
+    path leaves such a call to the full check), refuse a fraction alike, and never change
+    what the caller sent."""
+    check = compile_arguments({"type": "object", "properties": schemas}, {})
+    full = check.__globals__["FULL"]
+    sent = repr(args)
+    fast_args, fast_refused = check(dict(args))
+    full_args, full_refused = full(dict(args))
+    assert repr(args) == sent
+    assert (fast_refused is None) is (full_refused is None)
+    if full_refused is None:
+        assert repr(fast_args) == repr(full_args)  # 5 == 5.0: repr tells them apart
+        for key, value in full_args.items():
+            if schemas.get(key, {}).get("type") == "integer" and isinstance(value, int | float):
+                assert type(value) is int
+    else:
+        assert fast_refused is not None
+        assert fast_refused.message == full_refused.message

@@ -6,6 +6,7 @@ errors on the result, and needs nothing but the standard library and the kit.
 
 from __future__ import annotations
 
+import importlib
 import subprocess
 import sys
 import textwrap
@@ -14,7 +15,7 @@ from types import ModuleType
 
 import pytest
 
-from kit_devtools.testing import InMemoryHost, PluginRefused
+from kit_devtools.testing import InMemoryHost, PluginRefused, load_plugin
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -62,6 +63,37 @@ def test_a_directory_is_imported_afresh_as_hermes_plugins_slug(tmp_path: Path) -
         directory,
     )
     assert second.manifest == {"name": "fresh-one", "version": 1.0, "kind": "standalone"}
+
+
+def test_a_test_importing_the_package_by_its_own_name_gets_another_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What docs/testing.md says of the loaded module: the plugin's package imported by
+    its own name is another module object; ``plugin.module``, its submodules under
+    ``hermes_plugins.<name>`` and ``load_plugin`` reach the loaded copy."""
+    directory = write_plugin(
+        tmp_path,
+        "copy_demo",
+        """
+        from . import state
+
+        def register(ctx):
+            state.SEEN.append("registered")
+        """,
+        state="SEEN = []\n",
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "copy_demo", raising=False)
+    monkeypatch.delitem(sys.modules, "copy_demo.state", raising=False)
+    plugin = InMemoryHost(strict=True).load(directory)
+    import copy_demo.state as own  # pyright: ignore[reportMissingImports]
+
+    assert plugin.module is not None
+    loaded = importlib.import_module(plugin.module.__name__ + ".state")
+    assert loaded is sys.modules["hermes_plugins.copy_demo.state"] is plugin.module.state
+    assert own is not loaded
+    assert (own.SEEN, loaded.SEEN) == ([], ["registered"])
+    assert load_plugin(directory) is plugin.module
 
 
 def test_import_errors_and_register_errors_are_kept_on_the_result(tmp_path: Path) -> None:

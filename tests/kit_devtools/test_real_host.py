@@ -3,6 +3,7 @@ through its own plugin manager, in a worker process, answering as the in-memory 
 
 from __future__ import annotations
 
+import copy
 import importlib.metadata
 import importlib.util
 import json
@@ -25,6 +26,8 @@ from kit_devtools.testing import (
     RealHostDied,
     _host_envs,
 )
+from kit_devtools.testing._host_choice import installed_hermes
+from kit_devtools.testing.real import _home_config
 
 pytest_plugins = ("pytester",)
 
@@ -258,6 +261,30 @@ def test_a_value_that_is_not_json_comes_back_as_repr(real_host: RealHost, tmp_pa
         real_host.run_command("odd-fail", "luck")
     assert raised.value.type == "RuntimeError"
     assert "_fail" in raised.value.remote_traceback
+
+
+def test_the_home_config_keeps_the_plugins_section_it_is_given() -> None:
+    """``RealHost(config=...)``: the caller's ``plugins`` section (entries and their
+    settings, ``disabled``) is kept; ``plugins.enabled`` adds the loaded plugins."""
+    given = {
+        "plugins": {
+            "entries": {"demo": {"settings": {"greeting": "hi"}}},
+            "disabled": ["other"],
+            "enabled": ["bundled-one"],
+        },
+        "tools": {"tool_search": {"enabled": "off"}},
+    }
+    before = copy.deepcopy(given)
+    assert _home_config(given, {"demo", "demo_dir"}) == {
+        "plugins": {
+            "entries": {"demo": {"settings": {"greeting": "hi"}}},
+            "disabled": ["other"],
+            "enabled": ["bundled-one", "demo", "demo_dir"],
+        },
+        "tools": {"tool_search": {"enabled": "off"}},
+    }
+    assert given == before  # the caller's mapping is left as it was
+    assert _home_config({}, {"demo"}) == {"plugins": {"enabled": ["demo"]}}
 
 
 # -- failures ----------------------------------------------------------------------------------
@@ -562,11 +589,31 @@ def test_hermes_option_parametrises_the_hosts(pytester: pytest.Pytester) -> None
         "test_author.py::test_real[hermes-0.19.0]",
         "test_author.py::test_real[hermes-0.21.5]",
     ]  # 0.21: the series' newest release, a real host like the others
-    ran = pytester.runpytest_subprocess("-v", "-p", "no:cacheprovider")  # default: installed
+    ran = pytester.runpytest_subprocess("-v", "-p", "no:cacheprovider", "--hermes", "installed")
     ran.assert_outcomes(passed=3)
     ran.stdout.fnmatch_lines(
         ["*test_everywhere?memory? PASSED*", "*test_real?hermes-0.19.0? PASSED*"]
     )
+
+
+@pytest.mark.parametrize("option", [[], ["--hermes", ""]], ids=["no option", "empty"])
+def test_an_installed_hermes_is_not_a_real_host_unless_asked_for(
+    pytester: pytest.Pytester, option: list[str]
+) -> None:
+    """hermes-agent installed in the test environment (it is here) leaves a plain pytest on
+    the in-memory host: ``any_host`` runs there alone, and a ``real_host`` test stops the
+    run saying to pass ``--hermes installed``."""
+    everywhere = AUTHOR_TESTS.format(example=str(UNIT_CONVERT)).split("def test_real")[0]
+    pytester.makepyfile(test_author=everywhere)
+    ran = pytester.runpytest_subprocess("-v", "-p", "no:cacheprovider", *option)
+    ran.assert_outcomes(passed=1)
+    ran.stdout.fnmatch_lines(["*test_everywhere?memory? PASSED*"])
+    assert "hermes-" not in ran.stdout.str()
+    pytester.makepyfile(test_author=AUTHOR_TESTS.format(example=str(UNIT_CONVERT)))
+    refused = pytester.runpytest_subprocess("-p", "no:cacheprovider", *option)
+    assert refused.ret == pytest.ExitCode.INTERRUPTED  # the collection error stops the run
+    here = f"pass --hermes installed (hermes-agent {installed_hermes()}, installed here)"
+    refused.stdout.fnmatch_lines([f"*uses real_host, but no real hermes is selected: {here}*"])
 
 
 def test_a_wrong_hermes_value_is_a_usage_error(pytester: pytest.Pytester) -> None:

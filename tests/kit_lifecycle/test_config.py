@@ -237,6 +237,32 @@ def test_a_raising_loader_warns_and_gives_nothing(
     assert SECRET not in caplog.text
 
 
+def test_a_host_without_the_read_only_loader_is_read_with_load_config(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """hermes-agent 0.13.0 and 0.14.0: ``hermes_cli.config`` has ``load_config`` (the same
+    defaults-merged config, as a copy) and no ``load_config_readonly``."""
+    caplog.set_level(logging.DEBUG)
+    fake = types.ModuleType("hermes_cli.config")
+    settings = {"entries": {"demo": {"settings": {"greeting": "hi", "limits": {"max": 3}}}}}
+    fake.load_config = lambda: host_config(settings)  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "hermes_cli.config", fake)
+    assert load_plugin_config(Ctx(), "demo") == {"greeting": "hi", "limits": {"max": 3}}
+    assert caplog.records == []
+
+
+def test_a_host_config_module_without_a_loader_is_warned_about(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    monkeypatch.setitem(sys.modules, "hermes_cli.config", types.ModuleType("hermes_cli.config"))
+    assert load_plugin_config(Ctx(), "demo") == {}
+    assert [r.getMessage() for r in caplog.records] == [
+        "hermes_plugin_kit: plugin config for demo: hermes_cli.config has neither"
+        " load_config_readonly nor load_config, so the host's settings cannot be read"
+    ]
+
+
 def test_the_host_config_module_is_imported_when_not_loaded(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -646,6 +646,40 @@ def test_a_missing_required_skill_is_refused_before_any_host_call(
     assert info_records(caplog) == []
 
 
+@pytest.mark.parametrize(
+    ("given", "suggested"),
+    [("skills/x", "skills/x/SKILL.md"), ("skills/x/SKILL.md", "skills/x/SKILL.md")],
+)
+def test_a_missing_skill_given_by_a_relative_path_says_to_start_from_the_plugin(
+    given: str, suggested: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """hermes runs from any folder: a relative path is looked for from the working
+    directory, never the plugin's own."""
+    monkeypatch.chdir(tmp_path)
+    required = plugin_skill("x", Path(given), "X skill.")
+    ctx = FakeContext(manifest("lc-demo"))
+    with pytest.raises(RegistrationError) as excinfo:
+        register_plugin(ctx, DECLARATIONS, (required,))
+    assert str(excinfo.value) == (
+        f"skill 'x': SKILL.md not found at {given} (the path is relative, so it is looked for"
+        f" from the working directory {tmp_path}, not from the plugin's folder: use"
+        f" Path(__file__).parent / {suggested!r}); ship the file with the plugin, or declare"
+        " it with optional=True"
+    )
+    assert ctx.calls == []
+
+
+def test_an_optional_skill_missing_at_a_relative_path_is_warned_about_with_the_fix(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    caplog.set_level(logging.WARNING)
+    optional = plugin_skill("x", Path("skills/x/SKILL.md"), "X skill.", optional=True)
+    register_plugin(FakeContext(manifest("lc-demo")), DECLARATIONS, (optional,))
+    (warning,) = [r.getMessage() for r in caplog.records if "optional skill" in r.getMessage()]
+    assert warning.endswith("use Path(__file__).parent / 'skills/x/SKILL.md')")
+
+
 def test_a_missing_optional_skill_is_skipped_with_a_warning(
     skills: tuple[PluginSkill, ...], tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

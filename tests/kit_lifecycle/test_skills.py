@@ -89,6 +89,20 @@ def test_a_directory_is_refused_with_the_skill_md_path_to_use(tmp_path: Path) ->
         assert f"point at the SKILL.md file inside it: {directory / 'SKILL.md'}" in msg
 
 
+def test_a_relative_directory_gets_the_hint_to_start_from_the_plugin(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_skill(tmp_path / "skills" / "notes")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(DeclarationError) as excinfo:
+        plugin_skill("notes", Path("skills/notes"), "D.")
+    assert str(excinfo.value).endswith(
+        f"inside it: skills/notes/SKILL.md (the path is relative, so it is looked for from"
+        f" the working directory {tmp_path}, not from the plugin's folder: use"
+        " Path(__file__).parent / 'skills/notes/SKILL.md')"
+    )
+
+
 @pytest.mark.parametrize("path", ["", None, 5, b"SKILL.md"])
 def test_the_path_must_be_given(path: object) -> None:
     with pytest.raises(DeclarationError, match=r"path must be the path of its SKILL\.md file"):

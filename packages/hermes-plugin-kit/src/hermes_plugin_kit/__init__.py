@@ -3,8 +3,12 @@
 ``from hermes_plugin_kit import tool, command, deliver_media, register_plugin`` works
 whichever kit package a name lives in. kit-core is loaded with the façade; kit-lifecycle
 and kit-media load on first use of one of their names (PEP 562), so a tool-only plugin
-never pays for them. ``from hermes_plugin_kit import *``, ``dir()`` and type checkers see
-every name.
+never pays for them. ``dir()`` and type checkers see every name, and
+``from hermes_plugin_kit import *`` every name but kit-media's hooks
+(``MEDIA_DELIVERY_HOOKS``, ``transform_media_delivery_output`` and
+``clear_media_delivery_state``): ``register_plugin`` registers the declared objects a module
+registered as a whole holds, so a plugin module that star-imports the kit would register
+both hooks unasked. Import them by name where the plugin wants them.
 
 Author tooling (the in-memory host, the pytest plugin, the ``hermes-plugin-kit``
 command) is not here: it is ``kit-devtools``, installed with ``hermes-plugin-kit[dev]``.
@@ -69,19 +73,19 @@ if TYPE_CHECKING:
         plugin_skill,
         register_plugin,
     )
+    from kit_media import MEDIA_DELIVERY_HOOKS as MEDIA_DELIVERY_HOOKS
     from kit_media import (
-        MEDIA_DELIVERY_HOOKS,
         MediaDeliveryResult,
         MediaError,
         MediaPayload,
         MediaType,
         ResolvedDeliveryTarget,
-        clear_media_delivery_state,
         deliver_media,
         invoke_host_tool,
         resolve_delivery_target,
-        transform_media_delivery_output,
     )
+    from kit_media import clear_media_delivery_state as clear_media_delivery_state
+    from kit_media import transform_media_delivery_output as transform_media_delivery_output
 
 _LIFECYCLE_NAMES = frozenset(
     {
@@ -135,11 +139,11 @@ def __getattr__(name: str) -> object:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+    return sorted({*globals(), *_LIFECYCLE_NAMES, *_MEDIA_NAMES})
 
 
+# kit-media's hooks are left out (see the module's docstring)
 __all__ = [
-    "MEDIA_DELIVERY_HOOKS",
     "Arg",
     "ArgSpec",
     "AsyncToolFunction",
@@ -170,7 +174,6 @@ __all__ = [
     "arg",
     "array_arg",
     "bool_arg",
-    "clear_media_delivery_state",
     "command",
     "configure_stderr_logging",
     "declaration_of",
@@ -194,6 +197,5 @@ __all__ = [
     "str_arg",
     "tool",
     "tool_name",
-    "transform_media_delivery_output",
     "validate_tool_name",
 ]

@@ -100,6 +100,13 @@ def _is_integer(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+def _is_integer_value(v: Any) -> bool:
+    """An integer argument: an int, or a float with no fractional part (``5.0``), which JSON
+    Schema counts as an integer (and pydantic and FastMCP accept); the check hands it to
+    the handler as an int (:func:`compile_whole_numbers`)."""
+    return _is_integer(v) or (isinstance(v, float) and v.is_integer())
+
+
 def _is_number(v: Any) -> bool:
     if isinstance(v, bool):
         return False
@@ -108,7 +115,7 @@ def _is_number(v: Any) -> bool:
 
 _TYPE_TESTS: Final[dict[str, tuple[Callable[[Any], bool], str]]] = {
     "string": (lambda v: isinstance(v, str), "a string"),
-    "integer": (_is_integer, "an integer"),
+    "integer": (_is_integer_value, "an integer"),
     "number": (_is_number, "a finite number"),
     "boolean": (lambda v: isinstance(v, bool), "true or false"),
     "array": (lambda v: isinstance(v, list | tuple), "an array"),
@@ -161,6 +168,66 @@ def compile_value_check(schema: Mapping[str, Any], secret: bool = False) -> Valu
         return None
 
     return check_all
+
+
+Fix = Callable[[Any], Any]
+
+
+def compile_whole_numbers(schema: Mapping[str, Any]) -> Fix | None:
+    """What turns the whole-number floats a property's check accepted as integers (``5.0``
+    where only ``integer`` is allowed, at any depth its check reads: ``items``,
+    ``properties``, ``additionalProperties``) into ints, for a value that passed the check.
+    It returns the value itself when nothing changes, else a new value (the caller's is
+    never changed). None when the schema has no such place. A float stays a float where
+    ``number`` is allowed too."""
+    types = declared_types(schema)
+    here = "integer" in types and "number" not in types
+    items = schema.get("items")
+    each = (
+        compile_whole_numbers(cast("Mapping[str, Any]", items))
+        if isinstance(items, Mapping)
+        else None
+    )
+    props = schema.get("properties")
+    keyed: dict[str, Fix | None] = {}
+    other: Fix | None = None
+    if isinstance(props, Mapping):  # the object check runs only then (_constraint_steps)
+        for key, sub in cast("Mapping[str, Any]", props).items():
+            keyed[key] = (
+                compile_whole_numbers(cast("Mapping[str, Any]", sub))
+                if isinstance(sub, Mapping)
+                else None
+            )
+        extra: Any = schema.get("additionalProperties")
+        if isinstance(extra, Mapping):
+            other = compile_whole_numbers(cast("Mapping[str, Any]", extra))
+    if not here and each is None and other is None and all(f is None for f in keyed.values()):
+        return None
+
+    def fix(v: Any) -> Any:
+        if here and isinstance(v, float):
+            return int(v)
+        if each is not None and isinstance(v, list | tuple):
+            items_in = cast("list[Any] | tuple[Any, ...]", v)
+            fixed: list[Any] = [each(item) for item in items_in]
+            if all(a is b for a, b in zip(fixed, items_in, strict=True)):
+                return items_in
+            return tuple(fixed) if isinstance(v, tuple) else fixed
+        if isinstance(v, dict) and (other is not None or any(keyed.values())):
+            found = cast("dict[Any, Any]", v)
+            changed: dict[Any, Any] | None = None
+            for key, item in found.items():
+                sub = keyed.get(key, other)  # as the object check reads it
+                if sub is None:
+                    continue
+                new = sub(item)
+                if new is not item:
+                    changed = changed if changed is not None else dict(found)
+                    changed[key] = new
+            return found if changed is None else changed
+        return cast("Any", v)  # what no fix reads (a str, a number where number is allowed)
+
+    return fix
 
 
 def _constraint_steps(schema: Mapping[str, Any], secret: bool) -> list[ValueCheck]:
@@ -335,9 +402,9 @@ def compile_arguments(
     """Compile a tool's ``parameters`` into the check that runs before its handler.
 
     The check returns the arguments to hand to the handler (optional arguments sent
-    as ``null`` are dropped, as if absent, and absent ones with a default get a copy of
-    it) and the first problem found, if any. Each property's check comes from
-    ``value_check(schema, secret)``.
+    as ``null`` are dropped, as if absent, a whole-number float sent for an integer is an
+    int, and absent ones with a default get a copy of it) and the first problem found, if
+    any. Each property's check comes from ``value_check(schema, secret)``.
     """
     props: Mapping[str, Any] = parameters.get("properties") or {}
     required = tuple(parameters.get("required") or ())
@@ -346,6 +413,12 @@ def compile_arguments(
     known = list(props)
     known_set = frozenset(known)
     checks = {key: value_check(sub, is_secret_key(key)) for key, sub in props.items()}
+    fixes = {
+        key: fix
+        for key, sub in props.items()
+        if isinstance(sub, Mapping)
+        and (fix := compile_whole_numbers(cast("Mapping[str, Any]", sub))) is not None
+    }
     missing_text = {
         key: f"{key} is required (e.g. {render_example(examples[key])})"
         if examples.get(key) is not None
@@ -384,13 +457,32 @@ def compile_arguments(
                 return args, Rejection(INVALID, key, problem)
         if nulls:
             args = {k: v for k, v in args.items() if k not in nulls}
+        if fixes:
+            args = _whole_numbers(args, fixes)
         if fill is not None:
             args = fill(args)
         return args, None
 
     fill = default_filler(defaults) if defaults else None
     # the straight-line fast path answers the common valid call; anything else is ``check``
-    return FastPath(props).check(required, closed, checks, check, fill, tuple(defaults or ()))
+    return FastPath(props).check(
+        required, closed, checks, check, fill, tuple(defaults or ()), fixes
+    )
+
+
+def _whole_numbers(args: dict[str, Any], fixes: Mapping[str, Fix]) -> dict[str, Any]:
+    """``args`` with each fixed argument's whole-number floats made ints: ``args`` itself
+    when nothing changes, else a new dict."""
+    fixed: dict[str, Any] | None = None
+    for key, fix in fixes.items():
+        value = args.get(key)
+        if value is None:
+            continue
+        new = fix(value)
+        if new is not value:
+            fixed = fixed if fixed is not None else dict(args)
+            fixed[key] = new
+    return args if fixed is None else fixed
 
 
 def _nullable(schema: object) -> bool:
@@ -454,6 +546,7 @@ __all__ = [
     "Rejection",
     "compile_arguments",
     "compile_value_check",
+    "compile_whole_numbers",
     "declared_types",
     "default_filler",
     "describe_value",

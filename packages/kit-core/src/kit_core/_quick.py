@@ -149,13 +149,17 @@ class FastPath:
         full: ArgumentCheck,
         fill: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
         defaulted: tuple[str, ...] = (),
+        fixes: Mapping[str, Callable[[Any], Any]] | None = None,
     ) -> ArgumentCheck:
         """The check a tool runs: the fast path in front of ``full``.
 
-        Accepts (returning ``(args, None)``) only when ``full`` would: no unknown key when
-        ``closed``, every required key present and not blank, and every known key present
-        passing its quick test (or, for a property without one, its full value check).
-        Anything else is ``full(args)``. With ``fill`` (the tool has defaults, which
+        Accepts (returning ``(args, None)``) only when ``full`` would, with the arguments
+        unchanged: no unknown key when ``closed``, every required key present and not
+        blank, and every known key present passing its quick test (or, for a property
+        without one, its full value check, and, when ``fixes`` has one for it, a value its
+        fix leaves as it is: a whole-number float for an integer is ``full``'s to turn into
+        an int; a quick test accepts only a real int for an integer). Anything else is
+        ``full(args)``. With ``fill`` (the tool has defaults, which
         ``full`` fills in too), an accepted call missing one of the ``defaulted`` arguments
         returns ``fill(args)``; a call sending them all pays one ``in`` test per default.
         """
@@ -171,6 +175,10 @@ class FastPath:
             if condition is None:  # null is never accepted here: the full check drops it
                 condition = f"v is not None and CHECK{n}(v, K{n}) is None"
                 constants[f"CHECK{n}"] = value_checks[key]
+                fix = (fixes or {}).get(key)
+                if fix is not None:
+                    condition += f" and FIX{n}(v) is v"
+                    constants[f"FIX{n}"] = fix
             constants[f"K{n}"] = key
             if key in wanted:
                 lines.append(f"    v = args.get(K{n})")

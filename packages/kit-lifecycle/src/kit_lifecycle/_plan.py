@@ -19,7 +19,7 @@ from kit_core import (
 from kit_core.declarations import resolve_module
 from kit_lifecycle.commands import CommandSpec, CommandType
 from kit_lifecycle.middleware import MiddlewareSpec
-from kit_lifecycle.skills import PluginSkill
+from kit_lifecycle.skills import PluginSkill, relative_path_hint
 
 __all__ = ["Plan", "collect"]
 
@@ -135,15 +135,17 @@ class Plan:
                 self.skills[skill.name] = skill
             elif skill.optional:
                 logger.warning(
-                    "hermes_plugin_kit: optional skill missing; name=%s; path=%s",
+                    "hermes_plugin_kit: optional skill missing; name=%s; path=%s%s",
                     skill.name,
                     skill.path,
+                    relative_path_hint(skill.path),
                 )
                 self.skipped.append(skill)
             else:
                 msg = (
-                    f"skill {skill.name!r}: SKILL.md not found at {skill.path}; ship the file"
-                    " with the plugin, or declare it with optional=True"
+                    f"skill {skill.name!r}: SKILL.md not found at {skill.path}"
+                    f"{relative_path_hint(skill.path)}; ship the file with the plugin, or"
+                    " declare it with optional=True"
                 )
                 raise RegistrationError(msg)
 

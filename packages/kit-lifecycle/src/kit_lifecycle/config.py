@@ -88,7 +88,9 @@ def _field(table: object, key: str) -> object:
 
 
 def _read_host_config(plugin_name: str) -> object:
-    """hermes' effective config (``hermes_cli.config.load_config_readonly()``), or None."""
+    """hermes' effective config, or None: ``hermes_cli.config.load_config_readonly()``
+    (0.15.0 on), else ``load_config()``, the same defaults-merged config as a copy
+    (hermes-agent 0.13.0 and 0.14.0 have no read-only variant)."""
     try:
         if sys.modules.get("hermes_cli.config") is not None:
             config_module: Any = sys.modules["hermes_cli.config"]
@@ -98,7 +100,22 @@ def _read_host_config(plugin_name: str) -> object:
             config_module = importlib.import_module("hermes_cli.config")
     except ImportError:
         return None
-    return _read(lambda: config_module.load_config_readonly(), "effective config read", plugin_name)
+    loader = _read(
+        lambda: (
+            getattr(config_module, "load_config_readonly", None)
+            or getattr(config_module, "load_config", None)
+        ),
+        "effective config lookup",
+        plugin_name,
+    )
+    if not callable(loader):
+        _log.warning(
+            "hermes_plugin_kit: plugin config for %s: hermes_cli.config has neither"
+            " load_config_readonly nor load_config, so the host's settings cannot be read",
+            plugin_name,
+        )
+        return None
+    return _read(loader, "effective config read", plugin_name)
 
 
 def _host_config(plugin_name: str) -> dict[str, Any]:
@@ -229,7 +246,9 @@ def load_plugin_config(ctx: Any, plugin_name: str) -> dict[str, Any]:
     ``plugins.entries.<plugin_id>.settings``, else under the legacy ``…config`` (keys
     ``get_config`` refuses are left out, with a warning, and so is a ``plugins.<name>``
     table, which such a host never reads); a keyless ``ctx.get_config()``;
-    then the host's read-only config: ``plugins.entries.<name>.settings`` or
+    then the host's effective config (``load_config_readonly()``, or ``load_config()``
+    on hermes-agent 0.13.0 and 0.14.0, which have no read-only variant):
+    ``plugins.entries.<name>.settings`` or
     ``plugins.<name>`` (the convention of hermes-agent 0.19.0), ``<name>`` being
     ``ctx.plugin_id`` where the context has one, else ``plugin_name``.
 

@@ -9,9 +9,22 @@ from typing import Final
 
 from kit_lifecycle.errors import DeclarationError
 
-__all__ = ["PluginSkill", "plugin_skill"]
+__all__ = ["PluginSkill", "plugin_skill", "relative_path_hint"]
 
 _SKILL_NAME: Final = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def relative_path_hint(path: Path) -> str:
+    """For a relative skill path, what it is taken from and the fix (``""`` for an absolute
+    one): hermes and the tests run from any folder, never from the plugin's."""
+    if path.is_absolute():
+        return ""
+    target = path if path.suffix else path / "SKILL.md"
+    return (
+        f" (the path is relative, so it is looked for from the working directory"
+        f" {Path.cwd()}, not from the plugin's folder: use Path(__file__).parent /"
+        f" {target.as_posix()!r})"
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +50,9 @@ def plugin_skill(
     ``name`` is bare (``[A-Za-z0-9_-]+``, no ``plugin:`` prefix: hermes adds the
     plugin's name), ``path`` is the skill's file itself, not its directory (by custom
     ``SKILL.md``; hermes reads whatever file it is given, ``skill_view`` ->
-    ``_serve_plugin_skill``, ``tools/skills_tool.py`` 857-881 of 0.19.0), and the
+    ``_serve_plugin_skill``, ``tools/skills_tool.py`` 857-881 of 0.19.0; give it from the
+    plugin's own folder, ``Path(__file__).parent / "skills" / "x" / "SKILL.md"``: a
+    relative path is taken from the working directory), and the
     description is required. Whether the file exists is checked at registration: a
     required skill that is missing fails registration, an optional one is skipped with
     a warning and reported in the summary.
@@ -56,7 +71,7 @@ def plugin_skill(
     if skill_path.is_dir():
         msg = (
             f"skill {name!r}: {skill_path} is a directory; point at the SKILL.md file inside"
-            f" it: {skill_path / 'SKILL.md'}"
+            f" it: {skill_path / 'SKILL.md'}{relative_path_hint(skill_path)}"
         )
         raise DeclarationError(msg)
     if not isinstance(description, str) or not description.strip():

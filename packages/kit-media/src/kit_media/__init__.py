@@ -19,7 +19,8 @@
 is. :data:`MEDIA_DELIVERY_HOOKS` lists them, so ``register_plugin`` (kit-lifecycle)
 registers them when given the tuple or a module that holds it (registered as a whole),
 and by hand it is ``ctx.register_hook(spec.name, spec.callback)`` for the ``HookSpec`` of
-each.
+each. Since a module that holds them registers them, the three are imported by name and
+are not in ``__all__``: ``from kit_media import *`` brings no hook.
 
 **Errors.** Building a payload or resolving a target raises :class:`MediaError`
 (a ``KitError`` and a ``ValueError``) whose message names the problem and the fix.
@@ -38,23 +39,24 @@ from kit_media.delivery import MediaDeliveryResult, deliver_media
 from kit_media.errors import MediaError
 from kit_media.host import invoke_host_tool
 from kit_media.payload import MediaPayload, MediaType
+
+# Importable by name (the redundant aliases tell type checkers they are public) and left
+# out of __all__: register_plugin registers the declared objects a module registered as a
+# whole holds, so a plugin module's ``from kit_media import *`` would register both hooks.
+from kit_media.suppression import MEDIA_DELIVERY_HOOKS as MEDIA_DELIVERY_HOOKS
+from kit_media.suppression import clear_media_delivery_state as clear_media_delivery_state
 from kit_media.suppression import (
-    MEDIA_DELIVERY_HOOKS,
-    clear_media_delivery_state,
-    transform_media_delivery_output,
+    transform_media_delivery_output as transform_media_delivery_output,
 )
 from kit_media.targets import ResolvedDeliveryTarget, resolve_delivery_target
 
 __all__ = [
-    "MEDIA_DELIVERY_HOOKS",
     "MediaDeliveryResult",
     "MediaError",
     "MediaPayload",
     "MediaType",
     "ResolvedDeliveryTarget",
-    "clear_media_delivery_state",
     "deliver_media",
     "invoke_host_tool",
     "resolve_delivery_target",
-    "transform_media_delivery_output",
 ]

@@ -1,8 +1,8 @@
 """The hosts ``--hermes`` selects for ``real_host`` and ``any_host``.
 
-``--hermes`` takes a comma-separated list: ``installed`` (the hermes installed in the test
-environment, whichever distribution provides it; the default when there is one), and
-releases: ``0.17.0``, ``0.21.3`` (a release of 0.20 or later is installed from the
+``--hermes`` takes a comma-separated list (none, the default, and ``""``: no real host):
+``installed`` (the hermes installed in the test environment, whichever distribution
+provides it), and releases: ``0.17.0``, ``0.21.3`` (a release of 0.20 or later is installed from the
 registry's packaging of upstream the host model names), a series such as ``0.21`` (its
 newest release the model holds) or ``newest``. Each is installed with uv into a cached
 environment; the installed release itself is used where it is the one asked for.

@@ -17,8 +17,8 @@ Fixtures:
 * ``any_host``: the in-memory host (id ``memory``) and each host ``--hermes`` selects: a
   test written once runs on all of them.
 
-``--hermes`` (comma-separated; default ``installed`` when hermes-agent is installed in the
-test environment, else no real host: ``any_host`` is then the in-memory host alone, and a
+``--hermes`` (comma-separated; without it, or with ``--hermes ""``, no real host, even
+where hermes-agent is installed: ``any_host`` is then the in-memory host alone, and a
 ``real_host`` test is a usage error saying to pass ``--hermes``): ``installed`` is the
 hermes-agent of the test environment; a release (``0.17.0``) is installed with uv into
 ``${XDG_CACHE_HOME:-~/.cache}/hermes-plugin-kit/hosts/<version>`` with the kit packages
@@ -70,22 +70,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         HERMES_OPTION,
         default=None,
         metavar="HOSTS",
-        help="hosts for real_host and any_host, comma-separated: `installed` (the default"
-        " when hermes-agent is installed here),"
-        " hermes releases such as 0.17.0 or 0.21.3 (installed with uv into a cached"
-        " environment), a series such as 0.21 (its newest release) or `newest`",
+        help="real hosts for real_host and any_host, comma-separated: `installed` (the"
+        " hermes-agent installed here), hermes releases such as 0.17.0 or 0.21.3 (installed"
+        " with uv into a cached environment), a series such as 0.21 (its newest release) or"
+        " `newest`; none by default (or with an empty value): the in-memory host alone",
     )
 
 
 def _choices(config: pytest.Config) -> list[HostChoice]:
-    """The hosts ``--hermes`` names; without it, the hermes-agent installed here if there
-    is one (a plugin's own environment usually has none: its tests then run on the
-    in-memory host alone, and ``real_host`` tests say to pass ``--hermes``)."""
+    """The hosts ``--hermes`` names; none without it, even where hermes-agent is installed
+    (a real host costs seconds a load: a plain ``pytest`` stays on the in-memory host, and
+    ``real_host`` tests say to pass ``--hermes``)."""
     given = config.getoption(HERMES_OPTION)
-    if given is None:
-        given = "installed" if installed_hermes() is not None else ""
     try:
-        return parse_hosts(str(given))
+        return parse_hosts(str(given or ""))
     except ValueError as exc:
         raise pytest.UsageError(str(exc)) from None
 
@@ -105,10 +103,16 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "real_host" in names:
         real = [c for c in choices if c.real]
         if not real:
+            here = installed_hermes()
+            ways = (
+                f"--hermes installed (hermes-agent {here}, installed here) or releases"
+                if here is not None
+                else "--hermes with releases"
+            )
             msg = (
-                f"{metafunc.definition.nodeid} uses real_host, but no real hermes is selected"
-                " and none is installed here: pass --hermes with releases (e.g. --hermes"
-                " 0.17.0,0.19.0), or install hermes-agent in the test environment"
+                f"{metafunc.definition.nodeid} uses real_host, but no real hermes is selected:"
+                f" pass {ways} (e.g. --hermes 0.17.0,0.19.0); a plain pytest runs on the"
+                " in-memory host alone"
             )
             raise pytest.UsageError(msg)
         metafunc.parametrize("real_host", real, ids=[c.id for c in real], indirect=True)

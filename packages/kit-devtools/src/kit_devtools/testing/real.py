@@ -34,7 +34,7 @@ import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Final
+from typing import IO, Any, Final, cast
 
 from kit_core._host_model import MANIFEST_FILES, plain_version, release_label
 from kit_devtools.testing import _warm_hermes
@@ -94,7 +94,9 @@ class RealHost:
     Args:
         python: the interpreter of the environment hermes-agent is installed in (by
             default this one).
-        config: more of the home's ``config.yaml`` (``plugins.enabled`` is the host's).
+        config: more of the home's ``config.yaml``, merged with what the host writes
+            (see :func:`_home_config`): ``plugins.entries`` and the rest of ``plugins``
+            are kept, and ``plugins.enabled`` lists the loaded plugins after any named.
         prepare: called with each plugin directory before hermes loads it (the pytest
             fixture installs the plugin's project into a release's environment there).
         timeout: seconds the worker may take to start or to answer one request; then it
@@ -166,7 +168,7 @@ class RealHost:
             ignore = _within(directory)
             shutil.copytree(directory, plugins / directory.name, ignore=ignore, symlinks=True)
             enabled |= {directory.name, name}
-        config = {**self._config, "plugins": {"enabled": sorted(enabled)}}
+        config = _home_config(self._config, enabled)
         (self._home / "config.yaml").write_text(json.dumps(config), encoding="utf-8")
         log = self._home / "worker.stderr"
         log.write_text(warm.import_log() if warm else "", encoding="utf-8")
@@ -452,6 +454,23 @@ def _within(root: Path) -> Callable[[str, list[str]], set[str]]:
         return dropped
 
     return ignore
+
+
+def _home_config(config: Mapping[str, Any], enabled: set[str]) -> dict[str, Any]:
+    """The home's ``config.yaml``: ``config`` with the plugins loaded enabled. Only
+    ``plugins.enabled`` is the host's (the plugins ``config`` enables, then the loaded
+    ones); everything else under ``plugins`` (``entries`` and their settings,
+    ``disabled``) and outside it is ``config``'s, as given."""
+    merged = dict(config)
+    plugins = merged.get("plugins")
+    section: dict[str, Any] = (
+        dict(cast("Mapping[str, Any]", plugins)) if isinstance(plugins, Mapping) else {}
+    )
+    given = section.get("enabled")
+    named = [str(n) for n in cast("list[Any]", given)] if isinstance(given, list) else []
+    section["enabled"] = [*dict.fromkeys([*named, *sorted(enabled - set(named))])]
+    merged["plugins"] = section
+    return merged
 
 
 def _environment() -> dict[str, str]:
