@@ -101,6 +101,12 @@ def register(ctx):
 """
 
 
+ONE_TOOL = RAISES_AFTER_A_TOOL.replace(
+    '    raise RuntimeError("the second half of register failed")\n', ""
+)
+"""A plugin that registers one tool and returns."""
+
+
 def plugin_directory(parent: Path, name: str, source: str) -> Path:
     directory = parent / name
     directory.mkdir()
@@ -141,9 +147,7 @@ def test_check_real_judges_the_directory_not_an_entry_point_of_its_name(
     directory = plugin_directory(
         tmp_path,
         "kitr-shadow",
-        RAISES_AFTER_A_TOOL.replace(
-            '    raise RuntimeError("the second half of register failed")\n', ""
-        ),
+        ONE_TOOL,
     )
     status = main(["check", str(directory), "--real", "--format", "json"])
     rules = [f["rule"] for f in json.loads(capsys.readouterr().out)["findings"]]
@@ -165,10 +169,7 @@ def test_check_real_of_a_directory_its_own_entry_point_names_loads_it_once(
     # point (through 0.21.3) or the directory (from 0.21.4): no HPK019, no disagreement
     site = tmp_path / "site"
     site.mkdir()
-    source = RAISES_AFTER_A_TOOL.replace(
-        '    raise RuntimeError("the second half of register failed")\n', ""
-    )
-    directory = plugin_directory(site, "kitr_own", source)
+    directory = plugin_directory(site, "kitr_own", ONE_TOOL)
     (directory / "plugin.yaml").write_text(
         "name: kitr-own\nversion: 1.0.0\nkind: standalone\n", encoding="utf-8"
     )
@@ -201,9 +202,7 @@ def test_an_entry_point_naming_an_object_with_a_register_loads_in_hermes_and_in_
     # HPK007, which a function on a release before entry_point_callable gets)
     package = tmp_path / "kitr_object_pkg"
     package.mkdir()
-    source = RAISES_AFTER_A_TOOL.replace(
-        '    raise RuntimeError("the second half of register failed")\n', ""
-    ).replace("def register(ctx):", "def _register(ctx):")
+    source = ONE_TOOL.replace("def register(ctx):", "def _register(ctx):")
     source += "\n\nimport types\n\nplugin = types.SimpleNamespace(register=_register)\n"
     (package / "__init__.py").write_text(textwrap.dedent(source), encoding="utf-8")
     install_entry_point(tmp_path, monkeypatch, "kitr-object = kitr_object_pkg:plugin")

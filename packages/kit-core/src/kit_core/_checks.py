@@ -214,17 +214,8 @@ def compile_whole_numbers(schema: Mapping[str, Any]) -> Fix | None:
                 return items_in
             return tuple(fixed) if isinstance(v, tuple) else fixed
         if isinstance(v, dict) and (other is not None or any(keyed.values())):
-            found = cast("dict[Any, Any]", v)
-            changed: dict[Any, Any] | None = None
-            for key, item in found.items():
-                sub = keyed.get(key, other)  # as the object check reads it
-                if sub is None:
-                    continue
-                new = sub(item)
-                if new is not item:
-                    changed = changed if changed is not None else dict(found)
-                    changed[key] = new
-            return found if changed is None else changed
+            # each value as the object check reads it: its property's fix, else the extra's
+            return _replaced(cast("dict[Any, Any]", v), lambda key: keyed.get(key, other))
         return cast("Any", v)  # what no fix reads (a str, a number where number is allowed)
 
     return fix
@@ -471,18 +462,23 @@ def compile_arguments(
 
 
 def _whole_numbers(args: dict[str, Any], fixes: Mapping[str, Fix]) -> dict[str, Any]:
-    """``args`` with each fixed argument's whole-number floats made ints: ``args`` itself
-    when nothing changes, else a new dict."""
-    fixed: dict[str, Any] | None = None
-    for key, fix in fixes.items():
-        value = args.get(key)
-        if value is None:
+    """``args`` with each fixed argument's whole-number floats made ints."""
+    return _replaced(args, fixes.get)
+
+
+def _replaced(found: dict[Any, Any], fix_for: Callable[[Any], Fix | None]) -> dict[Any, Any]:
+    """``found`` with each value its key's fix (``fix_for(key)``) changes replaced: ``found``
+    itself when nothing changes (the caller's dict is never written), else a new dict."""
+    changed: dict[Any, Any] | None = None
+    for key, item in found.items():
+        fix = fix_for(key)
+        if fix is None:
             continue
-        new = fix(value)
-        if new is not value:
-            fixed = fixed if fixed is not None else dict(args)
-            fixed[key] = new
-    return args if fixed is None else fixed
+        new = fix(item)
+        if new is not item:
+            changed = changed if changed is not None else dict(found)
+            changed[key] = new
+    return found if changed is None else changed
 
 
 def _nullable(schema: object) -> bool:
