@@ -18,6 +18,7 @@ import argparse
 import concurrent.futures
 import json
 import os
+import shlex
 import subprocess
 import sys
 import time
@@ -27,6 +28,9 @@ from typing import Any, Final, NamedTuple
 from _hosts import CACHE, ROOT, environment
 from kit_core._host_model import installed_release, registry_releases
 
+WORKERS: Final = 3
+"""Jobs at a time: the machine has two cores, and a job waits on its children (hermes'
+starts, uv) about a tenth of its time, which a third job fills."""
 RESULTS = CACHE / "results"
 LOGS = CACHE / "logs"
 PAGE = ROOT / "docs" / "hosts.md"
@@ -84,6 +88,16 @@ def suite(venv: str, release: str | None) -> Job:
     select = [] if release else ["-m", OTHER_PYTHONS]
     command = [str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider", *select]
     return Job(f"suite {venv}", extra, lambda: command)
+
+
+def also(given: str) -> Job:
+    """``NAME=COMMAND``, a command of the gate's own (pyright, the documentation build), as
+    a job of the pool."""
+    name, separator, command = given.partition("=")
+    if not separator or not name or not command:
+        raise SystemExit(f"host matrix: --also takes NAME=COMMAND, not {given!r}")
+    words = shlex.split(command)
+    return Job(name, {}, lambda: words)
 
 
 def run(job: Job) -> tuple[str, int, str, float]:
@@ -162,6 +176,17 @@ def main(argv: list[str] | None = None) -> int:
         help="also run the whole suite in this project environment: all of it in the first"
         " (its hermes release is that release's column), the rest in the others",
     )
+    parser.add_argument(
+        "--also",
+        action="append",
+        default=[],
+        metavar="NAME=COMMAND",
+        help="also run this command (split as a shell would) in the pool, after the legs: a"
+        " short job fills the time the longer ones leave",
+    )
+    parser.add_argument(
+        "--jobs", type=int, default=WORKERS, help=f"jobs at a time (default {WORKERS})"
+    )
     options = parser.parse_args(argv)
     own = installed_release()
     releases = registry_releases()
@@ -175,8 +200,9 @@ def main(argv: list[str] | None = None) -> int:
     # together
     jobs = [suite(v, own.version if own and i == 0 else None) for i, v in enumerate(options.suite)]
     jobs += [leg(*one) for one in legs]
+    jobs += [also(command) for command in options.also]
     failed: list[str] = []
-    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+    with concurrent.futures.ThreadPoolExecutor(max_workers=options.jobs) as pool:
         for name, code, summary, seconds in pool.map(run, jobs):
             print(f"== {name} ({seconds:.0f} s): {summary}", flush=True)
             if code != 0:

@@ -314,6 +314,39 @@ def test_a_kit_installed_from_two_commits_is_refused_until_one_commit_is_install
 
 
 @pytest.mark.python_independent  # pure-Python wheels and their metadata: the same on every Python
+def test_way_two_into_hermes_installs_the_runtime_alone(
+    tmp_path: Path, clone: tuple[Path, str]
+) -> None:
+    """docs/into-hermes.md's way 2 line (the kit, ``--no-deps``, into hermes' Python), run
+    with uv against a clone: the runtime imports there, the author tooling is not there.
+    (That hermes loads a copied plugin directory with the kit importable is what every
+    real-host test does; tests/host/test_into_hermes.py checks the copy alone fails.)"""
+    import shlex
+
+    import yaml
+
+    repo, sha = clone
+    page = (ROOT / "docs" / "into-hermes.md").read_text(encoding="utf-8")
+    [line] = [x for x in page.splitlines() if x.startswith("uv pip install") and "--no-deps" in x]
+    url = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))["repo_url"]
+    venv = tmp_path / "hermes-env"
+    uv("venv", "--quiet", "--python", sys.executable, str(venv))
+    python = venv / "bin" / "python"
+    line = line.replace(f"{url}.git", repo.as_uri()).replace("<commit-sha>", sha)
+    words = shlex.split(line.replace('"$HERMES_PYTHON"', shlex.quote(str(python))))
+    assert words[:4] == ["uv", "pip", "install", "--python"]
+    assert "--no-deps" in words
+    uv(*words[1:], "--quiet")
+    imports = "import hermes_plugin_kit, kit_core, kit_lifecycle, kit_media"
+    done = subprocess.run([str(python), "-I", "-c", imports], capture_output=True, text=True,
+                          check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    no_tooling = subprocess.run([str(python), "-I", "-c", "import kit_devtools"],
+                                capture_output=True, check=False)  # fmt: skip
+    assert no_tooling.returncode == 1
+
+
+@pytest.mark.python_independent  # pure-Python wheels and their metadata: the same on every Python
 def test_the_documented_pip_route_installs_the_kit_and_nothing_from_an_index(
     tmp_path: Path, clone: tuple[Path, str]
 ) -> None:

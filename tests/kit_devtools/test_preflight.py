@@ -417,6 +417,50 @@ def test_upstream_tools_are_run_and_their_verdict_reported(
     ]
 
 
+ONE_PROCESS = """\
+import os
+from types import SimpleNamespace
+
+
+def validate(path):
+    return SimpleNamespace(to_dict=lambda: {"checks": [], "pid": os.getpid()})
+
+
+def doctor(path):
+    return SimpleNamespace(findings=[SimpleNamespace(level="warning", message=os.getpid())])
+
+
+def broken(path):
+    raise ValueError("no manifest here")
+
+
+def leaves(path):
+    os._exit(3)
+"""
+
+
+def test_upstream_commands_share_one_process_and_each_answers_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """hermes is imported once for every command (validate and doctor both import its
+    registries); a command that raises is its own answer, and one that ends the process
+    leaves the ones after it the exit code."""
+    (tmp_path / "hpk_one_process.py").write_text(ONE_PROCESS, encoding="utf-8")
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    monkeypatch.setattr(
+        upstream,
+        "TOOLS",
+        {name: ("hpk_one_process", name) for name in ("validate", "doctor", "broken", "leaves")},
+    )
+    answers = upstream._run(tmp_path, ["validate", "broken", "doctor", "leaves"])
+    validated, doctored = answers["validate"], answers["doctor"]
+    assert isinstance(validated, dict)
+    assert isinstance(doctored, dict)
+    assert validated["pid"] == doctored["findings"][0]["message"]
+    assert answers["broken"] == "it raised ValueError: no manifest here"
+    assert answers["leaves"] == "it exited 3: no output"
+
+
 def test_a_release_with_doctor_alone_keeps_the_kits_rules_of_validate(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -5,8 +5,10 @@ Detected by capability, never by version: ``hermes plugins validate`` is
 gives ``{"ok", "checks": [{"name", "ok", "detail"}], "warnings"}``; plugin_validate.py
 L36-68 and L407 at ``00067189``), and ``hermes plugins doctor`` is
 ``hermes_cli.plugin_dev.doctor_plugin(target) -> DoctorReport`` (``findings`` of
-``level``/``message``; plugin_dev.py at ``2a7b56dd``). Both run in a process of their own
-with an empty temporary ``HERMES_HOME``: they import the plugin and hermes' registries.
+``level``/``message``; plugin_dev.py at ``2a7b56dd``). They run in one process of their
+own with an empty temporary ``HERMES_HOME`` (they import the plugin and hermes' registries,
+which is most of their time: a second process would import hermes again), each in turn,
+one answer line each; a command that raises is that command's answer alone.
 """
 
 from __future__ import annotations
@@ -32,16 +34,24 @@ TOOLS: Final = {
 """Each upstream command -> (module, function) that implements it."""
 
 _RUN: Final = r"""
-import importlib, json, sys
+import importlib, json, sys, traceback
 from pathlib import Path
-module, function, target = sys.argv[1:4]
-report = getattr(importlib.import_module(module), function)(Path(target))
-if hasattr(report, "to_dict"):
-    data = report.to_dict()
-else:
-    data = {"findings": [{"level": f.level, "message": f.message} for f in report.findings]}
-print("HPK-UPSTREAM:" + json.dumps(data, default=str))
+target, *pairs = sys.argv[1:]
+for command, module, function in zip(pairs[::3], pairs[1::3], pairs[2::3]):
+    try:
+        report = getattr(importlib.import_module(module), function)(Path(target))
+        if hasattr(report, "to_dict"):
+            data = report.to_dict()
+        else:
+            found = [{"level": f.level, "message": f.message} for f in report.findings]
+            data = {"findings": found}
+    except BaseException as exc:
+        last = traceback.format_exception_only(type(exc), exc)[-1].strip()
+        data = "it raised " + last
+    print("HPK-UPSTREAM:" + json.dumps([command, data], default=str), flush=True)
 """
+"""Run in the child: ``target`` then (command, module, function) triples; prints one
+``HPK-UPSTREAM:[command, report or why it failed]`` line per command."""
 
 
 def _has(module: str) -> bool:
@@ -66,21 +76,26 @@ def available() -> list[str]:
     return [command for command, (module, _) in TOOLS.items() if _has(module)]
 
 
-def _run(module: str, function: str, directory: Path) -> dict[str, Any] | str:
+def _run(directory: Path, commands: list[str]) -> dict[str, dict[str, Any] | str]:
+    """Each command's report (or why there is none), from one child process."""
+    triples = [part for command in commands for part in (command, *TOOLS[command])]
+    answers: dict[str, dict[str, Any] | str] = {}
     with tempfile.TemporaryDirectory(prefix="hpk-preflight-") as home:
         env = {**os.environ, "HERMES_HOME": home}
         try:
             done = subprocess.run(
-                [sys.executable, "-c", _RUN, module, function, str(directory)],
+                [sys.executable, "-c", _RUN, str(directory), *triples],
                 capture_output=True, text=True, timeout=300, env=env, check=False,
             )  # fmt: skip
         except subprocess.TimeoutExpired:
-            return "it did not finish within 300 s"
+            return dict.fromkeys(commands, "it did not finish within 300 s")
     for line in done.stdout.splitlines():
         if line.startswith("HPK-UPSTREAM:"):
-            return cast("dict[str, Any]", json.loads(line.removeprefix("HPK-UPSTREAM:")))
+            command, data = json.loads(line.removeprefix("HPK-UPSTREAM:"))
+            answers[command] = cast("dict[str, Any] | str", data)
     tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
-    return f"it exited {done.returncode}: {tail}"
+    missing = f"it exited {done.returncode}: {tail}"
+    return {command: answers.get(command, missing) for command in commands}
 
 
 def upstream_findings(directory: Path, commands: list[str], key: str) -> list[Finding]:
@@ -88,9 +103,7 @@ def upstream_findings(directory: Path, commands: list[str], key: str) -> list[Fi
     where = f"plugin {key}"
     fix = "follow hermes' message; `hermes plugins validate --json` shows each check"
     found: list[Finding] = []
-    for command in commands:
-        module, function = TOOLS[command]
-        data = _run(module, function, directory)
+    for command, data in _run(directory, commands).items():
         if isinstance(data, str):
             found.append(finding("HPK058", where, command=command, detail=data, fix=fix))
             continue
