@@ -7,9 +7,10 @@ documentation (docs/hosts.md) made from what the runs reported.
 The project environment's release (the ``host`` dependency group) runs in the whole
 suite on Python 3.11 (``--suite .venv``, which writes that release's results beside the
 others); the whole suite on the other Pythons (``--suite .venv-3.12``) runs here too, in
-the same pool as the legs: every job two at a time (the machine has two cores), the
-longest first. The run fails when a job fails or a leg's results are missing, or when the
-documented table is not what the runs produced (it is rewritten then: commit it).
+the same pool as the legs: every job :data:`WORKERS` at a time, the longest first
+(pyright and the documentation build, given with ``--also``, after them). The run fails
+when a job fails or a leg's results are missing, or when the documented table is not what
+the runs produced (it is rewritten then: commit it).
 """
 
 from __future__ import annotations

@@ -20,7 +20,12 @@ from kit_devtools.cli._real import real_verdict
 from kit_devtools.testing._real_hermes import hermes_installed
 
 # not imported here: tests/host requires hermes imported first under its own HERMES_HOME
-pytestmark = pytest.mark.skipif(not hermes_installed(), reason="needs hermes-agent installed")
+# processes, pipes and forks: RealHost's parent and worker are standard-library process
+# plumbing, the same on every Python (3.11 here; the worker on 3.13 in the 0.22.2-py3.13 leg)
+pytestmark = [
+    pytest.mark.skipif(not hermes_installed(), reason="needs hermes-agent installed"),
+    pytest.mark.python_independent,
+]
 
 PLUGIN = """
 def _lookup(args, **kwargs):

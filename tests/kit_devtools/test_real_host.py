@@ -37,6 +37,10 @@ UNIT_CONVERT = EXAMPLES / "unit-convert"
 TEAM_NOTES = EXAMPLES / "team-notes"
 MEDIA_POSTCARD = EXAMPLES / "media-postcard"
 
+# processes, pipes and forks: RealHost's parent and worker are standard-library process
+# plumbing, the same on every Python (3.11 here; the worker on 3.13 in the 0.22.2-py3.13 leg)
+pytestmark = pytest.mark.python_independent
+
 
 def plugin(tmp_path: Path, name: str, init: str) -> Path:
     folder = tmp_path / name

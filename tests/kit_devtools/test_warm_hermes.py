@@ -18,6 +18,10 @@ from kit_devtools.testing import _warm_hermes as warm_hermes
 ROOT = Path(__file__).resolve().parents[2]
 UNIT_CONVERT = ROOT / "examples" / "unit-convert"
 
+# processes, pipes and forks: RealHost's parent and worker are standard-library process
+# plumbing, the same on every Python (3.11 here; the worker on 3.13 in the 0.22.2-py3.13 leg)
+pytestmark = pytest.mark.python_independent
+
 
 def _plugin(directory: Path, register: str) -> Path:
     directory.mkdir()
