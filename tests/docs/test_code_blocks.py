@@ -18,9 +18,10 @@ line before it, if any:
   ``uv run python -m pytest`` takes only ``--hermes`` values the kit's pytest plugin
   accepts, and a
   ``uv``/``uvx`` install line names a package of the workspace by its own subdirectory.
-- ``text``: output, compared with what the command really prints (``output CMD``: equal;
-  ``output-in CMD``: each line printed), a file tree whose entries exist (``tree``), or an
-  ``illustration: WHY`` for what cannot be compared here.
+- ``text``: output, compared with what the command really prints (``output CMD``: its
+  stdout, equal; ``output-in CMD``: each line printed, on stdout or stderr), a file tree
+  whose entries exist (``tree``), or an ``illustration: WHY`` for what cannot be compared
+  here.
 - any language, the project a page makes with ``hermes-plugin-kit new NAME``: ``new NAME
   PATH``, the block is the file ``new`` writes at PATH; ``append NAME PATH``, the page adds
   the block to that file; ``replace NAME PATH``, each ``key: ...`` line of the block takes
@@ -455,14 +456,16 @@ def test_every_command_of_a_shell_block_is_one_the_project_has(
 # -- text ------------------------------------------------------------------------------------
 
 
-def printed(command: str, capsys: pytest.CaptureFixture[str]) -> str:
+def printed(command: str, capsys: pytest.CaptureFixture[str], *, stderr: bool = False) -> str:
+    """What ``command`` prints on stdout (and then on stderr, as a terminal shows both,
+    when ``stderr``)."""
     words = shlex.split(command)
     assert words[0] == "hermes-plugin-kit", command
     capsys.readouterr()
     status = main(words[1:])
-    out = capsys.readouterr().out
-    assert status == 0, out
-    return out
+    captured = capsys.readouterr()
+    assert status == 0, captured.out
+    return captured.out + captured.err if stderr else captured.out
 
 
 @pytest.mark.parametrize("block", by_kind("text"))
@@ -480,7 +483,7 @@ def test_a_text_block_is_what_the_command_prints_or_says_why_not(
         project = make_project(page, workshop)
         if project is not None:  # the page's commands run in it, as its reader does
             monkeypatch.chdir(project)
-        out = printed(rest, capsys)
+        out = printed(rest, capsys, stderr=kind == "output-in")
         if kind == "output":
             assert out.strip() == block.code.strip()
         else:

@@ -193,12 +193,14 @@ def test_call_delivers_a_media_tool_to_a_simulated_chat_turn_and_shows_what_it_s
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """``deliver_media(..., "origin")`` needs a gateway chat turn: ``call`` simulates one,
-    so the delivery succeeds into the recorded send_message, and the report shows it."""
+    so the delivery succeeds into the recorded send_message, and what was sent is shown
+    on stderr, beside the result."""
     args = '{"picture": "harbour.png", "caption": "Hi"}'
     postcard = EXAMPLES / "media-postcard"
     assert main(["call", str(postcard), "postcard_send_picture", "--args", args]) == 0
-    result, *sent = capsys.readouterr().out.splitlines()
-    out = json.loads(result)
+    printed = capsys.readouterr()
+    out = json.loads(printed.out)  # the result alone: stdout stays JSON
+    sent = printed.err.splitlines()
     assert out["success"] is True, out
     assert out["data"]["requested_target"] == "origin"
     assert out["data"]["display_target"] == "telegram:…0001:…0001"

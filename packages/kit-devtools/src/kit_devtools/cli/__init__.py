@@ -228,8 +228,8 @@ def _call(args: argparse.Namespace) -> int:
     simulate_chat_turn(host, args.session_id)
     out = host.call_tool(args.tool, tool_args, task_id=args.task_id, session_id=args.session_id)
     emit(out if isinstance(out, str) else json.dumps(out, default=repr))
-    for line in delivered_lines(host):
-        emit(line)
+    for line in delivered_lines(host):  # beside the report: stdout stays the tool's result
+        print(line, file=sys.stderr)
     return 0
 
 
