@@ -55,6 +55,7 @@ HOST_FUNCTIONS = (
     "tools.send_message_tool.send_message_tool",
     "tools.send_message_tool._media_caption_split",
     "gateway.config.load_gateway_config",
+    "hermes_cli.config.load_config_readonly",
     "gateway.session_context.get_session_env",
     "gateway.session_context.set_session_vars",
     "gateway.session_context.set_current_session_id",

@@ -202,3 +202,31 @@ def test_a_plugin_reading_the_config_gets_hermes_defaults_under_the_hosts(
     (directory / "plugin.yaml").write_text("name: model-reader\nkind: standalone\n")
     host = InMemoryHost(strict=True, config={"plugins": {"entries": {"x": {"on": True}}}})
     assert host.load(directory).enabled
+
+
+@pytest.mark.parametrize(
+    ("version", "has_it"), [("0.13.0", False), ("0.14.0", False), ("0.15.0", True)]
+)
+def test_load_config_readonly_is_there_on_the_releases_that_have_it(
+    tmp_path: Path, version: str, has_it: bool
+) -> None:
+    """``hermes_cli.config.load_config_readonly`` arrived in 0.15.0 (the host model, read
+    from each release): a plugin calling it straight loads under the host playing 0.15.0
+    and fails, as on the real release, under 0.13.0 and 0.14.0; the kit's own
+    ``load_plugin_config`` reads the settings on all three."""
+    directory = tmp_path / "readonly_reader"
+    directory.mkdir()
+    source = (
+        "import hermes_cli.config as config\n"
+        "from hermes_plugin_kit import load_plugin_config\n\n"
+        "def register(ctx):\n"
+        "    assert load_plugin_config(ctx, 'readonly-reader') == {'on': True}\n"
+        "    assert config.load_config_readonly()['plugins']['entries']\n"
+    )
+    (directory / "__init__.py").write_text(source, encoding="utf-8")
+    (directory / "plugin.yaml").write_text("name: readonly-reader\nkind: standalone\n")
+    entries = {"plugins": {"entries": {"readonly-reader": {"settings": {"on": True}}}}}
+    plugin = InMemoryHost(hermes=version, config=entries).load(directory)
+    assert plugin.enabled is has_it, plugin.error
+    if not has_it:
+        assert "load_config_readonly" in str(plugin.error)

@@ -469,6 +469,7 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
             "toolsets": {"added": ["context_engine"], "removed": []},
             "functions": {
                 "added": {
+                    "hermes_cli.config.load_config_readonly": "() -> Dict[str, Any]",
                     "gateway.session_context.set_session_vars": "(platform: str = '', chat_id: str = '', chat_name: str = '', thread_id: str = '', user_id: str = '', user_name: str = '', session_key: str = '', message_id: str = '') -> list",
                     "gateway.session_context.set_current_session_id": "(session_id: str) -> None",
                     "gateway.platforms.base.validate_media_delivery_path": "(path: str) -> Optional[str]",
@@ -1222,6 +1223,7 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
                     "hermes_cli.plugins.invoke_hook": "(hook_name: 'str', **kwargs: 'Any') -> 'list[Any]'",
                     "model_tools.handle_function_call": "(function_name: str, function_args: dict[str, typing.Any], task_id: Optional[str] = None, tool_call_id: Optional[str] = None, session_id: Optional[str] = None, turn_id: Optional[str] = None, api_request_id: Optional[str] = None, user_task: Optional[str] = None, enabled_tools: Optional[list[str]] = None, skip_pre_tool_call_hook: bool = False, skip_tool_request_middleware: bool = False, skip_tool_execution_middleware: bool = False, tool_request_middleware_trace: Optional[list[dict[str, Any]]] = None, enabled_toolsets: Optional[list[str]] = None, disabled_toolsets: Optional[list[str]] = None) -> str",
                     "model_tools._emit_post_tool_call_hook": "(*, function_name: str, function_args: dict[str, typing.Any], result: Any, task_id: Optional[str] = None, session_id: Optional[str] = None, tool_call_id: Optional[str] = None, turn_id: Optional[str] = None, api_request_id: Optional[str] = None, duration_ms: int = 0, status: Optional[str] = None, error_type: Optional[str] = None, error_message: Optional[str] = None, middleware_trace: Optional[list[dict[str, Any]]] = None) -> None",
+                    "hermes_cli.config.load_config_readonly": "() -> dict[str, typing.Any]",
                     "gateway.platforms.base.BasePlatformAdapter.extract_media": "(content: str) -> tuple[list[tuple[str, bool]], str]",
                 },
                 "removed": [],

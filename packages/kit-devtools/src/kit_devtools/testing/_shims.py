@@ -242,13 +242,25 @@ def _config_module(host: Any) -> ModuleType:
             "dict[str, Any]", merge(copy.deepcopy(cast("dict[str, Any]", defaults)), config)
         )
 
-    return stand_in_module(
+    def load_config_readonly() -> dict[str, Any]:
+        return load_config()
+
+    module = stand_in_module(
         "hermes_cli.config",
         "The in-memory host's stand-in for hermes_cli.config (its config= mapping).",
         load_config=load_config,
-        load_config_readonly=load_config,
         cfg_get=cfg_get,
     )
+    # load_config_readonly from 0.15.0 (0.13.0 and 0.14.0 have load_config alone)
+    computed = {
+        "load_config_readonly": _offered(
+            host, load_config_readonly, lambda r: _READ_ONLY in r.functions
+        )
+    }
+    vars(module)["__getattr__"] = _real_hermes.fallback(
+        "hermes_cli.config", lambda: hidden("hermes_cli.config"), computed
+    )
+    return module
 
 
 def tool_error(message: Any, **extra: Any) -> str:
@@ -374,6 +386,7 @@ def _model_tools_module(host: Any) -> ModuleType:
 
 
 _HAS_HOOK: Final = "hermes_cli.plugins.has_hook"
+_READ_ONLY: Final = "hermes_cli.config.load_config_readonly"
 
 
 def _offered(host: Any, value: Callable[..., Any], has: Callable[[Any], bool]) -> Callable[[], Any]:
