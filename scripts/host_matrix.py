@@ -46,6 +46,8 @@ ROWS = (
     "media: a caption on the file",
     "media: final-reply suppression",
     "media: Telegram spoiler photos",
+    "plugin settings (load_plugin_config)",
+    "a project installed into hermes as the docs say",
     "check --real",
 )
 

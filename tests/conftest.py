@@ -41,6 +41,8 @@ ROWS = {
     "test_check_real.py": "check --real",
     "test_host_model_matches.py": "host model matches the release",
     "test_typed_tools.py": "typed tools: the spec style's definitions",
+    "test_plugin_settings.py": "plugin settings (load_plugin_config)",
+    "test_into_hermes.py": "a project installed into hermes as the docs say",
 }
 """Support table row of each real-host test file (a ``surface`` marker overrides it)."""
 
