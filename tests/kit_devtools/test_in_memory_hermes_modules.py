@@ -182,14 +182,21 @@ def test_ctx_manager_has_the_attributes_of_hermes_plugin_manager_and_no_more(
 
 
 @pytest.mark.usefixtures("without_hermes_imported")
+def standalone(root: Path, name: str, source: str) -> Path:
+    """A ``kind: standalone`` plugin directory ``name`` whose ``__init__.py`` is ``source``."""
+    directory = root / name.replace("-", "_")
+    directory.mkdir()
+    (directory / "__init__.py").write_text(source, encoding="utf-8")
+    (directory / "plugin.yaml").write_text(f"name: {name}\nkind: standalone\n")
+    return directory
+
+
 def test_a_plugin_reading_the_config_gets_hermes_defaults_under_the_hosts(
     tmp_path: Path,
 ) -> None:
     """hermes' ``load_config`` is ``DEFAULT_CONFIG`` merged with config.yaml: incontext
     0.0.5 refuses to load because ``model`` is hermes' default ``""``, not a mapping, and
     under the in-memory host it must refuse for that reason, not another."""
-    directory = tmp_path / "model_reader"
-    directory.mkdir()
     source = (
         "from hermes_cli.config import load_config\n\n"
         "def register(ctx):\n"
@@ -198,8 +205,7 @@ def test_a_plugin_reading_the_config_gets_hermes_defaults_under_the_hosts(
         "    assert config['plugins']['entries']['x'] == {'on': True}\n"
         "    assert 'toolsets' in config\n"
     )
-    (directory / "__init__.py").write_text(source, encoding="utf-8")
-    (directory / "plugin.yaml").write_text("name: model-reader\nkind: standalone\n")
+    directory = standalone(tmp_path, "model-reader", source)
     host = InMemoryHost(strict=True, config={"plugins": {"entries": {"x": {"on": True}}}})
     assert host.load(directory).enabled
 
@@ -214,8 +220,6 @@ def test_load_config_readonly_is_there_on_the_releases_that_have_it(
     from each release): a plugin calling it straight loads under the host playing 0.15.0
     and fails, as on the real release, under 0.13.0 and 0.14.0; the kit's own
     ``load_plugin_config`` reads the settings on all three."""
-    directory = tmp_path / "readonly_reader"
-    directory.mkdir()
     source = (
         "import hermes_cli.config as config\n"
         "from hermes_plugin_kit import load_plugin_config\n\n"
@@ -223,8 +227,7 @@ def test_load_config_readonly_is_there_on_the_releases_that_have_it(
         "    assert load_plugin_config(ctx, 'readonly-reader') == {'on': True}\n"
         "    assert config.load_config_readonly()['plugins']['entries']\n"
     )
-    (directory / "__init__.py").write_text(source, encoding="utf-8")
-    (directory / "plugin.yaml").write_text("name: readonly-reader\nkind: standalone\n")
+    directory = standalone(tmp_path, "readonly-reader", source)
     entries = {"plugins": {"entries": {"readonly-reader": {"settings": {"on": True}}}}}
     plugin = InMemoryHost(hermes=version, config=entries).load(directory)
     assert plugin.enabled is has_it, plugin.error
