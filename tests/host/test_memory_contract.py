@@ -62,3 +62,9 @@ def test_each_broken_provider_fails_on_hermes_as_in_memory(
         directory, InMemoryHost(hermes=RELEASE.version), turn_bound=TURN_BOUND
     )
     assert [(v.member, v.rule) for v in memory.violations] == [(member, rule)]
+
+
+def test_a_release_named_as_hermes_names_it_is_started_for_the_check(tmp_path: Path) -> None:
+    assert RELEASE is not None
+    report = check_memory_provider(provider_dir(tmp_path, "recall"), "installed")
+    assert (report.host, report.violations) == (f"hermes {RELEASE.version}", [])

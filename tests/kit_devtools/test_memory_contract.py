@@ -25,6 +25,7 @@ from kit_devtools.cli import main
 from kit_devtools.testing import (
     ContractFailure,
     InMemoryHost,
+    RealHost,
     check_memory_provider,
     check_provider,
 )
@@ -217,3 +218,43 @@ def test_the_fixture_runs_the_suite_and_fails_a_broken_provider(
         "*test_good[[]memory[]] PASSED*",
         "*handle_tool_call: must return a str (a JSON string)*",
     ])  # fmt: skip
+
+
+def test_an_unavailable_provider_is_reported_undriven(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    directory = tmp_path / "offline"
+    directory.mkdir()
+    (directory / "__init__.py").write_text(
+        DOCS_PROVIDER.replace("return True  # configuration", "return False  # configuration")
+    )
+    (directory / "plugin.yaml").write_text("name: offline\nversion: 0.1.0\n")
+    report = check_memory_provider(directory)
+    assert [(v.member, v.rule) for v in report.violations] == [
+        ("is_available", "must return True where the provider can work")
+    ]
+    assert report.checked == ["name", "is_available"]
+    (only,) = check_probe(directory, capsys)["findings"]
+    assert (only["rule"], only["severity"]) == ("HPK607", "warning")
+
+
+def test_a_provider_without_the_base_class_is_told_each_member_it_lacks() -> None:
+    class Bare:
+        name = "bare"
+
+        def is_available(self) -> bool:
+            return True
+
+    report = check_memory_provider(Bare())
+    assert [(v.member, v.detail) for v in report.violations] == [
+        ("initialize", "the provider has none"),
+        ("get_tool_schemas", "the provider has none"),
+    ]
+
+
+def test_a_real_hermes_is_given_a_directory_not_a_class_of_a_test_module() -> None:
+    class Inline:
+        pass
+
+    with RealHost(warm=False) as host, pytest.raises(TypeError, match="pass the provider's"):
+        check_memory_provider(Inline, host)
