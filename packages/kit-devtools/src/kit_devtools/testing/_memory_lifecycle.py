@@ -3,8 +3,10 @@
 Read from each installed release (``agent/memory_provider.py``, ``agent/memory_manager.py``,
 and the agent start that calls ``initialize_all``: ``run_agent.py`` through 0.14.0,
 ``agent/agent_init.py`` from 0.15.0). The facts that change are kept by the first release
-they hold on (:data:`CHANGES`); a real host reads the same facts from the release itself
-(``_memory_drive.release_facts``), so this table serves the in-memory host.
+they hold on (:data:`CHANGES`). The in-memory host plays them; a real host reads the
+optional members and the thread ``sync_all`` uses from the release itself
+(``_memory_drive.release_facts``) and takes only :attr:`MemoryLifecycle.init_kwargs` from
+here (the keywords are assembled inside agent start, which the suite does not run).
 
 What every release does (lines of 0.13.0 / 0.19.0 / 0.22.2):
 
