@@ -10,6 +10,7 @@ provider is one start of it.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from tests.kit_devtools._memory_contract_providers import (
 
 from kit_core._host_model import installed_release
 from kit_devtools.testing import InMemoryHost, RealHost, check_memory_provider
+from kit_devtools.testing._memory_lifecycle import lifecycle
 
 pytestmark = pytest.mark.host
 
@@ -45,6 +47,17 @@ def test_the_docs_provider_keeps_its_contract_on_this_release(
     assert report.violations == []
     memory = check_memory_provider(directory, InMemoryHost(hermes=RELEASE.version))
     assert report.checked == memory.checked  # the same lifecycle, read from the release
+
+
+def test_initialize_gets_the_keywords_agent_start_passes_on_this_release(
+    hermes: RealHost, tmp_path: Path
+) -> None:
+    """From 0.21.3 the worker reads the keywords from the release's own builder
+    (``_memory_provider_init_kwargs``): the kit's table must name the same ones."""
+    assert RELEASE is not None
+    assert check_memory_provider(provider_dir(tmp_path, "recording"), hermes).ok
+    passed = json.loads((hermes.hermes_home / "initialized.json").read_text(encoding="utf-8"))
+    assert passed == sorted(lifecycle(RELEASE.version).init_kwargs)
 
 
 @pytest.mark.parametrize("name", sorted(BROKEN))

@@ -50,6 +50,14 @@ BROKEN: Final = {
 }
 """Provider folder -> its ``__init__.py``."""
 
+RECORDING: Final = _variant(
+    "    def initialize(self, session_id, **kwargs):\n"
+    "        super().initialize(session_id, **kwargs)\n"
+    "        record = Path(kwargs['hermes_home']) / 'initialized.json'\n"
+    "        record.write_text(json.dumps(sorted(kwargs)))\n"
+)
+"""The docs' provider, writing the keywords ``initialize`` got to the hermes home."""
+
 EXPECTED: Final = {
     "blocking_sync": ("sync_turn", "must return quickly", "still running 1 s after"),
     "dict_result": ("handle_tool_call", "must return a str (a JSON string)", "returned a dict"),
@@ -71,7 +79,7 @@ def provider_dir(root: Path, name: str) -> Path:
     plugin.yaml a published provider has (no ``kind``)."""
     directory = root / name
     directory.mkdir(parents=True)
-    source = DOCS_PROVIDER if name == "recall" else BROKEN[name]
+    source = {"recall": DOCS_PROVIDER, "recording": RECORDING}.get(name) or BROKEN[name]
     (directory / "__init__.py").write_text(source, encoding="utf-8")
     (directory / "plugin.yaml").write_text(f"name: {name}\nversion: 0.1.0\n", encoding="utf-8")
     return directory

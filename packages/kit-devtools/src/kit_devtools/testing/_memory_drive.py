@@ -257,8 +257,10 @@ class _Drive:
             return
         if not self.added():
             return
-        kwargs = {k: _INIT_VALUES[k] for k in self.facts["init_kwargs"] if k in _INIT_VALUES}
-        kwargs["hermes_home"] = self.facts["hermes_home"]
+        kwargs: dict[str, Any] = self.facts.get("init_values") or {
+            k: _INIT_VALUES[k] for k in self.facts["init_kwargs"] if k in _INIT_VALUES
+        }
+        kwargs = {**kwargs, "hermes_home": self.facts["hermes_home"]}
         self.manage("initialize_all", SESSION, **kwargs)
         self.judged("initialize")
         self.manage("build_system_prompt")
@@ -510,6 +512,36 @@ def drive(
     found = _Drive(provider, manager, facts, bound, args_for)
     found.run()
     return {"checked": found.checked, "violations": found.violations}
+
+
+class _CliAgent:
+    """What agent start's keyword builder reads of an agent: a CLI session with no gateway
+    identity, title or working directory (every other attribute is None)."""
+
+    session_id = SESSION
+    _session_db = None
+    session_cwd = None
+
+    def _emit_warning(self, *args: Any, **kwargs: Any) -> None:
+        """The CLI's warning line."""
+
+    def _emit_status(self, *args: Any, **kwargs: Any) -> None:
+        """The CLI's status line."""
+
+    def __getattr__(self, name: str) -> None:
+        return None
+
+
+def release_init(agent_init: Any) -> dict[str, Any] | None:
+    """The keywords (and values) the release's agent start passes ``initialize`` besides
+    ``session_id`` in a CLI session, from its own builder (``_memory_provider_init_kwargs``,
+    ``agent/agent_init.py`` 0.21.3 on); None where agent start builds them inline."""
+    build = getattr(agent_init, "_memory_provider_init_kwargs", None)
+    if not callable(build):
+        return None
+    found = dict(cast("dict[str, Any]", build(_CliAgent(), "cli")))
+    found.pop("session_id", None)
+    return found
 
 
 def release_facts(provider_base: Any, manager_class: Any, core_tools: Any) -> dict[str, Any]:

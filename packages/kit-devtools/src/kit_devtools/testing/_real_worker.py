@@ -231,6 +231,12 @@ class Worker:
         core = getattr(importlib.import_module("toolsets"), "_HERMES_CORE_TOOLS", ())
         facts = drive.release_facts(base, manager.MemoryManager, core)
         facts["init_kwargs"] = init_kwargs
+        try:  # the release's own keywords, where its agent start has a builder of them
+            values = drive.release_init(importlib.import_module("agent.agent_init"))
+        except Exception:
+            values = None
+        if values is not None:
+            facts["init_values"], facts["init_kwargs"] = values, sorted(values)
         facts["hermes_home"] = str(importlib.import_module("hermes_constants").get_hermes_home())
         probe_args = _sibling("../cli/_probe_args.py")
         return drive.drive(
