@@ -5,8 +5,10 @@ and the agent start that calls ``initialize_all``: ``run_agent.py`` through 0.14
 ``agent/agent_init.py`` from 0.15.0). The facts that change are kept by the first release
 they hold on (:data:`CHANGES`). The in-memory host plays them; a real host reads the
 optional members and the thread ``sync_all`` uses from the release itself
-(``_memory_drive.release_facts``) and takes only :attr:`MemoryLifecycle.init_kwargs` from
-here (the keywords are assembled inside agent start, which the suite does not run).
+(``_memory_drive.release_facts``), and ``initialize``'s keywords from the release's own
+builder from 0.21.3 (``_memory_drive.release_init``); before, agent start assembles them
+inline, and :attr:`MemoryLifecycle.init_kwargs` stands in (tests/host/test_memory_contract.py
+holds it to what ``initialize`` gets on each release).
 
 What every release does (lines of 0.13.0 / 0.19.0 / 0.22.2):
 
