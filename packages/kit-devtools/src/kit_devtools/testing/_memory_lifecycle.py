@@ -8,7 +8,7 @@ optional members and the thread ``sync_all`` uses from the release itself
 (``_memory_drive.release_facts``), and ``initialize``'s keywords from the release's own
 builder from 0.21.3 (``_memory_drive.release_init``); before, agent start assembles them
 inline, and :attr:`MemoryLifecycle.init_kwargs` stands in (tests/host/test_memory_contract.py
-holds it to what ``initialize`` gets on each release).
+holds it to the builder's keywords on each release that has one).
 
 What every release does (lines of 0.13.0 / 0.19.0 / 0.22.2):
 
