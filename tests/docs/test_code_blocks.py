@@ -8,8 +8,11 @@ line before it, if any:
   (``--probe`` too when a block says ``probe``); a pytest module (``pytest PLUGIN TOOL``),
   run by pytest against a small plugin with that tool; ``pytest-hosts PLUGIN TOOL``: the
   same, once per host (``any_host`` and ``real_host`` on the installed hermes, with
-  ``--hermes installed``; a plain run is refused for the ``real_host`` test); otherwise
-  run in a fresh interpreter, which must exit 0.
+  ``--hermes installed``; a plain run is refused for the ``real_host`` test); a file of a
+  provider (``provider NAME FILE``): the blocks of one page with one NAME make a provider
+  directory, which the page's ``pytest-contract NAME`` block, a pytest module of contract
+  tests beside it, must pass on the in-memory host and on the installed hermes
+  (``--hermes installed``); otherwise run in a fresh interpreter, which must exit 0.
 - ``yaml``/``json``/``toml``: parsed; a ``plugin`` yaml block is that plugin's
   ``plugin.yaml``, and a ``definition PAGE PLUGIN TOOL`` json block must equal that tool's
   definition as ``check`` prints it.
@@ -284,8 +287,43 @@ def test_every_plugin_of_the_pages_passes_check_with_no_findings(
 
 
 def python_param(block: Block) -> bool:
-    plugin = block.directive.startswith("plugin ")
+    plugin = block.directive.split()[:1] in (["plugin"], ["provider"], ["pytest-contract"])
     return block.language == "python" and not plugin and not project_kind(block)
+
+
+CONTRACT_BLOCKS = [b for b in BLOCKS if b.directive.split()[:1] == ["pytest-contract"]]
+CONTRACTS = [pytest.param(b, id=b.id) for b in CONTRACT_BLOCKS]
+
+
+def test_every_provider_of_the_pages_has_its_contract_tests() -> None:
+    providers = {
+        (b.page, b.directive.split()[1]) for b in BLOCKS if b.directive.startswith("provider ")
+    }
+    tested = {(b.page, b.directive.split()[1]) for b in CONTRACT_BLOCKS}
+    assert providers == tested
+    assert providers
+
+
+@pytest.mark.parametrize("block", CONTRACTS)
+def test_a_provider_of_the_pages_keeps_its_contract_on_every_host(
+    block: Block, tmp_path: Path
+) -> None:
+    name = block.directive.split()[1]
+    provider = tmp_path / name
+    provider.mkdir()
+    for other in blocks_of(block.page):
+        words = other.directive.split()
+        if words[:2] == ["provider", name]:
+            (provider / words[2]).write_text(other.code, encoding="utf-8")
+    (tmp_path / "test_contract.py").write_text(block.code, encoding="utf-8")
+    command = [sys.executable, "-m", "pytest", "-v", "-p", "no:cacheprovider"]
+    run = subprocess.run(
+        [*command, "--hermes", "installed"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    hermes = f"hermes-{parse_hosts('installed')[0].version}"
+    assert "[memory] PASSED" in run.stdout, run.stdout
+    assert f"[{hermes}] PASSED" in run.stdout, run.stdout
 
 
 @pytest.mark.parametrize("block", [pytest.param(b, id=b.id) for b in BLOCKS if python_param(b)])

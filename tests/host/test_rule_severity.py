@@ -35,6 +35,7 @@ from typing import Any, Final
 
 import pytest
 from tests.host.test_host_contract import as_sent
+from tests.kit_devtools._memory_contract_providers import BROKEN
 
 from kit_core._host_model import (
     installed_distribution,
@@ -257,15 +258,34 @@ print("HPK-MEMORY " + json.dumps(found))
 """
 
 
-def memory_discovery(directory: Path) -> dict[str, Any]:
+MEMORY_MANAGED = """
+import json, sys, time
+from agent.memory_manager import MemoryManager
+from plugins.memory import load_memory_provider
+manager = MemoryManager()
+manager.add_provider(load_memory_provider(sys.argv[1]))
+found = {"result": type(manager.handle_tool_call("recall_search", {"query": "tea"})).__name__}
+started = time.monotonic()
+manager.sync_all("I drink tea.", "Noted.", session_id="sev")
+found["held"] = time.monotonic() - started >= 1.0
+found["drained"] = manager.flush_pending(timeout=1.0) if hasattr(manager, "flush_pending") else True
+print("HPK-MEMORY " + json.dumps(found))
+"""
+"""The provider as hermes' own MemoryManager runs it: the type of a tool result it hands
+the model, whether ``sync_all`` held its caller a second, and whether the manager's worker
+drained within a second (``flush_pending``, 0.17.0 on)."""
+
+
+def memory_discovery(directory: Path, script: str = MEMORY_PROBE) -> dict[str, Any]:
     """hermes' memory discovery (``plugins.memory.load_memory_provider``) on the plugin
-    installed in a fresh home, then ``is_available()`` as agent start calls it."""
+    installed in a fresh home, then ``is_available()`` as agent start calls it (or
+    ``script``, given the folder's name)."""
     home = directory.parent / f"{directory.name}-home"
     shutil.copytree(directory, home / "plugins" / directory.name)
     env = {k: v for k, v in os.environ.items() if not k.startswith("HERMES_")}
     env["HERMES_HOME"] = str(home)
     run = subprocess.run(
-        [sys.executable, "-c", MEMORY_PROBE, directory.name], capture_output=True, text=True,
+        [sys.executable, "-c", script, directory.name], capture_output=True, text=True,
         cwd=home, env=env, timeout=300, check=False,
     )  # fmt: skip
     lines = [line for line in run.stdout.splitlines() if line.startswith("HPK-MEMORY ")]
@@ -715,6 +735,18 @@ def hpk602(seen: Seen) -> None:
     assert str(found["is_available"]).startswith("raised RuntimeError: no backend")
 
 
+def hpk605(seen: Seen) -> None:
+    """hermes' MemoryManager hands the model the dict the provider's tool returned."""
+    assert memory_discovery(seen.directory, MEMORY_MANAGED)["result"] == "dict"
+
+
+def hpk606(seen: Seen) -> None:
+    """hermes runs the sleeping sync_turn: before 0.17.0 ``sync_all`` holds the turn's
+    thread; from 0.17.0 it returns, and the manager's one worker stays held."""
+    found = memory_discovery(seen.directory, MEMORY_MANAGED)
+    assert found["held"] or not found["drained"], found
+
+
 def entry_point(seen: Seen) -> None:
     """hermes' own list_plugins() for the entry point, with the dist on PYTHONPATH."""
     verdict = real_verdict(None, seen.directory.name)
@@ -945,6 +977,8 @@ RUNS: dict[str, Run] = {
     "HPK601": Run("# a register_memory_provider plugin\ndef register(ctx):\n    pass\n", hpk601,
                   manifest=NO_KIND),
     "HPK602": Run(MEMORY_PROVIDER, hpk602, manifest=NO_KIND),
+    "HPK605": Run(BROKEN["dict_result"], hpk605, manifest=NO_KIND, command=PROBE),
+    "HPK606": Run(BROKEN["blocking_sync"], hpk606, manifest=NO_KIND, command=PROBE),
     "HPK603": Run("# will register_provider(ProviderProfile(...)) one day\n", hpk603,
                   manifest="kind: model-provider\n"),
 }  # fmt: skip
@@ -1050,6 +1084,8 @@ KIT_OWN: dict[str, str] = {
     "HPK058": "relays an error of hermes' own command (validate, doctor) run on the plugin:"
     " hermes' verdict, not a rule of the kit's",
     "HPK059": "relays a warning of hermes' own command run on the plugin",
+    "HPK607": "the contract suite could not drive the memory provider where check runs"
+    " (is_available() is not True there): a report about the check, not about hermes",
 }
 
 # -- the plugins on disk, and the shared hermes -------------------------------------------

@@ -22,6 +22,7 @@ from kit_core._host_model import HostRelease, installed_release
 from kit_devtools.cli._chat_turn import delivered_lines, simulate_chat_turn
 from kit_devtools.cli._doctor import doctor
 from kit_devtools.cli._isolated import MAX_TIMEOUT
+from kit_devtools.cli._memory_contract import memory_contract_findings
 from kit_devtools.cli._output import emit, reports_on_stdout
 from kit_devtools.cli._preflight_command import add_parser as add_preflight
 from kit_devtools.cli._report import as_json, as_text, counts, host_report, inventory
@@ -145,6 +146,10 @@ def _check(args: argparse.Namespace) -> int:
             if args.probe:
                 with _quiet_logs():  # the kit logs each refused probe call; the findings say it
                     findings += probe_tools(host, plugin)
+                if memory is not None and memory.provider is not None:
+                    # the contract drives everything HPK602 reads, and says it per member
+                    findings = [f for f in findings if f.rule != "HPK602"]
+                    findings += memory_contract_findings(host, plugin, memory.name or plugin.key)
             if args.real:
                 findings += real_findings(target, plugin, args.timeout)
     render = as_json if args.format == "json" else as_text

@@ -9,15 +9,25 @@ library, and a parity test keeps it identical to the real host.
 :class:`RealHost` offers the same test API answered by a real hermes-agent: the plugin
 loaded by hermes' own plugin manager in a worker process with a temporary hermes home.
 
+:func:`check_provider` (and :func:`check_memory_provider`) drive a provider plugin
+through the lifecycle hermes uses and report each rule of its contract it breaks.
+
 The pytest plugin (``kit_devtools.testing.pytest_plugin``, loaded automatically)
-adds the ``plugin_host``, ``real_host``, ``any_host`` and ``tool_snapshot`` fixtures and
-the ``--hermes`` option choosing the real releases.
+adds the ``plugin_host``, ``real_host``, ``any_host``, ``memory_provider_contract`` and
+``tool_snapshot`` fixtures and the ``--hermes`` option choosing the real releases.
 """
 
+from kit_devtools.testing._contract_memory import check_memory_provider
 from kit_devtools.testing._failure import PluginLoadError, PluginRefused
 from kit_devtools.testing._memory_provider import MemoryProviderLoad
 from kit_devtools.testing._model_provider import ModelProviderLoad
 from kit_devtools.testing.context import HostContext
+from kit_devtools.testing.contracts import (
+    ContractFailure,
+    ContractReport,
+    Violation,
+    check_provider,
+)
 from kit_devtools.testing.entries import (
     CliCommandEntry,
     CommandEntry,
@@ -55,6 +65,8 @@ __all__ = [
     "VALID_MIDDLEWARE",
     "CliCommandEntry",
     "CommandEntry",
+    "ContractFailure",
+    "ContractReport",
     "HookEntry",
     "HostContext",
     "HostEvent",
@@ -74,6 +86,9 @@ __all__ = [
     "RequestMiddlewareResult",
     "SkillEntry",
     "ToolEntry",
+    "Violation",
     "assert_tool_snapshot",
+    "check_memory_provider",
+    "check_provider",
     "load_plugin",
 ]

@@ -98,7 +98,7 @@ def _subclass(module: ModuleType) -> tuple[object | None, str | None]:
     return None, "; ".join(failed) or None
 
 
-def _core_tools() -> frozenset[str]:
+def core_tools() -> frozenset[str]:
     """``toolsets._HERMES_CORE_TOOLS`` of the installed hermes (none where it is absent)."""
     try:
         names: Any = importlib.import_module("toolsets")._HERMES_CORE_TOOLS
@@ -110,7 +110,7 @@ def _core_tools() -> frozenset[str]:
 def load(directory: Path) -> MemoryProviderLoad:
     """Load the memory provider in ``directory`` as hermes does (the caller activates the
     in-memory host, so the plugin's host imports resolve), and check it."""
-    core_tools = _core_tools()
+    found_core = core_tools()
     try:
         module = import_fresh(directory, directory.name, USER_NAMESPACE)
     except Exception as exc:
@@ -127,13 +127,13 @@ def load(directory: Path) -> MemoryProviderLoad:
             why.append(f"register(ctx) raised {type(exc).__name__}: {exc} (at {where_raised(exc)})")
         else:
             if collector.provider is not None:
-                return _checked(collector.provider, "register(ctx)", core_tools)
+                return _checked(collector.provider, "register(ctx)", found_core)
             why.append("register(ctx) never called ctx.register_memory_provider")
     else:
         why.append("it has no register(ctx)")
     provider, failed = _subclass(module)
     if provider is not None:
-        return _checked(provider, "MemoryProvider subclass", core_tools)
+        return _checked(provider, "MemoryProvider subclass", found_core)
     why.append(failed or "it defines no MemoryProvider subclass hermes could instantiate")
     return MemoryProviderLoad(None, "; ".join(why))
 

@@ -32,6 +32,7 @@ import argparse
 import contextlib
 import dataclasses
 import importlib
+import importlib.util
 import inspect
 import json
 import os
@@ -214,6 +215,34 @@ class Worker:
             raise KeyError(f"no plugin terminal command in {argv!r}")
         return func(parsed)
 
+    def memory_contract(self, name: str, init_kwargs: list[str], bound: float) -> Any:
+        """The memory provider ``name`` of the home, loaded by hermes' memory discovery and
+        driven through hermes' own ``MemoryManager`` (``_memory_drive``); None when
+        discovery gives no provider. The manager's shutdown drain waits ``bound`` seconds at
+        most (a provider still blocking has been judged by then)."""
+        drive = _sibling("_memory_drive.py")
+        provider = importlib.import_module("plugins.memory").load_memory_provider(name)
+        if provider is None:
+            return None
+        manager: Any = importlib.import_module("agent.memory_manager")
+        if hasattr(manager, "_SYNC_DRAIN_TIMEOUT_S"):
+            manager._SYNC_DRAIN_TIMEOUT_S = min(manager._SYNC_DRAIN_TIMEOUT_S, bound)
+        base = importlib.import_module("agent.memory_provider").MemoryProvider
+        core = getattr(importlib.import_module("toolsets"), "_HERMES_CORE_TOOLS", ())
+        facts = drive.release_facts(base, manager.MemoryManager, core)
+        facts["init_kwargs"] = init_kwargs
+        try:  # the release's own keywords, where its agent start has a builder of them
+            values = drive.release_init(importlib.import_module("agent.agent_init"))
+        except Exception:
+            values = None
+        if values is not None:
+            facts["init_values"], facts["init_kwargs"] = values, sorted(values)
+        facts["hermes_home"] = str(importlib.import_module("hermes_constants").get_hermes_home())
+        probe_args = _sibling("../cli/_probe_args.py")
+        return drive.drive(
+            provider, manager.MemoryManager(), facts, bound=bound, args_for=probe_args.arguments_for
+        )
+
     def answer(self, request: dict[str, Any]) -> Any:
         op = request["op"]
         if op == "loaded":
@@ -230,9 +259,28 @@ class Worker:
             return self.run_command(request["name"], request.get("raw_args", ""))
         if op == "run_cli":
             return self.run_cli(list(request["argv"]))
+        if op == "memory_contract":
+            return self.memory_contract(
+                request["name"], list(request["init_kwargs"]), float(request["bound"])
+            )
         if op == "exit":
             os._exit(int(request.get("code", 0)))
         raise ValueError(f"unknown op {op!r}")
+
+
+def _sibling(relative: str) -> Any:
+    """A standard-library module of the kit at ``relative`` to this file, loaded by path
+    (the worker runs by path, with the kit's packages perhaps not importable)."""
+    path = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), relative))
+    name = "_hpk_" + os.path.splitext(os.path.basename(path))[0]
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None
+        assert spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
 
 
 def _failure(exc: BaseException) -> dict[str, Any]:

@@ -16,6 +16,12 @@ Fixtures:
   ``--hermes`` selects, with ids like ``hermes-0.19.0``;
 * ``any_host``: the in-memory host (id ``memory``) and each host ``--hermes`` selects: a
   test written once runs on all of them.
+* ``memory_provider_contract``: ``memory_provider_contract(target, turn_bound=2.0)`` runs
+  the memory-provider contract suite
+  (:func:`~kit_devtools.testing.check_memory_provider`) on the in-memory host and on each
+  host ``--hermes`` selects, one test each as ``any_host``; it returns the
+  :class:`~kit_devtools.testing.ContractReport` (``.assert_ok()`` fails the test with
+  every violation).
 
 ``--hermes`` (comma-separated; without it, or with ``--hermes ""``, no real host, even
 where hermes-agent is installed: ``any_host`` is then the in-memory host alone, and a
@@ -37,13 +43,16 @@ from typing import Any
 import pytest
 
 from kit_devtools.testing import _host_envs
+from kit_devtools.testing._contract_memory import TURN_BOUND, check_memory_provider
 from kit_devtools.testing._host_choice import MEMORY, HostChoice, installed_hermes, parse_hosts
+from kit_devtools.testing.contracts import ContractReport
 from kit_devtools.testing.host import InMemoryHost
 from kit_devtools.testing.real import RealHost
 from kit_devtools.testing.snapshot import assert_tool_snapshot
 
 __all__ = [
     "any_host",
+    "memory_provider_contract",
     "plugin_host",
     "pytest_addoption",
     "pytest_configure",
@@ -56,6 +65,8 @@ UPDATE_OPTION = "--update-tool-snapshots"
 HERMES_OPTION = "--hermes"
 
 SnapshotCheck = Callable[..., None]
+PER_HOST = ("any_host", "memory_provider_contract")
+"""Fixtures of one test per host: the in-memory host and each one ``--hermes`` selects."""
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -97,7 +108,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """One test per selected host: ``real_host`` over the real ones, ``any_host`` over the
     in-memory host and every selected one."""
     names = metafunc.fixturenames
-    if "real_host" not in names and "any_host" not in names:
+    if "real_host" not in names and not set(PER_HOST) & set(names):
         return
     choices = _choices(metafunc.config)
     if "real_host" in names:
@@ -116,9 +127,10 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
             )
             raise pytest.UsageError(msg)
         metafunc.parametrize("real_host", real, ids=[c.id for c in real], indirect=True)
-    if "any_host" in names:
-        every = [MEMORY, *(c for c in choices if c != MEMORY)]
-        metafunc.parametrize("any_host", every, ids=[c.id for c in every], indirect=True)
+    every = [MEMORY, *(c for c in choices if c != MEMORY)]
+    for name in PER_HOST:
+        if name in names:
+            metafunc.parametrize(name, every, ids=[c.id for c in every], indirect=True)
 
 
 @pytest.fixture(scope="session")
@@ -178,6 +190,27 @@ def any_host(request: pytest.FixtureRequest) -> Iterator[InMemoryHost | RealHost
         yield host
     finally:
         host.close()
+
+
+@pytest.fixture
+def memory_provider_contract(
+    request: pytest.FixtureRequest,
+) -> Iterator[Callable[..., ContractReport]]:
+    """``check(target, turn_bound=2.0)``: the memory-provider contract suite on this test's
+    host (the in-memory host, or a real release ``--hermes`` selects)."""
+    choice: HostChoice = getattr(request, "param", MEMORY)
+    host: InMemoryHost | RealHost = (
+        _real(request, choice) if choice.real else InMemoryHost(strict=True, hermes=choice.version)
+    )
+
+    def check(target: Any, turn_bound: float = TURN_BOUND) -> ContractReport:
+        return check_memory_provider(target, host, turn_bound=turn_bound)
+
+    try:
+        yield check
+    finally:
+        if isinstance(host, RealHost):
+            host.close()
 
 
 @pytest.fixture

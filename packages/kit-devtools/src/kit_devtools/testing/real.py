@@ -424,6 +424,24 @@ class RealHost:
         an unknown name."""
         return self._ask("run_command", name=name, raw_args=raw_args)
 
+    def memory_contract(self, target: str | Path, *, bound: float) -> dict[str, Any] | None:
+        """Install the memory-provider directory ``target`` as an operator does, let hermes'
+        memory discovery load it (``plugins.memory.load_memory_provider``, as
+        ``memory.provider: <folder>`` does) and drive it through hermes' own
+        ``MemoryManager`` in the lifecycle of the release
+        (:mod:`~kit_devtools.testing._memory_drive`): the members driven and the violations,
+        or None when discovery gives no provider. Each call starts hermes afresh."""
+        from kit_devtools.testing._memory_lifecycle import lifecycle
+
+        directory = Path(target).resolve()
+        self._install(directory)
+        self._start_and_read()
+        init_kwargs = list(lifecycle(self.version or "0.0.0").init_kwargs)
+        found: dict[str, Any] | None = self._ask(
+            "memory_contract", name=directory.name, init_kwargs=init_kwargs, bound=bound
+        )
+        return found
+
     def run_cli(self, argv: Sequence[str]) -> Any:
         """``hermes <argv>`` against the plugins' terminal commands (the argparse tree
         built as ``hermes_cli.main`` builds it); returns ``args.func(args)``."""

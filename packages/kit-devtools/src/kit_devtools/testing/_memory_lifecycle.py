@@ -1,0 +1,147 @@
+"""The memory-provider lifecycle of each hermes release, as the contract suite drives it.
+
+Read from each installed release (``agent/memory_provider.py``, ``agent/memory_manager.py``,
+and the agent start that calls ``initialize_all``: ``run_agent.py`` through 0.14.0,
+``agent/agent_init.py`` from 0.15.0). The facts that change are kept by the first release
+they hold on (:data:`CHANGES`). The in-memory host plays them; a real host reads the
+optional members and the thread ``sync_all`` uses from the release itself
+(``_memory_drive.release_facts``), and ``initialize``'s keywords from the release's own
+builder from 0.21.3 (``_memory_drive.release_init``); before, agent start assembles them
+inline, and :attr:`MemoryLifecycle.init_kwargs` stands in (tests/host/test_memory_contract.py
+holds it to the builder's keywords on each release that has one).
+
+What every release does (lines of 0.13.0 / 0.19.0 / 0.22.2):
+
+- ``MemoryProvider``'s abstract members are ``name``, ``is_available``, ``initialize`` and
+  ``get_tool_schemas`` (``agent/memory_provider.py`` 43-140 on every release);
+- agent start loads the provider named by ``memory.provider``, calls ``is_available()`` and
+  only then ``add_provider`` (which reads ``get_tool_schemas()``) and ``initialize_all``
+  (``run_agent.py`` 2001-2045 / ``agent/agent_init.py`` 1458-1507 / 1350-1367);
+- each turn: ``on_turn_start`` and ``prefetch_all`` before the model is called
+  (``run_agent.py`` 12210-12223 / ``agent/turn_context.py`` 791-800 / 927), then at the end
+  of ``run_conversation``, on the agent's thread, ``sync_all`` and ``queue_prefetch_all``
+  (``_sync_external_memory_for_turn``: ``run_agent.py`` 5739-5743 / 3553-3558 / 927-930);
+- a provider tool call is routed by ``MemoryManager.handle_tool_call``, whose result goes to
+  the model as it is (``agent/memory_manager.py`` 356-374 / 819-837 / 715-729);
+- the built-in memory tool's writes go to ``on_memory_write``; context compression calls
+  ``on_pre_compress`` and ``on_session_switch``; a finished subagent ``on_delegation``;
+  the session's end ``on_session_end`` and ``shutdown_all`` (``run_agent.py`` 5659-5663 /
+  3462-3466);
+- the manager catches and logs whatever a provider raises: the call's work is lost, and
+  the agent goes on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any, Final
+
+from kit_core._host_model import version_key
+
+__all__ = ["CHANGES", "REQUIRED", "MemoryLifecycle", "lifecycle"]
+
+REQUIRED: Final = ("name", "is_available", "initialize", "get_tool_schemas")
+"""``MemoryProvider``'s abstract members (``agent/memory_provider.py`` 43-140, 0.13.0 on)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryLifecycle:
+    """What one release's memory manager does with a provider."""
+
+    release: str
+    optional: tuple[str, ...]
+    """The members ``MemoryProvider`` gives a default for, which hermes calls."""
+    init_kwargs: tuple[str, ...]
+    """The keywords agent start passes ``initialize(session_id, ...)`` in a CLI session,
+    besides ``session_id`` (the gateway adds user and chat identities)."""
+    background_sync: bool
+    """``sync_all`` and ``queue_prefetch_all`` run on the manager's single worker thread;
+    before 0.17.0 on the agent's thread, which the turn waits for."""
+    normalizes_schemas: bool
+    """``normalize_tool_schema`` unwraps ``{"type": "function", "function": ...}``; before
+    0.18.0 a wrapped schema is wrapped once more and reaches the model with no name."""
+    rejects_core_tools: bool
+    """``add_provider`` and ``get_all_tool_schemas`` drop a tool named like one of
+    ``toolsets._HERMES_CORE_TOOLS``; before 0.17.0 agent start skips a schema whose name
+    the agent already has (``run_agent.py`` 0.13.0 2060-2070)."""
+
+
+FIRST: Final = MemoryLifecycle(
+    release="0.13.0",
+    optional=(
+        "system_prompt_block",
+        "prefetch",
+        "queue_prefetch",
+        "sync_turn",
+        "handle_tool_call",
+        "shutdown",
+        "on_turn_start",
+        "on_session_end",
+        "on_session_switch",
+        "on_pre_compress",
+        "on_delegation",
+        "get_config_schema",
+        "save_config",
+        "on_memory_write",
+    ),
+    # run_agent.py 0.13.0 2005-2043: session_id, platform, hermes_home, agent_context, then
+    # agent_identity and agent_workspace from the active profile
+    init_kwargs=("platform", "hermes_home", "agent_context", "agent_identity", "agent_workspace"),
+    background_sync=False,  # agent/memory_manager.py 0.13.0 317-326: inline
+    normalizes_schemas=False,  # 0.13.0 330-346: schema.get("name") as it comes
+    rejects_core_tools=False,
+)
+
+CHANGES: Final[tuple[tuple[str, Mapping[str, Any]], ...]] = (
+    # 0.17.0: agent/memory_manager.py 515 (sync_all) and 328/499/571 (_submit_background);
+    # add_provider's core-tool check 367; agent/agent_init.py 1171-1176 adds the CLI's
+    # warning_callback and status_callback
+    (
+        "0.17.0",
+        {
+            "background_sync": True,
+            "rejects_core_tools": True,
+            "init_kwargs": (*FIRST.init_kwargs, "warning_callback", "status_callback"),
+        },
+    ),
+    # 0.18.0: normalize_tool_schema (agent/memory_manager.py 49); backup_paths
+    # (agent/memory_provider.py 298-315)
+    ("0.18.0", {"normalizes_schemas": True, "optional": (*FIRST.optional, "backup_paths")}),
+    # 0.20.1: unavailable_reason and recall_status (agent/memory_provider.py)
+    (
+        "0.20.1",
+        {
+            "optional": (
+                *FIRST.optional,
+                "backup_paths",
+                "unavailable_reason",
+                "recall_status",
+            )
+        },
+    ),
+    # 0.21.3: identity_signature (agent/memory_provider.py), read by the gateway
+    (
+        "0.21.3",
+        {
+            "optional": (
+                *FIRST.optional,
+                "backup_paths",
+                "unavailable_reason",
+                "recall_status",
+                "identity_signature",
+            )
+        },
+    ),
+)
+"""Release -> what changed from it on (``cwd``, 0.21.4 on, is passed only when the session
+has one, so it is not in :attr:`MemoryLifecycle.init_kwargs`)."""
+
+
+def lifecycle(version: str) -> MemoryLifecycle:
+    """The lifecycle of release ``version`` (the oldest modelled for an older one)."""
+    found = replace(FIRST, release=version)
+    for first, changes in CHANGES:
+        if version_key(version) >= version_key(first):
+            found = replace(found, **changes)
+    return found
