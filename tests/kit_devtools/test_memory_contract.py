@@ -176,8 +176,8 @@ def test_check_probe_reports_a_blocking_sync_turn_as_hpk606(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from kit_devtools.cli import _memory_contract
+    from kit_devtools.testing import check_memory_provider as real
 
-    real = _memory_contract.check_memory_provider
     monkeypatch.setattr(
         _memory_contract,
         "check_memory_provider",
