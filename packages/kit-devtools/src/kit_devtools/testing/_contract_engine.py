@@ -42,6 +42,7 @@ from typing import Any, Final
 from kit_devtools.testing._provider_drive import (
     Drive,
     attribute,
+    base_of,
     hermes_version,
     plugin_owned,
     raised_type_error,
@@ -87,7 +88,7 @@ def drive(engine: Any, version: str, builtins: frozenset[str] = frozenset()) -> 
     """Drive ``engine`` as hermes ``version`` drives the selected context engine (the
     built-in name is ``compressor`` on every release: ``builtins`` is unused)."""
     done = Drive()
-    base = attribute("agent.context_engine", "ContextEngine")
+    base = base_of(engine, "agent.context_engine", "ContextEngine")
     if isinstance(base, type) and not isinstance(engine, base):
         done.broke(
             "class",
@@ -296,7 +297,7 @@ def _older_compress(engine: Any, messages: list[dict[str, Any]], options: dict[s
     """Before ``_supported_compression_kwargs``: ``current_tokens``, ``focus_topic`` and
     (where the base declares it) ``force``; retried with ``current_tokens`` alone on a
     TypeError."""
-    base = attribute("agent.context_engine", "ContextEngine")
+    base = base_of(engine, "agent.context_engine", "ContextEngine")
     wanted = _declared(base, "compress", ["current_tokens", "focus_topic", "force"])
     try:
         return engine.compress(copy.deepcopy(messages), **{k: options[k] for k in wanted})

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from kit_devtools.testing._provider_drive import Drive, attribute, hermes_version
+from kit_devtools.testing._provider_drive import Drive, attribute, base_of, hermes_version
 
 KIND: Final = "model-provider"
 MESSAGES: Final = ({"role": "user", "content": "Hello"},)
@@ -45,7 +45,7 @@ FIELDS: Final = {
 def drive(profile: Any, version: str, builtins: frozenset[str]) -> dict[str, Any]:
     """Read ``profile`` as hermes does; ``builtins``: the bundled profiles' names."""
     done = Drive()
-    base = attribute("providers.base", "ProviderProfile")
+    base = base_of(profile, "providers.base", "ProviderProfile")
     if isinstance(base, type) and not isinstance(profile, base):
         done.broke(
             "class",
@@ -122,17 +122,24 @@ def bundled_names() -> frozenset[str]:
 
 def drive_registered(kind: str, options: dict[str, Any]) -> list[dict[str, Any]]:
     """In hermes' worker: the plugin's folder imported as ``_discover_providers`` imports a
-    user model provider, and each profile it registered read by this release."""
+    user model provider (afresh, where hermes' discovery already imported it), and each
+    profile it registered read by this release."""
     import os
+    import sys
     from pathlib import Path
 
     providers: Any = __import__("providers")
-    builtins = bundled_names()  # discovery of hermes' own runs first
+    bundled_names()  # hermes' own discovery runs first
     registry: dict[str, Any] = providers._REGISTRY
-    before = {id(p) for p in registry.values()}
+    before = dict(registry)
     folder = Path(os.environ["HERMES_HOME"], "plugins", str(options.get("folder", "")))
+    safe = folder.name.replace("-", "_")
+    for name in [n for n in sys.modules if n.startswith("_hermes_user_provider") and safe in n]:
+        del sys.modules[name]
     providers._import_plugin_dir(folder, "user")
-    found = [p for p in registry.values() if id(p) not in before]
+    found = [p for name, p in registry.items() if before.get(name) is not p]
+    mine = {str(p.name) for p in found if before.get(p.name) == p}  # found before, by hermes
+    builtins = frozenset(n for n in before if n not in mine)
     return [{"provider": str(p.name), **drive(p, hermes_version(), builtins)} for p in found]
 
 

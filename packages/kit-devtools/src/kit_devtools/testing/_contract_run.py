@@ -53,8 +53,10 @@ def run_suite(
         from kit_devtools.testing._contract_model import bundled_names
 
         builtins = bundled_names()
-    for provider in _providers(kind, target, memory, report):
-        _add(report, drive(provider, release.version, builtins), release.version)
+    providers = _providers(kind, target, memory, report)
+    with memory.activate():  # hermes' modules as the plugin imported them
+        for provider in providers:
+            _add(report, drive(provider, release.version, builtins), release.version)
     return report
 
 

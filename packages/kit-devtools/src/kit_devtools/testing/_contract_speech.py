@@ -37,6 +37,7 @@ from typing import Any, Final
 from kit_devtools.testing._provider_drive import (
     Drive,
     attribute,
+    base_of,
     plugin_owned,
     raised_type_error,
 )
@@ -66,7 +67,7 @@ def drive_kind(
 ) -> dict[str, Any]:
     done = Drive()
     module, base_name, _ = BASES[kind]
-    base = attribute(module, base_name)
+    base = base_of(provider, module, base_name)
     if isinstance(base, type) and not isinstance(provider, base):
         done.broke(
             "class",

@@ -54,6 +54,16 @@ def attribute(module: str, name: str) -> Any:
         return None
 
 
+def base_of(provider: object, module: str, name: str) -> Any:
+    """hermes' class ``module.name`` as ``provider``'s class inherits it (the very class the
+    plugin imported, though the in-memory host has since dropped that import), else the
+    one this process imports; None where hermes has no such class."""
+    for cls in type(provider).__mro__:
+        if cls.__module__ == module and cls.__name__ == name:
+            return cls
+    return attribute(module, name)
+
+
 def version_tuple(version: str) -> tuple[int, ...]:
     parts: list[int] = []
     for part in version.split(".")[:3]:
