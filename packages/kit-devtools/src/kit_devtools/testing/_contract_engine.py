@@ -37,6 +37,7 @@ from __future__ import annotations
 import copy
 import inspect
 import json
+import os
 from typing import Any, Final
 
 from kit_devtools.testing._provider_drive import (
@@ -151,7 +152,7 @@ def _per_agent(done: Drive, engine: Any, base: Any) -> None:
         "on_session_start",
         lambda: engine.on_session_start(
             SESSION,
-            hermes_home="/tmp/hpk-contract-home",
+            hermes_home=os.environ.get("HERMES_HOME", ""),
             platform="cli",
             model=MODEL["model"],
             context_length=getattr(engine, "context_length", 0),

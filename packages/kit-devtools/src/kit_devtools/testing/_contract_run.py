@@ -48,16 +48,23 @@ def run_suite(
     if base is not None and base not in release.functions:
         report.absent = f"hermes {release.version} has no {base} (no {kind} providers)"
         return report
-    builtins = frozenset(release.provider_builtins.get(PROVISION.get(kind, kind), ()))
-    if kind == "model-provider":
-        from kit_devtools.testing._contract_model import bundled_names
-
-        builtins = bundled_names()
     providers = _providers(kind, target, memory, report)
-    with memory.activate():  # hermes' modules as the plugin imported them
+    with memory.activate():  # hermes' modules as the plugin imported them, the host's home
+        builtins = _builtins(kind, memory)
         for provider in providers:
             _add(report, drive(provider, release.version, builtins), release.version)
     return report
+
+
+def _builtins(kind: str, host: InMemoryHost) -> frozenset[str]:
+    """The names a provider of ``kind`` may not take: the registry's built-ins of the
+    release the host plays, or for model providers the profiles of the hermes installed
+    here (the host model does not hold them)."""
+    if kind == "model-provider":
+        from kit_devtools.testing._contract_model import bundled_names
+
+        return bundled_names()
+    return frozenset(host.release.provider_builtins.get(PROVISION.get(kind, kind), ()))
 
 
 def _label(target: Any) -> str:
