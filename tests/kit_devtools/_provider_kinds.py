@@ -70,7 +70,8 @@ class Beep(TTSProvider):
 {body}
 """
 TTS_PROVIDERS = {
-    "beep_tts": ("beep", "        open(output_path, 'wb').write(b'ID3' + text.encode())\n"
+    "beep_tts": ("beep", "        with open(output_path, 'wb') as file:\n"
+                 "            file.write(b'ID3' + text.encode())\n"
                  "        return output_path"),
     "bytes_tts": ("bytes-beep", "        return text.encode()"),  # returns bytes, writes nothing
     "failing_tts": ("failing-beep", "        raise RuntimeError('no voice server')"),

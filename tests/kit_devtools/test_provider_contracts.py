@@ -16,6 +16,8 @@ from tests.kit_devtools._provider_kinds import engine_dir, model_dir, stt_dir, t
 from kit_devtools.cli import main
 from kit_devtools.testing.contracts import ContractFailure, ContractReport, check_provider
 
+pytestmark = pytest.mark.usefixtures("hermes_imported_for_the_test")
+
 
 def rules(report: ContractReport) -> list[tuple[str, str]]:
     return [(v.member, v.rule) for v in report.violations]

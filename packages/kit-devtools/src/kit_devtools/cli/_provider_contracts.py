@@ -40,7 +40,7 @@ def provider_contract_findings(
                 name=name,
                 releases=", ".join(violation.releases) or releases,
                 member=violation.member,
-                rule=violation.rule,
+                broken=violation.rule,
                 detail=violation.detail,
                 fix=violation.fix,
             )

@@ -186,7 +186,11 @@ def _transcribe(
         file.setsampwidth(2)
         file.setframerate(16_000)
         file.writeframes(b"\0\0" * 1600)
-    if getattr(provider, "is_available", None) and _read(provider, "is_available") is False:
+    try:
+        available = _read(provider, "is_available") if hasattr(provider, "is_available") else True
+    except Exception:  # reported with the catalog: hermes treats it as unavailable
+        return
+    if not available:
         done.broke(
             "is_available",
             "must be True where the suite runs",
