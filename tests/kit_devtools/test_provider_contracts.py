@@ -61,7 +61,9 @@ def test_the_engine_is_driven_in_hermes_order() -> None:
             called.append("should_compress")
             return True
 
-        def compress(self, messages: list[dict[str, Any]], **kwargs: Any) -> list[dict[str, Any]]:
+        def compress(  # pyright: ignore[reportIncompatibleMethodOverride]
+            self, messages: list[dict[str, Any]], **kwargs: Any
+        ) -> list[dict[str, Any]]:
             called.append(f"compress({sorted(kwargs)})")
             return messages
 
@@ -96,8 +98,8 @@ def test_a_broken_engine_fails_with_a_message_for_each_rule(tmp_path: Path) -> N
 def test_an_engine_missing_a_member_or_uncopyable_or_built_in_named_fails() -> None:
     from agent.context_engine import ContextEngine
 
-    class NoCompress(ContextEngine):  # pyright: ignore[reportImplicitAbstractClass]
-        name = "partial"
+    class NoCompress(ContextEngine):
+        name = "partial"  # pyright: ignore[reportIncompatibleMethodOverride, reportAssignmentType]
 
         def update_from_response(self, usage: dict[str, Any]) -> None: ...
 
@@ -114,7 +116,9 @@ def test_an_engine_missing_a_member_or_uncopyable_or_built_in_named_fails() -> N
         def __init__(self) -> None:
             self.lock = threading.Lock()
 
-        def compress(self, messages: list[dict[str, Any]], **kwargs: Any) -> Any:
+        def compress(  # pyright: ignore[reportIncompatibleMethodOverride]
+            self, messages: list[dict[str, Any]], **kwargs: Any
+        ) -> Any:
             return messages
 
     locked = check_provider(Locked(), kind="context-engine")
@@ -140,9 +144,11 @@ def test_a_speech_provider_of_a_built_in_or_empty_name_or_strict_signature_fails
     from agent.tts_provider import TTSProvider
 
     class OpenAI(TTSProvider):
-        name = "OpenAI "
+        name = "OpenAI "  # pyright: ignore[reportIncompatibleMethodOverride, reportAssignmentType]
 
-        def synthesize(self, text: str, output_path: str) -> str:  # pyright: ignore[reportIncompatibleMethodOverride]
+        def synthesize(  # pyright: ignore[reportIncompatibleMethodOverride]
+            self, text: str, output_path: str
+        ) -> str:
             return output_path
 
     report = check_provider(OpenAI(), kind="tts")
@@ -157,7 +163,7 @@ def test_a_speech_provider_of_a_built_in_or_empty_name_or_strict_signature_fails
     assert "voice=None" in strict.violations[0].fix
 
     class Nameless(TranscriptionProvider):
-        name = ""
+        name = ""  # pyright: ignore[reportIncompatibleMethodOverride, reportAssignmentType]
 
         def transcribe(self, file_path: str, **extra: Any) -> dict[str, Any]:
             return {"success": True, "transcript": ""}

@@ -42,8 +42,8 @@ from typing import Any, Final
 
 from kit_devtools.testing._provider_drive import (
     Drive,
-    attribute,
     base_of,
+    function,
     hermes_version,
     plugin_owned,
     raised_type_error,
@@ -229,7 +229,7 @@ def _tools(done: Drive, engine: Any) -> list[str]:
             "return a list of {'name', 'description', 'parameters'} schemas",
         )
         return []
-    normalize = attribute("agent.memory_manager", "normalize_tool_schema") or _normalized
+    normalize = function("agent.memory_manager", "normalize_tool_schema") or _normalized
     names: list[str] = []
     for raw in schemas:  # pyright: ignore[reportUnknownVariableType]
         schema = normalize(raw)
@@ -267,10 +267,10 @@ def _compress(done: Drive, engine: Any) -> list[dict[str, Any]]:
         "force": False,
         "memory_context": "",
     }
-    choose = attribute("agent.conversation_compression", "_supported_compression_kwargs")
+    choose = function("agent.conversation_compression", "_supported_compression_kwargs")
     done.checked.append("compress")
     try:
-        if callable(choose):
+        if choose is not None:
             compressed = engine.compress(
                 copy.deepcopy(messages), **choose(engine.compress, **options)
             )
@@ -356,8 +356,8 @@ def _raised(exc: BaseException) -> str:
 
 def drive_registered(kind: str, options: dict[str, Any]) -> list[dict[str, Any]]:
     """In hermes' worker: the engine a home plugin registered, driven by this release."""
-    get = attribute("hermes_cli.plugins", "get_plugin_context_engine")
-    engine = get() if callable(get) else None
+    get = function("hermes_cli.plugins", "get_plugin_context_engine")
+    engine = get() if get is not None else None
     if engine is None or not plugin_owned(engine, str(options.get("module", ""))):
         return []
     name = getattr(engine, "name", type(engine).__name__)

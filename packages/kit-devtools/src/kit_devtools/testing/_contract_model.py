@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from kit_devtools.testing._provider_drive import Drive, attribute, base_of, hermes_version
+from kit_devtools.testing._provider_drive import Drive, base_of, function, hermes_version
 
 KIND: Final = "model-provider"
 MESSAGES: Final = ({"role": "user", "content": "Hello"},)
-HOOKS: Final = {
+HOOKS: Final[dict[str, tuple[tuple[Any, ...], dict[str, Any], tuple[type[Any], ...], str]]] = {
     "get_hostname": ((), {}, (str,), "a hostname str ('' for none)"),
     "prepare_messages": ((list(MESSAGES),), {}, (list,), "the message list"),
     "build_extra_body": ((), {"session_id": "hpk-contract-session"}, (dict,), "a dict"),
@@ -110,8 +110,8 @@ def _no_pair(value: Any) -> bool:
 
 def bundled_names() -> frozenset[str]:
     """The names and aliases of hermes' own profiles (none where hermes is absent)."""
-    listed = attribute("providers", "list_providers")
-    if not callable(listed):
+    listed = function("providers", "list_providers")
+    if listed is None:
         return frozenset()
     names: set[str] = set()
     for profile in listed():

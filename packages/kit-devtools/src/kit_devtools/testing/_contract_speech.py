@@ -32,12 +32,13 @@ import os
 import tempfile
 import wave
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from kit_devtools.testing._provider_drive import (
     Drive,
     attribute,
     base_of,
+    function,
     plugin_owned,
     raised_type_error,
 )
@@ -121,8 +122,9 @@ def _catalog(done: Drive, provider: Any) -> None:
         "list_models": (list, "a list of {'id': ...} dicts"),
         "get_setup_schema": (dict, "{'name', 'badge', 'tag', 'env_vars'}"),
     }
+    cls: type[Any] = type(cast("object", provider))
     for member, (shape, what) in shapes.items():
-        if not hasattr(type(provider), member):
+        if not hasattr(cls, member):
             continue
         value = done.call(
             member,
@@ -261,8 +263,8 @@ def _judge_transcript(done: Drive, result: Any) -> None:
 def _dispatcher(kind: str) -> Dispatch | None:
     """hermes' own ``_dispatch_to_plugin_provider`` of ``kind`` for this release."""
     for module in DISPATCHERS[kind]:
-        found = attribute(module, "_dispatch_to_plugin_provider")
-        if callable(found):
+        found = function(module, "_dispatch_to_plugin_provider")
+        if found is not None:
             if kind == "tts":
                 return lambda _provider, key, path: found(TEXT, path, key, {})
             return lambda _provider, key, path: found(path, key, {})
@@ -276,9 +278,10 @@ def drive_registered(kind: str, options: dict[str, Any]) -> list[dict[str, Any]]
     if attribute(module, base_name) is None:
         return [{"provider": "", "absent": f"this hermes has no {module}.{base_name}"}]
     builtins = frozenset(attribute(registry_module, "_BUILTIN_NAMES") or ())
-    listed = attribute(registry_module, "list_providers")
+    listed = function(registry_module, "list_providers")
     owner = str(options.get("module", ""))
-    providers = [p for p in (listed() if callable(listed) else []) if plugin_owned(p, owner)]
+    held: list[Any] = list(listed()) if listed is not None else []
+    providers = [p for p in held if plugin_owned(p, owner)]
     return [
         {"provider": str(p.name), **drive_kind(kind, p, builtins, _dispatcher(kind))}
         for p in providers

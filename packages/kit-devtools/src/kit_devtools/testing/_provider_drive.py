@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 import inspect
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 Finding = dict[str, str]
 
@@ -52,6 +52,12 @@ def attribute(module: str, name: str) -> Any:
         return getattr(importlib.import_module(module), name, None)
     except ImportError:
         return None
+
+
+def function(module: str, name: str) -> Callable[..., Any] | None:
+    """The callable ``module.name`` of the hermes this process has, or None."""
+    found = attribute(module, name)
+    return cast("Callable[..., Any]", found) if callable(found) else None
 
 
 def base_of(provider: object, module: str, name: str) -> Any:

@@ -227,7 +227,7 @@ class Worker:
         ):
             if name not in sys.modules:
                 package = type(sys)(name)
-                package.__path__ = [folder]  # type: ignore[attr-defined]
+                package.__path__ = [folder]
                 sys.modules[name] = package
         drive = importlib.import_module("kit_devtools.testing._provider_drive")
         return drive.drive_registered(kind, {**options, "module": module})
