@@ -14,6 +14,7 @@ import pytest
 from tests.kit_devtools._provider_kinds import engine_dir, model_dir, stt_dir, tts_dir
 
 from kit_devtools.cli import main
+from kit_devtools.testing import InMemoryHost
 from kit_devtools.testing.contracts import ContractFailure, ContractReport, check_provider
 
 pytestmark = pytest.mark.usefixtures("hermes_imported_for_the_test")
@@ -79,6 +80,46 @@ def test_the_engine_is_driven_in_hermes_order() -> None:
         "compress(['current_tokens', 'focus_topic', 'force'])",  # 0.19.0: by signature
         "on_session_end",
     ]
+
+
+@pytest.mark.parametrize(
+    ("release", "model", "compress"),
+    [
+        ("0.13.0", "api_key, base_url, context_length, model, provider",
+         "current_tokens, focus_topic"),
+        ("0.16.0", "api_key, api_mode, base_url, context_length, model, provider",
+         "current_tokens, focus_topic, force"),
+        ("0.22.2", "api_key, api_mode, base_url, context_length, model, provider",
+         "current_tokens, focus_topic, force"),
+    ],
+)  # fmt: skip
+def test_the_release_the_host_plays_makes_its_own_calls(
+    release: str, model: str, compress: str
+) -> None:
+    from agent.context_engine import ContextEngine
+
+    seen: dict[str, str] = {}
+
+    class Keywords(ContextEngine):
+        name = "keywords"  # pyright: ignore[reportIncompatibleMethodOverride, reportAssignmentType]
+
+        def update_model(self, **kwargs: Any) -> None:  # pyright: ignore[reportIncompatibleMethodOverride]
+            seen["update_model"] = ", ".join(sorted(kwargs))
+
+        def update_from_response(self, usage: dict[str, Any]) -> None: ...
+
+        def should_compress(self, prompt_tokens: int | None = None) -> bool:
+            return True
+
+        def compress(  # pyright: ignore[reportIncompatibleMethodOverride]
+            self, messages: list[dict[str, Any]], **kwargs: Any
+        ) -> list[dict[str, Any]]:
+            seen["compress"] = ", ".join(sorted(kwargs))
+            return messages
+
+    report = check_provider(Keywords(), kind="context-engine", host=InMemoryHost(hermes=release))
+    assert report.ok, report.violations
+    assert seen == {"update_model": model, "compress": compress}
 
 
 def test_a_broken_engine_fails_with_a_message_for_each_rule(tmp_path: Path) -> None:

@@ -35,7 +35,6 @@ then, in this order:
 from __future__ import annotations
 
 import copy
-import inspect
 import json
 import os
 from typing import Any, Final
@@ -114,7 +113,7 @@ def drive(engine: Any, version: str, builtins: frozenset[str] = frozenset()) -> 
             "pick another name",
         )
     agent_engine = _copy(done, engine, base, version_tuple(version))
-    _per_agent(done, agent_engine, base)
+    _per_agent(done, agent_engine, version_tuple(version))
     return done.result()
 
 
@@ -138,8 +137,9 @@ def _copy(done: Drive, engine: Any, base: Any, version: tuple[int, ...]) -> Any:
     return engine if copied is None else copied
 
 
-def _per_agent(done: Drive, engine: Any, base: Any) -> None:
-    declared = _declared(base, "update_model", list(MODEL))
+def _per_agent(done: Drive, engine: Any, version: tuple[int, ...]) -> None:
+    # api_mode from 0.15.0 (agent/agent_init.py 0.15.0 L1441; 0.13.0 run_agent.py L2318-2324)
+    declared = [k for k in MODEL if k != "api_mode" or version >= (0, 15, 0)]
     done.call(
         "update_model",
         lambda: engine.update_model(**{k: MODEL[k] for k in declared}),
@@ -165,7 +165,8 @@ def _per_agent(done: Drive, engine: Any, base: Any) -> None:
     done.call(
         "update_from_response",
         lambda: engine.update_from_response(dict(USAGE)),
-        rule="must take hermes' usage dict after every API response",
+        rule="must take hermes' usage dict after every API response (uncaught: a raise"
+        " fails the turn)",
         fix="read prompt_tokens/completion_tokens/total_tokens; treat the others as optional",
     )
     verdict = done.call(
@@ -181,7 +182,7 @@ def _per_agent(done: Drive, engine: Any, base: Any) -> None:
             f"it returned {type(verdict).__name__} {verdict!r}",
             "return True or False",
         )
-    messages = _compress(done, engine)
+    messages = _compress(done, engine, version)
     for tool in tools:
         _tool_call(done, engine, tool, messages)
     status = done.call(
@@ -197,19 +198,10 @@ def _per_agent(done: Drive, engine: Any, base: Any) -> None:
     done.call(
         "on_session_end",
         lambda: engine.on_session_end(SESSION, messages),
-        rule="must take (session_id, messages) at the session's end",
+        rule="must take (session_id, messages) at the session's end (hermes swallows a"
+        " raise: the state is never flushed)",
         fix="keep the base's signature; flush state there",
     )
-
-
-def _declared(base: Any, member: str, keywords: list[str]) -> list[str]:
-    """The ``keywords`` the release's base declares for ``member`` (all of them where hermes'
-    base cannot be read)."""
-    function = getattr(base, member, None)
-    if function is None:
-        return keywords
-    parameters = inspect.signature(function).parameters
-    return [k for k in keywords if k in parameters]
 
 
 def _tools(done: Drive, engine: Any) -> list[str]:
@@ -258,7 +250,7 @@ def _normalized(schema: Any) -> dict[str, Any] | None:
     return found if isinstance(name, str) and name else None
 
 
-def _compress(done: Drive, engine: Any) -> list[dict[str, Any]]:
+def _compress(done: Drive, engine: Any, version: tuple[int, ...]) -> list[dict[str, Any]]:
     """``compress`` as the release calls it; the conversation hermes goes on with."""
     messages = [dict(m) for m in MESSAGES]
     options: dict[str, Any] = {
@@ -270,12 +262,12 @@ def _compress(done: Drive, engine: Any) -> list[dict[str, Any]]:
     choose = function("agent.conversation_compression", "_supported_compression_kwargs")
     done.checked.append("compress")
     try:
-        if choose is not None:
+        if choose is not None and version >= (0, 19, 0):
             compressed = engine.compress(
                 copy.deepcopy(messages), **choose(engine.compress, **options)
             )
         else:
-            compressed = _older_compress(engine, messages, options)
+            compressed = _older_compress(engine, messages, options, version)
     except Exception as exc:
         fix = "keep compress(messages, current_tokens=None, focus_topic=None, **kwargs)"
         if not raised_type_error(exc):
@@ -294,12 +286,13 @@ def _compress(done: Drive, engine: Any) -> list[dict[str, Any]]:
     return compressed
 
 
-def _older_compress(engine: Any, messages: list[dict[str, Any]], options: dict[str, Any]) -> Any:
-    """Before ``_supported_compression_kwargs``: ``current_tokens``, ``focus_topic`` and
-    (where the base declares it) ``force``; retried with ``current_tokens`` alone on a
+def _older_compress(
+    engine: Any, messages: list[dict[str, Any]], options: dict[str, Any], version: tuple[int, ...]
+) -> Any:
+    """Before ``_supported_compression_kwargs`` (0.19.0): ``current_tokens``,
+    ``focus_topic`` and from 0.16.0 ``force``, retried with ``current_tokens`` alone on a
     TypeError."""
-    base = base_of(engine, "agent.context_engine", "ContextEngine")
-    wanted = _declared(base, "compress", ["current_tokens", "focus_topic", "force"])
+    wanted = ["current_tokens", "focus_topic", *(["force"] if version >= (0, 16, 0) else [])]
     try:
         return engine.compress(copy.deepcopy(messages), **{k: options[k] for k in wanted})
     except TypeError:
