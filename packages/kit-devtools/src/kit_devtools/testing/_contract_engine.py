@@ -12,8 +12,9 @@ then, in this order:
 
 1. takes its own copy: ``copy.deepcopy`` from 0.18.0 (0.19.0 L1857), ``clone_for_agent()``
    where the base has it (0.22.2 L1934); a failure falls back to the built-in compressor;
-2. ``update_model(model=, context_length=, base_url=, api_key=, provider=[, api_mode=])``,
-   the keywords the release's base declares (0.19.0 L1899-1906), uncaught;
+2. ``update_model(model=, context_length=, base_url=, api_key=, provider=[, api_mode=])``
+   (``api_mode`` from 0.15.0: 0.15.0 L1441, 0.13.0 ``run_agent.py`` L2318-2324; 0.19.0
+   L1899-1906), uncaught;
 3. ``get_tool_schemas()``, each normalised by ``normalize_tool_schema`` and a nameless one
    skipped with a WARNING (0.19.0 L2007-2025);
 4. ``on_session_start(session_id, hermes_home=, platform=, model=, context_length=,
