@@ -266,3 +266,34 @@ def test_check_probe_reports_each_violation_with_its_release(
         assert all("on hermes 0.19.0" in f["message"] for f in found), found
     good = engine_dir(tmp_path, "trim_engine")
     assert main(["check", str(good), "--probe", "--format", "json"]) == 0
+
+
+def test_a_release_without_speech_providers_reports_them_absent(tmp_path: Path) -> None:
+    for kind, directory in [
+        ("tts", tts_dir(tmp_path, "bytes_tts")),
+        ("transcription", stt_dir(tmp_path, "text_stt")),
+    ]:
+        report = check_provider(directory, kind=kind, host=InMemoryHost(hermes="0.14.0"))
+        assert report.ok
+        assert report.checked == []
+        assert "hermes 0.14.0 has no agent." in report.absent
+    later = check_provider(
+        tts_dir(tmp_path, "bytes_tts"), kind="tts", host=InMemoryHost(hermes="0.15.0")
+    )
+    assert [v.releases for v in later.violations] == [("0.15.0",)]
+
+
+def test_a_real_host_takes_the_plugin_directory_not_an_object() -> None:
+    from agent.tts_provider import TTSProvider
+
+    from kit_devtools.testing import RealHost
+
+    class Beep(TTSProvider):
+        name = "beep"  # pyright: ignore[reportIncompatibleMethodOverride, reportAssignmentType]
+
+        def synthesize(self, text: str, output_path: str, **extra: Any) -> str:
+            return output_path
+
+    host = object.__new__(RealHost)  # never started: the target is refused first
+    with pytest.raises(TypeError, match="pass the directory whose register"):
+        check_provider(Beep(), kind="tts", host=host)
