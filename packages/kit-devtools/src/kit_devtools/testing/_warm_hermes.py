@@ -13,7 +13,9 @@ What keeps a forked worker what a fresh process would be:
   time and put back as it was after the import when the host closes;
 * the home's ``config.yaml`` at import is the host's (without ``plugins``, which only
   discovery reads), and the environment is the host's: a host whose configuration or
-  environment differs gets a warm process of its own, or a cold worker;
+  environment differs gets a warm process of its own, or a cold worker (but for
+  ``PYTHONPATH``, which a forked worker applies to ``sys.path`` as a fresh start does,
+  unless that would change where an imported module comes from: :data:`SEARCH_PATH`);
 * the warm process runs one thread (``fork`` copies no other) and holds no file of the
   home open (a check of this is in the real-host suite);
 * a ``.pth`` file written after the warm process started (an editable install) is read
