@@ -245,6 +245,13 @@ def is_memory_provider_dir(directory: Path) -> bool:
     return is_memory_provider_source(_head(directory))
 
 
+def registers_memory_provider(directory: Path) -> bool:
+    """Whether the plugin's ``__init__.py`` (as hermes reads it) calls
+    ``register_memory_provider``: a plugin of another kind that says it is also a memory
+    provider, not one that only names ``MemoryProvider``."""
+    return MEMORY_MARKERS[0] in _head(directory)
+
+
 _FIELD_TYPES: Final[dict[str, Any]] = {
     "portable": (bool, False),
     "skill_namespace": (str, ""),
