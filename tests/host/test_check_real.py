@@ -11,10 +11,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.kit_devtools._memory_providers import provider_dir
 
 from kit_core._host_model import installed_release, newest_registry_release
 from kit_devtools.cli import main
-from kit_devtools.cli._real import NOT_DISCOVERED, disagreements, real_verdict
+from kit_devtools.cli._real import (
+    NOT_DISCOVERED,
+    disagreements,
+    memory_disagreements,
+    real_verdict,
+    real_verdicts,
+)
 from kit_devtools.testing import InMemoryHost
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -245,3 +252,26 @@ def test_a_hook_appended_straight_into_the_managers_table_is_credited_as_hermes_
     host.invoke_hook("pre_tool_call", tool_name="kitr_probe", args={}, task_id="t")
     assert loaded.module is not None
     assert loaded.module.SEEN == ["kitr_probe"]  # it runs, credited or not
+
+
+def test_a_memory_provider_folder_without_a_manifest_is_compared_by_memory_discovery(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """hermes' general loader never discovers a folder without plugin.yaml, but its memory
+    discovery loads one (``plugins.memory.find_provider_dir``: the text test alone):
+    ``check --real`` compares that, not the general loader's silence."""
+    directory = provider_dir(tmp_path, "by_register")
+    (directory / "plugin.yaml").unlink()
+    real, theirs = real_verdicts(directory, "by_register", memory=True)
+    assert real == NOT_DISCOVERED
+    assert theirs == {"name": "recall", "tools": ["recall_search"]}
+    mine = InMemoryHost().load_memory_provider(directory)
+    assert memory_disagreements(theirs, mine) == []
+    drifted = dataclasses.replace(mine, tools=())
+    assert memory_disagreements(theirs, drifted) == [
+        "memory provider's tools: hermes ['recall_search'], in memory []"
+    ]
+    assert memory_disagreements(None, mine) == ["memory provider: hermes None, in memory 'recall'"]
+    status = main(["check", str(directory), "--real", "--format", "json"])
+    report: dict[str, Any] = json.loads(capsys.readouterr().out)
+    assert (status, report["findings"]) == (0, [])  # was HPK011: "hermes did not discover it"

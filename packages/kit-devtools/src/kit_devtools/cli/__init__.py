@@ -18,7 +18,7 @@ from collections.abc import Generator, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from kit_core._host_model import HostRelease, installed_release
+from kit_core._host_model import MANIFEST_FILES, HostRelease, installed_release
 from kit_devtools.cli._chat_turn import delivered_lines, simulate_chat_turn
 from kit_devtools.cli._doctor import doctor
 from kit_devtools.cli._isolated import MAX_TIMEOUT
@@ -35,6 +35,7 @@ from kit_devtools.cli.lint import (
     probe_tools,
 )
 from kit_devtools.testing import InMemoryHost, LoadedPlugin
+from kit_devtools.testing._memory_provider import MemoryProviderLoad
 from kit_devtools.testing.host_names import MODELLED, profile
 from kit_devtools.testing.real import TIMEOUT as REAL_TIMEOUT
 
@@ -146,7 +147,7 @@ def _check(args: argparse.Namespace) -> int:
                 with _quiet_logs():  # the kit logs each refused probe call; the findings say it
                     findings += probe_tools(host, plugin)
             if args.real:
-                findings += real_findings(target, plugin, args.timeout)
+                findings += real_findings(target, plugin, args.timeout, memory)
     render = as_json if args.format == "json" else as_text
     emit(render(data, receipts, findings))
     return 1 if counts(findings)[0] else 0
@@ -163,36 +164,61 @@ def _unloaded(target: Target, named: str) -> dict[str, Any]:
             "error": None}  # fmt: skip
 
 
-def real_findings(target: Target, plugin: LoadedPlugin, timeout: float) -> list[Finding]:
+def real_findings(
+    target: Target, plugin: LoadedPlugin, timeout: float, memory: MemoryProviderLoad | None = None
+) -> list[Finding]:
     """``--real``: hermes' own verdict on a plugin directory or an installed entry point,
-    against the in-memory one. An entry point with a defect hermes does not load (HPK007,
-    HPK008) was checked as if fixed: there hermes agrees when it does not load it. hermes
-    that does not start or answer within ``timeout`` seconds is HPK011."""
-    from kit_devtools.cli._real import NOT_DISCOVERED, disagreements, real_verdict
+    against the in-memory one; for a memory-provider folder (``memory``: what the in-memory
+    host's memory discovery got), hermes' memory discovery's too, plugin.yaml or not. An
+    entry point with a defect hermes does not load (HPK007, HPK008) was checked as if
+    fixed: there hermes agrees when it does not load it. hermes that does not start or
+    answer within ``timeout`` seconds is HPK011."""
+    from kit_devtools.cli._real import memory_disagreements, real_verdicts
     from kit_devtools.cli.rules import finding
 
     where = f"plugin {plugin.key}"
     if target.entry_point is not None:
-        real = real_verdict(None, target.entry_point, timeout)
+        real, theirs = real_verdicts(None, target.entry_point, timeout)
     elif isinstance(target.load, Path):
-        real = real_verdict(target.load, plugin.name, timeout)
+        real, theirs = real_verdicts(target.load, plugin.name, timeout, memory=memory is not None)
     else:
         why = "--real loads plugin directories and entry points, not modules"
         return [finding("HPK011", where, why=why)]
+    found, differences = _general_real(target, plugin, real)
+    if memory is not None:
+        differences += memory_disagreements(theirs, memory)
+    if differences:
+        found.append(finding("HPK010", where, differences="; ".join(differences)))
+    return found
+
+
+def _general_real(
+    target: Target, plugin: LoadedPlugin, real: dict[str, Any] | str
+) -> tuple[list[Finding], list[str]]:
+    """What ``--real`` finds of hermes' general loader's verdict: findings, and the
+    differences from the in-memory host (HPK010's). A folder without a manifest hermes'
+    general loader never discovers, as the in-memory host never loads it: only its memory
+    discovery reads such a folder."""
+    from kit_devtools.cli._real import NOT_DISCOVERED, disagreements
+    from kit_devtools.cli.rules import finding
+
+    where = f"plugin {plugin.key}"
     unloadable = [f.rule for f in target.findings if f.severity is Severity.ERROR]
     if unloadable:
         if isinstance(real, str) and real != NOT_DISCOVERED:
-            return [finding("HPK011", where, why=real)]
+            return [finding("HPK011", where, why=real)], []
         if isinstance(real, dict) and real.get("enabled"):
-            differences = f"enabled: hermes True, {'/'.join(unloadable)} says it never loads"
-            return [finding("HPK010", where, differences=differences)]
-        return []
+            return [], [f"enabled: hermes True, {'/'.join(unloadable)} says it never loads"]
+        return [], []
+    if real == NOT_DISCOVERED and isinstance(target.load, Path) and not _has_manifest(target.load):
+        return [], []
     if isinstance(real, str):
-        return [finding("HPK011", where, why=real)]
-    differences = disagreements(real, plugin)
-    if not differences:
-        return []
-    return [finding("HPK010", where, differences="; ".join(differences))]
+        return [finding("HPK011", where, why=real)], []
+    return [], disagreements(real, plugin)
+
+
+def _has_manifest(directory: Path) -> bool:
+    return any((directory / name).is_file() for name in MANIFEST_FILES)
 
 
 def _compat(args: argparse.Namespace) -> int:

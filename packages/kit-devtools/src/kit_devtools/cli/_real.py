@@ -16,6 +16,7 @@ from typing import Any, Final
 
 from kit_devtools.cli._target import own_entry_point
 from kit_devtools.testing import LoadedPlugin
+from kit_devtools.testing._memory_provider import MemoryProviderLoad
 from kit_devtools.testing.real import (
     SCRUBBED,
     TIMEOUT,
@@ -24,7 +25,15 @@ from kit_devtools.testing.real import (
     RealHostDied,
 )
 
-__all__ = ["COMPARED", "NOT_DISCOVERED", "SCRUBBED", "disagreements", "real_verdict"]
+__all__ = [
+    "COMPARED",
+    "NOT_DISCOVERED",
+    "SCRUBBED",
+    "disagreements",
+    "memory_disagreements",
+    "real_verdict",
+    "real_verdicts",
+]
 
 COMPARED: Final = ("enabled", "tools", "hooks", "middleware", "commands")
 
@@ -39,6 +48,16 @@ def real_verdict(
     entry of the kind asked for counts: where an installed entry point holds the
     directory's name and wins (HPK019), hermes lists the entry point, not the directory.
     hermes may take ``timeout`` seconds to start and load it."""
+    return real_verdicts(directory, name, timeout)[0]
+
+
+def real_verdicts(
+    directory: Path | None, name: str, timeout: float = TIMEOUT, *, memory: bool = False
+) -> tuple[dict[str, Any] | str, dict[str, Any] | str | None]:
+    """:func:`real_verdict`, and with ``memory`` what hermes' memory discovery gets from
+    the directory's folder in the same hermes (:meth:`RealHost.memory_provider`: the
+    provider's ``name`` and ``tools``, None for no provider, or why it could not be read);
+    None without ``memory``."""
     with RealHost(timeout=timeout) as host:
         try:
             if directory is None:
@@ -46,10 +65,7 @@ def real_verdict(
             else:
                 host.load_all([directory])
         except (RealHostDied, RealHostCallError) as exc:  # hermes itself broke
-            if isinstance(exc, RealHostDied):  # the why, then the end of hermes' stderr
-                return str(exc).partition("; the end of its stderr")[0]
-            last = (str(exc).strip().splitlines() or ["no output"])[-1]
-            return f"hermes failed while importing hermes and loading it: {last}"
+            return _broken(exc), None
         names = (name,) if directory is None else (name, directory.name)
         # the directory's own entry point (a synced plugin project's) is the same plugin
         either = directory is not None and own_entry_point(directory, name)
@@ -61,7 +77,38 @@ def real_verdict(
             and (plugin.listed.get("key") in names or plugin.listed.get("name") in names)
             and (either or (plugin.listed.get("source") == "entrypoint") == (directory is None))
         ]
-    return found[0] if found else NOT_DISCOVERED
+        provider: dict[str, Any] | str | None = None
+        if memory and directory is not None:
+            try:
+                provider = host.memory_provider(directory.name)
+            except (RealHostDied, RealHostCallError) as exc:
+                provider = _broken(exc)
+    return (found[0] if found else NOT_DISCOVERED), provider
+
+
+def _broken(exc: RealHostDied | RealHostCallError) -> str:
+    if isinstance(exc, RealHostDied):  # the why, then the end of hermes' stderr
+        return str(exc).partition("; the end of its stderr")[0]
+    last = (str(exc).strip().splitlines() or ["no output"])[-1]
+    return f"hermes failed while importing hermes and loading it: {last}"
+
+
+def memory_disagreements(real: dict[str, Any] | str | None, mine: MemoryProviderLoad) -> list[str]:
+    """Where hermes' memory discovery and the in-memory host's differ on a provider folder
+    (the provider's name, the tools the memory manager offers), worded as
+    :func:`disagreements` words them. hermes failing where the in-memory host found a
+    problem agrees with it."""
+    if isinstance(real, str):
+        if mine.provider is None or mine.problems:
+            return []
+        return [f"memory provider: hermes failed ({real}), in memory {mine.name!r}"]
+    theirs = None if real is None else real.get("name")
+    if (real is None) != (mine.provider is None) or theirs != mine.name:
+        return [f"memory provider: hermes {theirs!r}, in memory {mine.name!r}"]
+    tools = [str(t["name"]) for t in mine.tools]
+    if real is not None and real.get("tools") != tools:
+        return [f"memory provider's tools: hermes {real.get('tools')!r}, in memory {tools!r}"]
+    return []
 
 
 def disagreements(real: dict[str, Any], plugin: LoadedPlugin) -> list[str]:

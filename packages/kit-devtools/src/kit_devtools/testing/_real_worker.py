@@ -214,8 +214,22 @@ class Worker:
             raise KeyError(f"no plugin terminal command in {argv!r}")
         return func(parsed)
 
+    def memory_provider(self, name: str) -> dict[str, Any] | None:
+        """What hermes' memory discovery gets from the provider folder ``name`` (the path
+        ``memory.provider: <name>`` takes: ``plugins.memory.load_memory_provider``) and the
+        tools its ``MemoryManager`` offers after ``add_provider``; None for no provider."""
+        provider = importlib.import_module("plugins.memory").load_memory_provider(name)
+        if provider is None:
+            return None
+        manager = importlib.import_module("agent.memory_manager").MemoryManager()
+        manager.add_provider(provider)
+        tools = [str(s.get("name")) for s in manager.get_all_tool_schemas()]
+        return {"name": provider.name, "tools": tools}
+
     def answer(self, request: dict[str, Any]) -> Any:
         op = request["op"]
+        if op == "memory_provider":
+            return self.memory_provider(request["name"])
         if op == "loaded":
             return self.loaded()
         if op == "registered":

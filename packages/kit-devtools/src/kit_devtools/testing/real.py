@@ -424,6 +424,13 @@ class RealHost:
         an unknown name."""
         return self._ask("run_command", name=name, raw_args=raw_args)
 
+    def memory_provider(self, folder: str) -> dict[str, Any] | None:
+        """hermes' memory discovery on the installed folder ``folder`` (what
+        ``memory.provider: <folder>`` loads, plugin.yaml or not): the provider's ``name``
+        and the ``tools`` its memory manager offers, or None when it gets no provider."""
+        found: dict[str, Any] | None = self._ask("memory_provider", name=folder)
+        return found
+
     def run_cli(self, argv: Sequence[str]) -> Any:
         """``hermes <argv>`` against the plugins' terminal commands (the argparse tree
         built as ``hermes_cli.main`` builds it); returns ``args.func(args)``."""
