@@ -40,6 +40,7 @@ from kit_core._host_model import (
     installed_distribution,
     installed_release,
     newest_registry_release,
+    version_key,
 )
 from kit_devtools.cli import main
 from kit_devtools.cli._real import NOT_DISCOVERED, real_verdict
@@ -47,6 +48,7 @@ from kit_devtools.cli._upstream import available as upstream_available
 from kit_devtools.cli.findings import Severity
 from kit_devtools.cli.rules import RULES
 from kit_devtools.testing import RealHost, RealHostCallError, RealPlugin
+from kit_devtools.testing._cron_provider import CRON_SINCE
 from kit_devtools.testing._failure import PluginLoadError
 from kit_devtools.testing._requires_hermes import enforces
 
@@ -272,6 +274,47 @@ def memory_discovery(directory: Path) -> dict[str, Any]:
     assert lines, run.stderr[-2000:]
     found: dict[str, Any] = json.loads(lines[-1].removeprefix("HPK-MEMORY "))
     return found
+
+
+CRON_PROBE = """
+import json, sys
+try:
+    from plugins.cron_providers import load_cron_scheduler
+except ImportError:  # before 0.18.0
+    print("HPK-CRON " + json.dumps({"discovery": False}))
+    raise SystemExit
+provider = load_cron_scheduler(sys.argv[1])
+found = {"discovery": True, "provider": provider is not None}
+if provider is not None:
+    try:
+        found["is_available"] = bool(provider.is_available())
+    except Exception as exc:
+        found["is_available"] = f"raised {type(exc).__name__}: {exc}"
+print("HPK-CRON " + json.dumps(found))
+"""
+
+
+def cron_discovery(directory: Path) -> dict[str, Any]:
+    """hermes' cron discovery (``plugins.cron_providers.load_cron_scheduler``) on the
+    plugin installed in a fresh home, then ``is_available()`` as the cron resolver calls
+    it (``cron.scheduler_provider.resolve_cron_scheduler``)."""
+    home = directory.parent / f"{directory.name}-cron-home"
+    shutil.copytree(directory, home / "plugins" / directory.name)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HERMES_")}
+    env["HERMES_HOME"] = str(home)
+    run = subprocess.run(
+        [sys.executable, "-c", CRON_PROBE, directory.name], capture_output=True, text=True,
+        cwd=home, env=env, timeout=300, check=False,
+    )  # fmt: skip
+    lines = [line for line in run.stdout.splitlines() if line.startswith("HPK-CRON ")]
+    assert lines, run.stderr[-2000:]
+    found: dict[str, Any] = json.loads(lines[-1].removeprefix("HPK-CRON "))
+    return found
+
+
+def has_cron() -> bool:
+    """Whether the installed release has cron scheduler providers (0.18.0 on)."""
+    return version_key(RELEASE.version) >= version_key(CRON_SINCE)
 
 
 PROVIDERS_PROBE = """
@@ -715,6 +758,24 @@ def hpk602(seen: Seen) -> None:
     assert str(found["is_available"]).startswith("raised RuntimeError: no backend")
 
 
+def hpk605(seen: Seen) -> None:
+    """cron discovery finds no scheduler (hermes keeps its built-in ticker); before 0.18.0
+    there is no cron discovery at all."""
+    expected = {"discovery": True, "provider": False} if has_cron() else {"discovery": False}
+    assert cron_discovery(seen.directory) == expected
+
+
+def hpk606(seen: Seen) -> None:
+    """cron discovery loads the scheduler; the resolver's is_available() raises, so hermes
+    falls back to its built-in ticker."""
+    found = cron_discovery(seen.directory)
+    if not has_cron():
+        assert found == {"discovery": False}
+        return
+    assert found["provider"] is True
+    assert str(found["is_available"]).startswith("raised RuntimeError: no endpoint")
+
+
 def entry_point(seen: Seen) -> None:
     """hermes' own list_plugins() for the entry point, with the dist on PYTHONPATH."""
     verdict = real_verdict(None, seen.directory.name)
@@ -779,6 +840,21 @@ class Sev602(MemoryProvider):
 
 def register(ctx):
     ctx.register_memory_provider(Sev602())
+"""
+CRON_SCHEDULER = """
+from cron.scheduler_provider import CronScheduler
+
+class Sev606(CronScheduler):
+    @property
+    def name(self):
+        return "sev606"
+    def is_available(self):
+        raise RuntimeError("no endpoint")
+    def start(self, stop_event, *, adapters=None, loop=None, interval=60):
+        pass
+
+def register(ctx):
+    pass
 """
 EDGE_SPEAKER = """
 from agent.tts_provider import TTSProvider
@@ -947,6 +1023,9 @@ RUNS: dict[str, Run] = {
     "HPK602": Run(MEMORY_PROVIDER, hpk602, manifest=NO_KIND),
     "HPK603": Run("# will register_provider(ProviderProfile(...)) one day\n", hpk603,
                   manifest="kind: model-provider\n"),
+    "HPK605": Run("# a register_cron_scheduler plugin\ndef register(ctx):\n    pass\n", hpk605,
+                  reported=has_cron),
+    "HPK606": Run(CRON_SCHEDULER, hpk606, reported=has_cron),
 }  # fmt: skip
 
 ENTRY_POINTS = {

@@ -6,11 +6,14 @@ loader."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from tests.kit_devtools._cron_providers import provider_dir
 
+from kit_devtools.cli import main
 from kit_devtools.testing import InMemoryHost
 from kit_devtools.testing._real_hermes import hermes_installed
 
@@ -75,3 +78,50 @@ def test_a_release_before_cron_providers_gets_no_scheduler(tmp_path: Path) -> No
         loaded.how == "hermes-agent 0.17.0 has no cron scheduler providers (they came with 0.18.0)"
     )
     assert InMemoryHost(hermes="0.18.0").load_cron_provider(directory).name == "ticker"
+
+
+def check(target: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, dict[str, Any]]:
+    status = main(["check", str(target), "--format", "json"])
+    return status, json.loads(capsys.readouterr().out)
+
+
+def test_check_shows_the_scheduler_of_a_folder_without_a_manifest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, report = check(provider_dir(tmp_path, "by_register"), capsys)
+    assert (status, report["findings"]) == (0, [])  # no HPK009: cron discovery needs none
+    assert report["cron_provider"] == {"name": "ticker", "loaded_by": "register(ctx)"}
+
+
+def test_check_reports_a_folder_that_gives_no_scheduler_and_what_the_resolver_trips_over(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "__init__.py").write_text("# register_cron_scheduler\ndef register(ctx):\n    pass\n")
+    status, report = check(empty, capsys)
+    [only] = report["findings"]
+    assert (status, only["rule"], only["severity"]) == (1, "HPK605", "error")
+    assert "register(ctx) never called ctx.register_cron_scheduler" in only["message"]
+    directory = provider_dir(tmp_path, "by_subclass")
+    init = directory / "__init__.py"
+    raising = "    def is_available(self):\n        raise OSError('no endpoint')\n\n    def start("
+    init.write_text(init.read_text("utf-8").replace("    def start(", raising), "utf-8")
+    status, report = check(directory, capsys)
+    [only] = report["findings"]
+    assert (status, only["rule"]) == (1, "HPK606")
+    assert "'ticker' is_available() raised OSError: no endpoint" in only["message"]
+
+
+def test_a_general_plugin_that_registers_a_scheduler_is_judged_on_both_halves(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """hermes' general loader does not re-kind a cron provider: with a plugin.yaml it loads
+    it, and 0.19.0's PluginContext has no register_cron_scheduler."""
+    directory = provider_dir(tmp_path, "by_register")
+    (directory / "plugin.yaml").write_text("name: by_register\nkind: standalone\n", encoding="utf-8")
+    status, report = check(directory, capsys)
+    assert [f["rule"] for f in report["findings"]] == ["HPK001"]
+    assert "register_cron_scheduler" in report["findings"][0]["message"]
+    assert status == 1
+    assert report["cron_provider"]["name"] == "ticker"

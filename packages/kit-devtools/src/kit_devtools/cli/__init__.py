@@ -18,8 +18,9 @@ from collections.abc import Generator, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from kit_core._host_model import MANIFEST_FILES, HostRelease, installed_release
+from kit_core._host_model import HostRelease, installed_release
 from kit_devtools.cli._chat_turn import delivered_lines, simulate_chat_turn
+from kit_devtools.cli._cron_rules import cron_provider_of
 from kit_devtools.cli._doctor import doctor
 from kit_devtools.cli._isolated import MAX_TIMEOUT
 from kit_devtools.cli._output import emit, reports_on_stdout
@@ -35,6 +36,7 @@ from kit_devtools.cli.lint import (
     probe_tools,
 )
 from kit_devtools.testing import InMemoryHost, LoadedPlugin
+from kit_devtools.testing._manifest import has_manifest
 from kit_devtools.testing._memory_provider import MemoryProviderLoad
 from kit_devtools.testing.host_names import MODELLED, profile
 from kit_devtools.testing.real import TIMEOUT as REAL_TIMEOUT
@@ -141,8 +143,9 @@ def _check(args: argparse.Namespace) -> int:
         else:
             memory = memory_provider_of(host, plugin)
             model = model_provider_of(host, plugin)
-            data = inventory(host, plugin, memory, model)
-            findings += lint_plugin(host, plugin, memory, model)
+            cron = cron_provider_of(host, plugin)
+            data = inventory(host, plugin, memory, model, cron)
+            findings += lint_plugin(host, plugin, memory, model, cron)
             if args.probe:
                 with _quiet_logs():  # the kit logs each refused probe call; the findings say it
                     findings += probe_tools(host, plugin)
@@ -210,15 +213,11 @@ def _general_real(
         if isinstance(real, dict) and real.get("enabled"):
             return [], [f"enabled: hermes True, {'/'.join(unloadable)} says it never loads"]
         return [], []
-    if real == NOT_DISCOVERED and isinstance(target.load, Path) and not _has_manifest(target.load):
+    if real == NOT_DISCOVERED and isinstance(target.load, Path) and not has_manifest(target.load):
         return [], []
     if isinstance(real, str):
         return [finding("HPK011", where, why=real)], []
     return [], disagreements(real, plugin)
-
-
-def _has_manifest(directory: Path) -> bool:
-    return any((directory / name).is_file() for name in MANIFEST_FILES)
 
 
 def _compat(args: argparse.Namespace) -> int:

@@ -20,6 +20,7 @@ from kit_devtools.cli._compat_source import (
     own_import_findings,
     source_root,
 )
+from kit_devtools.cli._cron_rules import cron_provider_findings
 from kit_devtools.cli._handler_source import dict_return
 from kit_devtools.cli._manifest_rules import MANIFEST_KEYS, manifest_findings
 from kit_devtools.cli._probe_args import arguments_for
@@ -39,10 +40,15 @@ from kit_devtools.testing import (
     MemoryProviderLoad,
     ModelProviderLoad,
 )
+from kit_devtools.testing._cron_provider import CronProviderLoad
 from kit_devtools.testing._failure import ManifestNotRead, PluginRefused
 from kit_devtools.testing._failure import where as where_raised
 from kit_devtools.testing._hooks import SENT_KEYWORDS
-from kit_devtools.testing._manifest import is_memory_provider_dir, registers_memory_provider
+from kit_devtools.testing._manifest import (
+    has_manifest,
+    is_memory_provider_dir,
+    registers_memory_provider,
+)
 from kit_devtools.testing._pipeline import multimodal
 from kit_devtools.testing._providers import PROVIDER_KINDS
 from kit_devtools.testing._real_hermes import hermes_installed
@@ -369,18 +375,24 @@ def lint_plugin(
     plugin: LoadedPlugin,
     memory: MemoryProviderLoad | None = None,
     model: ModelProviderLoad | None = None,
+    cron: CronProviderLoad | None = None,
 ) -> list[Finding]:
     """Every finding for ``plugin`` as the in-memory ``host`` loaded it; for a memory or
     model provider, what its discovery gave (``memory``, ``model``: from
     :func:`memory_provider_of` and :func:`model_provider_of`) replaces the general
     loader's verdict, which records it without loading it. A plugin the general loader
-    loads and memory discovery takes too (``kind: standalone``) is judged on both."""
+    loads and memory discovery takes too (``kind: standalone``) is judged on both; so is a
+    cron scheduler provider (``cron``: from :func:`~._cron_rules.cron_provider_of`)."""
     general = model is None and (memory is None or plugin.kind != "exclusive")
+    if cron is not None and plugin.path is not None and not has_manifest(plugin.path):
+        general = False  # cron discovery alone reads a folder without plugin.yaml
     found = load_findings(plugin) if general else []  # a general plugin, a provider also
     if memory is not None:
         found += memory_provider_findings(plugin, memory)
     if model is not None:
         found += model_provider_findings(plugin, model)
+    if cron is not None:  # from a folder the general loader loads too, if it has a manifest
+        found += cron_provider_findings(plugin, cron)
     found += manifest_findings(plugin, host.release)
     found += _skill_findings(host, plugin)
     found += _tool_findings(host, plugin)

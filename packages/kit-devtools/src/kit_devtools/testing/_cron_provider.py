@@ -25,7 +25,7 @@ from typing import Final
 from kit_core._host_model import version_key
 from kit_devtools.testing._discovered_provider import Category, provider_from
 
-__all__ = ["CRON", "CRON_SINCE", "MARKERS", "REQUIRED", "CronProviderLoad", "load"]
+__all__ = ["CRON", "CRON_SINCE", "REQUIRED", "CronProviderLoad", "load"]
 
 CRON: Final = Category(
     namespace="_hermes_user_cron",
@@ -35,8 +35,6 @@ CRON: Final = Category(
 )
 CRON_SINCE: Final = "0.18.0"
 """The first hermes-agent release with cron scheduler providers (``plugins/cron_providers``)."""
-MARKERS: Final = ("register_cron_scheduler", "CronScheduler")
-"""The words of hermes' text test (``_is_cron_provider_dir``)."""
 REQUIRED: Final = ("name", "is_available", "start")
 """What the resolver and the gateway use: ``CronScheduler``'s abstract ``name`` and
 ``start`` (0.19.0 ``cron/scheduler_provider.py`` 37-66) and ``is_available``, which the base
