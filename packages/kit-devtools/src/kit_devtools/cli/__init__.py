@@ -36,6 +36,7 @@ from kit_devtools.cli.lint import (
     probe_tools,
 )
 from kit_devtools.testing import InMemoryHost, LoadedPlugin
+from kit_devtools.testing._cron_provider import CronProviderLoad
 from kit_devtools.testing._manifest import has_manifest
 from kit_devtools.testing._memory_provider import MemoryProviderLoad
 from kit_devtools.testing.host_names import MODELLED, profile
@@ -150,7 +151,7 @@ def _check(args: argparse.Namespace) -> int:
                 with _quiet_logs():  # the kit logs each refused probe call; the findings say it
                     findings += probe_tools(host, plugin)
             if args.real:
-                findings += real_findings(target, plugin, args.timeout, memory)
+                findings += real_findings(target, plugin, args.timeout, memory, cron)
     render = as_json if args.format == "json" else as_text
     emit(render(data, receipts, findings))
     return 1 if counts(findings)[0] else 0
@@ -168,28 +169,37 @@ def _unloaded(target: Target, named: str) -> dict[str, Any]:
 
 
 def real_findings(
-    target: Target, plugin: LoadedPlugin, timeout: float, memory: MemoryProviderLoad | None = None
+    target: Target,
+    plugin: LoadedPlugin,
+    timeout: float,
+    memory: MemoryProviderLoad | None = None,
+    cron: CronProviderLoad | None = None,
 ) -> list[Finding]:
     """``--real``: hermes' own verdict on a plugin directory or an installed entry point,
     against the in-memory one; for a memory-provider folder (``memory``: what the in-memory
-    host's memory discovery got), hermes' memory discovery's too, plugin.yaml or not. An
+    host's memory discovery got), hermes' memory discovery's too, plugin.yaml or not, and
+    for a cron scheduler folder (``cron``) its cron discovery's. An
     entry point with a defect hermes does not load (HPK007, HPK008) was checked as if
     fixed: there hermes agrees when it does not load it. hermes that does not start or
     answer within ``timeout`` seconds is HPK011."""
-    from kit_devtools.cli._real import memory_disagreements, real_verdicts
+    from kit_devtools.cli._real import cron_disagreements, memory_disagreements, real_verdicts
     from kit_devtools.cli.rules import finding
 
     where = f"plugin {plugin.key}"
     if target.entry_point is not None:
-        real, theirs = real_verdicts(None, target.entry_point, timeout)
+        real = real_verdicts(None, target.entry_point, timeout)
     elif isinstance(target.load, Path):
-        real, theirs = real_verdicts(target.load, plugin.name, timeout, memory=memory is not None)
+        real = real_verdicts(
+            target.load, plugin.name, timeout, memory=memory is not None, cron=cron is not None
+        )
     else:
         why = "--real loads plugin directories and entry points, not modules"
         return [finding("HPK011", where, why=why)]
-    found, differences = _general_real(target, plugin, real)
+    found, differences = _general_real(target, plugin, real.general)
     if memory is not None:
-        differences += memory_disagreements(theirs, memory)
+        differences += memory_disagreements(real.memory, memory)
+    if cron is not None:
+        differences += cron_disagreements(real.cron, cron)
     if differences:
         found.append(finding("HPK010", where, differences="; ".join(differences)))
     return found
@@ -201,7 +211,7 @@ def _general_real(
     """What ``--real`` finds of hermes' general loader's verdict: findings, and the
     differences from the in-memory host (HPK010's). A folder without a manifest hermes'
     general loader never discovers, as the in-memory host never loads it: only its memory
-    discovery reads such a folder."""
+    or cron discovery reads such a folder."""
     from kit_devtools.cli._real import NOT_DISCOVERED, disagreements
     from kit_devtools.cli.rules import finding
 

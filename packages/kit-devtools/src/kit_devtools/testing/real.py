@@ -431,6 +431,12 @@ class RealHost:
         found: dict[str, Any] | None = self._ask("memory_provider", name=folder)
         return found
 
+    def cron_provider(self, folder: str) -> dict[str, Any] | None:
+        """hermes' cron discovery on the installed folder ``folder`` (what ``cron.provider:
+        <folder>`` loads, 0.18.0 on): the scheduler's ``name``, or None when it gets none."""
+        found: dict[str, Any] | None = self._ask("cron_provider", name=folder)
+        return found
+
     def run_cli(self, argv: Sequence[str]) -> Any:
         """``hermes <argv>`` against the plugins' terminal commands (the argparse tree
         built as ``hermes_cli.main`` builds it); returns ``args.func(args)``."""
