@@ -119,7 +119,9 @@ def test_a_general_plugin_that_registers_a_scheduler_is_judged_on_both_halves(
     """hermes' general loader does not re-kind a cron provider: with a plugin.yaml it loads
     it, and 0.19.0's PluginContext has no register_cron_scheduler."""
     directory = provider_dir(tmp_path, "by_register")
-    (directory / "plugin.yaml").write_text("name: by_register\nkind: standalone\n", encoding="utf-8")
+    (directory / "plugin.yaml").write_text(
+        "name: by_register\nkind: standalone\n", encoding="utf-8"
+    )
     status, report = check(directory, capsys)
     assert [f["rule"] for f in report["findings"]] == ["HPK001"]
     assert "register_cron_scheduler" in report["findings"][0]["message"]
