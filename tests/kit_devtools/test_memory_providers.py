@@ -83,6 +83,9 @@ def test_a_provider_tool_named_like_a_core_tool_is_dropped_as_hermes_drops_it(
     assert memory.problems == (
         "offers the tool 'clarify', a core tool's name: hermes' memory manager drops it",
     )
+    # before 0.17.0 the memory manager offers it (check --real on 0.13.0 found the drop)
+    kept = InMemoryHost(hermes="0.16.0").load_memory_provider(directory)
+    assert ([t["name"] for t in kept.tools], kept.problems) == (["clarify"], ())
 
 
 def test_a_provider_missing_an_abstract_member_or_raising_is_reported(tmp_path: Path) -> None:

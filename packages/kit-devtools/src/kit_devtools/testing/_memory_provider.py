@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, cast
 
+from kit_core._host_model import version_key
 from kit_devtools.testing._discovered_provider import Category, provider_from
 
 USER_NAMESPACE: Final = "_hermes_user_memory"
@@ -78,10 +79,16 @@ MEMORY: Final = Category(
 """hermes' memory discovery, as :mod:`._discovered_provider` takes a provider from it."""
 
 
-def load(directory: Path) -> MemoryProviderLoad:
-    """Load the memory provider in ``directory`` as hermes does (the caller activates the
-    in-memory host, so the plugin's host imports resolve), and check it."""
-    core_tools = _core_tools()
+CORE_TOOLS_DROPPED_SINCE: Final = "0.17.0"
+"""From this release the memory manager drops a provider tool named like a core tool
+(0.17.0 ``agent/memory_manager.py`` 360-392, ``_HERMES_CORE_TOOLS``); before, it offers it."""
+
+
+def load(directory: Path, release: str = CORE_TOOLS_DROPPED_SINCE) -> MemoryProviderLoad:
+    """Load the memory provider in ``directory`` as hermes ``release`` does (the caller
+    activates the in-memory host, so the plugin's host imports resolve), and check it."""
+    dropped = version_key(release) >= version_key(CORE_TOOLS_DROPPED_SINCE)
+    core_tools = _core_tools() if dropped else frozenset[str]()
     found = provider_from(directory, MEMORY)
     if found.provider is None:
         return MemoryProviderLoad(None, found.how, exception=found.exception)

@@ -272,7 +272,8 @@ class InMemoryHost:
         subclass. The result says which provider hermes would get, the tools it offers
         the model, and what hermes' memory manager would trip over."""
         with self.activate():
-            return _memory_provider.load(Path(directory).expanduser().resolve())
+            folder = Path(directory).expanduser().resolve()
+            return _memory_provider.load(folder, self._state.release.version)
 
     def load_cron_provider(self, directory: str | Path) -> CronProviderLoad:
         """Load a cron scheduler provider folder as hermes' cron discovery does when the
