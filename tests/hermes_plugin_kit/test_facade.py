@@ -47,6 +47,7 @@ PUBLIC_NAMES = frozenset(
         "MiddlewareSpec",
         "PartialRegistrationError",
         "PluginSkill",
+        "ProviderTools",
         "RegistrationError",
         "RegistrationSummary",
         "ReportsFailure",

@@ -11,11 +11,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.kit_devtools._cron_providers import provider_dir as cron_dir
+from tests.kit_devtools._memory_providers import provider_dir
 
-from kit_core._host_model import installed_release, newest_registry_release
+from kit_core._host_model import installed_release, newest_registry_release, version_key
 from kit_devtools.cli import main
-from kit_devtools.cli._real import NOT_DISCOVERED, disagreements, real_verdict
+from kit_devtools.cli._real import (
+    NOT_DISCOVERED,
+    cron_disagreements,
+    disagreements,
+    memory_disagreements,
+    real_verdict,
+    real_verdicts,
+)
 from kit_devtools.testing import InMemoryHost
+from kit_devtools.testing._cron_provider import CRON_SINCE
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -245,3 +255,52 @@ def test_a_hook_appended_straight_into_the_managers_table_is_credited_as_hermes_
     host.invoke_hook("pre_tool_call", tool_name="kitr_probe", args={}, task_id="t")
     assert loaded.module is not None
     assert loaded.module.SEEN == ["kitr_probe"]  # it runs, credited or not
+
+
+def test_a_memory_provider_folder_without_a_manifest_is_compared_by_memory_discovery(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """hermes' general loader never discovers a folder without plugin.yaml, but its memory
+    discovery loads one (``plugins.memory.find_provider_dir``: the text test alone):
+    ``check --real`` compares that, not the general loader's silence."""
+    directory = provider_dir(tmp_path, "by_register")
+    (directory / "plugin.yaml").unlink()
+    real = real_verdicts(directory, "by_register", memory=True)
+    theirs = real.memory
+    assert real.general == NOT_DISCOVERED
+    assert theirs == {"name": "recall", "tools": ["recall_search"]}
+    mine = InMemoryHost().load_memory_provider(directory)
+    assert memory_disagreements(theirs, mine) == []
+    drifted = dataclasses.replace(mine, tools=())
+    assert memory_disagreements(theirs, drifted) == [
+        "memory provider's tools: hermes ['recall_search'], in memory []"
+    ]
+    assert memory_disagreements(None, mine) == ["memory provider: hermes None, in memory 'recall'"]
+    status = main(["check", str(directory), "--real", "--format", "json"])
+    report: dict[str, Any] = json.loads(capsys.readouterr().out)
+    assert (status, report["findings"]) == (0, [])  # was HPK011: "hermes did not discover it"
+
+
+def test_a_cron_scheduler_folder_is_compared_by_cron_discovery(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """hermes' cron discovery (0.18.0 on) loads a folder by its text, plugin.yaml or not:
+    ``check --real`` compares the scheduler it gets with the in-memory host's."""
+    directory = cron_dir(tmp_path, "by_register")
+    real = real_verdicts(directory, "by_register", cron=True)
+    mine = InMemoryHost().load_cron_provider(directory)
+    if version_key(RELEASE.version) < version_key(CRON_SINCE):  # no cron discovery here
+        assert isinstance(real.cron, str)
+        assert "cron_providers" in real.cron
+        assert mine.provider is None
+        return
+    assert real.cron == {"name": "ticker"}
+    assert cron_disagreements(real.cron, mine) == []
+    drifted = dataclasses.replace(mine, provider=None)
+    assert cron_disagreements(real.cron, drifted) == [
+        "cron scheduler: hermes 'ticker', in memory None"
+    ]
+    status = main(["check", str(directory), "--real", "--format", "json"])
+    report: dict[str, Any] = json.loads(capsys.readouterr().out)
+    assert (status, report["findings"]) == (0, [])
+    assert report["cron_provider"]["name"] == "ticker"

@@ -47,6 +47,7 @@ from kit_core._host_model import (
     installed_distribution,
     installed_release,
     newest_registry_release,
+    version_key,
 )
 from kit_devtools.cli import main
 from kit_devtools.cli._real import NOT_DISCOVERED, real_verdict
@@ -54,6 +55,7 @@ from kit_devtools.cli._upstream import available as upstream_available
 from kit_devtools.cli.findings import Severity
 from kit_devtools.cli.rules import RULES
 from kit_devtools.testing import RealHost, RealHostCallError, RealPlugin
+from kit_devtools.testing._cron_provider import CRON_SINCE
 from kit_devtools.testing._failure import PluginLoadError
 from kit_devtools.testing._requires_hermes import enforces
 from kit_devtools.testing.contracts import check_provider
@@ -299,6 +301,47 @@ def memory_discovery(directory: Path, script: str = MEMORY_PROBE) -> dict[str, A
     assert lines, run.stderr[-2000:]
     found: dict[str, Any] = json.loads(lines[-1].removeprefix("HPK-MEMORY "))
     return found
+
+
+CRON_PROBE = """
+import json, sys
+try:
+    from plugins.cron_providers import load_cron_scheduler
+except ImportError:  # before 0.18.0
+    print("HPK-CRON " + json.dumps({"discovery": False}))
+    raise SystemExit
+provider = load_cron_scheduler(sys.argv[1])
+found = {"discovery": True, "provider": provider is not None}
+if provider is not None:
+    try:
+        found["is_available"] = bool(provider.is_available())
+    except Exception as exc:
+        found["is_available"] = f"raised {type(exc).__name__}: {exc}"
+print("HPK-CRON " + json.dumps(found))
+"""
+
+
+def cron_discovery(directory: Path) -> dict[str, Any]:
+    """hermes' cron discovery (``plugins.cron_providers.load_cron_scheduler``) on the
+    plugin installed in a fresh home, then ``is_available()`` as the cron resolver calls
+    it (``cron.scheduler_provider.resolve_cron_scheduler``)."""
+    home = directory.parent / f"{directory.name}-cron-home"
+    shutil.copytree(directory, home / "plugins" / directory.name)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HERMES_")}
+    env["HERMES_HOME"] = str(home)
+    run = subprocess.run(
+        [sys.executable, "-c", CRON_PROBE, directory.name], capture_output=True, text=True,
+        cwd=home, env=env, timeout=300, check=False,
+    )  # fmt: skip
+    lines = [line for line in run.stdout.splitlines() if line.startswith("HPK-CRON ")]
+    assert lines, run.stderr[-2000:]
+    found: dict[str, Any] = json.loads(lines[-1].removeprefix("HPK-CRON "))
+    return found
+
+
+def has_cron() -> bool:
+    """Whether the installed release has cron scheduler providers (0.18.0 on)."""
+    return version_key(RELEASE.version) >= version_key(CRON_SINCE)
 
 
 PROVIDERS_PROBE = """
@@ -769,6 +812,24 @@ def hpk606(seen: Seen) -> None:
     assert found["held"] or not found["drained"], found
 
 
+def hpk608(seen: Seen) -> None:
+    """cron discovery finds no scheduler (hermes keeps its built-in ticker); before 0.18.0
+    there is no cron discovery at all."""
+    expected = {"discovery": True, "provider": False} if has_cron() else {"discovery": False}
+    assert cron_discovery(seen.directory) == expected
+
+
+def hpk609(seen: Seen) -> None:
+    """cron discovery loads the scheduler; the resolver's is_available() raises, so hermes
+    falls back to its built-in ticker."""
+    found = cron_discovery(seen.directory)
+    if not has_cron():
+        assert found == {"discovery": False}
+        return
+    assert found["provider"] is True
+    assert str(found["is_available"]).startswith("raised RuntimeError: no endpoint")
+
+
 def entry_point(seen: Seen) -> None:
     """hermes' own list_plugins() for the entry point, with the dist on PYTHONPATH."""
     verdict = real_verdict(None, seen.directory.name)
@@ -833,6 +894,21 @@ class Sev602(MemoryProvider):
 
 def register(ctx):
     ctx.register_memory_provider(Sev602())
+"""
+CRON_SCHEDULER = """
+from cron.scheduler_provider import CronScheduler
+
+class Sev606(CronScheduler):
+    @property
+    def name(self):
+        return "sev606"
+    def is_available(self):
+        raise RuntimeError("no endpoint")
+    def start(self, stop_event, *, adapters=None, loop=None, interval=60):
+        pass
+
+def register(ctx):
+    pass
 """
 EDGE_SPEAKER = """
 from agent.tts_provider import TTSProvider
@@ -1013,6 +1089,9 @@ RUNS: dict[str, Run] = {
     "HPK624": Run(model_source("flat_llm"), broken_contract("model-provider",
                                                             "build_api_kwargs_extras"),
                   manifest="kind: model-provider\n", command=PROBE),
+    "HPK608": Run("# a register_cron_scheduler plugin\ndef register(ctx):\n    pass\n", hpk608,
+                  reported=has_cron),
+    "HPK609": Run(CRON_SCHEDULER, hpk609, reported=has_cron),
 }  # fmt: skip
 
 ENTRY_POINTS = {

@@ -53,6 +53,9 @@ SOURCES: dict[str, str] = {
     # no provider in it
     "not_a_provider": "# not a MemoryProvider, a tool plugin\n\ndef register(ctx):\n"
     "    ctx.register_tool(name='recall_x', toolset='recall', schema={}, handler=None)\n",
+    # a tool named like a core tool: hermes' memory manager drops it from 0.17.0 on
+    "core_named": BASE.replace('"recall_search"', '"clarify"')
+    + "\n\ndef register(ctx):\n    ctx.register_memory_provider(Recall())\n",
     # a tool without a name: hermes' memory manager skips it
     "nameless_tool": BASE.replace("return [TOOL]", "return [TOOL, {'description': 'no name'}]")
     + "\n\ndef register(ctx):\n    ctx.register_memory_provider(Recall())\n",

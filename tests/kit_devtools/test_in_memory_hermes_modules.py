@@ -221,11 +221,11 @@ def test_load_config_readonly_is_there_on_the_releases_that_have_it(
     and fails, as on the real release, under 0.13.0 and 0.14.0; the kit's own
     ``load_plugin_config`` reads the settings on all three."""
     source = (
-        "import hermes_cli.config as config\n"
         "from hermes_plugin_kit import load_plugin_config\n\n"
         "def register(ctx):\n"
+        "    from hermes_cli.config import load_config_readonly\n"
         "    assert load_plugin_config(ctx, 'readonly-reader') == {'on': True}\n"
-        "    assert config.load_config_readonly()['plugins']['entries']\n"
+        "    assert load_config_readonly()['plugins']['entries']\n"
     )
     directory = standalone(tmp_path, "readonly-reader", source)
     entries = {"plugins": {"entries": {"readonly-reader": {"settings": {"on": True}}}}}

@@ -83,6 +83,9 @@ def test_a_provider_tool_named_like_a_core_tool_is_dropped_as_hermes_drops_it(
     assert memory.problems == (
         "offers the tool 'clarify', a core tool's name: hermes' memory manager drops it",
     )
+    # before 0.17.0 the memory manager offers it (check --real on 0.13.0 found the drop)
+    kept = InMemoryHost(hermes="0.16.0").load_memory_provider(directory)
+    assert ([t["name"] for t in kept.tools], kept.problems) == (["clarify"], ())
 
 
 def test_a_provider_missing_an_abstract_member_or_raising_is_reported(tmp_path: Path) -> None:
@@ -100,16 +103,75 @@ def test_a_provider_missing_an_abstract_member_or_raising_is_reported(tmp_path: 
     )
 
 
-def test_a_declared_standalone_kind_is_loaded_as_a_general_plugin(
+def test_a_declared_standalone_kind_is_judged_as_a_general_plugin_and_as_a_provider(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """hermes' general loader loads a ``kind: standalone`` plugin, and its memory discovery
+    still takes the folder for a provider by its text (``plugins/memory``
+    ``find_provider_dir``, whatever the manifest says)."""
     directory = provider_dir(tmp_path, "by_register", "name: recall\nkind: standalone\n")
     status, report = check(directory, capsys)
-    assert "memory_provider" not in report
     # hermes 0.19.0's PluginContext has no register_memory_provider: register() raises
     assert [f["rule"] for f in report["findings"]] == ["HPK001"]
     assert "register_memory_provider" in report["findings"][0]["message"]
     assert status == 1
+    memory = report["memory_provider"]  # memory discovery's collector takes it
+    assert (memory["name"], memory["loaded_by"]) == ("recall", "register(ctx)")
+
+
+BOTH = """
+from agent.memory_provider import MemoryProvider
+
+
+class Recall(MemoryProvider):
+    name = "recall"
+
+    def is_available(self):
+        return True
+
+    def initialize(self, session_id, **kwargs):
+        pass
+
+    def get_tool_schemas(self):
+        return {"name": "recall_search"}
+
+
+def register(ctx):
+    if hasattr(ctx, "register_memory_provider"):  # hermes' memory discovery
+        ctx.register_memory_provider(Recall())
+    else:  # hermes' general loader
+        ctx.register_hook("on_session_end", lambda **kwargs: None)
+"""
+
+
+def test_a_general_plugin_that_registers_a_provider_is_judged_on_both_halves(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    directory = tmp_path / "recall"
+    directory.mkdir()
+    (directory / "__init__.py").write_text(BOTH, encoding="utf-8")
+    (directory / "plugin.yaml").write_text("name: recall\nkind: standalone\n", encoding="utf-8")
+    status, report = check(directory, capsys)
+    assert report["plugin"]["enabled"] is True  # the general half loads
+    assert report["hooks"] == ["on_session_end"]
+    memory, general = report["findings"]
+    assert (status, memory["rule"]) == (1, "HPK602")  # the memory half: schemas in a dict
+    assert "get_tool_schemas() returned a dict, not a list" in memory["message"]
+    # the general half: 0.19.0's PluginContext has no register_memory_provider
+    assert (general["rule"], general["severity"]) == ("HPK507", "warning")
+
+
+def test_a_general_plugin_that_only_names_memory_provider_is_no_provider(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    directory = tmp_path / "notes"
+    directory.mkdir()
+    source = '"""Works beside any MemoryProvider."""\n\ndef register(ctx):\n    pass\n'
+    (directory / "__init__.py").write_text(source, encoding="utf-8")
+    (directory / "plugin.yaml").write_text("name: notes\nkind: standalone\n", encoding="utf-8")
+    status, report = check(directory, capsys)
+    assert (status, report["findings"]) == (0, [])
+    assert "memory_provider" not in report
 
 
 def test_an_entry_point_registering_a_memory_provider_fails_in_hermes_words() -> None:

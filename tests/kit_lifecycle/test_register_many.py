@@ -184,6 +184,26 @@ def test_a_bad_item_among_modules_is_named_by_index(
         register_plugin(Recorder(), [modules[0], 5])  # pyright: ignore[reportArgumentType]
 
 
+class _Provider:
+    @tool(toolset="many")
+    def many_recall(self, query: str) -> str:
+        """Recall.
+
+        Args:
+            query: what to recall.
+        """
+        return query
+
+
+def test_a_providers_method_tool_is_refused_before_anything_is_registered(
+    modules: tuple[types.ModuleType, types.ModuleType],
+) -> None:
+    ctx = Recorder()
+    with pytest.raises(RegistrationError, match=r"many_recall .*a method of a provider class"):
+        register_plugin(ctx, [modules[0], _Provider.many_recall])
+    assert ctx.calls == []
+
+
 def test_an_unimportable_module_name_among_items_is_named_by_index(
     modules: tuple[types.ModuleType, types.ModuleType],
 ) -> None:

@@ -122,6 +122,27 @@ def test_an_async_tool_keeps_its_parameters_and_answers_a_coroutine_of_str() -> 
         _ = typing_fetch({}, {})  # pyright: ignore[reportCallIssue]
 
 
+class TypingProvider:
+    @tool(toolset="typing")
+    def typing_recall(self, query: str, limit: int = 1) -> list[str]:
+        """Recall notes.
+
+        Args:
+            query: what to look for.
+            limit: how many.
+        """
+        return [query] * limit
+
+
+def test_a_method_tool_read_from_an_instance_is_bound_to_it() -> None:
+    provider = TypingProvider()
+    answer = provider.typing_recall(query="x", limit=2)
+    assert_type(answer, str)
+    assert json.loads(answer) == {"success": True, "data": ["x", "x"]}
+    refused = json.loads(provider.typing_recall(query=3))  # pyright: ignore[reportArgumentType]
+    assert refused["error_code"] == "invalid_argument"
+
+
 def test_bare_tool_is_a_type_error() -> None:
     def handler(args: dict[str, Any], **kwargs: Any) -> str:
         """Doc."""

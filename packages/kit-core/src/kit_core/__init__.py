@@ -6,7 +6,9 @@ string, checks its arguments before the handler runs, and logs safely. Every obj
 a kit decorator declares carries one :class:`Declaration` record (a :class:`ToolSpec`,
 a :class:`HookSpec`, kit-lifecycle's command and middleware specs), read with
 :func:`declaration_of`. A handler reports a failure without raising by returning a
-:class:`ToolFailure` (or a result whose ``tool_failure()`` gives one).
+:class:`ToolFailure` (or a result whose ``tool_failure()`` gives one). A memory provider or
+context engine answers its own tools' calls: :class:`ProviderTools` gives its
+``get_tool_schemas`` and ``handle_tool_call`` from its ``@tool`` functions and methods.
 """
 
 from kit_core import _build
@@ -27,6 +29,7 @@ from kit_core.declarations import Declaration, HookSpec, declaration_of, declara
 from kit_core.envelope import ErrorCode, ReportsFailure, ToolFailure
 from kit_core.errors import KitError, RegistrationError, ToolDefinitionError
 from kit_core.names import tool_name, validate_tool_name
+from kit_core.provider_tools import ProviderTools
 from kit_core.redaction import redact, redact_text
 from kit_core.registration import register_all
 from kit_core.tools import AsyncToolFunction, ToolFunction, tool
@@ -41,6 +44,7 @@ __all__ = [
     "ErrorCode",
     "HookSpec",
     "KitError",
+    "ProviderTools",
     "RegistrationError",
     "ReportsFailure",
     "ToolContext",

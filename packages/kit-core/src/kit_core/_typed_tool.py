@@ -21,6 +21,7 @@ from typing import Any, Final
 from kit_core._annotations import code_parameters, signature_of
 from kit_core._docstrings import Docstring, parse_docstring
 from kit_core._hints import hints_of
+from kit_core._method_tool import instance_first
 from kit_core._typed import Derived, derive, json_default
 from kit_core.args import ArgSpec
 from kit_core.errors import ToolDefinitionError
@@ -83,8 +84,11 @@ parameter a direct call may leave out (the kit always passes it), so type checke
 ``tool(city="Oslo")``."""
 
 
-def typed_handler(fn: Callable[..., Any], label: str, allow_undocumented: bool) -> TypedHandler:
-    """Read a typed handler's signature and docstring.
+def typed_handler(
+    fn: Callable[..., Any], label: str, allow_undocumented: bool, *, method: bool = False
+) -> TypedHandler:
+    """Read a typed handler's signature and docstring (a ``method``'s without its
+    ``self``, which :func:`~kit_core._method_tool.instance_first` passes).
 
     Raises:
         ToolDefinitionError: a parameter the model cannot be given (unannotated,
@@ -105,7 +109,7 @@ def typed_handler(fn: Callable[..., Any], label: str, allow_undocumented: bool) 
     converters: dict[str, Callable[[Any], Any]] = {}
     context: str | None = None
     keywords = False
-    for name, kind, value in _parameters(fn):
+    for name, kind, value in _parameters(fn)[1 if method else 0 :]:
         where = f"{label}: parameter {name!r}"
         if kind is _KEYWORDS:
             keywords = True
@@ -151,7 +155,10 @@ def typed_handler(fn: Callable[..., Any], label: str, allow_undocumented: bool) 
         params[name] = derived.spec
         if derived.convert is not None:
             converters[name] = derived.convert
-    call = _adapter(fn, converters, context, keywords)
+    if method:
+        call = instance_first(fn, lambda bound: _adapter(bound, converters, context, keywords))
+    else:
+        call = _adapter(fn, converters, context, keywords)
     return TypedHandler(params, docstring, call, frozenset(params))
 
 

@@ -53,6 +53,9 @@ class ErrorCode(enum.StrEnum):
     INVALID_ARGUMENT = "invalid_argument"
     HANDLER_ERROR = "handler_error"
     RESULT_NOT_SERIALIZABLE = "result_not_serializable"
+    UNKNOWN_TOOL = "unknown_tool"
+    """A provider's ``handle_tool_call`` was asked for a tool it does not have
+    (:class:`~kit_core.ProviderTools`)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

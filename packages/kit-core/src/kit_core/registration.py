@@ -7,6 +7,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any, cast
 
+from kit_core._method_tool import refuse_registering
 from kit_core.declarations import declarations_in, resolve_module
 from kit_core.errors import RegistrationError
 from kit_core.toolspec import ToolSpec
@@ -22,11 +23,13 @@ def collect_tools(module: ModuleType | str) -> list[tuple[ToolSpec, Callable[...
     The same tool object reached under two attribute names counts once.
 
     Raises:
-        RegistrationError: two different tools share a name.
+        RegistrationError: two different tools share a name, or one is a provider's
+            method (:class:`~kit_core.ProviderTools` answers those).
     """
     found: dict[str, tuple[ToolSpec, Callable[..., Any], str]] = {}
     resolved = resolve_module(module)
     for attribute, value, spec in declarations_in(resolved, ToolSpec):
+        refuse_registering(spec.name, spec.is_method, f"{resolved.__name__}.{attribute}")
         seen = found.get(spec.name)
         if seen is not None and seen[1] is not value:
             msg = (

@@ -14,18 +14,20 @@ import inspect
 import logging
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from types import FunctionType
-from typing import Any, Never, ParamSpec, Protocol, cast, overload
+from typing import Any, Concatenate, Never, ParamSpec, Protocol, Self, cast, overload
 
 from kit_core._annotations import signature_of
 from kit_core._call_log import success_level
 from kit_core._checks import default_filler
 from kit_core._env import check_requires_env
+from kit_core._handler_shape import check_handler
+from kit_core._method_tool import instance_first, is_method, method_wrapper
 from kit_core._runtime import ToolRunner, sync_call
 from kit_core._schema import check_function_schema, describe_arguments, schema_from_specs
 from kit_core._shared import argument_check, example_misfit
 from kit_core._snapshot import Snapshot
 from kit_core.args import ArgSpec
-from kit_core.declarations import declaration_of, declare
+from kit_core.declarations import declare
 from kit_core.errors import ToolDefinitionError
 from kit_core.names import validate_tool_name
 from kit_core.toolspec import ToolSpec
@@ -33,15 +35,23 @@ from kit_core.toolspec import ToolSpec
 __all__ = ["AsyncToolFunction", "ToolFunction", "tool"]
 
 _P = ParamSpec("_P")
+_Q = ParamSpec("_Q")
 
 
 class ToolFunction(Protocol[_P]):
     """A synchronous handler decorated with ``@tool``: the handler's parameters, a ``str``
-    answer."""
+    answer. Read from an instance, a method tool is bound to it, as a function is."""
 
     __name__: str
 
     def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> str: ...
+
+    @overload
+    def __get__(self, instance: None, owner: type | None = None, /) -> Self: ...
+    @overload
+    def __get__(
+        self: ToolFunction[Concatenate[Any, _Q]], instance: object, owner: type | None = None, /
+    ) -> ToolFunction[_Q]: ...
 
 
 class AsyncToolFunction(Protocol[_P]):
@@ -51,6 +61,16 @@ class AsyncToolFunction(Protocol[_P]):
     __name__: str
 
     def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> Coroutine[Any, Any, str]: ...
+
+    @overload
+    def __get__(self, instance: None, owner: type | None = None, /) -> Self: ...
+    @overload
+    def __get__(
+        self: AsyncToolFunction[Concatenate[Any, _Q]],
+        instance: object,
+        owner: type | None = None,
+        /,
+    ) -> AsyncToolFunction[_Q]: ...
 
 
 class ToolDecorator:
@@ -140,71 +160,6 @@ def tool(
     )
 
 
-def _check_handler(fn: object, label: str, opts: dict[str, Any]) -> bool:
-    """Check the handler; True when it is a typed handler (no ``params=`` or ``schema=``,
-    and not written ``(args, **kwargs)``)."""
-    if declaration_of(fn, ToolSpec) is not None:
-        msg = f"{label}: the function is already a @tool; apply @tool once"
-        raise ToolDefinitionError(msg)
-    if not callable(fn):
-        msg = f"{label}: @tool must decorate a function, got {type(fn).__name__}"
-        raise ToolDefinitionError(msg)
-    declared = opts["params"] is not None or opts["schema"] is not None
-    fits = _plain_function_fits(fn)
-    if fits and (declared or fn.__code__.co_varnames[0] == "args"):
-        return False
-    if fits is False and not declared:  # a plain function of another shape
-        return True
-    try:
-        signature = signature_of(fn)
-    except (TypeError, ValueError):
-        return False
-    if is_args_handler(list(signature.parameters.values()), any_first=declared):
-        return False
-    if not declared:
-        return True
-    msg = (
-        f"{label}: with params= or schema=, the handler must take (args, **kwargs): the host"
-        " passes the arguments dict positionally and runtime keys such as task_id and"
-        f" session_id as keywords; write `def {getattr(fn, '__name__', 'handler')}(args,"
-        " **kwargs):`, or drop params= and declare the arguments as typed parameters"
-    )
-    raise ToolDefinitionError(msg)
-
-
-def is_args_handler(params: list[inspect.Parameter], any_first: bool) -> bool:
-    """Whether a handler is written ``(args, **kwargs)``: a first positional parameter (or
-    ``*args``), no other required one, and ``**kwargs``. Without ``any_first`` (no
-    ``params=`` to say which style), the first parameter must also be unannotated or
-    named ``args``: ``def f(query: str, **kwargs)`` is a typed handler."""
-    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    kinds = {p.kind for p in params}
-    if inspect.Parameter.VAR_KEYWORD not in kinds:
-        return False
-    if not positional:
-        return inspect.Parameter.VAR_POSITIONAL in kinds
-    first = positional[0]
-    if any(p.default is p.empty for p in positional[1:]):
-        return False
-    return any_first or first.annotation is first.empty or first.name == "args"
-
-
-def _plain_function_fits(fn: object) -> bool | None:
-    """Whether a plain ``def`` takes ``(args, **kwargs)``, read from its code object as
-    ``inspect.signature`` would read it (at a fraction of the cost); None for anything
-    else (a wrapper with ``__wrapped__`` or ``__signature__``, a partial, a method)."""
-    if type(fn) is not FunctionType:
-        return None
-    if "__wrapped__" in fn.__dict__ or "__signature__" in fn.__dict__:
-        return None
-    code = fn.__code__
-    positional = code.co_argcount  # positional-only ones included
-    with_default = len(fn.__defaults__ or ())  # the last positional ones
-    takes_args = positional > 0 or bool(code.co_flags & inspect.CO_VARARGS)
-    extra_required = positional - with_default > 1
-    return takes_args and not extra_required and bool(code.co_flags & inspect.CO_VARKEYWORDS)
-
-
 def _check_options(label: str, opts: dict[str, Any]) -> tuple[str, ...]:
     toolset = opts["toolset"]
     if not isinstance(toolset, str) or not toolset.strip():
@@ -267,7 +222,8 @@ def _resolve_description(
 def _decorate(fn: Callable[..., Any], **opts: Any) -> Any:
     raw_name = opts["name"] if opts["name"] is not None else getattr(fn, "__name__", None)
     label = f"@tool {raw_name!r}"
-    typed = _check_handler(fn, label, opts)
+    method = is_method(fn)
+    typed = check_handler(fn, label, opts, method)
     env_names = _check_options(label, opts)
     name = validate_tool_name(raw_name, namespace=opts["namespace"])
     label = f"@tool {name!r}"
@@ -282,11 +238,13 @@ def _decorate(fn: Callable[..., Any], **opts: Any) -> Any:
             raise ToolDefinitionError(msg)
         from kit_core._typed_tool import typed_handler  # here: only typed tools need it
 
-        read = typed_handler(fn, label, opts["allow_undocumented"])
+        read = typed_handler(fn, label, opts["allow_undocumented"], method=method)
         opts = {**opts, "params": read.params}
         handler, direct = read.call, read.direct
         description = _resolve_description(label, fn, opts, read.docstring.description)
     else:
+        if method:
+            handler = instance_first(fn, _itself)
         description = _resolve_description(label, fn, opts)
     if opts["schema"] is not None:
         schema = check_function_schema(opts["schema"], name=name)
@@ -322,6 +280,7 @@ def _decorate(fn: Callable[..., Any], **opts: Any) -> Any:
         handler=fn,
         module=module,
         examples=examples,
+        is_method=method,
         _schema=Snapshot(schema),
     )
     if is_async:
@@ -332,7 +291,15 @@ def _decorate(fn: Callable[..., Any], **opts: Any) -> Any:
         wrapper: Any = _defined_beside(async_wrapper, fn)
     else:
         wrapper = _defined_beside(sync_call(runner), fn)
+    if method:
+        wrapper = _defined_beside(method_wrapper(wrapper, is_async), fn)
     return declare(wrapper, spec)
+
+
+def _itself(handler: Callable[..., Any]) -> Callable[..., Any]:
+    """A spec-style method bound to its instance is already the ``(args, **kwargs)``
+    handler."""
+    return handler
 
 
 def _defined_beside(wrapper: FunctionType, fn: Callable[..., Any]) -> FunctionType:

@@ -31,6 +31,9 @@ class ToolSpec(Declaration):
         module: the module that defined the handler (its logger logs the calls).
         examples: the declared example of each argument that has one (read-only); the
             model reads them in the description.
+        is_method: the handler is a method of a provider class (its first parameter is
+            ``self``): it is called with its instance, through the provider's
+            :class:`~kit_core.ProviderTools`, and is never registered with the host.
     """
 
     __slots__ = (
@@ -41,6 +44,7 @@ class ToolSpec(Declaration):
         "examples",
         "handler",
         "is_async",
+        "is_method",
         "module",
         "name",
         "requires_env",
@@ -61,6 +65,7 @@ class ToolSpec(Declaration):
     handler: Callable[..., Any]
     module: str
     examples: Mapping[str, Any]
+    is_method: bool
     _schema: Snapshot  # stored once; everyone gets a copy of their own
 
     def __init__(
@@ -77,6 +82,7 @@ class ToolSpec(Declaration):
         handler: Callable[..., Any],
         module: str,
         examples: Mapping[str, Any] = _NO_EXAMPLES,
+        is_method: bool = False,
         _schema: Snapshot,
     ) -> None:
         setter = object.__setattr__
@@ -91,6 +97,7 @@ class ToolSpec(Declaration):
         setter(self, "handler", handler)
         setter(self, "module", module)
         setter(self, "examples", MappingProxyType(dict(examples)) if examples else _NO_EXAMPLES)
+        setter(self, "is_method", is_method)
         setter(self, "_schema", _schema)
 
     @property

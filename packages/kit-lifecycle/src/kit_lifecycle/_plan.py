@@ -16,6 +16,7 @@ from kit_core import (
     declaration_of,
     declarations_in,
 )
+from kit_core._method_tool import refuse_registering
 from kit_core.declarations import resolve_module
 from kit_lifecycle.commands import CommandSpec, CommandType
 from kit_lifecycle.middleware import MiddlewareSpec
@@ -68,6 +69,7 @@ class Plan:
             return False
         where = where or _place_of(obj)
         if isinstance(declaration, ToolSpec):
+            refuse_registering(declaration.name, declaration.is_method, where)
             handler = cast("Callable[..., Any]", obj)
             self._put(self.tools, declaration.name, (declaration, handler), "tool name", where)
         elif isinstance(declaration, CommandSpec):

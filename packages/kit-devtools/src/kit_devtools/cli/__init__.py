@@ -20,6 +20,7 @@ from typing import Any, NoReturn
 
 from kit_core._host_model import HostRelease, installed_release
 from kit_devtools.cli._chat_turn import delivered_lines, simulate_chat_turn
+from kit_devtools.cli._cron_rules import cron_provider_of
 from kit_devtools.cli._doctor import doctor
 from kit_devtools.cli._isolated import MAX_TIMEOUT
 from kit_devtools.cli._memory_contract import memory_contract_findings
@@ -36,6 +37,9 @@ from kit_devtools.cli.lint import (
     probe_tools,
 )
 from kit_devtools.testing import InMemoryHost, LoadedPlugin, ModelProviderLoad
+from kit_devtools.testing._cron_provider import CronProviderLoad
+from kit_devtools.testing._manifest import has_manifest
+from kit_devtools.testing._memory_provider import MemoryProviderLoad
 from kit_devtools.testing.host_names import MODELLED, profile
 from kit_devtools.testing.real import TIMEOUT as REAL_TIMEOUT
 
@@ -141,8 +145,9 @@ def _check(args: argparse.Namespace) -> int:
         else:
             memory = memory_provider_of(host, plugin)
             model = model_provider_of(host, plugin)
-            data = inventory(host, plugin, memory, model)
-            findings += lint_plugin(host, plugin, memory, model)
+            cron = cron_provider_of(host, plugin)
+            data = inventory(host, plugin, memory, model, cron)
+            findings += lint_plugin(host, plugin, memory, model, cron)
             if args.probe:
                 with _quiet_logs():  # the kit logs each refused probe call; the findings say it
                     findings += probe_tools(host, plugin)
@@ -152,7 +157,7 @@ def _check(args: argparse.Namespace) -> int:
                     findings += memory_contract_findings(host, plugin, memory.name or plugin.key)
                 findings += _contract_findings(host, plugin, model)
             if args.real:
-                findings += real_findings(target, plugin, args.timeout)
+                findings += real_findings(target, plugin, args.timeout, memory, cron)
     render = as_json if args.format == "json" else as_text
     emit(render(data, receipts, findings))
     return 1 if counts(findings)[0] else 0
@@ -178,36 +183,66 @@ def _unloaded(target: Target, named: str) -> dict[str, Any]:
             "error": None}  # fmt: skip
 
 
-def real_findings(target: Target, plugin: LoadedPlugin, timeout: float) -> list[Finding]:
+def real_findings(
+    target: Target,
+    plugin: LoadedPlugin,
+    timeout: float,
+    memory: MemoryProviderLoad | None = None,
+    cron: CronProviderLoad | None = None,
+) -> list[Finding]:
     """``--real``: hermes' own verdict on a plugin directory or an installed entry point,
-    against the in-memory one. An entry point with a defect hermes does not load (HPK007,
-    HPK008) was checked as if fixed: there hermes agrees when it does not load it. hermes
-    that does not start or answer within ``timeout`` seconds is HPK011."""
-    from kit_devtools.cli._real import NOT_DISCOVERED, disagreements, real_verdict
+    against the in-memory one; for a memory-provider folder (``memory``: what the in-memory
+    host's memory discovery got), hermes' memory discovery's too, plugin.yaml or not, and
+    for a cron scheduler folder (``cron``) its cron discovery's. An
+    entry point with a defect hermes does not load (HPK007, HPK008) was checked as if
+    fixed: there hermes agrees when it does not load it. hermes that does not start or
+    answer within ``timeout`` seconds is HPK011."""
+    from kit_devtools.cli._real import cron_disagreements, memory_disagreements, real_verdicts
     from kit_devtools.cli.rules import finding
 
     where = f"plugin {plugin.key}"
     if target.entry_point is not None:
-        real = real_verdict(None, target.entry_point, timeout)
+        real = real_verdicts(None, target.entry_point, timeout)
     elif isinstance(target.load, Path):
-        real = real_verdict(target.load, plugin.name, timeout)
+        real = real_verdicts(
+            target.load, plugin.name, timeout, memory=memory is not None, cron=cron is not None
+        )
     else:
         why = "--real loads plugin directories and entry points, not modules"
         return [finding("HPK011", where, why=why)]
+    found, differences = _general_real(target, plugin, real.general)
+    if memory is not None:
+        differences += memory_disagreements(real.memory, memory)
+    if cron is not None:
+        differences += cron_disagreements(real.cron, cron)
+    if differences:
+        found.append(finding("HPK010", where, differences="; ".join(differences)))
+    return found
+
+
+def _general_real(
+    target: Target, plugin: LoadedPlugin, real: dict[str, Any] | str
+) -> tuple[list[Finding], list[str]]:
+    """What ``--real`` finds of hermes' general loader's verdict: findings, and the
+    differences from the in-memory host (HPK010's). A folder without a manifest hermes'
+    general loader never discovers, as the in-memory host never loads it: only its memory
+    or cron discovery reads such a folder."""
+    from kit_devtools.cli._real import NOT_DISCOVERED, disagreements
+    from kit_devtools.cli.rules import finding
+
+    where = f"plugin {plugin.key}"
     unloadable = [f.rule for f in target.findings if f.severity is Severity.ERROR]
     if unloadable:
         if isinstance(real, str) and real != NOT_DISCOVERED:
-            return [finding("HPK011", where, why=real)]
+            return [finding("HPK011", where, why=real)], []
         if isinstance(real, dict) and real.get("enabled"):
-            differences = f"enabled: hermes True, {'/'.join(unloadable)} says it never loads"
-            return [finding("HPK010", where, differences=differences)]
-        return []
+            return [], [f"enabled: hermes True, {'/'.join(unloadable)} says it never loads"]
+        return [], []
+    if real == NOT_DISCOVERED and isinstance(target.load, Path) and not has_manifest(target.load):
+        return [], []
     if isinstance(real, str):
-        return [finding("HPK011", where, why=real)]
-    differences = disagreements(real, plugin)
-    if not differences:
-        return []
-    return [finding("HPK010", where, differences="; ".join(differences))]
+        return [finding("HPK011", where, why=real)], []
+    return [], disagreements(real, plugin)
 
 
 def _compat(args: argparse.Namespace) -> int:

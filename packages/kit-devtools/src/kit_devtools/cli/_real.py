@@ -11,11 +11,15 @@ plugin.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 from kit_devtools.cli._target import own_entry_point
 from kit_devtools.testing import LoadedPlugin
+from kit_devtools.testing._cron_provider import CronProviderLoad
+from kit_devtools.testing._memory_provider import MemoryProviderLoad
 from kit_devtools.testing.real import (
     SCRUBBED,
     TIMEOUT,
@@ -24,7 +28,17 @@ from kit_devtools.testing.real import (
     RealHostDied,
 )
 
-__all__ = ["COMPARED", "NOT_DISCOVERED", "SCRUBBED", "disagreements", "real_verdict"]
+__all__ = [
+    "COMPARED",
+    "NOT_DISCOVERED",
+    "SCRUBBED",
+    "RealVerdicts",
+    "cron_disagreements",
+    "disagreements",
+    "memory_disagreements",
+    "real_verdict",
+    "real_verdicts",
+]
 
 COMPARED: Final = ("enabled", "tools", "hooks", "middleware", "commands")
 
@@ -39,6 +53,33 @@ def real_verdict(
     entry of the kind asked for counts: where an installed entry point holds the
     directory's name and wins (HPK019), hermes lists the entry point, not the directory.
     hermes may take ``timeout`` seconds to start and load it."""
+    return real_verdicts(directory, name, timeout).general
+
+
+@dataclass(frozen=True, slots=True)
+class RealVerdicts:
+    """What one hermes made of a plugin: its general loader's verdict, and what its memory
+    and cron discoveries got from the folder, where they were asked."""
+
+    general: dict[str, Any] | str
+    """:func:`real_verdict`'s answer."""
+    memory: dict[str, Any] | str | None = None
+    """:meth:`RealHost.memory_provider`'s answer (``name``, ``tools``), None for no
+    provider (or not asked), or why it could not be read."""
+    cron: dict[str, Any] | str | None = None
+    """:meth:`RealHost.cron_provider`'s answer (``name``), as ``memory``."""
+
+
+def real_verdicts(
+    directory: Path | None,
+    name: str,
+    timeout: float = TIMEOUT,
+    *,
+    memory: bool = False,
+    cron: bool = False,
+) -> RealVerdicts:
+    """:func:`real_verdict`, and with ``memory`` (``cron``) what hermes' memory (cron)
+    discovery gets from the directory's folder, in the same hermes."""
     with RealHost(timeout=timeout) as host:
         try:
             if directory is None:
@@ -46,10 +87,7 @@ def real_verdict(
             else:
                 host.load_all([directory])
         except (RealHostDied, RealHostCallError) as exc:  # hermes itself broke
-            if isinstance(exc, RealHostDied):  # the why, then the end of hermes' stderr
-                return str(exc).partition("; the end of its stderr")[0]
-            last = (str(exc).strip().splitlines() or ["no output"])[-1]
-            return f"hermes failed while importing hermes and loading it: {last}"
+            return RealVerdicts(_broken(exc))
         names = (name,) if directory is None else (name, directory.name)
         # the directory's own entry point (a synced plugin project's) is the same plugin
         either = directory is not None and own_entry_point(directory, name)
@@ -61,7 +99,69 @@ def real_verdict(
             and (plugin.listed.get("key") in names or plugin.listed.get("name") in names)
             and (either or (plugin.listed.get("source") == "entrypoint") == (directory is None))
         ]
-    return found[0] if found else NOT_DISCOVERED
+        general = found[0] if found else NOT_DISCOVERED
+        if directory is None:
+            return RealVerdicts(general)
+        return RealVerdicts(
+            general,
+            _asked(host.memory_provider, directory.name) if memory else None,
+            _asked(host.cron_provider, directory.name) if cron else None,
+        )
+
+
+def _asked(ask: Callable[[str], dict[str, Any] | None], folder: str) -> dict[str, Any] | str | None:
+    try:
+        return ask(folder)
+    except (RealHostDied, RealHostCallError) as exc:
+        return _broken(exc)
+
+
+def _broken(exc: RealHostDied | RealHostCallError) -> str:
+    if isinstance(exc, RealHostDied):  # the why, then the end of hermes' stderr
+        return str(exc).partition("; the end of its stderr")[0]
+    last = (str(exc).strip().splitlines() or ["no output"])[-1]
+    return f"hermes failed while importing hermes and loading it: {last}"
+
+
+def _provider_disagreement(
+    what: str,
+    real: dict[str, Any] | str | None,
+    provider: object | None,
+    name: str | None,
+    problems: bool,
+) -> list[str]:
+    """Whether a discovery of hermes and the in-memory host's got the same provider (by
+    name), worded ``what: hermes X, in memory Y``. hermes failing where the in-memory host
+    found a problem (or no provider) agrees with it."""
+    if isinstance(real, str):
+        if provider is None or problems:
+            return []
+        return [f"{what}: hermes failed ({real}), in memory {name!r}"]
+    theirs = None if real is None else real.get("name")
+    if (real is None) != (provider is None) or theirs != name:
+        return [f"{what}: hermes {theirs!r}, in memory {name!r}"]
+    return []
+
+
+def memory_disagreements(real: dict[str, Any] | str | None, mine: MemoryProviderLoad) -> list[str]:
+    """Where hermes' memory discovery and the in-memory host's differ on a provider folder
+    (the provider's name, the tools the memory manager offers), worded as
+    :func:`disagreements` words them."""
+    found = _provider_disagreement(
+        "memory provider", real, mine.provider, mine.name, bool(mine.problems)
+    )
+    tools = [str(t["name"]) for t in mine.tools]
+    if not found and isinstance(real, dict) and real.get("tools") != tools:
+        return [f"memory provider's tools: hermes {real.get('tools')!r}, in memory {tools!r}"]
+    return found
+
+
+def cron_disagreements(real: dict[str, Any] | str | None, mine: CronProviderLoad) -> list[str]:
+    """Where hermes' cron discovery and the in-memory host's differ on a scheduler folder
+    (the scheduler's name), as :func:`memory_disagreements`."""
+    return _provider_disagreement(
+        "cron scheduler", real, mine.provider, mine.name, bool(mine.problems)
+    )
 
 
 def disagreements(real: dict[str, Any], plugin: LoadedPlugin) -> list[str]:

@@ -15,6 +15,7 @@ from kit_devtools.testing import (
     MemoryProviderLoad,
     ModelProviderLoad,
 )
+from kit_devtools.testing._cron_provider import CronProviderLoad
 
 
 def inventory(
@@ -22,10 +23,12 @@ def inventory(
     plugin: LoadedPlugin,
     memory: MemoryProviderLoad | None = None,
     model: ModelProviderLoad | None = None,
+    cron: CronProviderLoad | None = None,
 ) -> dict[str, Any]:
     """Everything the plugin registered, as JSON-ready data; for a memory provider
     (``memory``), the provider hermes' memory discovery gets and the tools it offers; for
-    a model provider (``model``), the profiles hermes' providers/ discovery gets."""
+    a model provider (``model``), the profiles hermes' providers/ discovery gets; for a
+    cron scheduler provider (``cron``), the scheduler hermes' cron discovery gets."""
     mine = set(plugin.tools)
     try:
         definitions = host.definitions()
@@ -81,6 +84,9 @@ def inventory(
         }
     if model is not None:
         data["model_provider"] = {"profiles": list(model.profiles)}
+    if cron is not None:
+        loaded_by = cron.how if cron.provider is not None else None
+        data["cron_provider"] = {"name": cron.name, "loaded_by": loaded_by}
     return data
 
 
@@ -171,6 +177,10 @@ def as_text(data: dict[str, Any], receipts: Sequence[str], findings: Sequence[Fi
     model = data.get("model_provider")
     if model is not None:
         lines.append(f"model provider profiles: {', '.join(model['profiles']) or '-'}")
+    cron = data.get("cron_provider")
+    if cron is not None:
+        how = cron["loaded_by"] or "none"
+        lines.append(f"cron scheduler provider: {cron['name'] or '-'} (loaded by: {how})")
     lines.append("findings:" if findings else "findings: none")
     lines += ["  " + f.line() for f in findings]
     lines.append(counts(findings).line())

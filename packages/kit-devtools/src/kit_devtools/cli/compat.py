@@ -162,10 +162,11 @@ def compat_report(target: Target) -> tuple[dict[str, Any], list[Finding]]:
     finally:
         logging.getLogger().removeHandler(handler)
     # a memory or model provider is loaded by its own discovery, not the general loader
+    # (a general plugin that memory discovery takes too is measured as a general plugin)
     memory, model = memory_provider_of(host, plugin), model_provider_of(host, plugin)
-    provider = (memory is not None and memory.provider is not None) or bool(
-        model is not None and model.profiles
-    )
+    provider = (
+        memory is not None and memory.provider is not None and plugin.kind == "exclusive"
+    ) or bool(model is not None and model.profiles)
     # the load diagnosed as check diagnoses it (HPK504 for an own-package import included)
     findings += own_import_findings(plugin) if provider else load_findings(plugin)
     directory = Path(plugin.path) if plugin.source == "directory" and plugin.path else None

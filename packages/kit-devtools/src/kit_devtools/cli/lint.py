@@ -20,6 +20,7 @@ from kit_devtools.cli._compat_source import (
     own_import_findings,
     source_root,
 )
+from kit_devtools.cli._cron_rules import cron_provider_findings
 from kit_devtools.cli._handler_source import dict_return
 from kit_devtools.cli._manifest_rules import MANIFEST_KEYS, manifest_findings
 from kit_devtools.cli._probe_args import arguments_for
@@ -39,10 +40,15 @@ from kit_devtools.testing import (
     MemoryProviderLoad,
     ModelProviderLoad,
 )
+from kit_devtools.testing._cron_provider import CronProviderLoad
 from kit_devtools.testing._failure import ManifestNotRead, PluginRefused
 from kit_devtools.testing._failure import where as where_raised
 from kit_devtools.testing._hooks import SENT_KEYWORDS
-from kit_devtools.testing._manifest import is_memory_provider_dir
+from kit_devtools.testing._manifest import (
+    has_manifest,
+    is_memory_provider_dir,
+    registers_memory_provider,
+)
 from kit_devtools.testing._pipeline import multimodal
 from kit_devtools.testing._providers import PROVIDER_KINDS
 from kit_devtools.testing._real_hermes import hermes_installed
@@ -72,14 +78,17 @@ def _raised_in(exc: BaseException, function: str) -> bool:
 
 
 def memory_provider_of(host: InMemoryHost, plugin: LoadedPlugin) -> MemoryProviderLoad | None:
-    """The memory provider hermes' memory discovery would load from the plugin: for a
-    directory hermes re-kinds (or that declares) ``exclusive`` and whose source reads as a
-    memory provider; None for any other plugin."""
-    if plugin.kind != "exclusive" or plugin.path is None:
-        return None
-    if not is_memory_provider_dir(plugin.path):
+    """The memory provider hermes' memory discovery would load from the plugin directory:
+    it selects folders by the text test whatever the manifest says (``plugins/memory``
+    ``find_provider_dir``), so a plugin of another kind (``kind: standalone``, loaded by the
+    general loader too) is also a memory provider when discovery gets one from it, or when
+    its ``__init__.py`` calls ``register_memory_provider``. None for any other plugin."""
+    if plugin.path is None or not is_memory_provider_dir(plugin.path):
         return None  # nothing loads an exclusive plugin that is no memory provider
-    return host.load_memory_provider(plugin.path)
+    memory = host.load_memory_provider(plugin.path)
+    if plugin.kind == "exclusive" or memory.provider is not None:
+        return memory
+    return memory if registers_memory_provider(plugin.path) else None
 
 
 def model_provider_of(host: InMemoryHost, plugin: LoadedPlugin) -> ModelProviderLoad | None:
@@ -366,17 +375,24 @@ def lint_plugin(
     plugin: LoadedPlugin,
     memory: MemoryProviderLoad | None = None,
     model: ModelProviderLoad | None = None,
+    cron: CronProviderLoad | None = None,
 ) -> list[Finding]:
     """Every finding for ``plugin`` as the in-memory ``host`` loaded it; for a memory or
     model provider, what its discovery gave (``memory``, ``model``: from
     :func:`memory_provider_of` and :func:`model_provider_of`) replaces the general
-    loader's verdict, which records it without loading it."""
+    loader's verdict, which records it without loading it. A plugin the general loader
+    loads and memory discovery takes too (``kind: standalone``) is judged on both; so is a
+    cron scheduler provider (``cron``: from :func:`~._cron_rules.cron_provider_of`)."""
+    general = model is None and (memory is None or plugin.kind != "exclusive")
+    if cron is not None and plugin.path is not None and not has_manifest(plugin.path):
+        general = False  # cron discovery alone reads a folder without plugin.yaml
+    found = load_findings(plugin) if general else []  # a general plugin, a provider also
     if memory is not None:
-        found = memory_provider_findings(plugin, memory)
-    elif model is not None:
-        found = model_provider_findings(plugin, model)
-    else:
-        found = load_findings(plugin)
+        found += memory_provider_findings(plugin, memory)
+    if model is not None:
+        found += model_provider_findings(plugin, model)
+    if cron is not None:  # from a folder the general loader loads too, if it has a manifest
+        found += cron_provider_findings(plugin, cron)
     found += manifest_findings(plugin, host.release)
     found += _skill_findings(host, plugin)
     found += _tool_findings(host, plugin)
@@ -384,8 +400,8 @@ def lint_plugin(
     found += _callback_findings(host, plugin)
     found += _provision_findings(host, plugin)
     root = source_root(plugin)
-    if root is not None and memory is None and model is None:  # a provider's register()
-        # gets its discovery's collector, not a PluginContext
+    if root is not None and general:  # a provider's register() alone gets its
+        # discovery's collector, not a PluginContext
         found += absent_member_findings(root, host.release, plugin.exception)
     return found
 

@@ -429,6 +429,20 @@ RULES: Final[dict[str, Rule]] = {
                    " never imports it (hermes_cli/plugins.py 1412-1425); providers/__init__.py"
                    " 102-190 imports each directory under $HERMES_HOME/plugins/model-providers"
                    " and keeps what it registers"),
+    "HPK608": Rule(E, "hermes takes the plugin for a cron scheduler provider (its __init__.py"
+                   " mentions CronScheduler or register_cron_scheduler), but it gives hermes"
+                   " no scheduler: {why}", "a cron scheduler provider calls"
+                   " ctx.register_cron_scheduler(scheduler) in register(), with an instance of"
+                   " cron.scheduler_provider.CronScheduler, or defines a CronScheduler subclass",
+                   "plugins/cron_providers/__init__.py 190-356 (0.18.0 on): register(collector),"
+                   " else a CronScheduler subclass; with neither, load_cron_scheduler returns"
+                   " None and 'cron.provider' keeps the built-in ticker"
+                   " (cron/scheduler_provider.py 122-161)"),
+    "HPK609": Rule(E, "the cron scheduler {name!r} {problem}",
+                   "implement it as cron.scheduler_provider.CronScheduler declares",
+                   "the cron resolver calls the scheduler's is_available() and name, the"
+                   " gateway its start() (cron/scheduler_provider.py 122-161): a missing or"
+                   " failing one makes hermes fall back to its built-in ticker"),
     "HPK604": Rule(E, "hermes ignores the {kind} registration: {message}",
                    "register an instance of hermes' base class for the kind that its registry"
                    " takes: {fix}",

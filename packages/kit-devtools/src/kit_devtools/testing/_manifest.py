@@ -27,7 +27,7 @@ from typing import Any, Final, cast
 
 import yaml
 
-from kit_core._host_model import HostRelease, version_key
+from kit_core._host_model import MANIFEST_FILES, HostRelease, version_key
 from kit_devtools.testing import _manifest_v2
 from kit_devtools.testing.entries import PluginManifest
 
@@ -243,6 +243,34 @@ def is_memory_provider_source(source: str) -> bool:
 def is_memory_provider_dir(directory: Path) -> bool:
     """Whether hermes' memory discovery takes ``directory`` for a memory provider."""
     return is_memory_provider_source(_head(directory))
+
+
+def has_manifest(directory: Path) -> bool:
+    """Whether ``directory`` holds the manifest hermes' general loader discovers it by."""
+    return any((directory / name).is_file() for name in MANIFEST_FILES)
+
+
+CRON_MARKERS: Final = ("register_cron_scheduler", "CronScheduler")
+"""Either word makes a folder a cron scheduler provider (``_is_cron_provider_dir``,
+``plugins/cron_providers/__init__.py`` 77-91, 0.18.0 on); no kind is changed by them."""
+
+
+def is_cron_provider_dir(directory: Path) -> bool:
+    """Whether hermes' cron discovery takes ``directory`` for a cron scheduler provider."""
+    source = _head(directory)
+    return any(marker in source for marker in CRON_MARKERS)
+
+
+def registers_cron_scheduler(directory: Path) -> bool:
+    """Whether the plugin's ``__init__.py`` calls ``register_cron_scheduler``."""
+    return CRON_MARKERS[0] in _head(directory)
+
+
+def registers_memory_provider(directory: Path) -> bool:
+    """Whether the plugin's ``__init__.py`` (as hermes reads it) calls
+    ``register_memory_provider``: a plugin of another kind that says it is also a memory
+    provider, not one that only names ``MemoryProvider``."""
+    return MEMORY_MARKERS[0] in _head(directory)
 
 
 _FIELD_TYPES: Final[dict[str, Any]] = {

@@ -27,11 +27,10 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 from typing import Any, Final, cast
 
-from kit_devtools.testing._failure import where as where_raised
-from kit_devtools.testing._loader import import_fresh
+from kit_core._host_model import version_key
+from kit_devtools.testing._discovered_provider import Category, provider_from
 
 USER_NAMESPACE: Final = "_hermes_user_memory"
 """The namespace hermes imports a user-installed provider under (``plugins/memory``)."""
@@ -62,42 +61,6 @@ class MemoryProviderLoad:
         return value if isinstance(value, str) and value else None
 
 
-class _Collector:
-    """``_ProviderCollector``: keeps the memory provider, ignores three registrations."""
-
-    def __init__(self) -> None:
-        self.provider: object | None = None
-
-    def register_memory_provider(self, provider: object) -> None:
-        self.provider = provider
-
-    def register_tool(self, *args: Any, **kwargs: Any) -> None:
-        """Ignored, as hermes' collector ignores it."""
-
-    def register_hook(self, *args: Any, **kwargs: Any) -> None:
-        """Ignored, as hermes' collector ignores it."""
-
-    def register_cli_command(self, *args: Any, **kwargs: Any) -> None:
-        """Ignored, as hermes' collector ignores it."""
-
-
-def _subclass(module: ModuleType) -> tuple[object | None, str | None]:
-    """The first ``MemoryProvider`` subclass hermes would instantiate, or why none."""
-    try:
-        base: Any = importlib.import_module("agent.memory_provider").MemoryProvider
-    except (ImportError, AttributeError):
-        return None, None
-    failed: list[str] = []
-    for attribute in dir(module):
-        value = getattr(module, attribute, None)
-        if isinstance(value, type) and issubclass(value, base) and value is not base:
-            try:
-                return value(), None
-            except Exception as exc:  # hermes tries the next one
-                failed.append(f"{value.__name__}() raised {type(exc).__name__}: {exc}")
-    return None, "; ".join(failed) or None
-
-
 def core_tools() -> frozenset[str]:
     """``toolsets._HERMES_CORE_TOOLS`` of the installed hermes (none where it is absent)."""
     try:
@@ -107,35 +70,29 @@ def core_tools() -> frozenset[str]:
     return frozenset(str(n) for n in names)
 
 
-def load(directory: Path) -> MemoryProviderLoad:
-    """Load the memory provider in ``directory`` as hermes does (the caller activates the
-    in-memory host, so the plugin's host imports resolve), and check it."""
-    found_core = core_tools()
-    try:
-        module = import_fresh(directory, directory.name, USER_NAMESPACE)
-    except Exception as exc:
-        at = where_raised(exc)
-        how = f"importing it raised {type(exc).__name__}: {exc} (at {at})"
-        return MemoryProviderLoad(None, how, exception=exc)
-    why: list[str] = []
-    register = getattr(module, "register", None)
-    if callable(register):
-        collector = _Collector()
-        try:
-            register(collector)
-        except Exception as exc:
-            why.append(f"register(ctx) raised {type(exc).__name__}: {exc} (at {where_raised(exc)})")
-        else:
-            if collector.provider is not None:
-                return _checked(collector.provider, "register(ctx)", found_core)
-            why.append("register(ctx) never called ctx.register_memory_provider")
-    else:
-        why.append("it has no register(ctx)")
-    provider, failed = _subclass(module)
-    if provider is not None:
-        return _checked(provider, "MemoryProvider subclass", found_core)
-    why.append(failed or "it defines no MemoryProvider subclass hermes could instantiate")
-    return MemoryProviderLoad(None, "; ".join(why))
+MEMORY: Final = Category(
+    namespace=USER_NAMESPACE,
+    registrar="register_memory_provider",
+    ignored=("register_tool", "register_hook", "register_cli_command"),
+    base=("agent.memory_provider", "MemoryProvider"),
+)
+"""hermes' memory discovery, as :mod:`._discovered_provider` takes a provider from it."""
+
+
+CORE_TOOLS_DROPPED_SINCE: Final = "0.17.0"
+"""From this release the memory manager drops a provider tool named like a core tool
+(0.17.0 ``agent/memory_manager.py`` 360-392, ``_HERMES_CORE_TOOLS``); before, it offers it."""
+
+
+def load(directory: Path, release: str = CORE_TOOLS_DROPPED_SINCE) -> MemoryProviderLoad:
+    """Load the memory provider in ``directory`` as hermes ``release`` does (the caller
+    activates the in-memory host, so the plugin's host imports resolve), and check it."""
+    dropped = version_key(release) >= version_key(CORE_TOOLS_DROPPED_SINCE)
+    core_named = core_tools() if dropped else frozenset[str]()
+    found = provider_from(directory, MEMORY)
+    if found.provider is None:
+        return MemoryProviderLoad(None, found.how, exception=found.exception)
+    return _checked(found.provider, found.how, core_named)
 
 
 def _checked(provider: object, how: str, core_tools: frozenset[str]) -> MemoryProviderLoad:

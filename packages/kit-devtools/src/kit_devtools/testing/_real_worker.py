@@ -261,8 +261,32 @@ class Worker:
         drive = importlib.import_module("kit_devtools.testing._provider_drive")
         return drive.drive_registered(kind, {**options, "module": module})
 
+    def memory_provider(self, name: str) -> dict[str, Any] | None:
+        """What hermes' memory discovery gets from the provider folder ``name`` (the path
+        ``memory.provider: <name>`` takes: ``plugins.memory.load_memory_provider``) and the
+        tools its ``MemoryManager`` offers after ``add_provider``; None for no provider."""
+        provider = importlib.import_module("plugins.memory").load_memory_provider(name)
+        if provider is None:
+            return None
+        manager = importlib.import_module("agent.memory_manager").MemoryManager()
+        manager.add_provider(provider)
+        tools = [str(s.get("name")) for s in manager.get_all_tool_schemas()]
+        return {"name": provider.name, "tools": tools}
+
+    def cron_provider(self, name: str) -> dict[str, Any] | None:
+        """What hermes' cron discovery gets from the provider folder ``name`` (the path
+        ``cron.provider: <name>`` takes: ``plugins.cron_providers.load_cron_scheduler``,
+        0.18.0 on); None for no scheduler."""
+        module = importlib.import_module("plugins.cron_providers")
+        provider = module.load_cron_scheduler(name)
+        return None if provider is None else {"name": provider.name}
+
     def answer(self, request: dict[str, Any]) -> Any:
         op = request["op"]
+        if op == "memory_provider":
+            return self.memory_provider(request["name"])
+        if op == "cron_provider":
+            return self.cron_provider(request["name"])
         if op == "loaded":
             return self.loaded()
         if op == "registered":

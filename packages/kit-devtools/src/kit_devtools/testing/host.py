@@ -27,6 +27,7 @@ from kit_core._host_model import HostRelease
 from kit_devtools.testing import (
     _bridge,
     _commands,
+    _cron_provider,
     _hooks,
     _loader,
     _memory_provider,
@@ -36,6 +37,7 @@ from kit_devtools.testing import (
     _schema,
     _shims,
 )
+from kit_devtools.testing._cron_provider import CronProviderLoad
 from kit_devtools.testing._failure import PluginLoadError, load_failure
 from kit_devtools.testing._home import HermesHome
 from kit_devtools.testing._manifest import plugin_slug
@@ -270,7 +272,18 @@ class InMemoryHost:
         subclass. The result says which provider hermes would get, the tools it offers
         the model, and what hermes' memory manager would trip over."""
         with self.activate():
-            return _memory_provider.load(Path(directory).expanduser().resolve())
+            folder = Path(directory).expanduser().resolve()
+            return _memory_provider.load(folder, self._state.release.version)
+
+    def load_cron_provider(self, directory: str | Path) -> CronProviderLoad:
+        """Load a cron scheduler provider folder as hermes' cron discovery does when the
+        operator names it in ``cron.provider`` (hermes-agent 0.18.0 on):
+        ``register(ctx)`` with a context that keeps what ``register_cron_scheduler``
+        receives, else the module's ``CronScheduler`` subclass; and what hermes' cron
+        resolver would trip over (it falls back to its built-in ticker)."""
+        with self.activate():
+            folder = Path(directory).expanduser().resolve()
+            return _cron_provider.load(folder, self._state.release.version)
 
     def load_model_provider(self, directory: str | Path) -> ModelProviderLoad:
         """Import a model-provider plugin directory as hermes' ``providers/`` discovery

@@ -451,6 +451,19 @@ class RealHost:
         )
         return found
 
+    def memory_provider(self, folder: str) -> dict[str, Any] | None:
+        """hermes' memory discovery on the installed folder ``folder`` (what
+        ``memory.provider: <folder>`` loads, plugin.yaml or not): the provider's ``name``
+        and the ``tools`` its memory manager offers, or None when it gets no provider."""
+        found: dict[str, Any] | None = self._ask("memory_provider", name=folder)
+        return found
+
+    def cron_provider(self, folder: str) -> dict[str, Any] | None:
+        """hermes' cron discovery on the installed folder ``folder`` (what ``cron.provider:
+        <folder>`` loads, 0.18.0 on): the scheduler's ``name``, or None when it gets none."""
+        found: dict[str, Any] | None = self._ask("cron_provider", name=folder)
+        return found
+
     def run_cli(self, argv: Sequence[str]) -> Any:
         """``hermes <argv>`` against the plugins' terminal commands (the argparse tree
         built as ``hermes_cli.main`` builds it); returns ``args.func(args)``."""
