@@ -240,7 +240,7 @@ def _call(args: argparse.Namespace) -> int:
 
 def _new(args: argparse.Namespace) -> int:
     try:
-        written = scaffold(args.name, Path(args.directory), args.kit_source)
+        written = scaffold(args.name, Path(args.directory), args.kit_source, args.kind)
     except ValueError as exc:
         return _fail(str(exc))
     root = Path(args.directory) / args.name
@@ -307,6 +307,7 @@ def _parser() -> argparse.ArgumentParser:
     new.add_argument("name", help="lowercase kebab-case plugin name")
     new.add_argument("--directory", default=".", help="where to create it (default: here)")
     new.add_argument("--kit-source", choices=("auto", "git", "path"), default="auto")
+    new.add_argument("--kind", default="standalone", help="standalone (default) or memory-provider")
     new.set_defaults(run=_new)
     sub.add_parser("doctor", help="kit and host versions, and what they mean").set_defaults(
         run=_doctor
