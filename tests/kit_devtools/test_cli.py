@@ -305,9 +305,13 @@ def test_new_memory_provider_passes_its_contract_check_and_its_own_tests(
     assert "memory provider: tea_memory (loaded by: register(ctx); tools: tea_memory_search)" in (
         probe.stdout
     )
-    run = uv("run", "--no-sync", "python", "-m", "pytest", "-q", "-p", "no:cacheprovider")
+    workflow = (project / ".github" / "workflows" / "plugin.yml").read_text()
+    assert "run: uv run hermes-plugin-kit check src/tea_memory --probe\n" in workflow
+    # the dev group's hermes: the contract on the in-memory host and on that real release
+    pytest_run = ("run", "--no-sync", "python", "-m", "pytest", "-q", "-p", "no:cacheprovider")
+    run = uv(*pytest_run, "--hermes", "installed")
     assert run.returncode == 0, run.stdout + run.stderr
-    assert "2 passed" in run.stdout  # the contract on the in-memory host, and the behaviour
+    assert "3 passed" in run.stdout  # the contract twice, and the behaviour
 
 
 def test_new_refuses_an_unknown_kind_naming_the_kinds(
