@@ -36,6 +36,12 @@ from typing import Any, Final
 import pytest
 from tests.host.test_host_contract import as_sent
 from tests.kit_devtools._memory_contract_providers import BROKEN
+from tests.kit_devtools._provider_kinds import (
+    engine_source,
+    model_source,
+    stt_source,
+    tts_source,
+)
 
 from kit_core._host_model import (
     installed_distribution,
@@ -50,6 +56,7 @@ from kit_devtools.cli.rules import RULES
 from kit_devtools.testing import RealHost, RealHostCallError, RealPlugin
 from kit_devtools.testing._failure import PluginLoadError
 from kit_devtools.testing._requires_hermes import enforces
+from kit_devtools.testing.contracts import check_provider
 
 HOST_DISTRIBUTION = (installed_distribution() or ("hermes-agent", ""))[0]
 """The distribution that installs the hermes under test."""
@@ -528,6 +535,21 @@ def hpk604(seen: Seen) -> None:
     assert json.loads(seen.call("sev604_get")) == {"edge": None}
 
 
+def broken_contract(kind: str, member: str, offered: str = "") -> Callable[[Seen], None]:
+    """The contract suite's driver, run in hermes' worker on the provider hermes' own
+    registry holds, with the release's own calls: ``member`` breaks its rule there (the
+    release has no such kind where it does not offer ``offered``)."""
+
+    def expect(seen: Seen) -> None:
+        report = check_provider(seen.directory, kind=kind, host=seen.host)
+        if offered and not RELEASE.offers(offered):
+            assert report.absent, report
+            return
+        assert member in [v.member for v in report.violations], report.violations
+
+    return expect
+
+
 def failed_call(seen: Seen, name: str, *words: str) -> None:
     answer = seen.call(name)
     assert isinstance(answer, str), answer
@@ -891,7 +913,7 @@ NO_KIND = "name: {name}\nversion: 0.1.0\n"
 HERE = "Path(__file__).parent"
 PROBE = ("check", "--probe")
 COMPAT = ("compat",)
-
+TTS_OFFERED, STT_OFFERED = "register_tts_provider", "register_transcription_provider"
 RUNS: dict[str, Run] = {
     "HPK001": Run(tool("sev001_get", then="raise RuntimeError('boom in register')"), hpk001),
     "HPK002": Run("X = 1\n", hpk002),
@@ -981,6 +1003,16 @@ RUNS: dict[str, Run] = {
     "HPK606": Run(BROKEN["blocking_sync"], hpk606, manifest=NO_KIND, command=PROBE),
     "HPK603": Run("# will register_provider(ProviderProfile(...)) one day\n", hpk603,
                   manifest="kind: model-provider\n"),
+    "HPK621": Run(engine_source("summary_engine"), broken_contract("context-engine", "compress"),
+                  command=PROBE),
+    "HPK622": Run(tts_source("bytes_tts"), broken_contract("tts", "synthesize", TTS_OFFERED),
+                  command=PROBE, reported=lambda: RELEASE.offers(TTS_OFFERED)),
+    "HPK623": Run(stt_source("text_stt"), broken_contract("transcription", "transcribe",
+                                                          STT_OFFERED),
+                  command=PROBE, reported=lambda: RELEASE.offers(STT_OFFERED)),
+    "HPK624": Run(model_source("flat_llm"), broken_contract("model-provider",
+                                                            "build_api_kwargs_extras"),
+                  manifest="kind: model-provider\n", command=PROBE),
 }  # fmt: skip
 
 ENTRY_POINTS = {

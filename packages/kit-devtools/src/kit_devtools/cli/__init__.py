@@ -35,7 +35,7 @@ from kit_devtools.cli.lint import (
     model_provider_of,
     probe_tools,
 )
-from kit_devtools.testing import InMemoryHost, LoadedPlugin
+from kit_devtools.testing import InMemoryHost, LoadedPlugin, ModelProviderLoad
 from kit_devtools.testing.host_names import MODELLED, profile
 from kit_devtools.testing.real import TIMEOUT as REAL_TIMEOUT
 
@@ -150,11 +150,21 @@ def _check(args: argparse.Namespace) -> int:
                     # the contract drives everything HPK602 reads, and says it per member
                     findings = [f for f in findings if f.rule != "HPK602"]
                     findings += memory_contract_findings(host, plugin, memory.name or plugin.key)
+                findings += _contract_findings(host, plugin, model)
             if args.real:
                 findings += real_findings(target, plugin, args.timeout)
     render = as_json if args.format == "json" else as_text
     emit(render(data, receipts, findings))
     return 1 if counts(findings)[0] else 0
+
+
+def _contract_findings(
+    host: InMemoryHost, plugin: LoadedPlugin, model: ModelProviderLoad | None
+) -> list[Finding]:
+    """``--probe``: the contract suite of each provider the plugin registered."""
+    from kit_devtools.cli._provider_contracts import provider_contract_findings
+
+    return provider_contract_findings(host, plugin, model)
 
 
 def _unloaded(target: Target, named: str) -> dict[str, Any]:

@@ -441,6 +441,28 @@ RULES: Final[dict[str, Rule]] = {
                    " registry's error caught (hermes_cli/plugins.py 675-713,"
                    " hermes_cli/dashboard_auth/registry.py 23-36); a secret source"
                    " register_source rejects (agent/secret_sources/registry.py 94-137)"),
+    # provider contracts (check --probe): each kind driven as hermes drives it
+    "HPK621": Rule(E, "the context engine {name!r} breaks its contract on hermes {releases}:"
+                   " {member}: {broken}: {detail}", "{fix}",
+                   "the agent drives the engine context.engine names: its copy, update_model,"
+                   " get_tool_schemas, on_session_start, update_from_response,"
+                   " should_compress, compress, handle_tool_call, get_status, on_session_end"
+                   " (agent/agent_init.py 1822-2041, agent/conversation_compression.py"
+                   " 195-240 and 1034-1061, agent/tool_executor.py 1408-1433)"),
+    "HPK622": Rule(E, "the TTS provider {name!r} breaks its contract on hermes {releases}:"
+                   " {member}: {broken}: {detail}", "{fix}",
+                   "text_to_speech dispatches to the provider tts.provider names:"
+                   " synthesize(text, output_path, voice=, model=, speed=, format=), then"
+                   " needs a non-empty file (tools/tts_tool.py 480-569, 2528-2533)"),
+    "HPK623": Rule(E, "the transcription provider {name!r} breaks its contract on hermes"
+                   " {releases}: {member}: {broken}: {detail}", "{fix}",
+                   "transcribe_audio dispatches to the provider stt.provider names:"
+                   " is_available(), transcribe(file_path, model=, language=), the envelope"
+                   " dict read (tools/transcription_tools.py 906-1020)"),
+    "HPK624": Rule(E, "the model provider {name!r} breaks its contract on hermes {releases}:"
+                   " {member}: {broken}: {detail}", "{fix}",
+                   "hermes' transports read the ProviderProfile's fields and call its hooks"
+                   " (providers/base.py 39-175; providers/__init__.py 53-190)"),
     # compat: what stops a plugin loading on some hermes, and its floor
     "HPK501": Rule(E, "uses {name}, a name upstream hermes moved or deleted (its Sep 2026"
                    " decomposition): from 2026-09-14 upstream's loader skips a plugin whose"

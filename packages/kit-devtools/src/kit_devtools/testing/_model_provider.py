@@ -32,6 +32,8 @@ class ModelProviderLoad:
     """Why it gave hermes no profile, when it gave none."""
     exception: BaseException | None = field(default=None, compare=False, repr=False)
     """What importing it raised, when it did."""
+    found: tuple[Any, ...] = field(default=(), compare=False, repr=False)
+    """The ``ProviderProfile`` objects themselves, in the order of :attr:`profiles`."""
 
 
 def load(directory: Path) -> ModelProviderLoad:
@@ -55,6 +57,7 @@ def load(directory: Path) -> ModelProviderLoad:
         )
     else:
         names = tuple(sorted(registry))
+        profiles = tuple(registry[name] for name in names)
     finally:
         registry.clear()
         registry.update(saved[0])
@@ -62,4 +65,4 @@ def load(directory: Path) -> ModelProviderLoad:
         aliases.update(saved[1])
     if not names:
         return ModelProviderLoad((), "importing it registered no profile with register_provider")
-    return ModelProviderLoad(names)
+    return ModelProviderLoad(names, found=profiles)

@@ -243,6 +243,24 @@ class Worker:
             provider, manager.MemoryManager(), facts, bound=bound, args_for=probe_args.arguments_for
         )
 
+    def drive_providers(self, kind: str, plugin: str, options: dict[str, Any]) -> Any:
+        """The contract suites' driver of ``kind`` on the providers of the plugin ``plugin``
+        (kit_devtools' driver modules, imported from beside this file without the rest of
+        the kit: they need only the standard library and hermes)."""
+        record = getattr(self.manager, "_plugins", {}).get(plugin)
+        module = str(getattr(getattr(record, "module", None), "__name__", "") or "")
+        testing = os.path.dirname(os.path.abspath(__file__))
+        for name, folder in (
+            ("kit_devtools", os.path.dirname(testing)),
+            ("kit_devtools.testing", testing),
+        ):
+            if name not in sys.modules:
+                package = type(sys)(name)
+                package.__path__ = [folder]
+                sys.modules[name] = package
+        drive = importlib.import_module("kit_devtools.testing._provider_drive")
+        return drive.drive_registered(kind, {**options, "module": module})
+
     def answer(self, request: dict[str, Any]) -> Any:
         op = request["op"]
         if op == "loaded":
@@ -263,6 +281,8 @@ class Worker:
             return self.memory_contract(
                 request["name"], list(request["init_kwargs"]), float(request["bound"])
             )
+        if op == "drive_providers":
+            return self.drive_providers(request["kind"], request["plugin"], request["options"])
         if op == "exit":
             os._exit(int(request.get("code", 0)))
         raise ValueError(f"unknown op {op!r}")

@@ -13,6 +13,7 @@ A suite is one module per kind (``_contract_<kind>``), registered in :data:`SUIT
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -63,6 +64,9 @@ class ContractReport:
     checked: list[str] = field(default_factory=list[str])
     """The members driven, in the order hermes drives them."""
     violations: list[Violation] = field(default_factory=list[Violation])
+    absent: str = ""
+    """Why the release has no such kind of provider ("" when it has): nothing was driven,
+    and nothing is broken."""
 
     @property
     def ok(self) -> bool:
@@ -85,8 +89,23 @@ SUITES: Final[dict[str, Suite]] = {}
 def check_provider(target: Any, *, kind: str, host: Any = None, **options: Any) -> ContractReport:
     """Run the contract suite of ``kind`` on ``target`` (a directory, an entry point or a
     class, as the kind's suite takes them) on ``host`` (the in-memory host when None)."""
+    _load_suites()
     suite = SUITES.get(kind)
     if suite is None:
         known = ", ".join(sorted(SUITES)) or "none yet"
         raise ValueError(f"no contract suite for the kind {kind!r}; the kinds are: {known}")
     return suite(target, host=host, **options)
+
+
+_SUITE_MODULES: Final = (
+    "_contract_memory",
+    "_contract_engine",
+    "_contract_speech",
+    "_contract_model",
+)
+"""The modules that add a suite to :data:`SUITES` when imported."""
+
+
+def _load_suites() -> None:
+    for name in _SUITE_MODULES:
+        importlib.import_module(f"kit_devtools.testing.{name}")

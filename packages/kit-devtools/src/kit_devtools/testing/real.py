@@ -442,6 +442,15 @@ class RealHost:
         )
         return found
 
+    def drive_providers(self, kind: str, plugin: str, **options: Any) -> list[dict[str, Any]]:
+        """Drive the providers of ``kind`` (``context-engine``, ``tts`` ...) that the plugin
+        of key ``plugin`` gave hermes' own registries, with the release's own calls (the
+        contract suites' drivers, run in the worker): one result per provider."""
+        found: list[dict[str, Any]] = self._ask(
+            "drive_providers", kind=kind, plugin=plugin, options=options
+        )
+        return found
+
     def run_cli(self, argv: Sequence[str]) -> Any:
         """``hermes <argv>`` against the plugins' terminal commands (the argparse tree
         built as ``hermes_cli.main`` builds it); returns ``args.func(args)``."""

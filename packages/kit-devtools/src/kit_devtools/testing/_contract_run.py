@@ -1,0 +1,179 @@
+"""Running a provider suite on a host: the provider found from what the author points at
+(an instance, a class, a plugin directory), driven where it lives, and reported.
+
+On the in-memory host the driver runs in this process on the provider the kit's host
+recorded (``InMemoryHost.provisions``), with the release the host plays; on a
+:class:`~kit_devtools.testing.RealHost` hermes loads the plugin directory and the driver
+runs in hermes' worker on the provider hermes' own registry holds
+(``RealHost.drive_providers``), so the calls and their verdicts are the release's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, Final
+
+from kit_devtools.testing.contracts import ContractReport, Violation
+from kit_devtools.testing.host import InMemoryHost
+from kit_devtools.testing.real import RealHost
+
+Driver = Callable[[Any, str, frozenset[str]], dict[str, Any]]
+"""A kind's driver: ``drive(provider, release, built-in names) -> result``."""
+
+PROVISION: Final = {
+    "context-engine": "context_engine",
+    "tts": "tts",
+    "transcription": "transcription",
+}
+"""Suite kind -> the key the in-memory host records its registrations under."""
+
+BASES: Final = {
+    "tts": "agent.tts_provider.TTSProvider",
+    "transcription": "agent.transcription_provider.TranscriptionProvider",
+}
+"""Kinds some releases lack -> the base class the release ships when it has the kind."""
+
+
+def run_suite(
+    kind: str, target: Any, host: Any, drive: Driver, options: Mapping[str, Any]
+) -> ContractReport:
+    """Drive the provider of ``kind`` that ``target`` names on ``host`` and report."""
+    if isinstance(host, RealHost):
+        return _on_real(kind, target, host, options)
+    memory = host if isinstance(host, InMemoryHost) else InMemoryHost()
+    release = memory.release
+    report = ContractReport(kind, _label(target), "memory")
+    base = BASES.get(kind)
+    if base is not None and base not in release.functions:
+        report.absent = f"hermes {release.version} has no {base} (no {kind} providers)"
+        return report
+    providers = _providers(kind, target, memory, report)
+    with memory.activate():  # hermes' modules as the plugin imported them, the host's home
+        builtins = _builtins(kind, memory)
+        for provider in providers:
+            _add(report, drive(provider, release.version, builtins), release.version)
+    return report
+
+
+def _builtins(kind: str, host: InMemoryHost) -> frozenset[str]:
+    """The names a provider of ``kind`` may not take: the registry's built-ins of the
+    release the host plays, or for model providers the profiles of the hermes installed
+    here (the host model does not hold them)."""
+    if kind == "model-provider":
+        from kit_devtools.testing._contract_model import bundled_names
+
+        return bundled_names()
+    return frozenset(host.release.provider_builtins.get(PROVISION.get(kind, kind), ()))
+
+
+def _label(target: Any) -> str:
+    if isinstance(target, str | Path):
+        return str(target)
+    if isinstance(target, type):
+        return target.__name__
+    return type(target).__name__
+
+
+def _providers(kind: str, target: Any, host: InMemoryHost, report: ContractReport) -> list[Any]:
+    """The providers ``target`` gives hermes (none, with the violation, when it gives none)."""
+    version = host.release.version
+    if kind == "model-provider" and isinstance(target, str | Path):
+        profiles = host.load_model_provider(target)
+        if profiles.problem is not None:
+            report.violations.append(_none_kept(kind, [profiles.problem], version))
+        return list(profiles.found)
+    if isinstance(target, str | Path):
+        loaded = host.load(target)
+        if not loaded.enabled:
+            report.violations.append(_not_loaded(str(loaded.error), version))
+            return []
+        found = [provider for _, provider in host.provisions.get(PROVISION[kind], {}).values()]
+        if not found:
+            warnings = [e.message for e in host.events if e.level == "WARNING"]
+            report.violations.append(_none_kept(kind, warnings, version))
+        return found
+    if isinstance(target, type):
+        try:
+            return [target()]
+        except TypeError as exc:
+            report.violations.append(
+                Violation(
+                    "class",
+                    "must implement every abstract member of hermes' base",
+                    f"{target.__name__}() raised TypeError: {exc}",
+                    "implement the members the message names",
+                    (version,),
+                )
+            )
+            return []
+    return [target]
+
+
+def _not_loaded(error: str, version: str) -> Violation:
+    return Violation(
+        "register", "hermes must load the plugin", error, "fix what the error names", (version,)
+    )
+
+
+def _none_kept(kind: str, warnings: list[str], version: str) -> Violation:
+    said = f" (hermes: {warnings[-1]})" if warnings else ""
+    how = (
+        "register_context_engine(engine)"
+        if kind == "context-engine"
+        else (f"register_{PROVISION[kind]}_provider(provider)")
+    )
+    return Violation(
+        "register",
+        f"must register a {kind} provider hermes keeps",
+        f"hermes holds none from this plugin{said}",
+        f"call {how}, with a provider hermes accepts",
+        (version,),
+    )
+
+
+def _add(report: ContractReport, result: Mapping[str, Any], version: str) -> None:
+    report.checked.extend(str(m) for m in result.get("checked", ()))
+    report.absent = str(result.get("absent", "") or report.absent)
+    for found in result.get("violations", ()):
+        report.violations.append(
+            Violation(
+                str(found["member"]),
+                str(found["rule"]),
+                str(found["detail"]),
+                str(found["fix"]),
+                (version,),
+            )
+        )
+
+
+def _on_real(kind: str, target: Any, host: RealHost, options: Mapping[str, Any]) -> ContractReport:
+    if not isinstance(target, str | Path):
+        raise TypeError(
+            f"a RealHost runs the {kind} suite on a plugin directory, not on"
+            f" {type(target).__name__} objects: pass the directory whose register(ctx)"
+            " registers the provider"
+        )
+    directory = Path(target).resolve()
+    loaded = next((p for p in host.plugins.values() if p.path == directory), None)
+    if loaded is None:  # not loaded yet: hermes starts again with it
+        loaded = host.load_all([directory]).get(directory)
+    version = host.version or "?"
+    report = ContractReport(kind, str(target), f"hermes {version}")
+    results = host.drive_providers(
+        kind, loaded.key if loaded else "", **{"folder": directory.name, **options}
+    )
+    absent = [str(r["absent"]) for r in results if r.get("absent") and not r.get("provider")]
+    if absent:
+        report.absent = absent[0]
+        return report
+    if loaded is None or not loaded.enabled:
+        why = loaded.error if loaded is not None else "hermes did not discover it"
+        report.violations.append(_not_loaded(str(why), version))
+        return report
+    if not results:
+        tail = host.stderr_tail(8).splitlines()
+        report.violations.append(_none_kept(kind, [t for t in tail if "WARNING" in t], version))
+    for result in results:
+        _add(report, result, version)
+    return report
