@@ -287,26 +287,40 @@ def test_new_scaffolds_a_plugin_that_passes_check_and_its_own_tests(
     assert "3 passed" in run.stdout
 
 
-def test_new_memory_provider_passes_its_contract_check_and_its_own_tests(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+PROVIDER_KINDS = {
+    # kind: (name, the line check prints for the provider, its entry-point group)
+    "memory-provider": (
+        "tea-memory",
+        "memory provider: tea_memory (loaded by: register(ctx); tools: tea_memory_search)",
+        "[hermes_agent.memory_providers]\ntea_memory = tea_memory",
+    ),
+    "context-engine": (
+        "trim-context",
+        "context_engine: trim_context",
+        "[hermes_agent.plugins]\ntrim-context = trim_context",
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(PROVIDER_KINDS))
+def test_new_provider_passes_its_contract_check_and_its_own_tests(
+    kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    argv = ["new", "tea-memory", "--kind", "memory-provider", "--directory", str(tmp_path)]
-    assert main([*argv, "--kit-source", "path"]) == 0
+    name, line, entry_point = PROVIDER_KINDS[kind]
+    argv = ["new", name, "--kind", kind, "--directory", str(tmp_path), "--kit-source", "path"]
+    assert main(argv) == 0
     capsys.readouterr()
-    project = tmp_path / "tea-memory"
+    project, package = tmp_path / name, name.replace("-", "_")
     uv = synced(project)
-    (info,) = (project / ".venv").glob("lib/python3*/site-packages/tea_memory-*.dist-info")
+    (info,) = (project / ".venv").glob(f"lib/python3*/site-packages/{package}-*.dist-info")
     entry_points = (info / "entry_points.txt").read_text()
-    assert "[hermes_agent.memory_providers]\ntea_memory = tea_memory" in entry_points
-    assert "hermes_agent.plugins" not in entry_points  # not a general plugin
-    plugin = "src/tea_memory"
+    assert entry_points.strip() == entry_point  # a memory provider is no general plugin
+    plugin = f"src/{package}"
     assert_passes(uv, ["check", plugin], ["check", "--probe", plugin], ["preflight", plugin])
     probe = uv("run", "--no-sync", "hermes-plugin-kit", "check", "--probe", plugin)
-    assert "memory provider: tea_memory (loaded by: register(ctx); tools: tea_memory_search)" in (
-        probe.stdout
-    )
+    assert line in probe.stdout
     workflow = (project / ".github" / "workflows" / "plugin.yml").read_text()
-    assert "run: uv run hermes-plugin-kit check src/tea_memory --probe\n" in workflow
+    assert f"run: uv run hermes-plugin-kit check {plugin} --probe\n" in workflow
     # the dev group's hermes: the contract on the in-memory host and on that real release
     pytest_run = ("run", "--no-sync", "python", "-m", "pytest", "-q", "-p", "no:cacheprovider")
     run = uv(*pytest_run, "--hermes", "installed")
@@ -319,5 +333,6 @@ def test_new_refuses_an_unknown_kind_naming_the_kinds(
 ) -> None:
     assert main(["new", "tea-memory", "--kind", "memory", "--directory", str(tmp_path)]) == 2
     err = capsys.readouterr().err
-    assert "no project kind 'memory'; the kinds are: standalone, memory-provider" in err
+    kinds = "standalone, memory-provider, context-engine"
+    assert f"no project kind 'memory'; the kinds are: {kinds}\n" in err
     assert not (tmp_path / "tea-memory").exists()

@@ -17,6 +17,7 @@ from typing import Any, Final, cast
 from kit_core._host_model import installed_release, newest_registry_release, registry_releases
 from kit_core.errors import ToolDefinitionError
 from kit_core.names import tool_name
+from kit_devtools.cli._scaffold_engine import CONTEXT_ENGINE
 from kit_devtools.cli._scaffold_kinds import PYPROJECT, ProjectKind
 from kit_devtools.cli._scaffold_memory import MEMORY_PROVIDER
 from kit_devtools.cli._scaffold_standalone import STANDALONE
@@ -87,6 +88,7 @@ def _head_commit(directory: Path) -> tuple[str, str] | None:
 KINDS: Final[dict[str, ProjectKind]] = {
     "standalone": STANDALONE,
     "memory-provider": MEMORY_PROVIDER,
+    "context-engine": CONTEXT_ENGINE,
 }
 """``new --kind`` -> what that project is made of."""
 

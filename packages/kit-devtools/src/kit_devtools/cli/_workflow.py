@@ -51,6 +51,7 @@ def host_span(requires_hermes: str = "") -> tuple[str, str]:
 CHECKS: Final = {
     "standalone": ("Lint the plugin in the in-memory host", ""),
     "memory-provider": ("The memory provider's contract in the in-memory host", " --probe"),
+    "context-engine": ("The context engine's contract in the in-memory host", " --probe"),
 }
 """Project kind -> the ``check`` step's name and options (a provider's ``--probe`` runs its
 contract suite)."""
