@@ -20,6 +20,7 @@ from kit_core.names import tool_name
 from kit_devtools.cli._scaffold_engine import CONTEXT_ENGINE
 from kit_devtools.cli._scaffold_kinds import PYPROJECT, ProjectKind
 from kit_devtools.cli._scaffold_memory import MEMORY_PROVIDER
+from kit_devtools.cli._scaffold_speech import TRANSCRIPTION, TTS
 from kit_devtools.cli._scaffold_standalone import STANDALONE
 from kit_devtools.cli._tool_rules import BUILTIN_TOOLSETS
 from kit_devtools.cli._workflow import ci_workflow
@@ -89,6 +90,8 @@ KINDS: Final[dict[str, ProjectKind]] = {
     "standalone": STANDALONE,
     "memory-provider": MEMORY_PROVIDER,
     "context-engine": CONTEXT_ENGINE,
+    "tts": TTS,
+    "transcription": TRANSCRIPTION,
 }
 """``new --kind`` -> what that project is made of."""
 
@@ -221,9 +224,10 @@ def scaffold(
         "dev_requirement": requirement.replace("hermes-plugin-kit", "hermes-plugin-kit[dev]", 1),
         "hermes_requirement": (installed_release() or newest_registry_release()).requirement,
         "sources": sources,
-        "floor": registry_releases()[0].version,
+        "floor": project.floor or registry_releases()[0].version,
         "newest": registry_releases()[-1].version,
         "description": project.description,
+        **project.words,
     }
     for part in ("dependencies", "entry_points", "dev_extra"):
         values[part] = Template(getattr(project, part)).substitute(values)

@@ -47,3 +47,8 @@ class ProjectKind:
     """More items of the ``dev`` dependency group (``$hermes_requirement``: hermes itself)."""
     needs: frozenset[str] = field(default_factory=frozenset[str])
     """Distributions the project requires by name beyond every kind's own."""
+    words: dict[str, str] = field(default_factory=dict[str, str])
+    """More placeholders of the kind's files (``$what``), with their text."""
+    floor: str | None = None
+    """The oldest release the kind runs on (its ``requires_hermes``, its CI's oldest);
+    the oldest registry release when None."""

@@ -52,6 +52,8 @@ CHECKS: Final = {
     "standalone": ("Lint the plugin in the in-memory host", ""),
     "memory-provider": ("The memory provider's contract in the in-memory host", " --probe"),
     "context-engine": ("The context engine's contract in the in-memory host", " --probe"),
+    "tts": ("The TTS provider's contract in the in-memory host", " --probe"),
+    "transcription": ("The transcription provider's contract in the in-memory host", " --probe"),
 }
 """Project kind -> the ``check`` step's name and options (a provider's ``--probe`` runs its
 contract suite)."""
