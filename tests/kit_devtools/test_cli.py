@@ -333,6 +333,6 @@ def test_new_refuses_an_unknown_kind_naming_the_kinds(
 ) -> None:
     assert main(["new", "tea-memory", "--kind", "memory", "--directory", str(tmp_path)]) == 2
     err = capsys.readouterr().err
-    kinds = "standalone, memory-provider, context-engine, tts, transcription"
+    kinds = "standalone, memory-provider, context-engine, tts, transcription, model-provider"
     assert f"no project kind 'memory'; the kinds are: {kinds}\n" in err
     assert not (tmp_path / "tea-memory").exists()

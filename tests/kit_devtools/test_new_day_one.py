@@ -71,6 +71,7 @@ def test_the_projects_own_entry_point_is_the_plugin_not_a_rival(
         ("context-engine", "trim-context", "context_engine: trim_context"),
         ("tts", "beep-voice", "tts: beep_voice"),
         ("transcription", "wave-ears", "transcription: wave_ears"),
+        ("model-provider", "acme-llm", "model provider profiles: acme-llm"),
     ],
 )
 def test_a_fresh_provider_of_each_kind_passes_its_suite_and_its_tests(

@@ -18,8 +18,9 @@ from kit_core._host_model import installed_release, newest_registry_release, reg
 from kit_core.errors import ToolDefinitionError
 from kit_core.names import tool_name
 from kit_devtools.cli._scaffold_engine import CONTEXT_ENGINE
-from kit_devtools.cli._scaffold_kinds import PYPROJECT, ProjectKind
+from kit_devtools.cli._scaffold_kinds import PYPROJECT, TOOLING_COMMENT, ProjectKind
 from kit_devtools.cli._scaffold_memory import MEMORY_PROVIDER
+from kit_devtools.cli._scaffold_model import MODEL_PROVIDER
 from kit_devtools.cli._scaffold_speech import TRANSCRIPTION, TTS
 from kit_devtools.cli._scaffold_standalone import STANDALONE
 from kit_devtools.cli._tool_rules import BUILTIN_TOOLSETS
@@ -92,6 +93,7 @@ KINDS: Final[dict[str, ProjectKind]] = {
     "context-engine": CONTEXT_ENGINE,
     "tts": TTS,
     "transcription": TRANSCRIPTION,
+    "model-provider": MODEL_PROVIDER,
 }
 """``new --kind`` -> what that project is made of."""
 
@@ -220,6 +222,7 @@ def scaffold(
         "package": package,
         "namespace": package,
         "provider": package.title().replace("_", ""),
+        "upper": package.upper(),
         "requirement": requirement,
         "dev_requirement": requirement.replace("hermes-plugin-kit", "hermes-plugin-kit[dev]", 1),
         "hermes_requirement": (installed_release() or newest_registry_release()).requirement,
@@ -227,6 +230,7 @@ def scaffold(
         "floor": project.floor or registry_releases()[0].version,
         "newest": registry_releases()[-1].version,
         "description": project.description,
+        "tooling_comment": TOOLING_COMMENT,
         **project.words,
     }
     for part in ("dependencies", "entry_points", "dev_extra"):

@@ -134,7 +134,7 @@ CONTEXT_ENGINE: Final = ProjectKind(
     dependencies="",
     entry_points=(
         "# pip-installed plugins are found through this entry point (hermes loads the module)\n"
-        '[project.entry-points."hermes_agent.plugins"]\n$name = "$package"\n'
+        '[project.entry-points."hermes_agent.plugins"]\n$name = "$package"\n\n'
     ),
     files={
         "README.md": README,

@@ -20,8 +20,7 @@ description = "$description"
 requires-python = ">=3.11"
 dependencies = [$dependencies]
 
-$entry_points
-# the kit's author tooling (in-memory host, pytest fixtures, the hermes-plugin-kit command)
+$entry_points$tooling_comment
 [dependency-groups]
 dev = ["pytest>=8,<10", "$dev_requirement"$dev_extra]
 
@@ -30,6 +29,10 @@ packages = ["src/$package"]
 $sources""")
 """Every kind's ``pyproject.toml``; a kind gives ``description``, ``dependencies``,
 ``entry_points`` and ``dev_extra``."""
+
+TOOLING_COMMENT: Final = (
+    "# the kit's author tooling (in-memory host, pytest fixtures, the hermes-plugin-kit command)"
+)
 
 
 @dataclass(frozen=True)
@@ -40,7 +43,8 @@ class ProjectKind:
     dependencies: str
     """The ``[project] dependencies`` list's items (``$requirement`` is the kit)."""
     entry_points: str
-    """The entry-point table hermes finds the installed project by."""
+    """The entry-point table hermes finds the installed project by, with the blank line
+    after it (none when hermes finds it by its folder alone)."""
     files: dict[str, Template]
     """Path in the project (``$package`` substituted) -> its content."""
     dev_extra: str = ""

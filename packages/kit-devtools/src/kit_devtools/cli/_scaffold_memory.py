@@ -187,7 +187,7 @@ MEMORY_PROVIDER: Final = ProjectKind(
     entry_points=(
         "# hermes 0.20.1 and later find a pip-installed memory provider through this entry"
         " point\n"
-        '[project.entry-points."hermes_agent.memory_providers"]\n$package = "$package"\n'
+        '[project.entry-points."hermes_agent.memory_providers"]\n$package = "$package"\n\n'
     ),
     files={
         "README.md": README,

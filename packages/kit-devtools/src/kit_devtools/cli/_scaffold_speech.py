@@ -193,7 +193,7 @@ def _speech(what: str, base: str, config: str, init: Template, test: Template) -
         entry_points=(
             "# pip-installed plugins are found through this entry point (hermes loads the"
             " module)\n"
-            '[project.entry-points."hermes_agent.plugins"]\n$name = "$package"\n'
+            '[project.entry-points."hermes_agent.plugins"]\n$name = "$package"\n\n'
         ),
         files={
             "README.md": README,

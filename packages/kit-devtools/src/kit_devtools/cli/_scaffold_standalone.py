@@ -137,7 +137,7 @@ STANDALONE: Final = ProjectKind(
     dependencies='"$requirement"',
     entry_points=(
         "# pip-installed plugins are found through this entry point (hermes loads the module)\n"
-        '[project.entry-points."hermes_agent.plugins"]\n$name = "$package"\n'
+        '[project.entry-points."hermes_agent.plugins"]\n$name = "$package"\n\n'
     ),
     files={
         "README.md": README,

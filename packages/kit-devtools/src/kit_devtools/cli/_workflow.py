@@ -54,6 +54,7 @@ CHECKS: Final = {
     "context-engine": ("The context engine's contract in the in-memory host", " --probe"),
     "tts": ("The TTS provider's contract in the in-memory host", " --probe"),
     "transcription": ("The transcription provider's contract in the in-memory host", " --probe"),
+    "model-provider": ("The model provider's contract in the in-memory host", " --probe"),
 }
 """Project kind -> the ``check`` step's name and options (a provider's ``--probe`` runs its
 contract suite)."""
