@@ -111,3 +111,73 @@ def test_a_host_whose_warm_process_died_starts_hermes_cold(tmp_path: Path) -> No
         warm.process.wait()
         assert host.load(plugin).enabled
         assert not isinstance(host._process, warm_hermes.Forked)
+
+
+PATH_TOOL = """
+import hpk_path_module
+schema = {
+    "name": "path_value",
+    "description": "The value of a module on PYTHONPATH.",
+    "parameters": {"type": "object", "properties": {}},
+}
+ctx.register_tool(
+    name="path_value",
+    toolset="path",
+    schema=schema,
+    handler=lambda args, **kw: hpk_path_module.VALUE,
+)
+"""
+
+
+def test_a_host_with_another_pythonpath_is_served_by_the_same_warm_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fresh process puts PYTHONPATH's entries first on sys.path; a worker forked for a
+    host whose PYTHONPATH differs does the same, so the warm process serves it."""
+    (tmp_path / "extra").mkdir()
+    (tmp_path / "extra" / "hpk_path_module.py").write_text("VALUE = 'on the path'\n", "utf-8")
+    with RealHost() as host:
+        host.load(_plugin(tmp_path / "first", "pass"))
+        home = host.hermes_home
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path / "extra"))
+    with RealHost() as host:
+        assert host.hermes_home == home  # the same warm process
+        assert host.load(_plugin(tmp_path / "path_user", PATH_TOOL)).enabled, host.stderr_tail()
+        assert isinstance(host._process, warm_hermes.Forked)
+        assert host.call_tool("path_value", {}, task_id="t") == "on the path"
+
+
+def test_an_entry_holding_a_module_the_warm_process_imported_gets_its_own_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A PYTHONPATH entry with a module of a name the warm process has imported would be
+    imported from there by a fresh process, not by a fork: such a host's worker starts
+    afresh."""
+    (tmp_path / "shadow").mkdir()
+    (tmp_path / "shadow" / "colorsys.py").write_text("SHADOW = True\n", "utf-8")
+    with RealHost() as host:
+        host.load(_plugin(tmp_path / "first", "pass"))
+        warm = host._warm
+        assert warm is not None
+        warm.imported = warm.imported | {"colorsys"}  # as if hermes had imported it
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path / "shadow"))
+    with RealHost() as host:
+        code = "import colorsys\nassert colorsys.SHADOW"
+        assert host.load(_plugin(tmp_path / "shadow_user", code)).enabled, host.stderr_tail()
+        assert not isinstance(host._process, warm_hermes.Forked)  # a fresh start
+
+
+def test_which_pythonpath_changes_shadow_an_imported_module(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "json.py").write_text("", "utf-8")
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "hpk_only_here.py").write_text("", "utf-8")
+    (tmp_path / "b" / "pkg").mkdir()
+    imported = frozenset({"json", "sys", "pkg"})
+    a, b = str(tmp_path / "a"), str(tmp_path / "b")
+    assert warm_hermes.shadows(None, a, imported)  # json would come from a
+    assert warm_hermes.shadows(a, None, imported)  # and no longer from a
+    assert warm_hermes.shadows(None, b, imported)  # a package folder counts too
+    assert not warm_hermes.shadows(None, b, frozenset({"json", "sys"}))
+    assert not warm_hermes.shadows(a, a, imported)
+    assert not warm_hermes.shadows(None, str(tmp_path / "missing"), imported)

@@ -392,8 +392,10 @@ def _forked(requests: int, answers: int, request: dict[str, Any], seen: dict[str
     os.dup2(answers, 1)
     os.close(requests)
     os.close(answers)
+    started_with = os.environ.get("PYTHONPATH")
     os.environ.clear()
     os.environ.update(request["env"])
+    _search_path(started_with, os.environ.get("PYTHONPATH"))
     log = os.open(str(request["stderr"]), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
     os.dup2(log, 2)
     os.close(log)
@@ -402,6 +404,19 @@ def _forked(requests: int, answers: int, request: dict[str, Any], seen: dict[str
             site.addpackage(os.path.dirname(path), os.path.basename(path), None)
     importlib.invalidate_caches()
     main(os.fdopen(0, "r", encoding="utf-8", closefd=False))
+
+
+def _search_path(before: str | None, after: str | None) -> None:
+    """``sys.path`` as a fresh start with the ``PYTHONPATH`` ``after`` makes it (its entries
+    first, made absolute, each path once), in a worker forked from a process that started
+    with ``before`` (the host checked that no module imported since comes from an entry
+    that changed)."""
+    if before == after:
+        return
+    old = [os.path.abspath(e) for e in before.split(os.pathsep)] if before else []
+    new = [os.path.abspath(e) for e in after.split(os.pathsep)] if after else []
+    rest = [entry for entry in sys.path if entry not in old]
+    sys.path[:] = list(dict.fromkeys([*new, *rest]))
 
 
 def _reap(exits: str) -> None:
@@ -423,7 +438,8 @@ def warm(control: socket.socket, exits: str) -> None:
     try:
         _prewarm()
         seen = _path_files()
-        ready: dict[str, Any] = {"ready": True}
+        imported = sorted({name.partition(".")[0] for name in sys.modules})
+        ready: dict[str, Any] = {"ready": True, "imported": imported}
     except BaseException as exc:  # the parent starts cold workers, which say what broke
         ready, seen = {"ready": False, **_failure(exc)}, {}
     sys.stdout.flush()

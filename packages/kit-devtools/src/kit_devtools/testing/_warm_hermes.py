@@ -13,7 +13,9 @@ What keeps a forked worker what a fresh process would be:
   time and put back as it was after the import when the host closes;
 * the home's ``config.yaml`` at import is the host's (without ``plugins``, which only
   discovery reads), and the environment is the host's: a host whose configuration or
-  environment differs gets a warm process of its own, or a cold worker;
+  environment differs gets a warm process of its own, or a cold worker (but for
+  ``PYTHONPATH``, which a forked worker applies to ``sys.path`` as a fresh start does,
+  unless that would change where an imported module comes from: :data:`SEARCH_PATH`);
 * the warm process runs one thread (``fork`` copies no other) and holds no file of the
   home open (a check of this is in the real-host suite);
 * a ``.pth`` file written after the warm process started (an editable install) is read
@@ -36,7 +38,7 @@ import threading
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, cast
 
 __all__ = ["Forked", "Warm", "give_back", "lease"]
 
@@ -47,6 +49,12 @@ REPORT_GRACE: Final = 2.0
 VOLATILE: Final = frozenset({"PYTEST_CURRENT_TEST"})
 """Variables that change from test to test and that hermes never reads: a warm process
 serves any value of them (each forked worker gets the host's environment exactly)."""
+SEARCH_PATH: Final = "PYTHONPATH"
+"""Applied rather than fixed at start: a forked worker puts the host's ``PYTHONPATH``
+entries first on ``sys.path``, as a fresh start does, so a warm process serves a host
+whose entries differ from its own unless an entry that differs holds a module the warm
+process has already imported (:func:`shadows`), which a fresh process would import from
+there instead."""
 
 
 class Forked:
@@ -139,6 +147,8 @@ class Warm:
             )
         theirs.close()
         self.ready: bool | None = None
+        self.imported: frozenset[str] = frozenset()
+        """The top-level modules the warm process imported (sent when it is ready)."""
         self.leased = False
 
     def usable(self, env: Mapping[str, str], timeout: float) -> bool:
@@ -151,10 +161,13 @@ class Warm:
             message = self._control.recv(65536) if readable else b""
             answer: dict[str, Any] = json.loads(message) if message else {}
             self.ready = bool(answer.get("ready"))
+            self.imported = frozenset(cast("list[str]", answer.get("imported", [])))
             if self.ready:  # the home as the import left it, for the next host
                 shutil.copytree(self.home, self._pristine, symlinks=True)
             else:  # the home stays the host's until it gives it back
                 self._end()
+        if self.ready and shadows(self.env.get(SEARCH_PATH), env.get(SEARCH_PATH), self.imported):
+            return False
         return self.ready and self.alive
 
     @property
@@ -219,7 +232,30 @@ class Warm:
 
 
 def _settled(env: Mapping[str, str]) -> dict[str, str]:
-    return {k: v for k, v in env.items() if k not in VOLATILE}
+    return {k: v for k, v in env.items() if k not in VOLATILE and k != SEARCH_PATH}
+
+
+def shadows(before: str | None, after: str | None, imported: frozenset[str]) -> bool:
+    """Whether going from the ``PYTHONPATH`` ``before`` to ``after`` changes where one of
+    the ``imported`` top-level modules comes from: an entry in one and not the other
+    holds such a module (or cannot be read, a zip file or a missing folder counting as
+    one that might)."""
+    old, new = _entries(before), _entries(after)
+    return any(_tops(entry) & imported for entry in set(old) ^ set(new))
+
+
+def _entries(value: str | None) -> list[str]:
+    return [os.path.abspath(entry) for entry in (value or "").split(os.pathsep)] if value else []
+
+
+def _tops(entry: str) -> set[str]:
+    """The top-level module names a ``sys.path`` entry offers; a sentinel name, which every
+    warm process has imported (``sys``), for one it cannot list."""
+    try:
+        names = os.listdir(entry)
+    except OSError:
+        return set() if not os.path.exists(entry) else {"sys"}
+    return {name.split(".", 1)[0] for name in names if not name.startswith(".")}
 
 
 _lock = threading.Lock()
