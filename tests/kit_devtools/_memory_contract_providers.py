@@ -27,8 +27,17 @@ def _variant(body: str) -> str:
 
 BROKEN: Final = {
     "blocking_sync": _variant(
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self._ended = threading.Event()\n\n"
         "    def sync_turn(self, user_content, assistant_content, **kwargs):\n"
-        "        import time\n        time.sleep(5)\n"
+        "        self._ended.wait(60)  # a backend that answers only when the session ends\n\n"
+        "    def on_session_end(self, messages):\n"
+        "        self._ended.set()\n"
+        "        super().on_session_end(messages)\n\n"
+        "    def shutdown(self):\n"
+        "        self._ended.set()\n"
+        "        super().shutdown()\n"
     ),
     "dict_result": _variant(
         "    def handle_tool_call(self, tool_name, args, **kwargs):\n"

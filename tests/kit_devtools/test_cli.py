@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -235,14 +236,9 @@ def test_the_module_and_the_console_script_run() -> None:
     assert subprocess.run([str(script), "doctor"], capture_output=True, check=False).returncode == 0
 
 
-def test_new_scaffolds_a_plugin_that_passes_check_and_its_own_tests(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    # in the project's own synced environment, as its README and CI workflow run them:
-    # there `uv sync` installs the project with its entry point (issue 24, item 1)
-    assert main(["new", "word-tools", "--directory", str(tmp_path), "--kit-source", "path"]) == 0
-    capsys.readouterr()
-    project = tmp_path / "word-tools"
+def synced(project: Path) -> Callable[..., subprocess.CompletedProcess[str]]:
+    """``uv`` in the new ``project``, synced as its README says (``uv sync``): its own
+    environment, not this run's."""
     skip = ("VIRTUAL_ENV", "PYTHONPATH", "UV_PROJECT_ENVIRONMENT")  # this run's, not the project's
     env = {k: v for k, v in os.environ.items() if k not in skip}
     env["UV_PYTHON_DOWNLOADS"] = "never"
@@ -251,17 +247,37 @@ def test_new_scaffolds_a_plugin_that_passes_check_and_its_own_tests(
         command = [sys.executable, "-m", "uv", *args]
         return subprocess.run(command, cwd=project, capture_output=True, text=True, env=env)
 
-    synced = uv("sync", "--quiet", "--python", sys.executable)
-    assert synced.returncode == 0, synced.stderr
+    sync = uv("sync", "--quiet", "--python", sys.executable)
+    assert sync.returncode == 0, sync.stderr
+    return uv
+
+
+def assert_passes(
+    uv: Callable[..., subprocess.CompletedProcess[str]], *commands: list[str]
+) -> None:
+    """Each ``hermes-plugin-kit`` command exits 0 with no finding."""
+    for command in commands:
+        run = uv("run", "--no-sync", "hermes-plugin-kit", *command)
+        assert run.returncode == 0, run.stdout + run.stderr
+        assert run.stdout.rstrip().endswith("0 error(s), 0 warning(s), 0 convention(s)")
+
+
+def test_new_scaffolds_a_plugin_that_passes_check_and_its_own_tests(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # in the project's own synced environment, as its README and CI workflow run them:
+    # there `uv sync` installs the project with its entry point (issue 24, item 1)
+    assert main(["new", "word-tools", "--directory", str(tmp_path), "--kit-source", "path"]) == 0
+    capsys.readouterr()
+    project = tmp_path / "word-tools"
+    uv = synced(project)
     installed = (project / ".venv").glob("lib/python3*/site-packages/word_tools-*.dist-info")
     (info,) = installed  # the project itself, with its entry point
     assert "[hermes_agent.plugins]\nword-tools" in (info / "entry_points.txt").read_text()
     # 0.19.0: a release where an entry point of the plugin's name wins over its directory
-    commands = (["check"], ["check", "--probe"], ["check", "--hermes", "0.19.0"], ["preflight"])
-    for command in commands:
-        run = uv("run", "--no-sync", "hermes-plugin-kit", *command, "src/word_tools")
-        assert run.returncode == 0, run.stdout + run.stderr
-        assert run.stdout.rstrip().endswith("0 error(s), 0 warning(s), 0 convention(s)")
+    plugin = "src/word_tools"
+    assert_passes(uv, ["check", plugin], ["check", "--probe", plugin],
+                  ["check", "--hermes", "0.19.0", plugin], ["preflight", plugin])  # fmt: skip
     call = uv("run", "--no-sync", "hermes-plugin-kit", "call", "src/word_tools",
               "word_tools_count_words", "--args", '{"text": "a b a"}')  # fmt: skip
     assert call.returncode == 0, call.stdout + call.stderr
@@ -269,3 +285,54 @@ def test_new_scaffolds_a_plugin_that_passes_check_and_its_own_tests(
     run = uv("run", "--no-sync", "python", "-m", "pytest", "-q", "-p", "no:cacheprovider")
     assert run.returncode == 0, run.stdout + run.stderr
     assert "3 passed" in run.stdout
+
+
+PROVIDER_KINDS = {
+    # kind: (name, the line check prints for the provider, its entry-point group)
+    "memory-provider": (
+        "tea-memory",
+        "memory provider: tea_memory (loaded by: register(ctx); tools: tea_memory_search)",
+        "[hermes_agent.memory_providers]\ntea_memory = tea_memory",
+    ),
+    "context-engine": (
+        "trim-context",
+        "context_engine: trim_context",
+        "[hermes_agent.plugins]\ntrim-context = trim_context",
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(PROVIDER_KINDS))
+def test_new_provider_passes_its_contract_check_and_its_own_tests(
+    kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    name, line, entry_point = PROVIDER_KINDS[kind]
+    argv = ["new", name, "--kind", kind, "--directory", str(tmp_path), "--kit-source", "path"]
+    assert main(argv) == 0
+    capsys.readouterr()
+    project, package = tmp_path / name, name.replace("-", "_")
+    uv = synced(project)
+    (info,) = (project / ".venv").glob(f"lib/python3*/site-packages/{package}-*.dist-info")
+    entry_points = (info / "entry_points.txt").read_text()
+    assert entry_points.strip() == entry_point  # a memory provider is no general plugin
+    plugin = f"src/{package}"
+    assert_passes(uv, ["check", plugin], ["check", "--probe", plugin], ["preflight", plugin])
+    probe = uv("run", "--no-sync", "hermes-plugin-kit", "check", "--probe", plugin)
+    assert line in probe.stdout
+    workflow = (project / ".github" / "workflows" / "plugin.yml").read_text()
+    assert f"run: uv run hermes-plugin-kit check {plugin} --probe\n" in workflow
+    # the dev group's hermes: the contract on the in-memory host and on that real release
+    pytest_run = ("run", "--no-sync", "python", "-m", "pytest", "-q", "-p", "no:cacheprovider")
+    run = uv(*pytest_run, "--hermes", "installed")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "3 passed" in run.stdout  # the contract twice, and the behaviour
+
+
+def test_new_refuses_an_unknown_kind_naming_the_kinds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["new", "tea-memory", "--kind", "memory", "--directory", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    kinds = "standalone, memory-provider, context-engine, tts, transcription, model-provider"
+    assert f"no project kind 'memory'; the kinds are: {kinds}\n" in err
+    assert not (tmp_path / "tea-memory").exists()

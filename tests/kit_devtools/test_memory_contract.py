@@ -21,12 +21,14 @@ from tests.kit_devtools._memory_contract_providers import (
     provider_dir,
 )
 
+from kit_core._host_model import installed_release
 from kit_devtools.cli import main
 from kit_devtools.testing import (
     ContractFailure,
     InMemoryHost,
     RealHost,
     check_memory_provider,
+    check_memory_providers,
     check_provider,
 )
 from kit_devtools.testing._real_hermes import hermes_installed
@@ -258,3 +260,30 @@ def test_a_real_hermes_is_given_a_directory_not_a_class_of_a_test_module() -> No
 
     with RealHost(warm=False) as host, pytest.raises(TypeError, match="pass the provider's"):
         check_memory_provider(Inline, host)
+
+
+def test_several_providers_give_one_report_each_in_order(tmp_path: Path) -> None:
+    names = ["recall", "dict_result", "prefetch_raises"]
+    reports = check_memory_providers([provider_dir(tmp_path, n) for n in names])
+    assert [r.target for r in reports] == [str(tmp_path / n) for n in names]
+    assert [[v.member for v in r.violations] for r in reports] == [
+        [],
+        ["handle_tool_call"],
+        ["prefetch"],
+    ]
+
+
+def test_a_real_hermes_refuses_two_providers_of_one_folder_name(tmp_path: Path) -> None:
+    # hermes keys a memory provider by its folder's name: the second would replace the first
+    one, two = provider_dir(tmp_path / "a", "recall"), provider_dir(tmp_path / "b", "recall")
+    with RealHost(warm=False) as host, pytest.raises(ValueError, match="repeats one"):
+        check_memory_providers([one, two], host)
+
+
+def test_a_release_named_as_hermes_names_it_is_started_for_the_check(tmp_path: Path) -> None:
+    # the host named by a string is the same start on every release: here once, on the
+    # installed one (tests/host/test_memory_contract.py drives each release's own)
+    release = installed_release()
+    assert release is not None
+    report = check_memory_provider(provider_dir(tmp_path, "recall"), "installed")
+    assert (report.host, report.violations) == (f"hermes {release.version}", [])

@@ -3,6 +3,9 @@ finding on day one (issue 14, item 4)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -59,3 +62,36 @@ def test_the_projects_own_entry_point_is_the_plugin_not_a_rival(
     entry_points.write_text("[hermes_agent.plugins]\nword-tools = other_words\n")
     assert main(["check", str(src / "word_tools")]) == 1
     assert "HPK019" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("kind", "name", "line"),
+    [
+        ("memory-provider", "tea-memory", "memory provider: tea_memory (loaded by: register(ctx)"),
+        ("context-engine", "trim-context", "context_engine: trim_context"),
+        ("tts", "beep-voice", "tts: beep_voice"),
+        ("transcription", "wave-ears", "transcription: wave_ears"),
+        ("model-provider", "acme-llm", "model provider profiles: acme-llm"),
+    ],
+)
+def test_a_fresh_provider_of_each_kind_passes_its_suite_and_its_tests(
+    kind: str, name: str, line: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # here, on the hermes of this environment (tests/kit_devtools/test_cli.py syncs the
+    # memory provider's and the context engine's own projects with uv)
+    argv = ["new", name, "--kind", kind, "--directory", str(tmp_path), "--kit-source", "path"]
+    assert main(argv) == 0
+    capsys.readouterr()
+    project = tmp_path / name
+    plugin = project / "src" / name.replace("-", "_")
+    for command in (["check", "--probe"], ["preflight"]):
+        status = main([*command, str(plugin)])
+        out = capsys.readouterr().out
+        assert status == 0, out
+        assert out.rstrip().endswith("0 error(s), 0 warning(s), 0 convention(s)")
+        assert command == ["preflight"] or line in out
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(plugin.parent), *sys.path])}
+    tests = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"]
+    run = subprocess.run(tests, cwd=project, env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "2 passed" in run.stdout  # the suite on the in-memory host, and the behaviour

@@ -89,3 +89,15 @@ def test_a_scaffold_passes_check_with_no_findings(
     status, report = check_json(target, capsys, "--probe")
     assert (status, report["findings"]) == (0, [])
     assert report["plugin"]["enabled"] is True
+
+
+def test_a_memory_provider_may_not_take_the_name_of_the_hermes_its_dev_group_installs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a memory provider's project requires hermes-agent (its base class): uv would refuse
+    # a project of that name; a standalone project does not require it
+    argv = ["new", "hermes-agent", "--directory", str(tmp_path), "--kit-source", "path"]
+    assert main([*argv, "--kind", "memory-provider"]) == 2
+    err = capsys.readouterr().err
+    assert "'hermes-agent' is the name of a distribution the new project itself depends on" in err
+    assert refusal("hermes-agent") is None

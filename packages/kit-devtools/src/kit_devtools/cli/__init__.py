@@ -27,7 +27,7 @@ from kit_devtools.cli._memory_contract import memory_contract_findings
 from kit_devtools.cli._output import emit, reports_on_stdout
 from kit_devtools.cli._preflight_command import add_parser as add_preflight
 from kit_devtools.cli._report import as_json, as_text, counts, host_report, inventory
-from kit_devtools.cli._scaffold import scaffold
+from kit_devtools.cli._scaffold import KINDS, scaffold
 from kit_devtools.cli._target import Target, resolve_target
 from kit_devtools.cli.findings import Finding, Severity
 from kit_devtools.cli.lint import (
@@ -285,7 +285,7 @@ def _call(args: argparse.Namespace) -> int:
 
 def _new(args: argparse.Namespace) -> int:
     try:
-        written = scaffold(args.name, Path(args.directory), args.kit_source)
+        written = scaffold(args.name, Path(args.directory), args.kit_source, args.kind)
     except ValueError as exc:
         return _fail(str(exc))
     root = Path(args.directory) / args.name
@@ -352,6 +352,8 @@ def _parser() -> argparse.ArgumentParser:
     new.add_argument("name", help="lowercase kebab-case plugin name")
     new.add_argument("--directory", default=".", help="where to create it (default: here)")
     new.add_argument("--kit-source", choices=("auto", "git", "path"), default="auto")
+    kinds = ", ".join(KINDS)
+    new.add_argument("--kind", default="standalone", help=f"one of {kinds} (default standalone)")
     new.set_defaults(run=_new)
     sub.add_parser("doctor", help="kit and host versions, and what they mean").set_defaults(
         run=_doctor

@@ -1,5 +1,6 @@
-"""``hermes-plugin-kit new NAME``: a plugin project that passes ``check``, ``preflight`` and
-its tests, with a CI workflow running them."""
+"""``hermes-plugin-kit new NAME [--kind KIND]``: a plugin project that passes ``check``,
+``preflight`` and its tests, with a CI workflow running them (each kind's files:
+``_scaffold_<kind>``)."""
 
 from __future__ import annotations
 
@@ -13,161 +14,21 @@ from pathlib import Path
 from string import Template
 from typing import Any, Final, cast
 
-from kit_core._host_model import registry_releases
+from kit_core._host_model import installed_release, newest_registry_release, registry_releases
 from kit_core.errors import ToolDefinitionError
 from kit_core.names import tool_name
+from kit_devtools.cli._scaffold_engine import CONTEXT_ENGINE
+from kit_devtools.cli._scaffold_kinds import PYPROJECT, TOOLING_COMMENT, ProjectKind
+from kit_devtools.cli._scaffold_memory import MEMORY_PROVIDER
+from kit_devtools.cli._scaffold_model import MODEL_PROVIDER
+from kit_devtools.cli._scaffold_speech import TRANSCRIPTION, TTS
+from kit_devtools.cli._scaffold_standalone import STANDALONE
 from kit_devtools.cli._tool_rules import BUILTIN_TOOLSETS
 from kit_devtools.cli._workflow import ci_workflow
 from kit_devtools.testing.host_names import hermes_top_level
 
 _NAME: Final = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 SUBDIRECTORY: Final = "packages/hermes-plugin-kit"
-
-PYPROJECT: Final = Template("""\
-[build-system]
-requires = ["hatchling"]
-build-backend = "hatchling.build"
-
-[project]
-name = "$name"
-version = "0.1.0"
-description = "A hermes-agent plugin."
-requires-python = ">=3.11"
-dependencies = ["$requirement"]
-
-# pip-installed plugins are found through this entry point (hermes loads the module)
-[project.entry-points."hermes_agent.plugins"]
-$name = "$package"
-
-# the kit's author tooling (in-memory host, pytest fixtures, the hermes-plugin-kit command)
-[dependency-groups]
-dev = ["pytest>=8,<10", "$dev_requirement"]
-
-[tool.hatch.build.targets.wheel]
-packages = ["src/$package"]
-$sources""")
-
-PLUGIN_YAML: Final = Template("""\
-name: $name
-version: 0.1.0
-description: A hermes-agent plugin built with hermes-plugin-kit
-kind: standalone
-# the oldest hermes-agent this plugin runs on (upstream 0.21 refuses to load it on an older
-# one; 0.19.0 and older ignore the key)
-requires_hermes: ">=$floor"
-# manifest v1: `hermes plugins install` refuses manifest_version 2 on every release
-# through 0.21.3
-manifest_version: 1
-# what register() registers: catalogue admission (`hermes plugins validate`) refuses a
-# plugin that registers more; `hermes-plugin-kit preflight --write` keeps them in step
-provides_tools: [${namespace}_count_words]
-""")
-
-INIT: Final = Template('''\
-"""$name: a hermes-agent plugin."""
-
-from hermes_plugin_kit import register_plugin
-
-from . import tools
-
-
-def register(ctx):
-    """Called by hermes with its PluginContext: registers every declaration of tools.py."""
-    return register_plugin(ctx, tools)
-''')
-
-TOOLS: Final = Template('''\
-"""The tools and commands of $name."""
-
-from __future__ import annotations
-
-from typing import Any
-
-from hermes_plugin_kit import command, int_arg, str_arg, tool, tool_name
-
-
-@tool(
-    toolset="$name",
-    namespace="$namespace",
-    name=tool_name("$namespace", "count", "words"),
-    params={
-        "text": str_arg("The text to count words in", required=True, example="one two three"),
-        "top": int_arg("How many of the most frequent words to list", minimum=0, maximum=50),
-    },
-)
-def count_words(args: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-    """Count the words of a text and list the most frequent ones."""
-    words = args["text"].lower().split()
-    frequency: dict[str, int] = {}
-    for word in words:
-        frequency[word] = frequency.get(word, 0) + 1
-    ranked = sorted(frequency.items(), key=lambda item: (-item[1], item[0]))
-    return {"words": len(words), "top": ranked[: args.get("top", 3)]}
-
-
-@command("$name-status")
-def status(raw_args: str) -> str:
-    """Say that $name is loaded."""
-    return "$name is loaded"
-''')
-
-TEST: Final = Template('''\
-"""Tests of $name, on the kit's in-memory hermes host and, with ``--hermes``, on real
-hermes-agent releases (``any_host``: ``pytest --hermes $floor,$newest`` runs each test on
-the in-memory host and on both releases)."""
-
-import json
-from pathlib import Path
-
-PLUGIN = Path(__file__).resolve().parents[1] / "src" / "$package"
-
-
-def test_the_tool_reaches_the_model_with_its_arguments(any_host):
-    plugin = any_host.load(PLUGIN)
-    assert plugin.enabled, plugin.error
-    definitions = {d["function"]["name"]: d["function"] for d in any_host.definitions()}
-    assert definitions["${namespace}_count_words"]["parameters"]["required"] == ["text"]
-
-
-def test_the_tool_answers_with_the_envelope(any_host):
-    any_host.load(PLUGIN)
-    out = json.loads(any_host.call_tool("${namespace}_count_words", {"text": "a b a"}))
-    assert out == {"success": True, "data": {"words": 3, "top": [["a", 2], ["b", 1]]}}
-    missing = json.loads(any_host.call_tool("${namespace}_count_words", {}))
-    assert missing["error"] == "text is required (e.g. 'one two three')"
-
-
-def test_the_status_command_answers(any_host):
-    any_host.load(PLUGIN)
-    assert any_host.run_command("$name-status") == "$name is loaded"
-''')
-
-README: Final = Template("""\
-# $name
-
-A hermes-agent plugin built with hermes-plugin-kit.
-
-    uv run python -m pytest                            # its tests, on the kit's in-memory host
-    uv run python -m pytest --hermes $floor,$newest    # and on real hermes, oldest and newest
-    uv run hermes-plugin-kit check src/$package        # what hermes will see, and the lint
-    uv run hermes-plugin-kit preflight src/$package    # hermes' catalogue admission rules
-
-`.github/workflows/plugin.yml` runs all four on every push.
-
-## Into hermes
-
-Install the project into the Python environment hermes runs in: that brings the kit from
-the commit `pyproject.toml` pins, and the entry point (`hermes_agent.plugins`) hermes
-finds the plugin by. Then enable it:
-
-    uv pip install --python "$$(head -1 "$$(command -v hermes)" | cut -c3-)" .
-    hermes plugins enable $name
-
-(the first line reads hermes' Python off the `hermes` command's first line; give its path
-yourself if that is not a `#!` line). Copying `src/$package` into `~/.hermes/plugins/` is
-not enough on its own: hermes then fails with `No module named 'hermes_plugin_kit'` until
-the kit is installed into its environment too.
-""")
 
 
 def kit_source(mode: str) -> tuple[str, str]:
@@ -226,14 +87,34 @@ def _head_commit(directory: Path) -> tuple[str, str] | None:
     return f"file://{root}", head
 
 
-def refusal(name: str) -> str | None:
-    """Why a plugin called ``name`` could not work, with the fix; None when it can."""
+KINDS: Final[dict[str, ProjectKind]] = {
+    "standalone": STANDALONE,
+    "memory-provider": MEMORY_PROVIDER,
+    "context-engine": CONTEXT_ENGINE,
+    "tts": TTS,
+    "transcription": TRANSCRIPTION,
+    "model-provider": MODEL_PROVIDER,
+}
+"""``new --kind`` -> what that project is made of."""
+
+
+def project_kind(kind: str) -> ProjectKind:
+    """The project kind ``kind``; a ValueError naming the kinds there are."""
+    if kind not in KINDS:
+        known = ", ".join(KINDS)
+        raise ValueError(f"no project kind {kind!r}; the kinds are: {known}")
+    return KINDS[kind]
+
+
+def refusal(name: str, kind: str = "standalone") -> str | None:
+    """Why a plugin of ``kind`` called ``name`` could not work, with the fix; None when it
+    can."""
     if not _NAME.fullmatch(name):
         return f"plugin name {name!r} must be lowercase kebab-case, e.g. 'word-tools'"
-    why = _problem(name)
+    why = _problem(name, kind)
     if why is None:
         return None
-    fits = [c for c in (f"{name}-tools", f"my-{name}") if _problem(c) is None]
+    fits = [c for c in (f"{name}-tools", f"my-{name}") if _problem(c, kind) is None]
     return f"{why}; choose another name, e.g. {' or '.join(repr(c) for c in fits)}"
 
 
@@ -249,10 +130,11 @@ def _normalized(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
-def project_needs() -> frozenset[str]:
-    """Every distribution the new project resolves to: :data:`PROJECT_NEEDS` and, as
-    installed here, what they require in turn (pytest's pluggy, iniconfig, …)."""
-    seen, todo = set[str](), list(PROJECT_NEEDS)
+def project_needs(kind: str = "standalone") -> frozenset[str]:
+    """Every distribution the new project of ``kind`` resolves to: :data:`PROJECT_NEEDS`,
+    the kind's own, and, as installed here, what they require in turn (pytest's pluggy,
+    iniconfig, …)."""
+    seen, todo = set[str](), [*PROJECT_NEEDS, *project_kind(kind).needs]
     while todo:
         name = todo.pop()
         if name in seen:
@@ -270,9 +152,9 @@ def project_needs() -> frozenset[str]:
     return frozenset(seen)
 
 
-def _problem(name: str) -> str | None:
+def _problem(name: str, kind: str) -> str | None:
     package = name.replace("-", "_")
-    if _normalized(name) in project_needs():
+    if _normalized(name) in project_needs(kind):
         return (
             f"plugin name {name!r} is the name of a distribution the new project itself"
             f" depends on: uv refuses a project that requires itself, so it would never sync"
@@ -316,13 +198,18 @@ def _importable_as(package: str) -> str | None:
     return f"an installed module ({spec.origin or 'a namespace package'})"
 
 
-def scaffold(name: str, directory: Path, mode: str = "auto") -> list[Path]:
-    """Write the project ``directory/name``; return the files written.
+def scaffold(
+    name: str, directory: Path, mode: str = "auto", kind: str = "standalone"
+) -> list[Path]:
+    """Write the project ``directory/name`` of ``kind`` (a key of :data:`KINDS`); return
+    the files written.
 
     Raises:
-        ValueError: a bad name, an existing directory, or an impossible ``mode``.
+        ValueError: an unknown kind, a bad name, an existing directory, or an impossible
+            ``mode``.
     """
-    if (why := refusal(name)) is not None:
+    project = project_kind(kind)
+    if (why := refusal(name, kind)) is not None:
         raise ValueError(why)
     root = directory / name
     if root.exists():
@@ -334,21 +221,25 @@ def scaffold(name: str, directory: Path, mode: str = "auto") -> list[Path]:
         "name": name,
         "package": package,
         "namespace": package,
+        "provider": package.title().replace("_", ""),
+        "upper": package.upper(),
         "requirement": requirement,
         "dev_requirement": requirement.replace("hermes-plugin-kit", "hermes-plugin-kit[dev]", 1),
+        "hermes_requirement": (installed_release() or newest_registry_release()).requirement,
         "sources": sources,
-        "floor": registry_releases()[0].version,
+        "floor": project.floor or registry_releases()[0].version,
         "newest": registry_releases()[-1].version,
+        "description": project.description,
+        "tooling_comment": TOOLING_COMMENT,
+        **project.words,
     }
-    files = {
-        root / "pyproject.toml": PYPROJECT,
-        root / "README.md": README,
-        root / "src" / package / "plugin.yaml": PLUGIN_YAML,
-        root / "src" / package / "__init__.py": INIT,
-        root / "src" / package / "tools.py": TOOLS,
-        root / "tests" / f"test_{package}.py": TEST,
+    for part in ("dependencies", "entry_points", "dev_extra"):
+        values[part] = Template(getattr(project, part)).substitute(values)
+    files = {root / "pyproject.toml": PYPROJECT}
+    files |= {
+        root / Template(path).substitute(values): text for path, text in project.files.items()
     }
-    workflow = ci_workflow(f"src/{package}", f">={values['floor']}")
+    workflow = ci_workflow(f"src/{package}", f">={values['floor']}", kind)
     files[root / ".github" / "workflows" / "plugin.yml"] = Template(workflow.replace("$", "$$"))
     for path, template in files.items():
         path.parent.mkdir(parents=True, exist_ok=True)

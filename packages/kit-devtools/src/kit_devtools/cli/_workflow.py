@@ -30,8 +30,8 @@ jobs:
       - uses: astral-sh/setup-uv@v6
       - name: Install
         run: uv sync
-      - name: Lint the plugin in the in-memory host
-        run: uv run hermes-plugin-kit check $plugin
+      - name: $check_step
+        run: uv run hermes-plugin-kit check $plugin$check_options
       - name: Tests on hermes $oldest and $newest
         run: uv run python -m pytest --hermes $oldest,$newest
       - name: Catalogue admission (hermes plugins validate's rules)
@@ -48,7 +48,23 @@ def host_span(requires_hermes: str = "") -> tuple[str, str]:
     return chosen[0], chosen[-1]
 
 
-def ci_workflow(plugin: str, requires_hermes: str = "") -> str:
-    """The workflow for the plugin directory ``plugin`` (relative to the repository root)."""
+CHECKS: Final = {
+    "standalone": ("Lint the plugin in the in-memory host", ""),
+    "memory-provider": ("The memory provider's contract in the in-memory host", " --probe"),
+    "context-engine": ("The context engine's contract in the in-memory host", " --probe"),
+    "tts": ("The TTS provider's contract in the in-memory host", " --probe"),
+    "transcription": ("The transcription provider's contract in the in-memory host", " --probe"),
+    "model-provider": ("The model provider's contract in the in-memory host", " --probe"),
+}
+"""Project kind -> the ``check`` step's name and options (a provider's ``--probe`` runs its
+contract suite)."""
+
+
+def ci_workflow(plugin: str, requires_hermes: str = "", kind: str = "standalone") -> str:
+    """The workflow for the plugin directory ``plugin`` (relative to the repository root)
+    of the project ``kind`` (a key of :data:`CHECKS`)."""
     oldest, newest = host_span(requires_hermes)
-    return WORKFLOW.substitute(plugin=plugin, oldest=oldest, newest=newest)
+    step, options = CHECKS[kind]
+    return WORKFLOW.substitute(
+        plugin=plugin, oldest=oldest, newest=newest, check_step=step, check_options=options
+    )

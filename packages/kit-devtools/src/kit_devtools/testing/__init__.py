@@ -17,7 +17,7 @@ adds the ``plugin_host``, ``real_host``, ``any_host``, ``memory_provider_contrac
 ``tool_snapshot`` fixtures and the ``--hermes`` option choosing the real releases.
 """
 
-from kit_devtools.testing._contract_memory import check_memory_provider
+from kit_devtools.testing._contract_memory import check_memory_provider, check_memory_providers
 from kit_devtools.testing._failure import PluginLoadError, PluginRefused
 from kit_devtools.testing._memory_provider import MemoryProviderLoad
 from kit_devtools.testing._model_provider import ModelProviderLoad
@@ -89,6 +89,7 @@ __all__ = [
     "Violation",
     "assert_tool_snapshot",
     "check_memory_provider",
+    "check_memory_providers",
     "check_provider",
     "load_plugin",
 ]

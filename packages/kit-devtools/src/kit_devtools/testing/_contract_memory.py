@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import inspect
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -28,7 +29,7 @@ from kit_devtools.testing.contracts import SUITES, ContractReport, Violation
 from kit_devtools.testing.host import InMemoryHost
 from kit_devtools.testing.real import RealHost
 
-__all__ = ["KIND", "TURN_BOUND", "check_memory_provider"]
+__all__ = ["KIND", "TURN_BOUND", "check_memory_provider", "check_memory_providers"]
 
 KIND: Final = "memory-provider"
 TURN_BOUND: Final = 2.0
@@ -45,17 +46,28 @@ def check_memory_provider(
     when None), a :class:`RealHost`, or a release as ``--hermes`` names one (``installed``,
     ``0.19.0``, ``newest``), started for this check and closed after it. ``turn_bound``:
     the seconds a call on the turn's path may take. Call ``assert_ok()`` on the report."""
+    (report,) = check_memory_providers([target], host, turn_bound=turn_bound)
+    return report
+
+
+def check_memory_providers(
+    targets: Sequence[Any], host: Any = None, *, turn_bound: float = TURN_BOUND
+) -> list[ContractReport]:
+    """:func:`check_memory_provider` for several providers, one report each, in order: on
+    a real release, hermes starts once for all of them (each is still loaded by hermes'
+    memory discovery and driven through a ``MemoryManager`` of its own)."""
     if isinstance(host, str):
         (choice,) = parse_hosts(host) or [HostChoice("installed")]
         host = choice
     if isinstance(host, HostChoice):
         with RealHost(host.python()) as real:
-            return _on_real(target, real, turn_bound)
+            return _on_real(targets, real, turn_bound)
     if isinstance(host, RealHost):
-        return _on_real(target, host, turn_bound)
-    return _in_memory(
-        target, host if isinstance(host, InMemoryHost) else InMemoryHost(), turn_bound
-    )
+        return _on_real(targets, host, turn_bound)
+    return [
+        _in_memory(target, host if isinstance(host, InMemoryHost) else InMemoryHost(), turn_bound)
+        for target in targets
+    ]
 
 
 def _run(target: Any, host: Any = None, **options: Any) -> ContractReport:
@@ -147,15 +159,20 @@ def _provider(target: Any, host: InMemoryHost) -> tuple[Any, str]:
     return target, ""
 
 
-def _on_real(target: Any, host: RealHost, bound: float) -> ContractReport:
-    directory = _directory(target)
-    found = host.memory_contract(directory, bound=bound)
-    release = host.version or "?"
+def _on_real(targets: Sequence[Any], host: RealHost, bound: float) -> list[ContractReport]:
+    directories = [_directory(target) for target in targets]
+    found_all = host.memory_contracts(directories, bound=bound)
+    release = host.version or "?"  # known once hermes has started
     label = f"hermes {release}"
-    if found is None:
-        why = InMemoryHost().load_memory_provider(directory).how  # the kit's reading of why
-        return _no_provider(target, release, label, f"load_memory_provider gave None: {why}")
-    return _report(target, release, label, found)
+    reports: list[ContractReport] = []
+    for target, directory, found in zip(targets, directories, found_all, strict=True):
+        if found is None:
+            why = InMemoryHost().load_memory_provider(directory).how  # the kit's reading of why
+            why = f"load_memory_provider gave None: {why}"
+            reports.append(_no_provider(target, release, label, why))
+        else:
+            reports.append(_report(target, release, label, found))
+    return reports
 
 
 def _directory(target: Any) -> Path:

@@ -108,6 +108,11 @@ def _no_pair(value: Any) -> bool:
     return len(value) != 2 or not all(isinstance(part, dict) for part in value)
 
 
+HERMES_PROFILE_PACKAGES: Final = ("providers", "plugins")
+"""Where hermes' own profiles' classes live on every release (``providers.base`` and
+``plugins.model-providers.<name>``)."""
+
+
 def bundled_names() -> frozenset[str]:
     """The names and aliases of hermes' own profiles (none where hermes is absent)."""
     listed = function("providers", "list_providers")
@@ -115,6 +120,8 @@ def bundled_names() -> frozenset[str]:
         return frozenset()
     names: set[str] = set()
     for profile in listed():
+        if type(profile).__module__.split(".")[0] not in HERMES_PROFILE_PACKAGES:
+            continue  # a plugin's own profile class this process imported (its tests did)
         names.add(str(profile.name))
         names.update(str(alias) for alias in getattr(profile, "aliases", ()) or ())
     return frozenset(names)

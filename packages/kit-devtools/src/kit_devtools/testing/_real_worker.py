@@ -301,10 +301,9 @@ class Worker:
             return self.run_command(request["name"], request.get("raw_args", ""))
         if op == "run_cli":
             return self.run_cli(list(request["argv"]))
-        if op == "memory_contract":
-            return self.memory_contract(
-                request["name"], list(request["init_kwargs"]), float(request["bound"])
-            )
+        if op == "memory_contract":  # several providers, one after the other
+            kwargs, bound = list(request["init_kwargs"]), float(request["bound"])
+            return [self.memory_contract(n, kwargs, bound) for n in request["names"]]
         if op == "drive_providers":
             return self.drive_providers(request["kind"], request["plugin"], request["options"])
         if op == "exit":

@@ -431,14 +431,33 @@ class RealHost:
         ``MemoryManager`` in the lifecycle of the release
         (:mod:`~kit_devtools.testing._memory_drive`): the members driven and the violations,
         or None when discovery gives no provider. Each call starts hermes afresh."""
+        (found,) = self.memory_contracts([target], bound=bound)
+        return found
+
+    def memory_contracts(
+        self, targets: Sequence[str | Path], *, bound: float
+    ) -> list[dict[str, Any] | None]:
+        """:meth:`memory_contract` for several directories, installed together and driven
+        in one start of hermes, one after the other, each through a ``MemoryManager`` of
+        its own; what each gave, in order."""
         from kit_devtools.testing._memory_lifecycle import lifecycle
 
-        directory = Path(target).resolve()
-        self._install(directory)
+        directories = [Path(target).resolve() for target in targets]
+        names = [d.name for d in directories]
+        if len(set(names)) < len(names):
+            raise ValueError(
+                f"memory providers are keyed by their folder's name, and {names} repeats one:"
+                " give each provider a folder of its own name"
+            )
+        for directory in directories:
+            self._install(directory)
         self._start_and_read()
         init_kwargs = list(lifecycle(self.version or "0.0.0").init_kwargs)
-        found: dict[str, Any] | None = self._ask(
-            "memory_contract", name=directory.name, init_kwargs=init_kwargs, bound=bound
+        found: list[dict[str, Any] | None] = self._ask(
+            "memory_contract",
+            names=names,
+            init_kwargs=init_kwargs,
+            bound=bound,
         )
         return found
 

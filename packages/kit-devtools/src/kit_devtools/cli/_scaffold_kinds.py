@@ -1,0 +1,58 @@
+"""What a project kind of ``hermes-plugin-kit new`` is made of: its files as templates, and
+the parts of ``pyproject.toml`` that differ between kinds (one module per kind:
+``_scaffold_standalone``, ``_scaffold_memory``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from string import Template
+from typing import Final
+
+PYPROJECT: Final = Template("""\
+[build-system]
+requires = ["hatchling"]
+build-backend = "hatchling.build"
+
+[project]
+name = "$name"
+version = "0.1.0"
+description = "$description"
+requires-python = ">=3.11"
+dependencies = [$dependencies]
+
+$entry_points$tooling_comment
+[dependency-groups]
+dev = ["pytest>=8,<10", "$dev_requirement"$dev_extra]
+
+[tool.hatch.build.targets.wheel]
+packages = ["src/$package"]
+$sources""")
+"""Every kind's ``pyproject.toml``; a kind gives ``description``, ``dependencies``,
+``entry_points`` and ``dev_extra``."""
+
+TOOLING_COMMENT: Final = (
+    "# the kit's author tooling (in-memory host, pytest fixtures, the hermes-plugin-kit command)"
+)
+
+
+@dataclass(frozen=True)
+class ProjectKind:
+    """One kind of project ``new`` writes."""
+
+    description: str
+    dependencies: str
+    """The ``[project] dependencies`` list's items (``$requirement`` is the kit)."""
+    entry_points: str
+    """The entry-point table hermes finds the installed project by, with the blank line
+    after it (none when hermes finds it by its folder alone)."""
+    files: dict[str, Template]
+    """Path in the project (``$package`` substituted) -> its content."""
+    dev_extra: str = ""
+    """More items of the ``dev`` dependency group (``$hermes_requirement``: hermes itself)."""
+    needs: frozenset[str] = field(default_factory=frozenset[str])
+    """Distributions the project requires by name beyond every kind's own."""
+    words: dict[str, str] = field(default_factory=dict[str, str])
+    """More placeholders of the kind's files (``$what``), with their text."""
+    floor: str | None = None
+    """The oldest release the kind runs on (its ``requires_hermes``, its CI's oldest);
+    the oldest registry release when None."""
