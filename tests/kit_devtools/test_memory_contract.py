@@ -258,3 +258,39 @@ def test_a_real_hermes_is_given_a_directory_not_a_class_of_a_test_module() -> No
 
     with RealHost(warm=False) as host, pytest.raises(TypeError, match="pass the provider's"):
         check_memory_provider(Inline, host)
+
+
+DUCK_PROVIDER = """
+class Duck:  # no MemoryProvider base: only the members the base declares abstract
+    name = "duck"
+
+    def is_available(self):
+        return True
+
+    def initialize(self, session_id, **kwargs):
+        pass
+
+    def get_tool_schemas(self):
+        return []
+
+
+def register(ctx):
+    ctx.register_memory_provider(Duck())
+"""
+
+
+def test_a_provider_without_the_optional_hooks_is_driven_as_hermes_drives_it(
+    tmp_path: Path,
+) -> None:
+    """hermes' MemoryManager reads each optional hook inside its try (0.19.0
+    ``sync_all``, ``queue_prefetch_all``, ``on_memory_write``, ``on_session_switch``):
+    a provider lacking one is logged at debug level, not broken (hermes-bort, memex-hermes
+    on the corpus)."""
+    directory = tmp_path / "duck"
+    directory.mkdir()
+    (directory / "__init__.py").write_text(DUCK_PROVIDER)
+    memory = check_memory_provider(directory)
+    real = check_memory_provider(directory, "installed")
+    assert (memory.violations, real.violations) == ([], [])
+    assert {"on_memory_write", "on_session_switch", "shutdown"} <= set(memory.checked)
+    assert memory.checked == real.checked

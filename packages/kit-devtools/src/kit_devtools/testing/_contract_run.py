@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from kit_devtools.testing.contracts import ContractReport, Violation
 from kit_devtools.testing.host import InMemoryHost
-from kit_devtools.testing.real import RealHost
+from kit_devtools.testing.real import RealHost, RealPlugin
 
 Driver = Callable[[Any, str, frozenset[str]], dict[str, Any]]
 """A kind's driver: ``drive(provider, release, built-in names) -> result``."""
@@ -150,19 +150,15 @@ def _add(report: ContractReport, result: Mapping[str, Any], version: str) -> Non
 def _on_real(kind: str, target: Any, host: RealHost, options: Mapping[str, Any]) -> ContractReport:
     if not isinstance(target, str | Path):
         raise TypeError(
-            f"a RealHost runs the {kind} suite on a plugin directory, not on"
-            f" {type(target).__name__} objects: pass the directory whose register(ctx)"
-            " registers the provider"
+            f"a RealHost runs the {kind} suite on a plugin directory or an installed entry"
+            f" point's name, not on {type(target).__name__} objects: pass the directory"
+            " whose register(ctx) registers the provider"
         )
-    directory = Path(target).resolve()
-    loaded = next((p for p in host.plugins.values() if p.path == directory), None)
-    if loaded is None:  # not loaded yet: hermes starts again with it
-        loaded = host.load_all([directory]).get(directory)
+    loaded, folder = _loaded_on_real(target, host)
+    options = {"folder": folder, **options}
     version = host.version or "?"
     report = ContractReport(kind, str(target), f"hermes {version}")
-    results = host.drive_providers(
-        kind, loaded.key if loaded else "", **{"folder": directory.name, **options}
-    )
+    results = host.drive_providers(kind, loaded.key if loaded else "", **options)
     absent = [str(r["absent"]) for r in results if r.get("absent") and not r.get("provider")]
     if absent:
         report.absent = absent[0]
@@ -177,3 +173,19 @@ def _on_real(kind: str, target: Any, host: RealHost, options: Mapping[str, Any])
     for result in results:
         _add(report, result, version)
     return report
+
+
+def _loaded_on_real(target: str | Path, host: RealHost) -> tuple[RealPlugin | None, str]:
+    """What hermes made of ``target`` (None when it did not discover it) and the folder
+    it installed: a directory is installed as an operator installs one, and a name that
+    is no path is an installed entry point (``hermes_agent.plugins``), enabled by name
+    as hermes' plugin manager loads every published plugin."""
+    if isinstance(target, str) and not Path(target).exists():
+        if target not in host.plugins:
+            host.load_all([], entry_points=[target])
+        return host.plugins.get(target), ""
+    directory = Path(target).resolve()
+    loaded = next((p for p in host.plugins.values() if p.path == directory), None)
+    if loaded is None:  # not loaded yet: hermes starts again with it
+        loaded = host.load_all([directory]).get(directory)
+    return loaded, directory.name
