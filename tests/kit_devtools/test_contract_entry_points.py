@@ -56,8 +56,14 @@ def test_hermes_drives_an_entry_points_engine_as_the_in_memory_host_does(
 
 
 def test_an_entry_point_hermes_does_not_know_is_a_violation_not_a_crash() -> None:
+    """As context-compiler-hermes-plugin's, in a group hermes never scans."""
     with RealHost() as real:
         found = check_provider("no-such-entry-point", kind="tts", host=real)
+    memory = check_provider("no-such-entry-point", kind="tts", host=InMemoryHost())
     assert [(v.member, v.detail) for v in found.violations] == [
         ("register", "hermes did not discover it")
     ]
+    assert [(v.member, v.rule) for v in memory.violations] == [
+        (v.member, v.rule) for v in found.violations
+    ]
+    assert "no-such-entry-point" in memory.violations[0].detail

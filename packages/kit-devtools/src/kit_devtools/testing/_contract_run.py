@@ -28,6 +28,12 @@ PROVISION: Final = {
 }
 """Suite kind -> the key the in-memory host records its registrations under."""
 
+REGISTER: Final = {
+    "context-engine": "ctx.register_context_engine(engine)",
+    "model-provider": "providers.register_provider(profile) while the folder imports",
+}
+"""Kinds whose registration is not ``register_<kind>_provider`` -> how they register."""
+
 BASES: Final = {
     "tts": "agent.tts_provider.TTSProvider",
     "transcription": "agent.transcription_provider.TranscriptionProvider",
@@ -84,7 +90,11 @@ def _providers(kind: str, target: Any, host: InMemoryHost, report: ContractRepor
             report.violations.append(_none_kept(kind, [profiles.problem], version))
         return list(profiles.found)
     if isinstance(target, str | Path):
-        loaded = host.load(target)
+        try:
+            loaded = host.load(target)
+        except LookupError as exc:  # names nothing hermes discovers, as a RealHost says
+            report.violations.append(_not_loaded(f"hermes did not discover it: {exc}", version))
+            return []
         if not loaded.enabled:
             report.violations.append(_not_loaded(str(loaded.error), version))
             return []
@@ -118,11 +128,7 @@ def _not_loaded(error: str, version: str) -> Violation:
 
 def _none_kept(kind: str, warnings: list[str], version: str) -> Violation:
     said = f" (hermes: {warnings[-1]})" if warnings else ""
-    how = (
-        "register_context_engine(engine)"
-        if kind == "context-engine"
-        else (f"register_{PROVISION[kind]}_provider(provider)")
-    )
+    how = REGISTER.get(kind) or f"register_{PROVISION[kind]}_provider(provider)"
     return Violation(
         "register",
         f"must register a {kind} provider hermes keeps",
@@ -163,7 +169,9 @@ def _on_real(kind: str, target: Any, host: RealHost, options: Mapping[str, Any])
     if absent:
         report.absent = absent[0]
         return report
-    if loaded is None or not loaded.enabled:
+    if kind != "model-provider" and (loaded is None or not loaded.enabled):
+        # a model provider is imported by providers/ discovery: the general loader, which
+        # needs a plugin.yaml and never imports one, plays no part (_model_provider)
         why = loaded.error if loaded is not None else "hermes did not discover it"
         report.violations.append(_not_loaded(str(why), version))
         return report
