@@ -55,7 +55,7 @@ from corpus import (
 KINDS: Final = ("memory-provider", "context-engine", "tts", "transcription", "model-provider")
 BY_FOLDER: Final = frozenset({"memory-provider", "model-provider"})
 """Kinds hermes 0.19.0 reaches through a directory only."""
-TIMEOUT: Final = 180
+TIMEOUT: Final = 240
 START, END = "<!-- contracts:start -->", "<!-- contracts:end -->"
 UNAVAILABLE: Final = "must return True where the provider can work"
 """The memory suite's rule of an ``is_available()`` that is not True."""
@@ -65,6 +65,7 @@ CHILD: Final = """
 import importlib.metadata, importlib.util, json, sys, time
 from pathlib import Path
 kind, group, target, by_folder = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "1"
+host = None if sys.argv[5] == "memory" else sys.argv[5]
 if group != "directory" and by_folder:  # the entry point's package folder
     found = [e for e in importlib.metadata.entry_points(group=group) if e.name == target]
     top = found[0].value.split(":")[0].split(".")[0] if found else ""
@@ -90,11 +91,10 @@ def report(host):
             "violations": [{"member": v.member, "rule": v.rule, "detail": v.detail[:400]}
                            for v in found.violations],
             "seconds": time.perf_counter() - began}
-print("HPK-CONTRACTS " + json.dumps({"target": target, "memory": report(None),
-                                     "real": report("installed")}))
+print("HPK-CONTRACTS " + json.dumps({"target": target, **report(host)}))
 """
-"""The child: the suite of ``kind`` on ``target``, in-memory then on the installed hermes,
-each host's failure kept as its ``error``."""
+"""The child: the suite of ``kind`` on ``target`` on one host (``memory``, or the
+installed hermes), what the suite raised kept as its ``error``."""
 
 
 @dataclass
@@ -121,9 +121,13 @@ def drive(entry: Entry, kind: str, python: Path) -> Run:
         by_folder = "1"
     else:
         by_folder = "1" if kind in BY_FOLDER else "0"
-    argv = [str(python), "-c", CHILD, kind, entry.group, target, by_folder]
-    run.found, problem = run_isolated(argv, MARKER, timeout=TIMEOUT)
-    run.problem = problem or None
+    for host, side in (("memory", "memory"), ("installed", "real")):
+        argv = [str(python), "-c", CHILD, kind, entry.group, target, by_folder, host]
+        found, problem = run_isolated(argv, MARKER, timeout=TIMEOUT)
+        run.found["target"] = found.pop("target", target)
+        run.found[side] = (
+            {"error": problem, "timeout": "timed out" in problem} if problem else found
+        )
     run.seconds = time.perf_counter() - began
     return run
 
@@ -133,11 +137,15 @@ def pairs(side: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def state(side: dict[str, Any]) -> str:
-    """How far a host got: error, absent, unavailable, or driven."""
+    """How far a host got: timed out, error, absent, no provider, unavailable, driven."""
+    if side.get("timeout"):
+        return "timed out"
     if "error" in side:
         return "error"
     if side.get("absent"):
         return "absent"
+    if not side.get("checked"):
+        return "no provider"
     if any(v["rule"] == UNAVAILABLE for v in side.get("violations", [])):
         return "unavailable"
     return "driven"
@@ -147,6 +155,8 @@ def agreement(run: Run) -> str:
     if run.problem:
         return "not run"
     memory, real = run.found["memory"], run.found["real"]
+    if memory.get("timeout") or real.get("timeout"):
+        return "timed out"
     if "error" in memory or "error" in real:
         return "suite error"
     return "agree" if pairs(memory) == pairs(real) else "differ"
@@ -165,7 +175,9 @@ def describe(run: Run) -> tuple[str, str]:
     if run.problem:
         return f"not run: {short(run.problem)}", ""
     real, memory = run.found["real"], run.found["memory"]
-    if "error" in real:
+    if real.get("timeout"):
+        said = f"not driven: the child on real hermes {real['error']}"
+    elif "error" in real:
         said = f"suite raised on hermes: {short(real['error'])}"
     elif real.get("absent"):
         said = f"nothing to drive: {short(real['absent'])}"
@@ -177,7 +189,9 @@ def describe(run: Run) -> tuple[str, str]:
     mine = set(pairs(memory)) if "error" not in memory else set()
     extra = [f"only in-memory: `{m}`: {r}" for m, r in sorted(mine - set(pairs(real)))]
     extra += [f"only real: `{m}`: {r}" for m, r in sorted(set(pairs(real)) - mine)]
-    if "error" in memory:
+    if memory.get("timeout"):
+        extra.append(f"the in-memory child {memory['error']}")
+    elif "error" in memory:
         extra.append(f"in-memory suite raised: {short(memory['error'])}")
     return said, "; ".join(extra)
 
@@ -187,7 +201,7 @@ def table(runs: list[Run], date: str, seconds: float) -> str:
         f"Measured {date} with hermes-agent 0.19.0 on Python 3.11: {len(runs)} providers"
         f" of {len({r.entry.dist for r in runs})} distributions, each suite run on the"
         " in-memory host and on the environment's real hermes, in a child process per"
-        f" provider (fresh home, no credentials, {TIMEOUT} s at most;"
+        f" provider and host (fresh home, no credentials, {TIMEOUT} s at most;"
         " `scripts/corpus_contracts.py`).",
         "",
         "| provider | kind | violations (real hermes) | in-memory and real | differences |",
@@ -210,10 +224,12 @@ def table(runs: list[Run], date: str, seconds: float) -> str:
         "",
         f"Providers: {len(runs)}; run on both hosts: {len(ran)}; in-memory and real agree on"
         f" {tally['agree']}, differ on {tally['differ']}, a suite raised on"
-        f" {tally['suite error']}, not run {tally['not run']}. On real hermes:"
-        f" {states['driven']} driven through the lifecycle, {states['unavailable']} not"
-        f" driven past is_available, {states['absent']} with nothing to drive,"
-        f" {states['error']} where the suite raised. Providers with a violation confirmed"
+        f" {tally['suite error']}, timed out on {tally['timed out']}, not run"
+        f" {tally['not run']}. On real hermes: {states['driven']} driven through the"
+        f" lifecycle, {states['unavailable']} not driven past is_available,"
+        f" {states['no provider']} giving hermes no provider, {states['absent']} with"
+        f" nothing to drive, {states['timed out']} timed out, {states['error']} where the"
+        f" suite raised. Providers with a violation confirmed"
         f" on real hermes (not counting is_available): {len(broken)}. Most common rules:"
         f" {common}. Run time: {seconds:.0f} s with the environments installed.",
     ]
