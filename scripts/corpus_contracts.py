@@ -57,8 +57,11 @@ BY_FOLDER: Final = frozenset({"memory-provider", "model-provider"})
 """Kinds hermes 0.19.0 reaches through a directory only."""
 TIMEOUT: Final = 240
 START, END = "<!-- contracts:start -->", "<!-- contracts:end -->"
-UNAVAILABLE: Final = "must return True where the provider can work"
-"""The memory suite's rule of an ``is_available()`` that is not True."""
+UNAVAILABLE: Final = frozenset({
+    "must return True where the provider can work",  # the memory suite's
+    "must be True where the suite runs",  # the TTS and transcription suites'
+})  # fmt: skip
+"""The rules of an ``is_available()`` that is not True: the provider was not driven on."""
 MARKER: Final = "HPK-CONTRACTS "
 
 CHILD: Final = """
@@ -146,7 +149,7 @@ def state(side: dict[str, Any]) -> str:
         return "absent"
     if not side.get("checked"):
         return "no provider"
-    if any(v["rule"] == UNAVAILABLE for v in side.get("violations", [])):
+    if any(v["rule"] in UNAVAILABLE for v in side.get("violations", [])):
         return "unavailable"
     return "driven"
 
@@ -167,7 +170,7 @@ def confirmed(run: Run) -> list[tuple[str, str]]:
     if run.problem:
         return []
     both = set(pairs(run.found["memory"])) & set(pairs(run.found["real"]))
-    return sorted(p for p in both if p[1] != UNAVAILABLE)
+    return sorted(p for p in both if p[1] not in UNAVAILABLE)
 
 
 def describe(run: Run) -> tuple[str, str]:
@@ -182,7 +185,7 @@ def describe(run: Run) -> tuple[str, str]:
     elif real.get("absent"):
         said = f"nothing to drive: {short(real['absent'])}"
     else:
-        broken = [f"`{m}`: {r}" for m, r in pairs(real) if r != UNAVAILABLE]
+        broken = [f"`{m}`: {r}" for m, r in pairs(real) if r not in UNAVAILABLE]
         said = "; ".join(broken) or "none"
         if state(real) == "unavailable":
             said = f"not driven past is_available (no credentials); {said}"
