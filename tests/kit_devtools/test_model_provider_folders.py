@@ -47,7 +47,7 @@ def test_a_folder_without_plugin_yaml_is_driven_on_real_hermes(tmp_path: Path) -
 
 def test_a_folder_that_registers_no_profile_is_a_violation_on_both_hosts(tmp_path: Path) -> None:
     memory, real = both(folder(tmp_path, "empty_llm", NOTHING))
-    rules = [("register", "must register a model-provider provider hermes keeps")]
+    rules = [("register", "must register a ProviderProfile hermes keeps")]
     assert [(v.member, v.rule) for v in memory.violations] == rules
     assert [(v.member, v.rule) for v in real.violations] == rules
     assert "providers.register_provider(profile)" in memory.violations[0].fix

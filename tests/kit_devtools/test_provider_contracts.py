@@ -226,7 +226,7 @@ def test_a_directory_whose_provider_hermes_ignores_fails_with_hermes_warning(
     directory = write(tmp_path, "edge_tts", source + "\ndef register(ctx):\n"
                       "    ctx.register_tts_provider(Beep())\n")  # fmt: skip
     report = check_provider(directory, kind="tts")
-    assert rules(report) == [("register", "must register a tts provider hermes keeps")]
+    assert rules(report) == [("register", "must register a TTS provider hermes keeps")]
     assert "shadows a built-in name" in report.violations[0].detail
 
 

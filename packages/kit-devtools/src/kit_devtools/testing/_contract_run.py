@@ -28,6 +28,14 @@ PROVISION: Final = {
 }
 """Suite kind -> the key the in-memory host records its registrations under."""
 
+WHAT: Final = {
+    "context-engine": "a context engine",
+    "tts": "a TTS provider",
+    "transcription": "a transcription provider",
+    "model-provider": "a ProviderProfile",
+}
+"""Suite kind -> what a plugin of that kind registers, in a rule's words."""
+
 REGISTER: Final = {
     "context-engine": "ctx.register_context_engine(engine)",
     "model-provider": "providers.register_provider(profile) while the folder imports",
@@ -131,7 +139,7 @@ def _none_kept(kind: str, warnings: list[str], version: str) -> Violation:
     how = REGISTER.get(kind) or f"register_{PROVISION[kind]}_provider(provider)"
     return Violation(
         "register",
-        f"must register a {kind} provider hermes keeps",
+        f"must register {WHAT[kind]} hermes keeps",
         f"hermes holds none from this plugin{said}",
         f"call {how}, with a provider hermes accepts",
         (version,),
