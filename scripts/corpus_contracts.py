@@ -139,6 +139,13 @@ def pairs(side: dict[str, Any]) -> list[tuple[str, str]]:
     return sorted({(v["member"], v["rule"]) for v in side.get("violations", [])})
 
 
+def why(side: dict[str, Any], member: str, rule: str) -> str:
+    """The detail of the first violation of ``rule`` on ``member``, shortened."""
+    found = [v for v in side.get("violations", []) if (v["member"], v["rule"]) == (member, rule)]
+    text = str(found[0]["detail"]) if found else ""
+    return short(text.removeprefix("load_memory_provider gave None: "), 140)
+
+
 def state(side: dict[str, Any]) -> str:
     """How far a host got: timed out, error, absent, no provider, unavailable, driven."""
     if side.get("timeout"):
@@ -185,10 +192,10 @@ def describe(run: Run) -> tuple[str, str]:
     elif real.get("absent"):
         said = f"nothing to drive: {short(real['absent'])}"
     else:
-        broken = [f"`{m}`: {r}" for m, r in pairs(real) if r not in UNAVAILABLE]
+        broken = [f"`{m}`: {r} ({why(real, m, r)})" for m, r in pairs(real) if r not in UNAVAILABLE]
         said = "; ".join(broken) or "none"
         if state(real) == "unavailable":
-            said = f"not driven past is_available (no credentials); {said}"
+            said = f"not driven past is_available (no credentials or service here); {said}"
     mine = set(pairs(memory)) if "error" not in memory else set()
     extra = [f"only in-memory: `{m}`: {r}" for m, r in sorted(mine - set(pairs(real)))]
     extra += [f"only real: `{m}`: {r}" for m, r in sorted(set(pairs(real)) - mine)]
