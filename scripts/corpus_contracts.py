@@ -4,9 +4,10 @@ engine, TTS, transcription and model provider of scripts/corpus.txt driven by
 hermes-agent 0.19.0 of its distribution's environment (``corpus.py``'s, under
 ``.cache/corpus/<dist>``), and the two verdicts compared.
 
-Each provider runs in a child process of its own, in a fresh ``HOME`` / ``HERMES_HOME``
-with no credentials, killed after ``TIMEOUT`` seconds. What each suite is pointed at is
-what hermes 0.19.0 reaches the provider through:
+Each provider runs on each host in a child process of its own, in a fresh ``HOME`` /
+``HERMES_HOME`` with no credentials, killed after ``TIMEOUT`` seconds (the environment,
+the isolation and the timeout are ``corpus.py``'s: ``environment``, ``run_isolated``).
+What each suite is pointed at is what hermes 0.19.0 reaches the provider through:
 
 - a memory-provider directory (group ``directory``): the directory, as memory discovery
   loads it from ``$HERMES_HOME/plugins/<folder>``;
@@ -18,9 +19,10 @@ what hermes 0.19.0 reaches the provider through:
   plugin manager loads by name.
 
 A violation is *confirmed* when real hermes reports the same member and rule. Most
-providers need credentials or a service: an ``is_available()`` that is not True stops the
-memory suite after the static parts (the abstract members, ``name``), reported as "not
-driven past is_available". Usage (``scripts/corpus`` runs the project environment):
+providers need credentials or a service: an ``is_available()`` that is not True stops a
+suite after the static parts (the abstract members, ``name``; the catalog members of a
+speech provider), reported as "not driven past is_available".
+Usage (in the project environment, as ``scripts/corpus`` runs ``corpus.py``):
 
     python scripts/corpus_contracts.py [--only DIST ...] [--no-install] [--jobs N]
         [--write-docs] [--json FILE] [--from-json FILE]
