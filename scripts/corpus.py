@@ -179,11 +179,12 @@ def plugin_name(directory: Path) -> str:
     return name if isinstance(name, str) and name else directory.name
 
 
-def _run(
-    argv: list[str], marker: str | None = None, enable: str | None = None
+def run_isolated(
+    argv: list[str], marker: str | None = None, enable: str | None = None, timeout: int = TIMEOUT
 ) -> tuple[dict[str, Any], str]:
-    """Run ``argv`` in a fresh home whose config enables the plugin ``enable``; its JSON
-    (after ``marker``, or the first ``{``)."""
+    """Run ``argv`` in a fresh home whose config enables the plugin ``enable``, with no
+    credentials and killed after ``timeout`` seconds; its JSON (after ``marker``, or the
+    first ``{``), or why there is none."""
     with tempfile.TemporaryDirectory(prefix="hpk-corpus-") as home:
         config = {"plugins": {"enabled": [enable]}} if enable else {}
         Path(home, "config.yaml").write_text(json.dumps(config), encoding="utf-8")
@@ -192,10 +193,10 @@ def _run(
         try:
             run = subprocess.run(
                 argv, capture_output=True, text=True, check=False, cwd=home, env=env,
-                timeout=TIMEOUT,
+                timeout=timeout,
             )  # fmt: skip
         except subprocess.TimeoutExpired:
-            return {}, f"timed out after {TIMEOUT} s"
+            return {}, f"timed out after {timeout} s"
     text = run.stdout
     if marker is not None:
         lines = [line for line in text.splitlines() if line.startswith(marker)]
@@ -224,11 +225,11 @@ def measure(entry: Entry, python: Path) -> Result:
         directory = site_packages(python) / entry.entry_point
         target, hermes = str(directory), [plugin_name(directory), str(directory)]
     kit = [str(python), "-m", "kit_devtools", "check", target, "--format", "json"]
-    result.check, problem = _run(kit)
+    result.check, problem = run_isolated(kit)
     if problem:
         result.problem = f"check: {problem}"
     loader = [str(python), "-c", LOADER, *hermes]
-    result.hermes, problem = _run(loader, "HPK-CORPUS ", enable=hermes[0])
+    result.hermes, problem = run_isolated(loader, "HPK-CORPUS ", enable=hermes[0])
     if problem:
         result.problem = f"hermes' loader: {problem}"
     result.seconds = time.perf_counter() - began

@@ -75,6 +75,9 @@ TTS_PROVIDERS = {
                  "        return output_path"),
     "bytes_tts": ("bytes-beep", "        return text.encode()"),  # returns bytes, writes nothing
     "failing_tts": ("failing-beep", "        raise RuntimeError('no voice server')"),
+    "offline_tts": ("offline-beep", "        raise ValueError('BEEP_API_KEY is not set')\n\n"
+                    "    def is_available(self):  # no key: hermes offers no text_to_speech\n"
+                    "        return False"),
 }  # fmt: skip
 
 STT = """

@@ -289,3 +289,67 @@ def test_a_release_named_as_hermes_names_it_is_started_for_the_check(tmp_path: P
     assert release is not None
     report = check_memory_provider(provider_dir(tmp_path, "recall"), "installed")
     assert (report.host, report.violations) == (f"hermes {release.version}", [])
+
+
+DUCK_PROVIDER = """
+class Duck:  # no MemoryProvider base: only the members the base declares abstract
+    name = "duck"
+
+    def is_available(self):
+        return True
+
+    def initialize(self, session_id, **kwargs):
+        pass
+
+    def get_tool_schemas(self):
+        return []
+
+
+def register(ctx):
+    ctx.register_memory_provider(Duck())
+"""
+
+
+def test_a_provider_without_the_optional_hooks_is_driven_as_hermes_drives_it(
+    tmp_path: Path,
+) -> None:
+    """hermes' MemoryManager reads each optional hook inside its try (0.19.0
+    ``sync_all``, ``queue_prefetch_all``, ``on_memory_write``, ``on_session_switch``):
+    a provider lacking one is logged at debug level, not broken (hermes-bort, memex-hermes
+    on the corpus)."""
+    directory = tmp_path / "duck"
+    directory.mkdir()
+    (directory / "__init__.py").write_text(DUCK_PROVIDER)
+    memory = check_memory_provider(directory)
+    real = check_memory_provider(directory, "installed")
+    assert (memory.violations, real.violations) == ([], [])
+    assert {"on_memory_write", "on_session_switch", "shutdown"} <= set(memory.checked)
+    assert memory.checked == real.checked
+
+
+FRESH_PROVIDER = DUCK_PROVIDER.replace(
+    """    def get_tool_schemas(self):
+        return []
+""",
+    """    def get_tool_schemas(self):  # a new list of new dicts on every call
+        return [{"name": "duck_recall", "description": "Recall a fact.",
+                 "parameters": {"type": "object", "properties": {}}}]
+
+    def handle_tool_call(self, name, args, **kwargs):
+        import json
+        return json.dumps({"error": f"unknown tool {name}"} if name != "duck_recall" else {})
+""",
+)
+
+
+def test_schemas_built_afresh_on_each_call_reach_the_model(tmp_path: Path) -> None:
+    """hermes offers what a second get_tool_schemas() call returns (0.19.0
+    ``get_all_tool_schemas`` 774-809): a provider that builds its list on each call (most
+    of the corpus': verbatim-memory, colony-hermes) has its tools offered all the same."""
+    directory = tmp_path / "fresh"
+    directory.mkdir()
+    (directory / "__init__.py").write_text(FRESH_PROVIDER)
+    memory = check_memory_provider(directory)
+    real = check_memory_provider(directory, "installed")
+    assert (memory.violations, real.violations) == ([], [])
+    assert "handle_tool_call" in memory.checked

@@ -174,6 +174,9 @@ def test_broken_speech_providers_fail_each_with_its_own_message(tmp_path: Path) 
     failing = check_provider(tts_dir(tmp_path, "failing_tts"), kind="tts")
     assert rules(failing) == [("synthesize", "must write the audio for hermes' text")]
     assert "RuntimeError: no voice server" in failing.violations[0].detail
+    offline = check_provider(tts_dir(tmp_path, "offline_tts"), kind="tts")
+    assert rules(offline) == [("is_available", "must be True where the suite runs")]
+    assert "synthesize" not in offline.checked  # hermes never calls it (hermes-plugin-murf-tts)
     bare = check_provider(stt_dir(tmp_path, "text_stt"), kind="transcription")
     assert rules(bare) == [("transcribe", "must return the envelope dict")]
     raising = check_provider(stt_dir(tmp_path, "raising_stt"), kind="transcription")
@@ -223,7 +226,7 @@ def test_a_directory_whose_provider_hermes_ignores_fails_with_hermes_warning(
     directory = write(tmp_path, "edge_tts", source + "\ndef register(ctx):\n"
                       "    ctx.register_tts_provider(Beep())\n")  # fmt: skip
     report = check_provider(directory, kind="tts")
-    assert rules(report) == [("register", "must register a tts provider hermes keeps")]
+    assert rules(report) == [("register", "must register a TTS provider hermes keeps")]
     assert "shadows a built-in name" in report.violations[0].detail
 
 

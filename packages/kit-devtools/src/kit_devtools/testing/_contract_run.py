@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from kit_devtools.testing.contracts import ContractReport, Violation
 from kit_devtools.testing.host import InMemoryHost
-from kit_devtools.testing.real import RealHost
+from kit_devtools.testing.real import RealHost, RealPlugin
 
 Driver = Callable[[Any, str, frozenset[str]], dict[str, Any]]
 """A kind's driver: ``drive(provider, release, built-in names) -> result``."""
@@ -27,6 +27,20 @@ PROVISION: Final = {
     "transcription": "transcription",
 }
 """Suite kind -> the key the in-memory host records its registrations under."""
+
+WHAT: Final = {
+    "context-engine": "a context engine",
+    "tts": "a TTS provider",
+    "transcription": "a transcription provider",
+    "model-provider": "a ProviderProfile",
+}
+"""Suite kind -> what a plugin of that kind registers, in a rule's words."""
+
+REGISTER: Final = {
+    "context-engine": "ctx.register_context_engine(engine)",
+    "model-provider": "providers.register_provider(profile) while the folder imports",
+}
+"""Kinds whose registration is not ``register_<kind>_provider`` -> how they register."""
 
 BASES: Final = {
     "tts": "agent.tts_provider.TTSProvider",
@@ -84,7 +98,11 @@ def _providers(kind: str, target: Any, host: InMemoryHost, report: ContractRepor
             report.violations.append(_none_kept(kind, [profiles.problem], version))
         return list(profiles.found)
     if isinstance(target, str | Path):
-        loaded = host.load(target)
+        try:
+            loaded = host.load(target)
+        except LookupError as exc:  # names nothing hermes discovers, as a RealHost says
+            report.violations.append(_not_loaded(f"hermes did not discover it: {exc}", version))
+            return []
         if not loaded.enabled:
             report.violations.append(_not_loaded(str(loaded.error), version))
             return []
@@ -118,14 +136,10 @@ def _not_loaded(error: str, version: str) -> Violation:
 
 def _none_kept(kind: str, warnings: list[str], version: str) -> Violation:
     said = f" (hermes: {warnings[-1]})" if warnings else ""
-    how = (
-        "register_context_engine(engine)"
-        if kind == "context-engine"
-        else (f"register_{PROVISION[kind]}_provider(provider)")
-    )
+    how = REGISTER.get(kind) or f"register_{PROVISION[kind]}_provider(provider)"
     return Violation(
         "register",
-        f"must register a {kind} provider hermes keeps",
+        f"must register {WHAT[kind]} hermes keeps",
         f"hermes holds none from this plugin{said}",
         f"call {how}, with a provider hermes accepts",
         (version,),
@@ -150,24 +164,22 @@ def _add(report: ContractReport, result: Mapping[str, Any], version: str) -> Non
 def _on_real(kind: str, target: Any, host: RealHost, options: Mapping[str, Any]) -> ContractReport:
     if not isinstance(target, str | Path):
         raise TypeError(
-            f"a RealHost runs the {kind} suite on a plugin directory, not on"
-            f" {type(target).__name__} objects: pass the directory whose register(ctx)"
-            " registers the provider"
+            f"a RealHost runs the {kind} suite on a plugin directory or an installed entry"
+            f" point's name, not on {type(target).__name__} objects: pass the directory"
+            " whose register(ctx) registers the provider"
         )
-    directory = Path(target).resolve()
-    loaded = next((p for p in host.plugins.values() if p.path == directory), None)
-    if loaded is None:  # not loaded yet: hermes starts again with it
-        loaded = host.load_all([directory]).get(directory)
+    loaded, folder = _loaded_on_real(target, host)
+    options = {"folder": folder, **options}
     version = host.version or "?"
     report = ContractReport(kind, str(target), f"hermes {version}")
-    results = host.drive_providers(
-        kind, loaded.key if loaded else "", **{"folder": directory.name, **options}
-    )
+    results = host.drive_providers(kind, loaded.key if loaded else "", **options)
     absent = [str(r["absent"]) for r in results if r.get("absent") and not r.get("provider")]
     if absent:
         report.absent = absent[0]
         return report
-    if loaded is None or not loaded.enabled:
+    if kind != "model-provider" and (loaded is None or not loaded.enabled):
+        # a model provider is imported by providers/ discovery: the general loader, which
+        # needs a plugin.yaml and never imports one, plays no part (_model_provider)
         why = loaded.error if loaded is not None else "hermes did not discover it"
         report.violations.append(_not_loaded(str(why), version))
         return report
@@ -177,3 +189,19 @@ def _on_real(kind: str, target: Any, host: RealHost, options: Mapping[str, Any])
     for result in results:
         _add(report, result, version)
     return report
+
+
+def _loaded_on_real(target: str | Path, host: RealHost) -> tuple[RealPlugin | None, str]:
+    """What hermes made of ``target`` (None when it did not discover it) and the folder
+    it installed: a directory is installed as an operator installs one, and a name that
+    is no path is an installed entry point (``hermes_agent.plugins``), enabled by name
+    as hermes' plugin manager loads every published plugin."""
+    if isinstance(target, str) and not Path(target).exists():
+        if target not in host.plugins:
+            host.load_all([], entry_points=[target])
+        return host.plugins.get(target), ""
+    directory = Path(target).resolve()
+    loaded = next((p for p in host.plugins.values() if p.path == directory), None)
+    if loaded is None:  # not loaded yet: hermes starts again with it
+        loaded = host.load_all([directory]).get(directory)
+    return loaded, directory.name

@@ -79,7 +79,7 @@ def drive_kind(
         return done.result()
     key = _name(done, provider, builtins)
     _catalog(done, provider)
-    if key is not None:
+    if key is not None and _available(done, provider, kind):
         with tempfile.TemporaryDirectory(prefix="hpk-speech-") as folder:
             if kind == "tts":
                 _synthesize(done, provider, key, folder, dispatch)
@@ -136,6 +136,32 @@ def _catalog(done: Drive, provider: Any) -> None:
             done.broke(member, f"must return {what}", f"it returned {type(value).__name__}", what)
 
 
+UNAVAILABLE: Final = {
+    "tts": "hermes offers the model no text_to_speech tool (its check_fn,"
+    " check_tts_requirements, asks the selected provider's is_available: 0.19.0"
+    " tools/tts_tool.py L2610-2680) and never calls synthesize",
+    "transcription": "hermes answers 'not available' and never calls transcribe",
+}
+"""Per kind: what hermes does with a provider whose ``is_available()`` is False."""
+
+
+def _available(done: Drive, provider: Any, kind: str) -> bool:
+    """Whether hermes would go on to call the provider: ``is_available()`` True (a raise is
+    reported with the catalog, and hermes treats it as unavailable)."""
+    try:
+        available = _read(provider, "is_available") if hasattr(provider, "is_available") else True
+    except Exception:
+        return False
+    if not available:
+        done.broke(
+            "is_available",
+            "must be True where the suite runs",
+            f"it returned {available!r}: {UNAVAILABLE[kind]}",
+            "give the test environment the provider's credentials or SDK",
+        )
+    return bool(available)
+
+
 def _read(provider: Any, member: str) -> Any:
     value = getattr(provider, member)
     return value() if callable(value) else value
@@ -188,18 +214,6 @@ def _transcribe(
         file.setsampwidth(2)
         file.setframerate(16_000)
         file.writeframes(b"\0\0" * 1600)
-    try:
-        available = _read(provider, "is_available") if hasattr(provider, "is_available") else True
-    except Exception:  # reported with the catalog: hermes treats it as unavailable
-        return
-    if not available:
-        done.broke(
-            "is_available",
-            "must be True where the suite runs",
-            "it returned False: hermes answers 'not available' and never calls transcribe",
-            "give the test environment the provider's credentials or SDK",
-        )
-        return
     calls: list[Any] = []
     original = provider.transcribe
 

@@ -389,7 +389,9 @@ class _Drive:
                 f"rename it, with the provider's name as a prefix ({self.provider.name}_{name})",
             )
             return
-        sent = next((o for o in offered if o is schema or o is inner), None)
+        # by value: hermes offers what a second get_tool_schemas() returns, new dicts for
+        # a provider that builds its list on each call
+        sent = next((o for o in offered if o in (schema, inner)), None)
         if sent is None and inner is not schema:
             self.flag(
                 "get_tool_schemas",

@@ -35,7 +35,9 @@ def _accepts(method: Callable[..., Any], keyword: str) -> bool:
 
 
 class ModelManager:
-    """``MemoryManager`` as the release of ``lifecycle`` runs it."""
+    """``MemoryManager`` as the release of ``lifecycle`` runs it: each member of the
+    provider read inside the guard that catches its call, as hermes reads it (a provider
+    without the base class may lack an optional hook)."""
 
     def __init__(self, lifecycle: MemoryLifecycle, core_tools: frozenset[str]) -> None:
         self.lifecycle = lifecycle
@@ -88,7 +90,7 @@ class ModelManager:
         )
 
     def build_system_prompt(self) -> str:
-        block = self._guarded("system_prompt_block()", self.provider.system_prompt_block)
+        block = self._guarded("system_prompt_block()", lambda: self.provider.system_prompt_block())
         return block if isinstance(block, str) and block.strip() else ""
 
     def on_turn_start(self, turn_number: int, message: str, **kwargs: Any) -> None:
@@ -103,8 +105,9 @@ class ModelManager:
         return found if isinstance(found, str) else ""
 
     def queue_prefetch_all(self, query: str, *, session_id: str = "") -> None:
-        queue = self.provider.queue_prefetch
-        self._guarded("queue_prefetch", lambda: queue(query, session_id=session_id))
+        self._guarded(
+            "queue_prefetch", lambda: self.provider.queue_prefetch(query, session_id=session_id)
+        )
 
     def sync_all(
         self,
@@ -114,11 +117,14 @@ class ModelManager:
         session_id: str = "",
         messages: list[dict[str, Any]] | None = None,
     ) -> None:
-        sync = self.provider.sync_turn
-        extra: dict[str, Any] = {"session_id": session_id}
-        if messages is not None and _accepts(sync, "messages"):
-            extra["messages"] = messages
-        self._guarded("sync_turn", lambda: sync(user_content, assistant_content, **extra))
+        def sync() -> None:  # the member read inside the guard, as hermes reads it
+            method = self.provider.sync_turn
+            extra: dict[str, Any] = {"session_id": session_id}
+            if messages is not None and _accepts(method, "messages"):
+                extra["messages"] = messages
+            method(user_content, assistant_content, **extra)
+
+        self._guarded("sync_turn", sync)
 
     def handle_tool_call(self, tool_name: str, args: dict[str, Any], **kwargs: Any) -> Any:
         provider = self.routes.get(tool_name)
@@ -133,22 +139,23 @@ class ModelManager:
     def on_memory_write(
         self, action: str, target: str, content: str, metadata: dict[str, Any] | None = None
     ) -> None:
-        write = self.provider.on_memory_write
-        if _accepts(write, "metadata"):
-            self._guarded(
-                "on_memory_write",
-                lambda: write(action, target, content, metadata=dict(metadata or {})),
-            )
-        else:
-            self._guarded("on_memory_write", lambda: write(action, target, content))
+        def write() -> None:
+            method = self.provider.on_memory_write
+            if _accepts(method, "metadata"):
+                method(action, target, content, metadata=dict(metadata or {}))
+            else:
+                method(action, target, content)
+
+        self._guarded("on_memory_write", write)
 
     def on_pre_compress(self, messages: list[dict[str, Any]]) -> str:
         found = self._guarded("on_pre_compress", lambda: self.provider.on_pre_compress(messages))
         return found if isinstance(found, str) else ""
 
     def on_session_switch(self, new_session_id: str, **kwargs: Any) -> None:
-        switch = self.provider.on_session_switch
-        self._guarded("on_session_switch", lambda: switch(new_session_id, **kwargs))
+        self._guarded(
+            "on_session_switch", lambda: self.provider.on_session_switch(new_session_id, **kwargs)
+        )
 
     def on_delegation(self, task: str, result: str, **kwargs: Any) -> None:
         self._guarded("on_delegation", lambda: self.provider.on_delegation(task, result, **kwargs))
@@ -157,4 +164,4 @@ class ModelManager:
         self._guarded("on_session_end", lambda: self.provider.on_session_end(messages))
 
     def shutdown_all(self) -> None:
-        self._guarded("shutdown", self.provider.shutdown)
+        self._guarded("shutdown", lambda: self.provider.shutdown())
