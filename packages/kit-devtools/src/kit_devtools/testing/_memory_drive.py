@@ -36,7 +36,7 @@ ANSWER: Final = "The user drinks tea in the morning."
 MESSAGES: Final = ({"role": "user", "content": QUERY}, {"role": "assistant", "content": ANSWER})
 UNKNOWN_TOOL: Final = "hpk_contract_no_such_tool"
 REQUIRED: Final = ("name", "is_available", "initialize", "get_tool_schemas")
-HOOKS: Final = (
+FIRST_HOOKS: Final = (
     "system_prompt_block",
     "prefetch",
     "queue_prefetch",
@@ -51,6 +51,10 @@ HOOKS: Final = (
     "get_config_schema",
     "save_config",
     "on_memory_write",
+)
+"""The members 0.13.0's ``MemoryProvider`` gives a default for (``_memory_lifecycle``)."""
+HOOKS: Final = (
+    *FIRST_HOOKS,
     "backup_paths",
     "unavailable_reason",
     "recall_status",

@@ -38,6 +38,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from kit_core._host_model import version_key
+from kit_devtools.testing._memory_drive import FIRST_HOOKS
 
 __all__ = ["CHANGES", "REQUIRED", "MemoryLifecycle", "lifecycle"]
 
@@ -69,22 +70,7 @@ class MemoryLifecycle:
 
 FIRST: Final = MemoryLifecycle(
     release="0.13.0",
-    optional=(
-        "system_prompt_block",
-        "prefetch",
-        "queue_prefetch",
-        "sync_turn",
-        "handle_tool_call",
-        "shutdown",
-        "on_turn_start",
-        "on_session_end",
-        "on_session_switch",
-        "on_pre_compress",
-        "on_delegation",
-        "get_config_schema",
-        "save_config",
-        "on_memory_write",
-    ),
+    optional=FIRST_HOOKS,
     # run_agent.py 0.13.0 2005-2043: session_id, platform, hermes_home, agent_context, then
     # agent_identity and agent_workspace from the active profile
     init_kwargs=("platform", "hermes_home", "agent_context", "agent_identity", "agent_workspace"),
