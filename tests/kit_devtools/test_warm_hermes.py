@@ -67,20 +67,26 @@ def test_each_worker_gets_the_hosts_environment(
         assert seen.read_text() == "set after the host"
 
 
-LATE_TOOL = """
-import hpk_late_module
-schema = {
-    "name": "late_value",
-    "description": "The late module's value.",
-    "parameters": {"type": "object", "properties": {}},
-}
+def value_tool(module: str, name: str) -> str:
+    """A ``register`` body: the tool ``name`` answers ``module.VALUE`` (the module imported
+    at registration, where hermes' worker looks it up)."""
+    return f"""
+import {module}
+schema = {{
+    "name": "{name}",
+    "description": "The value of {module}.",
+    "parameters": {{"type": "object", "properties": {{}}}},
+}}
 ctx.register_tool(
-    name="late_value",
-    toolset="late",
+    name="{name}",
+    toolset="{name}",
     schema=schema,
-    handler=lambda args, **kw: hpk_late_module.VALUE,
+    handler=lambda args, **kw: {module}.VALUE,
 )
 """
+
+
+LATE_TOOL = value_tool("hpk_late_module", "late_value")
 
 
 def test_a_module_installed_after_the_warm_process_started_is_importable(
@@ -113,20 +119,7 @@ def test_a_host_whose_warm_process_died_starts_hermes_cold(tmp_path: Path) -> No
         assert not isinstance(host._process, warm_hermes.Forked)
 
 
-PATH_TOOL = """
-import hpk_path_module
-schema = {
-    "name": "path_value",
-    "description": "The value of a module on PYTHONPATH.",
-    "parameters": {"type": "object", "properties": {}},
-}
-ctx.register_tool(
-    name="path_value",
-    toolset="path",
-    schema=schema,
-    handler=lambda args, **kw: hpk_path_module.VALUE,
-)
-"""
+PATH_TOOL = value_tool("hpk_path_module", "path_value")
 
 
 def test_a_host_with_another_pythonpath_is_served_by_the_same_warm_process(
