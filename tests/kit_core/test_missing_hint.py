@@ -39,9 +39,27 @@ def test_the_hint_works_for_json_string_arguments() -> None:
     assert "did you mean 'minutes'?" in refusal('{"minutse": 5}')["error"]
 
 
-@pytest.mark.parametrize("args", [{}, {"zzz": 5}, {"label": "tea"}, {"min": 5}, {"minutes": None}])
-def test_no_hint_without_a_close_unknown_argument(args: dict[str, Any]) -> None:
-    assert refusal(args)["error"] == "minutes is required (e.g. 5)"
+ACCEPTS = "This tool accepts: minutes, label"
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        ({}, "minutes is required (e.g. 5)"),
+        ({"zzz": 5}, f"minutes is required (e.g. 5) | unknown argument 'zzz'. {ACCEPTS}"),
+        ({"label": "tea"}, "minutes is required (e.g. 5)"),
+        (
+            {"min": 5},
+            f"minutes is required (e.g. 5) | unknown argument 'min'; did you mean 'minutes'?"
+            f" {ACCEPTS}",
+        ),
+        ({"minutes": None}, "minutes is required (e.g. 5)"),
+    ],
+)
+def test_no_hint_without_a_close_unknown_argument(args: dict[str, Any], error: str) -> None:
+    """The missing argument's own text has no hint; an unknown argument the call also sent
+    is the next error, with its own did-you-mean."""
+    assert refusal(args)["error"] == error
 
 
 def test_a_secret_looking_name_is_not_echoed() -> None:

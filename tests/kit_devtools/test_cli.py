@@ -187,7 +187,9 @@ def test_call_runs_a_tool_through_the_full_pipeline(capsys: pytest.CaptureFixtur
         )
         == 0
     )
-    assert json.loads(capsys.readouterr().out)["error"] == "from_scale is required (e.g. 'celsius')"
+    assert json.loads(capsys.readouterr().out)["error"] == (
+        "from_scale is required (e.g. 'celsius') | to_scale is required (e.g. 'fahrenheit')"
+    )
 
 
 def test_call_delivers_a_media_tool_to_a_simulated_chat_turn_and_shows_what_it_sent(

@@ -13,7 +13,7 @@ import operator
 from collections.abc import Callable, Mapping
 from typing import Any, Final, cast
 
-from kit_core._quick import FastPath
+from kit_core._quick import FastPath, compile_quick_check
 from kit_core._snapshot import ATOMS, deep_copy
 from kit_core.redaction import is_secret_key, redact_preview
 
@@ -26,15 +26,37 @@ ECHO_CHARS: Final = 40
 """The most of anything the caller sent (a value, an unknown key) that an error quotes."""
 
 
+Problem = tuple[str, str, str, str]
+"""One argument error: its JSON path (``filters.tags[2]``), the rule it breaks (the JSON
+Schema keyword: ``required``, ``type``, ``minimum`` …, or ``unknown``), its message, and a
+tail the message shares with others (``This tool accepts: …``), written once."""
+
+MAX_LISTED: Final = 5
+"""The most errors a rejection spells out; the rest are named in a summary."""
+EXTRA_CHARS: Final = 800
+"""The most characters a rejection's message adds after its first error."""
+
+
 class Rejection:
-    """Why a call was refused before its handler ran."""
+    """Why a call was refused before its handler ran: the first error (``message``, the
+    text a one-error call has always had) and, when the call has several, each listed
+    one as ``(argument path, rule, message)`` in ``errors`` (the first one first)."""
 
-    __slots__ = ("argument", "code", "message")
+    __slots__ = ("argument", "code", "errors", "listed_reason", "message")
 
-    def __init__(self, code: str, argument: str, message: str) -> None:
+    def __init__(
+        self,
+        code: str,
+        argument: str,
+        message: str,
+        errors: tuple[tuple[str, str, str], ...] = (),
+        listed_reason: str = "",
+    ) -> None:
         self.code = code
         self.argument = argument
         self.message = message
+        self.errors = errors
+        self.listed_reason = listed_reason
 
     def __repr__(self) -> str:
         return (
@@ -43,8 +65,12 @@ class Rejection:
 
     @property
     def reason(self) -> str:
-        """A short log phrase, e.g. ``missing thread_id``."""
-        return f"{'missing' if self.code == MISSING else 'invalid'} {self.argument}"
+        """A short log phrase, e.g. ``missing thread_id`` (``missing thread_id, invalid
+        limit`` for several errors)."""
+        return (
+            self.listed_reason
+            or f"{'missing' if self.code == MISSING else 'invalid'} {self.argument}"
+        )
 
 
 _JSON_NAMES: Final[dict[type, str]] = {
@@ -140,21 +166,12 @@ def declared_types(schema: Mapping[str, Any]) -> list[str]:
 
 def compile_value_check(schema: Mapping[str, Any], secret: bool = False) -> ValueCheck:
     """Compile one property schema (type, enum, bounds, lengths, pattern, items, properties)."""
-    steps: list[ValueCheck] = []
-    types = declared_types(schema)
-    tests = [_TYPE_TESTS[t] for t in types if t in _TYPE_TESTS]
-    if tests:
-        wanted = " or ".join(text for _, text in tests)
-        preds = tuple(test for test, _ in tests)
-
-        def check_type(v: Any, path: str) -> str | None:
-            for pred in preds:
-                if pred(v):
-                    return None
-            return f"{path} must be {wanted}; got {describe_value(v, secret)}"
-
-        steps.append(check_type)
-    steps.extend(_constraint_steps(schema, secret))
+    steps = [step for _, step in _rule_steps(schema, secret)]
+    items = schema.get("items")
+    if isinstance(items, Mapping):
+        steps.append(_items(compile_value_check(items, secret)))  # pyright: ignore[reportUnknownArgumentType]
+    if isinstance(schema.get("properties"), Mapping):
+        steps.append(compile_object_check(schema))
     if not steps:
         return lambda v, path: None
     if len(steps) == 1:
@@ -168,6 +185,27 @@ def compile_value_check(schema: Mapping[str, Any], secret: bool = False) -> Valu
         return None
 
     return check_all
+
+
+def _rule_steps(schema: Mapping[str, Any], secret: bool) -> list[tuple[str, ValueCheck]]:
+    """The checks of one value itself (not of its items or properties), in the order
+    they are asked, each with the rule it checks."""
+    steps: list[tuple[str, ValueCheck]] = []
+    types = declared_types(schema)
+    tests = [_TYPE_TESTS[t] for t in types if t in _TYPE_TESTS]
+    if tests:
+        wanted = " or ".join(text for _, text in tests)
+        preds = tuple(test for test, _ in tests)
+
+        def check_type(v: Any, path: str) -> str | None:
+            for pred in preds:
+                if pred(v):
+                    return None
+            return f"{path} must be {wanted}; got {describe_value(v, secret)}"
+
+        steps.append(("type", check_type))
+    steps.extend(_constraint_steps(schema, secret))
+    return steps
 
 
 Fix = Callable[[Any], Any]
@@ -221,8 +259,8 @@ def compile_whole_numbers(schema: Mapping[str, Any]) -> Fix | None:
     return fix
 
 
-def _constraint_steps(schema: Mapping[str, Any], secret: bool) -> list[ValueCheck]:
-    steps: list[ValueCheck] = []
+def _constraint_steps(schema: Mapping[str, Any], secret: bool) -> list[tuple[str, ValueCheck]]:
+    steps: list[tuple[str, ValueCheck]] = []
 
     def shown(v: Any) -> str:
         return describe_value(v, secret)
@@ -236,7 +274,7 @@ def _constraint_steps(schema: Mapping[str, Any], secret: bool) -> list[ValueChec
                 return None
             return f"{path} must be one of {listing}; got {shown(v)}"
 
-        steps.append(check_enum)
+        steps.append(("enum", check_enum))
     for key, op, word in (
         ("minimum", operator.ge, ">="),
         ("maximum", operator.le, "<="),
@@ -245,7 +283,7 @@ def _constraint_steps(schema: Mapping[str, Any], secret: bool) -> list[ValueChec
     ):
         if _is_number(schema.get(key)):
             limit: Any = schema[key]
-            steps.append(_bound(limit, op, f"{word} {limit}", shown))
+            steps.append((key, _bound(limit, op, f"{word} {limit}", shown)))
     sized: tuple[tuple[str, int, str, Any], ...] = (
         ("minLength", 1, "at least {} characters", str),
         ("maxLength", -1, "at most {} characters", str),
@@ -254,14 +292,9 @@ def _constraint_steps(schema: Mapping[str, Any], secret: bool) -> list[ValueChec
     )
     for key, size, noun, kinds in sized:
         if _is_integer(schema.get(key)):
-            steps.append(_length(schema[key], size, noun.format(schema[key]), kinds, shown))
+            steps.append((key, _length(schema[key], size, noun.format(schema[key]), kinds, shown)))
     if isinstance(schema.get("pattern"), str):
-        steps.append(_pattern(schema["pattern"], shown))
-    items = schema.get("items")
-    if isinstance(items, Mapping):
-        steps.append(_items(compile_value_check(items, secret)))  # pyright: ignore[reportUnknownArgumentType]
-    if isinstance(schema.get("properties"), Mapping):
-        steps.append(compile_object_check(schema))
+        steps.append(("pattern", _pattern(schema["pattern"], shown)))
     return steps
 
 
@@ -322,29 +355,43 @@ def _items(each: ValueCheck) -> ValueCheck:
     return check
 
 
-def suggest(name: str, known: list[str]) -> str:
-    """A did-you-mean phrase for an unknown key, plus the accepted names."""
+def did_you_mean(name: str, known: list[str]) -> str:
+    """``; did you mean 'x'?`` for an unknown key spelt close to a known one, else ``.``"""
     import difflib  # here, not at import: only a refused call needs it
 
     close = difflib.get_close_matches(name[: 2 * ECHO_CHARS], known, n=1, cutoff=0.6)
-    hint = f"; did you mean {close[0]!r}?" if close else "."
-    accepted = f"accepts: {', '.join(known)}" if known else "accepts no arguments"
-    return f"{hint} This tool {accepted}"
+    return f"; did you mean {close[0]!r}?" if close else "."
+
+
+def accepted(known: list[str]) -> str:
+    """`` This tool accepts: a, b``: the names an unknown key is told of."""
+    return f" This tool accepts: {', '.join(known)}" if known else " This tool accepts no arguments"
+
+
+def suggest(name: str, known: list[str]) -> str:
+    """A did-you-mean phrase for an unknown key, plus the accepted names."""
+    return did_you_mean(name, known) + accepted(known)
 
 
 def sent_instead(missing: str, args: Mapping[Any, Any], known: frozenset[str]) -> str:
     """A did-you-mean for a missing argument when the call sent an unknown one spelt
     close to it (``minuts`` for ``minutes``), else ``""``. Only a refused call asks."""
+    return _instead(missing, args, known)[0]
+
+
+def _instead(missing: str, args: Mapping[Any, Any], known: frozenset[str]) -> tuple[str, Any]:
+    """:func:`sent_instead`'s phrase and the unknown key it names (None without one)."""
     unknown = [k for k in args if k.__class__ is str and k not in known]
     if not unknown:
-        return ""
+        return "", None
     import difflib  # here, not at import: only a refused call needs it
 
     by_cut = {k[: 2 * ECHO_CHARS]: k for k in unknown}
     close = difflib.get_close_matches(missing, list(by_cut), n=1, cutoff=0.75)
     if not close:
-        return ""
-    return f"; got {short_name(by_cut[close[0]])!r} instead: did you mean {missing!r}?"
+        return "", None
+    sent = by_cut[close[0]]
+    return f"; got {short_name(sent)!r} instead: did you mean {missing!r}?", sent
 
 
 def compile_object_check(schema: Mapping[str, Any]) -> ValueCheck:
@@ -361,13 +408,14 @@ def compile_object_check(schema: Mapping[str, Any]) -> ValueCheck:
         else None
     )
     known = list(props)
+    known_set = frozenset(known)
 
     def check(v: Any, path: str) -> str | None:
         if not isinstance(v, dict):
             return None
         for key in required:
             if key not in v:
-                return f"{path}.{key} is required"
+                return f"{path}.{key} is required{sent_instead(key, v, known_set)}"  # pyright: ignore[reportUnknownArgumentType]
         for key, item in v.items():  # pyright: ignore[reportUnknownVariableType]
             sub = checks.get(key, other)  # pyright: ignore[reportUnknownArgumentType]
             if sub is not None:
@@ -379,6 +427,127 @@ def compile_object_check(schema: Mapping[str, Any]) -> ValueCheck:
         return None
 
     return check
+
+
+# -- every error of a refused call ------------------------------------------------------
+
+Collect = Callable[[Any, str, list[Problem]], None]
+"""Adds every error of a value (at its path) to a list: one per value (the first rule it
+breaks), and those of its items and properties."""
+
+
+def compile_collector(schema: Mapping[str, Any], secret: bool = False) -> Collect:
+    """What finds every error of a value of ``schema``, in the order the check of
+    :func:`compile_value_check` meets them (compiled only when a call is refused)."""
+    steps = _rule_steps(schema, secret)
+    items: Any = schema.get("items")
+    each = (
+        compile_collector(cast("Mapping[str, Any]", items), secret)
+        if isinstance(items, Mapping)
+        else None
+    )
+    fields = _fields_collector(schema) if isinstance(schema.get("properties"), Mapping) else None
+
+    def collect(v: Any, path: str, out: list[Problem]) -> None:
+        for rule, step in steps:
+            problem = step(v, path)
+            if problem is not None:
+                out.append((path, rule, problem, ""))
+                return
+        if each is not None and isinstance(v, list | tuple):
+            for index, item in enumerate(cast("list[Any]", v)):
+                each(item, f"{path}[{index}]", out)
+        if fields is not None and isinstance(v, dict):
+            fields(v, path, out)
+
+    return collect
+
+
+def _fields_collector(schema: Mapping[str, Any]) -> Collect:
+    """Every error of a nested object: missing and unknown keys (each with its
+    did-you-mean; an unknown key a missing one's already names is not told twice) and its
+    values'."""
+    props: Mapping[str, Any] = schema.get("properties") or {}
+    subs = {key: compile_collector(sub, is_secret_key(key)) for key, sub in props.items()}
+    required = tuple(schema.get("required") or ())
+    extra: Any = schema.get("additionalProperties")
+    closed = extra is False
+    other = (
+        compile_collector(cast("Mapping[str, Any]", extra)) if isinstance(extra, Mapping) else None
+    )
+    known = list(props)
+    known_set = frozenset(known)
+
+    def collect(v: Any, path: str, out: list[Problem]) -> None:
+        told: set[Any] = set()
+        for key in required:
+            if key not in v:
+                hint, sent = _instead(key, v, known_set)
+                told.add(sent)
+                out.append((f"{path}.{key}", "required", f"{path}.{key} is required{hint}", ""))
+        for key, item in v.items():
+            sub = subs.get(key, other)
+            if sub is not None:
+                sub(item, f"{path}.{key}", out)
+            elif closed and key not in told:
+                shown = short_name(key)
+                text = f"{path} has an unknown key {shown!r}{did_you_mean(str(key), known)}"
+                out.append((f"{path}.{shown}", "unknown", text, accepted(known)))
+
+    return collect
+
+
+def combined(first: Rejection, found: list[Problem]) -> Rejection:
+    """``first`` (the first error, as the check found it) with the others ``found``: the
+    message keeps ``first``'s text first and adds each other error (``" | "`` between),
+    at most :data:`MAX_LISTED` in all and :data:`EXTRA_CHARS` more characters; those past
+    either are named in a summary (``and 7 more: a, b, c``)."""
+    head = next((p for p in found if p[2] + p[3] == first.message), None)
+    rest = [p for p in found if p is not head]
+    if not rest:
+        return first
+    path, rule = (head[0], head[1]) if head else (first.argument, "invalid")
+    listed = [(path, rule, first.message)]
+    parts = [first.message]
+    told = {p[3] for p in found if p[3] and p[3] in first.message}
+    budget = EXTRA_CHARS
+    left = 0
+    for index, (where, why, text, tail) in enumerate(rest):
+        if tail and tail not in told:
+            text += tail
+        piece = f" | {text}"
+        if len(listed) >= MAX_LISTED or len(piece) > budget - 40:  # room for the summary
+            left = index
+            break
+        told.add(tail)
+        budget -= len(piece)
+        listed.append((where, why, text))
+        parts.append(piece)
+    else:
+        left = len(rest)
+    unlisted = rest[left:]
+    if unlisted:
+        names = list(dict.fromkeys(p[0] for p in unlisted))
+        summary = f" | and {len(unlisted)} more: "
+        shown: list[str] = []
+        for name in names:
+            if len(summary) + len(", ".join([*shown, name])) + 2 > budget:
+                break
+            shown.append(name)
+        summary += ", ".join(shown) + (" …" if len(shown) < len(names) else "")
+        parts.append(summary)
+    reason = ", ".join(
+        [
+            first.reason,
+            *(
+                f"{'missing' if why == 'required' else 'invalid'} {where}"
+                for where, why, _ in listed[1:]
+            ),
+        ]
+    )
+    if unlisted:
+        reason += f" and {len(unlisted)} more"
+    return Rejection(first.code, first.argument, "".join(parts), tuple(listed), reason)
 
 
 ArgumentCheck = Callable[[dict[str, Any]], "tuple[dict[str, Any], Rejection | None]"]
@@ -421,20 +590,85 @@ def compile_arguments(
     # default) takes an explicit null: it is handed to the handler as None
     null_ok = frozenset(k for k in required if _nullable(props.get(k)))
 
+    collectors: dict[str, Collect] = {}
+    quick: dict[str, Callable[[Any], bool]] = {}
+    others: list[Callable[[dict[str, Any], str], bool]] = []
+    fast = FastPath(props)
+
+    def every_error(first: Rejection, args: dict[str, Any], told: Any = None) -> Rejection:
+        """``first`` with every other error of the call (see :func:`combined`); ``told``:
+        the unknown key ``first``'s did-you-mean names. A value its property's quick test
+        accepts is not looked at again, so a call with one error pays little for the
+        search of others."""
+        if not collectors:  # compiled when a call is first refused
+            others.append(fast.others_pass(required, closed, checks, fixes))
+            for key, sub in props.items():
+                collectors[key] = compile_collector(sub, is_secret_key(key))
+                test = compile_quick_check(sub)
+                if test is not None:
+                    quick[key] = test
+        # a scalar's error (or a missing argument) is its argument's only one
+        if (first.code == MISSING or first.argument in quick) and others[0](args, first.argument):
+            return first
+        found: list[Problem] = []
+        missing: list[str] = []
+        for key in required:
+            value = args.get(key)
+            if value is None and key in null_ok and key in args:
+                continue
+            if value is None or (value.__class__ is str and not value.strip()):
+                missing.append(key)
+                if key == first.argument and first.code == MISSING:
+                    found.append((key, "required", first.message, ""))
+                    continue
+                hint, sent = _instead(key, args, known_set)
+                told = (told, sent)
+                found.append((key, "required", missing_text[key] + hint, ""))
+        if closed and not known_set.issuperset(args):
+            found.extend(_unknown(args, told))
+        for key, value in args.items():
+            if value is None or key in missing:
+                continue
+            test = quick.get(key)
+            if test is not None and test(value):
+                continue
+            collect = collectors.get(key)
+            if collect is not None:
+                collect(value, key, found)
+        return first if len(found) < 2 else combined(first, found)
+
+    def _unknown(args: dict[str, Any], told: Any) -> list[Problem]:
+        """The unknown keys of a call but those a missing argument's did-you-mean named
+        (``told``: nested pairs of them)."""
+        named: set[Any] = set()
+        while isinstance(told, tuple):
+            told, sent = cast("tuple[Any, Any]", told)
+            named.add(sent)
+        named.add(told)
+        found: list[Problem] = []
+        for key in args:
+            if key not in known_set and key not in named:
+                shown = short_name(key)
+                text = f"unknown argument {shown!r}{did_you_mean(str(key), known)}"
+                found.append((shown, "unknown", text, accepted(known)))
+        return found
+
     def check(args: dict[str, Any]) -> tuple[dict[str, Any], Rejection | None]:
         for key in required:
             value = args.get(key)
             if value is None and key in null_ok and key in args:
                 continue
             if value is None or (value.__class__ is str and not value.strip()):
-                text = missing_text[key] + sent_instead(key, args, known_set)
-                return args, Rejection(MISSING, key, text)
+                hint, sent = _instead(key, args, known_set)
+                return args, every_error(
+                    Rejection(MISSING, key, missing_text[key] + hint), args, sent
+                )
         if closed and not known_set.issuperset(args):
             for key in args:
                 if key not in known_set:
                     shown = short_name(key)
                     text = f"unknown argument {shown!r}{suggest(str(key), known)}"
-                    return args, Rejection(INVALID, shown, text)
+                    return args, every_error(Rejection(INVALID, shown, text), args)
         nulls: list[str] | None = None
         for key, value in args.items():
             sub = checks.get(key)
@@ -445,7 +679,7 @@ def compile_arguments(
                 continue
             problem = sub(value, key)
             if problem is not None:
-                return args, Rejection(INVALID, key, problem)
+                return args, every_error(Rejection(INVALID, key, problem), args)
         if nulls:
             args = {k: v for k, v in args.items() if k not in nulls}
         if fixes:
@@ -456,9 +690,7 @@ def compile_arguments(
 
     fill = default_filler(defaults) if defaults else None
     # the straight-line fast path answers the common valid call; anything else is ``check``
-    return FastPath(props).check(
-        required, closed, checks, check, fill, tuple(defaults or ()), fixes
-    )
+    return fast.check(required, closed, checks, check, fill, tuple(defaults or ()), fixes)
 
 
 def _whole_numbers(args: dict[str, Any], fixes: Mapping[str, Fix]) -> dict[str, Any]:

@@ -166,8 +166,46 @@ class FastPath:
         constants = self.namespace
         constants["FULL"] = full
         lines = ["def fast_check(args):"]
+        lines += self._tests(required, closed, value_checks, fixes, "return FULL(args)", "")
+        if fill is not None:
+            constants["FILL"] = fill
+            for n, key in enumerate(defaulted):
+                constants[f"D{n}"] = key
+                lines += [f"    if D{n} not in args:", "        return FILL(args), None"]
+        lines.append("    return args, None")
+        return FunctionType(_function_code("\n".join(lines) + "\n"), constants)
+
+    def others_pass(
+        self,
+        required: tuple[str, ...],
+        closed: bool,
+        value_checks: Mapping[str, ValueCheck],
+        fixes: Mapping[str, Callable[[Any], Any]] | None = None,
+    ) -> Callable[[dict[str, Any], str], bool]:
+        """``(args, skip)``: True when the call has nothing the fast check refuses but in
+        the argument ``skip`` (a refused call's first error), so the full search of its
+        other errors is not needed; False asks for it. Written when a call is first
+        refused, with the fast check's tests."""
+        lines = ["def others_pass(args, skip):"]
+        lines += self._tests(required, closed, value_checks, fixes, "return False", "skip")
+        lines.append("    return True")
+        return FunctionType(_function_code("\n".join(lines) + "\n"), self.namespace)
+
+    def _tests(
+        self,
+        required: tuple[str, ...],
+        closed: bool,
+        value_checks: Mapping[str, ValueCheck],
+        fixes: Mapping[str, Callable[[Any], Any]] | None,
+        fail: str,
+        skip: str,
+    ) -> list[str]:
+        """The fast check's tests, each ``fail`` when it does not hold (with ``skip``, the
+        name of an argument whose test is left out)."""
+        constants = self.namespace
+        lines: list[str] = []
         if closed:
-            lines += ["    if not KNOWN.issuperset(args):", "        return FULL(args)"]
+            lines += ["    if not KNOWN.issuperset(args):", f"        {fail}"]
             constants["KNOWN"] = frozenset(self.properties)
         wanted = set(required)
         for n, key in enumerate(self.properties):
@@ -186,16 +224,12 @@ class FastPath:
             else:
                 lines.append(f"    v = args.get(K{n}, ABSENT)")
                 test = f"v is not ABSENT and not ({condition})"
-            lines += [f"    if {test}:", "        return FULL(args)"]
+            if skip:
+                test = f"({test}) and {skip} != K{n}"
+            lines += [f"    if {test}:", f"        {fail}"]
         for n, key in enumerate(k for k in required if k not in self.properties):
             lines.append(f"    v = args.get(R{n})")  # required but undeclared: only present
             lines.append("    if v is None or (v.__class__ is STR and not v.strip()):")
-            lines.append("        return FULL(args)")
+            lines.append(f"        {fail}")
             constants[f"R{n}"] = key
-        if fill is not None:
-            constants["FILL"] = fill
-            for n, key in enumerate(defaulted):
-                constants[f"D{n}"] = key
-                lines += [f"    if D{n} not in args:", "        return FILL(args), None"]
-        lines.append("    return args, None")
-        return FunctionType(_function_code("\n".join(lines) + "\n"), constants)
+        return lines

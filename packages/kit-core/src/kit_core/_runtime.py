@@ -87,6 +87,8 @@ def _safe_str(exc: BaseException) -> str:
 def _without_cut_secrets(text: str, secrets: tuple[str, ...]) -> str:
     """``text`` without the start of a named secret cut short by a quote of what the
     caller sent (``got string 'abcd…'``), which the exact-value redaction cannot find."""
+    if not secrets:
+        return text
     for form in named_forms(secrets):
         for size in range(min(len(form) - 1, ECHO_CHARS), MIN_SECRET_LENGTH - 1, -1):
             cut = form[:size] + "…"
@@ -213,6 +215,18 @@ class ToolRunner:
     def reject(self, rejection: Rejection, raw: Any, started: float) -> str:
         secrets = self.secrets()
         message = _without_cut_secrets(redact_text(rejection.message, secrets), secrets)
+        errors = (
+            [
+                {
+                    "argument": _without_cut_secrets(redact_text(where, secrets), secrets),
+                    "rule": rule,
+                    "message": _without_cut_secrets(redact_text(text, secrets), secrets),
+                }
+                for where, rule, text in rejection.errors
+            ]
+            if rejection.errors
+            else None
+        )
         if self.logger.isEnabledFor(_WARNING):
             _log(
                 self.logger,
@@ -224,7 +238,7 @@ class ToolRunner:
                 message,
                 preview(raw, secrets, PREVIEW_CHARS),
             )
-        return error_envelope(message, rejection.code)
+        return error_envelope(message, rejection.code, errors)
 
     def finish(self, result: Any, started: float, info: bool) -> str:
         """Encode what the handler returned; log the outcome when its line is on."""

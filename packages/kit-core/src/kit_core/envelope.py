@@ -12,7 +12,10 @@ returns a failure      ``{"success": false, "error": "<tool> failed: <message>",
                        object whose ``tool_failure()`` gives one (:class:`ReportsFailure`,
                        e.g. a failed ``kit_media.MediaDeliveryResult``)
 call refused           ``{"success": false, "error": "<argument> is required (e.g. …)",
-                       "error_code": "missing_argument"}`` (or ``invalid_argument``)
+                       "error_code": "missing_argument"}`` (or ``invalid_argument``);
+                       with several errors, ``error`` lists them after the first
+                       (``… | limit must be >= 1; got integer 0``) and ``"errors":
+                       [{"argument", "rule", "message"}, …]`` follows
 value not encodable    ``{"success": false, "error": "…", "error_code":
                        "result_not_serializable"}``
 =====================  ==========================================================
@@ -183,9 +186,17 @@ def encode_success(data: Any) -> str:
     return "".join(encoder({"success": True, "data": data}, 0))
 
 
-def error_envelope(message: str, code: ErrorCode | str) -> str:
-    """``{"success": false, "error": message, "error_code": code}`` as a JSON string."""
+def error_envelope(
+    message: str, code: ErrorCode | str, errors: list[dict[str, str]] | None = None
+) -> str:
+    """``{"success": false, "error": message, "error_code": code}`` as a JSON string, with
+    ``"errors": [{"argument": …, "rule": …, "message": …}, …]`` after them when a refused
+    call has several argument errors."""
     text = str(code)
+    if errors:
+        return _PLAIN_ENCODER.encode(
+            {"success": False, "error": message, "error_code": text, "errors": errors}
+        )
     if message.__class__ is str and text.__class__ is str:
         error, error_code = _encode_str(message), _encode_str(text)
         return f'{{"success": false, "error": {error}, "error_code": {error_code}}}'
