@@ -148,6 +148,12 @@ def derive(
             " docstring's Args section, or write Annotated[T, 'what it is'], or pass"
             " allow_undocumented=True to @tool"
         )
+    if meta.helper is not None and meta.helper.required and not required:
+        raise need.fail(
+            f"has a default, but its {_helper_name(meta.helper.schema)} inside Annotated says"
+            " required=True; a typed argument is required when it has no default: drop"
+            " required=True, or drop the default"
+        )
     keywords = {**schema, **meta.keywords}
     if default is not None:
         keywords["default"] = default
@@ -169,14 +175,85 @@ def clear_derived() -> None:
 
 
 class _Meta:
-    """What ``Annotated`` added: a description, an example, keywords."""
+    """What ``Annotated`` added: a description, an example, keywords, and the spec helper
+    (``int_arg(...)``) they came from, if one did."""
 
-    __slots__ = ("description", "example", "keywords")
+    __slots__ = ("description", "example", "helper", "keywords")
 
     def __init__(self) -> None:
         self.description: str | None = None
         self.example: Any = None
         self.keywords: dict[str, Any] = {}
+        self.helper: ArgSpec | None = None
+
+
+_HELPERS: Final = {
+    "string": "str_arg",
+    "integer": "int_arg",
+    "number": "number_arg",
+    "boolean": "bool_arg",
+    "array": "array_arg",
+    "object": "object_arg",
+}
+"""The spec helper of each JSON type, as an error names it."""
+_FROM_TYPE: Final = frozenset(
+    {"type", "anyOf", "nullable", "description", "items", "properties", "required"}
+    | {"additionalProperties"}
+)
+"""What an annotation decides and a spec helper inside ``Annotated`` does not: the type
+(checked to agree with the helper's), its items and fields; the description is taken."""
+
+
+def _helper_name(schema: Mapping[str, Any]) -> str:
+    types = [t for t in _declared(schema) if t != "null"]
+    return f"{_HELPERS[types[0]]}(...)" if len(types) == 1 and types[0] in _HELPERS else "arg(...)"
+
+
+def _declared(schema: Mapping[str, Any]) -> list[str]:
+    from kit_core._checks import declared_types
+
+    return declared_types(schema)
+
+
+def _take_helper(spec: ArgSpec, meta: _Meta) -> None:
+    """An ``Annotated[T, int_arg(...)]``'s spec as :class:`Arg` would say it: its
+    description, example and constraints (its ``required=True`` is the signature's to say)."""
+    schema = spec.schema
+    text: Any = schema.get("description")
+    meta.description = meta.description or (text if isinstance(text, str) else None)
+    if spec.example is not None and meta.example is None:
+        meta.example = deep_copy(spec.example)
+    own = {k: deep_copy(v) for k, v in schema.items() if k not in _FROM_TYPE}
+    meta.keywords = {**own, **meta.keywords}
+    meta.helper = meta.helper or spec
+
+
+def _agrees(helper: ArgSpec, schema: Mapping[str, Any], base: Any, need: _Need) -> None:
+    """Refuse a spec helper whose JSON type (or its items') is not the annotation's."""
+    given: Mapping[str, Any] = helper.schema
+    found: Mapping[str, Any] = schema
+    where = ""
+    while True:
+        wanted = {t for t in _declared(given) if t != "null"}
+        have = {t for t in _declared(found) if t != "null"}
+        if wanted != have:
+            break
+        items: Any = given.get("items")
+        inner: Any = found.get("items")
+        if not isinstance(items, Mapping) or not isinstance(inner, Mapping):
+            return
+        given, found = cast("Mapping[str, Any]", items), cast("Mapping[str, Any]", inner)
+        where = f"{where} items of" if where else " items of"
+    shown: str = base.__name__ if isinstance(base, type) else repr(base).replace("typing.", "")
+    used = _helper_name(helper.schema)
+    kinds = " or ".join(sorted(have)) or "no JSON type"
+    told = " or ".join(sorted(wanted)) or "no JSON type"
+    fix = f"write {_helper_name(schema)} for this type" if not where else "make the items agree"
+    raise need.fail(
+        f"is annotated {shown} ({where.strip() + ' ' if where else ''}{kinds}), but its {used}"
+        f" inside Annotated describes{where} {told}; {fix} (or write Annotated[{shown},"
+        " Arg('description', ...)]), or change the annotation"
+    )
 
 
 _KEY_QUALIFIERS: Final = frozenset(
@@ -202,10 +279,7 @@ def _split_annotated(annotation: Any, need: _Need) -> tuple[Any, _Meta]:
                     meta.example = deep_copy(extra.example)
                 meta.keywords = {**extra.keywords, **meta.keywords}
             elif isinstance(extra, ArgSpec):
-                raise need.fail(
-                    "an argument spec (str_arg(...)) inside Annotated is for params=; in a"
-                    " signature write Annotated[T, Arg('description', minimum=..., ...)]"
-                )
+                _take_helper(extra, meta)
         annotation = base
     return annotation, meta
 
@@ -214,27 +288,36 @@ def _schema_of(annotation: Any, need: _Need) -> tuple[dict[str, Any], Convert | 
     """The JSON Schema keywords of an annotation (no description), its converter, and
     what its ``Annotated`` wrapper added."""
     base, meta = _split_annotated(annotation, need)
+    helper = meta.helper
+    schema, convert = _base_schema(base, meta, need)
+    if helper is not None:
+        _agrees(helper, schema, base, need)
+    return schema, convert, meta
+
+
+def _base_schema(base: Any, meta: _Meta, need: _Need) -> tuple[dict[str, Any], Convert | None]:
     origin = typing.get_origin(base)
     if origin is typing.Union or origin is types.UnionType:
         members = typing.get_args(base)
         kept = [m for m in members if m is not type(None)]
         if len(kept) == len(members):
-            return (*_union(kept, need), meta)
+            return _union(kept, need)
         schema, convert, inner = (
             _schema_of(kept[0], need) if len(kept) == 1 else (*_union(kept, need), _Meta())
         )
         _merge_meta(meta, inner)
         schema["nullable"] = True
-        return schema, (None if convert is None else _or_none(convert)), meta
+        return schema, (None if convert is None else _or_none(convert))
     schema, convert, inner = _plain_schema(base, origin, need)
     _merge_meta(meta, inner)
-    return schema, convert, meta
+    return schema, convert
 
 
 def _merge_meta(outer: _Meta, inner: _Meta) -> None:
     outer.description = outer.description or inner.description
     outer.example = outer.example if outer.example is not None else inner.example
     outer.keywords = {**inner.keywords, **outer.keywords}
+    outer.helper = outer.helper or inner.helper
 
 
 def _or_none(convert: Convert) -> Convert:
