@@ -381,6 +381,8 @@ def sent_instead(missing: str, args: Mapping[Any, Any], known: frozenset[str]) -
 
 def _instead(missing: str, args: Mapping[Any, Any], known: frozenset[str]) -> tuple[str, Any]:
     """:func:`sent_instead`'s phrase and the unknown key it names (None without one)."""
+    if known.issuperset(args):  # the common case, without a loop
+        return "", None
     unknown = [k for k in args if k.__class__ is str and k not in known]
     if not unknown:
         return "", None

@@ -213,7 +213,7 @@ class ToolRunner:
 
     @_or_fallback
     def reject(self, rejection: Rejection, raw: Any, started: float) -> str:
-        secrets = self.secrets()
+        secrets = self.secrets() if self.env_names else ()
         message = _without_cut_secrets(redact_text(rejection.message, secrets), secrets)
         errors = (
             [
