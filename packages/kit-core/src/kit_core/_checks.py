@@ -11,7 +11,7 @@ import json
 import math
 import operator
 from collections.abc import Callable, Mapping
-from typing import Any, Final, cast
+from typing import Any, Final, NamedTuple, cast
 
 from kit_core._quick import FastPath, compile_quick_check
 from kit_core._snapshot import ATOMS, deep_copy
@@ -555,6 +555,33 @@ def combined(first: Rejection, found: list[Problem]) -> Rejection:
 ArgumentCheck = Callable[[dict[str, Any]], "tuple[dict[str, Any], Rejection | None]"]
 
 
+class _Search(NamedTuple):
+    """What finds every error of a refused call of one tool: the fast path's test of the
+    arguments but one, the properties' quick tests, and their collectors."""
+
+    others_pass: Callable[[dict[str, Any], str], bool]
+    quick: dict[str, Callable[[Any], bool]]
+    collectors: dict[str, Collect]
+
+    @classmethod
+    def make(
+        cls,
+        fast: FastPath,
+        props: Mapping[str, Any],
+        required: tuple[str, ...],
+        closed: bool,
+        checks: Mapping[str, ValueCheck],
+        fixes: Mapping[str, Fix],
+    ) -> _Search:
+        quick = {
+            key: test
+            for key, sub in props.items()
+            if (test := compile_quick_check(sub)) is not None
+        }
+        collectors = {key: compile_collector(sub, is_secret_key(key)) for key, sub in props.items()}
+        return cls(fast.others_pass(required, closed, checks, fixes), quick, collectors)
+
+
 def compile_arguments(
     parameters: Mapping[str, Any],
     examples: Mapping[str, Any],
@@ -592,25 +619,19 @@ def compile_arguments(
     # default) takes an explicit null: it is handed to the handler as None
     null_ok = frozenset(k for k in required if _nullable(props.get(k)))
 
-    collectors: dict[str, Collect] = {}
-    quick: dict[str, Callable[[Any], bool]] = {}
-    others: list[Callable[[dict[str, Any], str], bool]] = []
     fast = FastPath(props)
+    compiled: list[_Search] = []  # one entry, made when a call is first refused
 
     def every_error(first: Rejection, args: dict[str, Any], told: Any = None) -> Rejection:
         """``first`` with every other error of the call (see :func:`combined`); ``told``:
         the unknown key ``first``'s did-you-mean names. A value its property's quick test
         accepts is not looked at again, so a call with one error pays little for the
         search of others."""
-        if not collectors:  # compiled when a call is first refused
-            others.append(fast.others_pass(required, closed, checks, fixes))
-            for key, sub in props.items():
-                collectors[key] = compile_collector(sub, is_secret_key(key))
-                test = compile_quick_check(sub)
-                if test is not None:
-                    quick[key] = test
+        if not compiled:  # made whole, then published: a concurrent call sees all or none
+            compiled.append(_Search.make(fast, props, required, closed, checks, fixes))
+        others_pass, quick, collectors = compiled[0]
         # a scalar's error (or a missing argument) is its argument's only one
-        if (first.code == MISSING or first.argument in quick) and others[0](args, first.argument):
+        if (first.code == MISSING or first.argument in quick) and others_pass(args, first.argument):
             return first
         found: list[Problem] = []
         missing: list[str] = []
