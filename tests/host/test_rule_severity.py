@@ -1183,6 +1183,12 @@ MODELLED: dict[str, Modelled] = {
 # -- KIT_OWN: the kit's reports -----------------------------------------------------------
 
 KIT_OWN: dict[str, str] = {
+    "HPK060": "preflight --scan relays hermes' own install scan: a critical finding is what"
+    " should_allow_plugin_install refuses (tests/host/test_install_scan.py runs it)",
+    "HPK061": "preflight --scan relays hermes' own install scan: a high finding is what the"
+    " installer asks about (tests/host/test_install_scan.py)",
+    "HPK062": "preflight --scan could not run hermes' install scanner, or ran the pattern"
+    " engine as an approximation: a warning, since no verdict of hermes' is given",
     "HPK010": "check --real: hermes' loader and the kit's in-memory host disagree; a defect of"
     " the kit's model, reported against the kit, not a refusal of hermes",
     "HPK011": "check --real could not ask hermes (not installed, or hermes itself failed); the"
@@ -1332,7 +1338,7 @@ def test_every_rule_is_in_exactly_one_table() -> None:
     assert sum(len(t) for t in tables) == len(RULES)
 
 
-RELAYED = frozenset({"HPK010", "HPK058"})
+RELAYED = frozenset({"HPK010", "HPK058", "HPK060"})
 """The kit's own errors that carry hermes' verdict itself (its loader's, its command's):
 pinned by the run that produced them, not by a plugin of this file."""
 UNREAD = frozenset({"HPK020"})

@@ -251,8 +251,9 @@ def test_json_shape_and_exit_status(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert status == 1
     assert set(data) == {
         "plugin", "key", "manifest", "verdict_by", "declared", "registered", "written",
-        "findings", "errors", "warnings", "conventions", "ok",
+        "findings", "scan", "errors", "warnings", "conventions", "ok",
     }  # fmt: skip
+    assert data["scan"] is None  # no --scan
     assert data["key"] == "demo"
     assert (data["errors"], data["warnings"], data["ok"]) == (1, 0, False)
     assert data["declared"] == {"tools": [], "hooks": [], "middleware": []}
@@ -355,8 +356,8 @@ def test_a_submodule_is_found_without_importing_its_package(tmp_path: Path) -> N
     (package / "plugin_validate.py").write_text("", encoding="utf-8")
     sys.path.insert(0, str(tmp_path))
     try:
-        assert upstream._has("hpk_stand_in_package.plugin_validate")
-        assert not upstream._has("hpk_stand_in_package.plugin_dev")
+        assert upstream.has_module("hpk_stand_in_package.plugin_validate")
+        assert not upstream.has_module("hpk_stand_in_package.plugin_dev")
     finally:
         sys.path.remove(str(tmp_path))
 

@@ -39,6 +39,8 @@ from collections.abc import Generator, Sequence
 from pathlib import Path
 from typing import Final, cast
 
+from kit_devtools.testing._host_envs import HOSTS_VARIABLE, cache_root
+
 __all__ = ["ISOLATED", "KEPT", "PLACEHOLDER", "run_isolated"]
 
 ISOLATED: Final = frozenset({"check", "compat", "preflight", "call"})
@@ -74,6 +76,7 @@ def run_isolated(
         env.update(dict.fromkeys(_required_env(argv), PLACEHOLDER))
         env.update({name: os.environ[name] for name in pass_env if name in os.environ})
         env.update(HOME=str(home), HERMES_HOME=str(home / ".hermes"), TMPDIR=root)
+        env[HOSTS_VARIABLE] = str(cache_root())  # the cached hermes releases, not the home's
         if network:
             env["HPK_NETWORK"] = "1"
         command = [sys.executable, "-m", "kit_devtools.cli._child", *argv]

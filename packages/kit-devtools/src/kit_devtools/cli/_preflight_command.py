@@ -1,4 +1,5 @@
-"""``hermes-plugin-kit preflight PATH [--json] [--write] [--ci-workflow]``."""
+"""``hermes-plugin-kit preflight PATH [--json] [--write] [--scan [--scan-with RELEASE]]
+[--ci-workflow]``."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from kit_devtools.cli._output import emit
 from kit_devtools.cli._preflight import PROVIDES, Preflight, preflight_directory
 from kit_devtools.cli._provides import set_provides
 from kit_devtools.cli._report import Counts, counts, plugin_heading
+from kit_devtools.cli._scan import Scan, scan, scan_findings
 from kit_devtools.cli._upstream import available, upstream_findings
 from kit_devtools.cli._workflow import ci_workflow
 from kit_devtools.testing._requires_hermes import spec_of
@@ -42,7 +44,9 @@ def _fail(message: str) -> int:
     return 2
 
 
-def report_data(report: Preflight, written: Path | None = None) -> dict[str, Any]:
+def report_data(
+    report: Preflight, written: Path | None = None, scanned: Scan | None = None
+) -> dict[str, Any]:
     """The report as JSON-ready data (what ``--json`` prints)."""
     tally = counts(report.findings)
     return {
@@ -54,9 +58,39 @@ def report_data(report: Preflight, written: Path | None = None) -> dict[str, Any
         "registered": report.registered,
         "written": str(written) if written else None,
         "findings": [f.as_dict() for f in report.findings],
+        "scan": _scan_data(scanned),
         **tally._asdict(),
         "ok": tally.errors == 0,
     }
+
+
+def _scan_data(scanned: Scan | None) -> dict[str, Any] | None:
+    """What ``--scan`` found: the scanner, hermes' verdict and its answer, every finding."""
+    if scanned is None:
+        return None
+    data = scanned.data or {}
+    return {
+        "python": scanned.scanner.python if scanned.scanner else None,
+        "real": bool(scanned.scanner and scanned.scanner.mode == "plugin"),
+        "problem": scanned.problem,
+        **data,
+    }
+
+
+def _scan_lines(scan_data: dict[str, Any]) -> list[str]:
+    if not scan_data.get("verdict"):
+        return [f"install scan: none ({scan_data['problem']})"]
+    allowed = scan_data["allowed"]
+    answer = "installs" if allowed else "asks to confirm" if allowed is None else "refuses"
+    lines = [
+        f"install scan: {scan_data['verdict']} by {scan_data['by']} of hermes"
+        f" {scan_data['release']}: `hermes plugins install` {answer}"
+    ]
+    lines += [
+        f"  {f['severity']} {f['pattern']} {f['file']}:{f['line']}: {f['description']}"
+        for f in scan_data["findings"]
+    ]
+    return lines
 
 
 def _text(data: dict[str, Any]) -> str:
@@ -74,6 +108,8 @@ def _text(data: dict[str, Any]) -> str:
         f"  {f['severity']} {f['rule']} {f['where']}: {f['message']} Fix: {f['fix']}"
         for f in data["findings"]
     ]
+    if data["scan"] is not None:
+        lines += _scan_lines(data["scan"])
     lines.append(Counts(data["errors"], data["warnings"], data["conventions"]).line())
     return "\n".join(lines)
 
@@ -132,7 +168,11 @@ def run(args: argparse.Namespace) -> int:
                 return _fail(result)
             written = result
         report = preflight(directory)
-    data = report_data(report, written)
+        scanned = None
+        if args.scan or args.scan_with:
+            scanned = scan(directory, args.scan_with)
+            report.findings += scan_findings(scanned, report.key)
+    data = report_data(report, written, scanned)
     emit(json.dumps(data, indent=2, ensure_ascii=False) if args.json else _text(data))
     return 0 if data["ok"] else 1
 
@@ -151,6 +191,18 @@ def add_parser(sub: Any) -> None:
         action="store_true",
         help="first set provides_tools/provides_hooks/provides_middleware in plugin.yaml to"
         " what the plugin registers (other lines and comments are kept)",
+    )
+    parser.add_argument(
+        "--scan",
+        action="store_true",
+        help="also run hermes' own install scan on the plugin tree (the scanner of the"
+        " installed hermes, else of the newest cached release that has one)",
+    )
+    parser.add_argument(
+        "--scan-with",
+        metavar="RELEASE",
+        help="run the install scan with this hermes release's scanner, in its cached"
+        " environment (made with uv if missing), e.g. 0.22.2",
     )
     parser.add_argument(
         "--ci-workflow",

@@ -25,7 +25,7 @@ from typing import Any, Final, cast
 from kit_devtools.cli.findings import Finding
 from kit_devtools.cli.rules import finding
 
-__all__ = ["TOOLS", "available", "upstream_findings"]
+__all__ = ["TOOLS", "available", "has_module", "upstream_findings"]
 
 TOOLS: Final = {
     "hermes plugins validate": ("hermes_cli.plugin_validate", "validate_plugin_dir"),
@@ -54,7 +54,7 @@ for command, module, function in zip(pairs[::3], pairs[1::3], pairs[2::3]):
 ``HPK-UPSTREAM:[command, report or why it failed]`` line per command."""
 
 
-def _has(module: str) -> bool:
+def has_module(module: str) -> bool:
     """Whether ``module`` can be imported, without importing it or its package (importing
     ``hermes_cli`` would run hermes' plugin discovery against the current home)."""
     parent, _, leaf = module.rpartition(".")
@@ -73,7 +73,7 @@ def _has(module: str) -> bool:
 
 def available() -> list[str]:
     """The upstream commands the installed hermes has."""
-    return [command for command, (module, _) in TOOLS.items() if _has(module)]
+    return [command for command, (module, _) in TOOLS.items() if has_module(module)]
 
 
 def _run(directory: Path, commands: list[str]) -> dict[str, dict[str, Any] | str]:

@@ -38,6 +38,8 @@ class Rule(NamedTuple):
 E, W, C = Severity.ERROR, Severity.WARNING, Severity.CONVENTION
 _VALIDATE = ("upstream's `hermes plugins validate` (hermes_cli/plugin_validate.py"
              " @00067189), the catalogue's admission, fails on it")  # fmt: skip
+_SCAN = ("hermes' own install scan (scan_plugin and should_allow_plugin_install,"
+         " tools/plugin_guard.py), run on the plugin tree")  # fmt: skip
 _NEVER_LOADED = "hermes' general loader never imports the plugin"
 
 RULES: Final[dict[str, Rule]] = {
@@ -186,6 +188,15 @@ RULES: Final[dict[str, Rule]] = {
                    "the installed hermes' own command, run on the plugin"),
     "HPK059": Rule(W, "hermes' own `{command}` warns: {detail}", "{fix}",
                    "the installed hermes' own command, run on the plugin"),
+    "HPK060": Rule(E, "hermes' install scan finds {pattern} (critical): {description};"
+                   " `hermes plugins install` refuses the plugin, and --force does not"
+                   " override it", "{fix}", _SCAN),
+    "HPK061": Rule(W, "hermes' install scan finds {pattern} (high): {description};"
+                   " `hermes plugins install` asks the user to confirm", "{fix}", _SCAN),
+    "HPK062": Rule(W, "hermes' install scan: {detail}", "run preflight --scan where a hermes"
+                   " with tools/plugin_guard.py is installed, or pass --scan-with 0.22.2",
+                   "the install scan is hermes' own (tools/plugin_guard.py); without it the"
+                   " verdict is the kit's approximation or missing"),
     # tool schema
     "HPK101": Rule(E, "the schema is a {kind}, not the function object hermes sends to the"
                    " model", "pass {{'name', 'description', 'parameters': {{'type': 'object',"

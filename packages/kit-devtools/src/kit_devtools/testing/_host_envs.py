@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Final
 
 __all__ = [
+    "HOSTS_VARIABLE",
     "KIT_DISTRIBUTIONS",
     "HostEnvironmentError",
     "cache_root",
@@ -42,6 +43,7 @@ __all__ = [
 
 KIT_DISTRIBUTIONS: Final = ("kit-core", "kit-lifecycle", "kit-media", "hermes-plugin-kit")
 UV_VARIABLE: Final = "HERMES_PLUGIN_KIT_UV"
+HOSTS_VARIABLE: Final = "HERMES_PLUGIN_KIT_HOSTS"
 RELEASE: Final = re.compile(r"^\d+\.\d+\.\d+(?:[.\-]?(?:a|b|rc|post|dev)\d*)?$")
 STAMP: Final = ".hermes-plugin-kit.json"
 INSTALL_UV: Final = (
@@ -56,7 +58,11 @@ class HostEnvironmentError(RuntimeError):
 
 
 def cache_root() -> Path:
-    """``${XDG_CACHE_HOME:-~/.cache}/hermes-plugin-kit/hosts``."""
+    """``$HERMES_PLUGIN_KIT_HOSTS`` (set for the command's isolated child, whose home is a
+    temporary one), else ``${XDG_CACHE_HOME:-~/.cache}/hermes-plugin-kit/hosts``."""
+    given = os.environ.get(HOSTS_VARIABLE)
+    if given:
+        return Path(given)
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "hermes-plugin-kit" / "hosts"
 
