@@ -9,18 +9,20 @@ examples and a new scaffold are scanned by the real scanner where the release ha
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from kit_devtools.cli import main
+from kit_devtools.cli._upstream import has_module
 
 ROOT = Path(__file__).resolve().parents[2]
-HAS_SCANNER = importlib.util.find_spec("tools.plugin_guard") is not None
+HAS_SCANNER = has_module("tools.plugin_guard")  # without importing hermes' tools here
 EXAMPLES = sorted(p for p in (ROOT / "examples").iterdir() if (p / "plugin.yaml").is_file())
 RUNTIME = ("kit-core", "kit-lifecycle", "kit-media", "hermes-plugin-kit")
 
@@ -55,17 +57,44 @@ def preflight_scan(directory: Path, capsys: pytest.CaptureFixture[str]) -> dict[
     return json.loads(capsys.readouterr().out)
 
 
+_DIRECT = """
+import json, sys
+from pathlib import Path
+from tools.plugin_guard import scan_plugin, should_allow_plugin_install
+r = scan_plugin(Path(sys.argv[1]))
+found = [[f.file, f.line, f.pattern_id, f.severity] for f in r.findings]
+print(json.dumps([r.verdict, should_allow_plugin_install(r)[0], found]))
+"""
+_ENGINE = """
+import json, sys
+from pathlib import Path
+from tools.skills_guard import scan_file
+paths = [Path(p) for p in sys.argv[1:]]
+found = [[f.file, f.line, f.pattern_id, f.severity, f.category]
+         for p in paths for f in scan_file(p, rel_path=p.name)]
+print(json.dumps(found))
+"""
+
+
+def _child(code: str, *args: str, home: Path) -> Any:
+    """Run ``code`` in this hermes' interpreter with its own home: hermes' ``tools`` must
+    not be imported into the test session before the hermes_host fixture."""
+    done = subprocess.run(
+        [sys.executable, "-c", code, *args],
+        capture_output=True, text=True, check=True, env={"HERMES_HOME": str(home), "PATH": ""},
+    )  # fmt: skip
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
 def hermes_scan(directory: Path) -> tuple[str, Any, set[tuple[str, int, str, str]]]:
     """hermes' own verdict, installer answer and findings for ``directory``."""
-    from tools.plugin_guard import (  # pyright: ignore[reportMissingImports]
-        scan_plugin,
-        should_allow_plugin_install,
-    )
+    verdict, allowed, found = _child(_DIRECT, str(directory), home=directory.parent)
+    return verdict, allowed, {(f, n, p, s) for f, n, p, s in found}
 
-    result: Any = scan_plugin(directory)
-    allowed = should_allow_plugin_install(result)[0]
-    found = {(f.file, f.line, f.pattern_id, f.severity) for f in result.findings}
-    return result.verdict, allowed, found
+
+def engine_scan(paths: list[Path], home: Path) -> list[tuple[str, int, str, str, str]]:
+    """The pattern engine's findings (file, line, pattern, severity, category)."""
+    return [tuple(f) for f in _child(_ENGINE, *map(str, paths), home=home)]
 
 
 def shown(report: dict[str, Any]) -> set[tuple[str, int, str, str]]:
@@ -92,12 +121,8 @@ def test_a_planted_plugin_gets_the_verdict_hermes_gives(
     else:
         assert scan["real"] is False
         assert "HPK062" in {rule for rule, _ in rules}  # said to be an approximation
-        from tools.skills_guard import scan_file
-
-        engine: list[Any] = scan_file(plugin / "__init__.py", rel_path="__init__.py")
-        assert ("__init__.py", 2, "aws_access_key_leaked", "critical") in {
-            (f.file, f.line, f.pattern_id, f.severity) for f in engine
-        }
+        engine = engine_scan([plugin / "__init__.py"], tmp_path)
+        assert ("__init__.py", 2, "aws_access_key_leaked", "critical") in {f[:4] for f in engine}
 
 
 def test_a_key_moved_under_tests_is_said_to_step_down(
@@ -137,17 +162,12 @@ def test_a_new_scaffold_scans_safe(tmp_path: Path, capsys: pytest.CaptureFixture
 
 
 @pytest.mark.parametrize("package", RUNTIME)
-def test_the_kits_runtime_holds_no_credential_shaped_text(package: str) -> None:
-    if not HAS_SCANNER:
-        from tools.skills_guard import scan_file
-
-        source = ROOT / "packages" / package / "src"
-        found: list[Any] = [
-            f for path in sorted(source.rglob("*.py")) for f in scan_file(path, rel_path=path.name)
-        ]
+def test_the_kits_runtime_holds_no_credential_shaped_text(package: str, tmp_path: Path) -> None:
+    source = ROOT / "packages" / package / "src"
+    if HAS_SCANNER:
+        found = [(f, n, p, "") for f, n, p, _ in hermes_scan(source)[2]]
+        leaks = [f for f in found if f[2].endswith("_leaked")]
     else:
-        from tools.plugin_guard import scan_plugin  # pyright: ignore[reportMissingImports]
-
-        found = list(scan_plugin(ROOT / "packages" / package / "src").findings)
-    leaks = [(f.file, f.line, f.pattern_id) for f in found if f.category == "credential_exposure"]
+        engine = engine_scan(sorted(source.rglob("*.py")), tmp_path)
+        leaks = [f for f in engine if f[4] == "credential_exposure"]
     assert not leaks

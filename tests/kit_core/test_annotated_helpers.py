@@ -20,6 +20,11 @@ from kit_core import (
 )
 
 
+def as_tool(fn: object) -> Any:
+    """A typed tool called as hermes calls it (one dict of arguments)."""
+    return fn
+
+
 def parameters(fn: object) -> dict[str, Any]:
     spec = declaration_of(fn, ToolSpec)
     assert spec is not None
@@ -49,12 +54,12 @@ def test_a_helper_inside_annotated_gives_its_description_and_constraints() -> No
     assert props["tags"]["items"] == {"type": "string"}
     assert props["ratio"]["maximum"] == 1
     assert parameters(count)["required"] == ["n"]
-    out = json.loads(count({"n": 0, "word": "zz", "tags": ["a", "b", "c"], "ratio": 2}))
+    out = json.loads(as_tool(count)({"n": 0, "word": "zz", "tags": ["a", "b", "c"], "ratio": 2}))
     assert out["error"] == (
         "n must be >= 1; got integer 0 | word must be one of 'ab', 'cd'; got string 'zz'"
         " | tags must have at most 2 items; got array | ratio must be <= 1; got integer 2"
     )
-    assert json.loads(count({"n": 3})) == {
+    assert json.loads(as_tool(count)({"n": 3})) == {
         "success": True,
         "data": {"n": 3, "word": None, "tags": [], "ratio": 0.5},
     }
@@ -66,7 +71,7 @@ def test_the_helpers_example_is_the_arguments() -> None:
         """City."""
         return name
 
-    assert json.loads(city({}))["error"] == "name is required (e.g. 'Oslo')"
+    assert json.loads(as_tool(city)({}))["error"] == "name is required (e.g. 'Oslo')"
 
 
 @pytest.mark.parametrize(
