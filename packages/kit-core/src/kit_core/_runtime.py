@@ -19,6 +19,7 @@ from typing import Any, Final, cast
 from kit_core._checks import ECHO_CHARS, ArgumentCheck, Rejection, parse_arguments
 from kit_core._env import requires_env_values
 from kit_core._preview import preview
+from kit_core.content import MULTIMODAL_KEY, ContentTooLarge, Rich, is_multimodal
 from kit_core.envelope import ErrorCode, ToolFailure, encode_success, error_envelope, failure_of
 from kit_core.redaction import (
     MIN_SECRET_LENGTH,
@@ -240,13 +241,15 @@ class ToolRunner:
             )
         return error_envelope(message, rejection.code, errors)
 
-    def finish(self, result: Any, started: float, info: bool) -> str:
+    def finish(self, result: Any, started: float, info: bool) -> str | dict[str, Any]:
         """Encode what the handler returned; log the outcome when its line is on."""
         kind = type(result)  # pyright: ignore[reportUnknownVariableType] (not __class__: it can lie)
         if kind is str:
-            encoded: str = result
+            encoded: str | dict[str, Any] = result
         elif issubclass(kind, str):
             encoded = str.__str__(result)
+        elif kind is Rich or is_multimodal(result):
+            return self.rich(result, started, info)
         else:
             failure = None if kind is dict or kind is list else failure_of(result)
             if failure is not None:
@@ -267,6 +270,20 @@ class ToolRunner:
                 "encoded_string" if issubclass(kind, str) else kind.__name__,
             )
         return encoded
+
+    def rich(self, result: Any, started: float, info: bool) -> dict[str, Any]:
+        """hermes' multimodal envelope: of a :class:`Rich` result, or the handler's own."""
+        envelope: dict[str, Any] = result.envelope() if type(result) is Rich else result
+        if info:
+            _log(
+                self.logger,
+                self.line_level,
+                "%s: ok; elapsed_ms=%.2f; result=%s",
+                self.name,
+                (perf_counter() - started) * 1000,
+                result.describe() if type(result) is Rich else "multimodal",
+            )
+        return envelope
 
     @_or_fallback
     def not_encodable(self, result: Any, started: float, exc: BaseException) -> str:
@@ -317,7 +334,8 @@ class ToolRunner:
                 text,
                 redact_preview(trace, TRACE_CHARS, secrets).rstrip(),
             )
-        return error_envelope(f"{self.name} failed: {text}", ErrorCode.HANDLER_ERROR)
+        code = ErrorCode.RESULT_TOO_LARGE if isinstance(exc, ContentTooLarge) else None
+        return error_envelope(f"{self.name} failed: {text}", code or ErrorCode.HANDLER_ERROR)
 
     @_or_fallback
     def failed(self, failure: ToolFailure, started: float) -> str:
@@ -339,7 +357,7 @@ class ToolRunner:
 
     # -- the two call paths ------------------------------------------------------
 
-    async def call_async(self, raw: Any, kwargs: dict[str, Any]) -> str:
+    async def call_async(self, raw: Any, kwargs: dict[str, Any]) -> str | dict[str, Any]:
         started = perf_counter()
         try:
             if raw is None and self.direct is not None:
@@ -370,6 +388,7 @@ def _sync_template() -> FunctionType:
     shares the others' cells, which nothing ever rebinds.
     """
     plain_dict, plain_list, text, kind_of = dict, list, str, type
+    multimodal_key = MULTIMODAL_KEY
     everything = BaseException
     lets_through = propagates
     clock = perf_counter
@@ -383,7 +402,7 @@ def _sync_template() -> FunctionType:
     logger: Any = None
     direct: Any = None
 
-    def sync_wrapper(raw: Any = None, /, **kwargs: Any) -> str:
+    def sync_wrapper(raw: Any = None, /, **kwargs: Any) -> str | dict[str, Any]:
         started = clock()
         try:
             if kind_of(raw) is plain_dict:
@@ -410,7 +429,8 @@ def _sync_template() -> FunctionType:
                 kind = kind_of(result)  # pyright: ignore[reportUnknownVariableType] (a mock can claim str)
                 if kind is text:
                     return result
-                if kind is plain_dict or kind is plain_list:  # else finish asks for a failure
+                if kind is plain_list or (kind is plain_dict and multimodal_key not in result):
+                    # else finish asks for a failure, or passes a multimodal envelope on
                     try:
                         return encode(result)
                     except everything as exc:
@@ -434,7 +454,7 @@ _OWN: Final = tuple(
 )
 
 
-def sync_call(runner: ToolRunner) -> Callable[..., str]:
+def sync_call(runner: ToolRunner) -> Callable[..., str | dict[str, Any]]:
     """The wrapper of a sync tool: :meth:`ToolRunner.begin` and :meth:`ToolRunner.finish`
     inlined (a result that is not a str, dict or list goes through ``finish``, which
     asks it for a failure), since every call of every sync tool takes this path."""

@@ -18,6 +18,10 @@ call refused           ``{"success": false, "error": "<argument> is required (e.
                        [{"argument", "rule", "message"}, …]`` follows
 value not encodable    ``{"success": false, "error": "…", "error_code":
                        "result_not_serializable"}``
+returns a ``Rich``     hermes' multimodal envelope, a ``dict`` (:mod:`kit_core.content`);
+                       ``result_too_large`` when an image or file is over hermes' limit
+returns hermes'        that ``dict``, unchanged
+multimodal envelope
 =====================  ==========================================================
 
 Values JSON has no type for are encoded this way: ``datetime``, ``date`` and
@@ -56,6 +60,9 @@ class ErrorCode(enum.StrEnum):
     INVALID_ARGUMENT = "invalid_argument"
     HANDLER_ERROR = "handler_error"
     RESULT_NOT_SERIALIZABLE = "result_not_serializable"
+    RESULT_TOO_LARGE = "result_too_large"
+    """An image or file of a :class:`~kit_core.content.Rich` result is larger than hermes
+    passes to a model."""
     UNKNOWN_TOOL = "unknown_tool"
     """A provider's ``handle_tool_call`` was asked for a tool it does not have
     (:class:`~kit_core.ProviderTools`)."""

@@ -2,8 +2,9 @@
 
 The decorated function keeps its name and docstring, takes ``(args, **kwargs)``
 like any hermes handler, always returns a JSON ``str`` (a coroutine resolving to
-one for ``async def`` handlers) and never raises. Type checkers see the handler's own
-parameters and that ``str`` answer. Its :class:`ToolSpec` is read with
+one for ``async def`` handlers) and never raises; a handler annotated ``-> Rich``
+answers with hermes' multimodal envelope instead (:mod:`kit_core.content`). Type
+checkers see the handler's own parameters and that answer. Its :class:`ToolSpec` is read with
 ``declaration_of(fn)`` (:mod:`kit_core.declarations`).
 """
 
@@ -27,12 +28,13 @@ from kit_core._schema import check_function_schema, describe_arguments, schema_f
 from kit_core._shared import argument_check, example_misfit
 from kit_core._snapshot import Snapshot
 from kit_core.args import ArgSpec
+from kit_core.content import Rich
 from kit_core.declarations import declare
 from kit_core.errors import ToolDefinitionError
 from kit_core.names import validate_tool_name
 from kit_core.toolspec import ToolSpec
 
-__all__ = ["AsyncToolFunction", "ToolFunction", "tool"]
+__all__ = ["AsyncRichToolFunction", "AsyncToolFunction", "RichToolFunction", "ToolFunction", "tool"]
 
 _P = ParamSpec("_P")
 _Q = ParamSpec("_Q")
@@ -73,6 +75,26 @@ class AsyncToolFunction(Protocol[_P]):
     ) -> AsyncToolFunction[_Q]: ...
 
 
+class RichToolFunction(Protocol[_P]):
+    """A synchronous handler annotated ``-> Rich``, decorated with ``@tool``: it answers
+    with hermes' multimodal envelope (a ``dict``, see :mod:`kit_core.content`), or a
+    ``str`` error envelope."""
+
+    __name__: str
+
+    def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> str | dict[str, Any]: ...
+
+
+class AsyncRichToolFunction(Protocol[_P]):
+    """An ``async def`` handler annotated ``-> Rich``, decorated with ``@tool``."""
+
+    __name__: str
+
+    def __call__(
+        self, *args: _P.args, **kwargs: _P.kwargs
+    ) -> Coroutine[Any, Any, str | dict[str, Any]]: ...
+
+
 class ToolDecorator:
     """What ``tool(...)`` returns: apply it to a handler."""
 
@@ -85,11 +107,17 @@ class ToolDecorator:
     # return type (or `object`) so type checkers pick the sync overload.
     @overload
     def __call__(  # pyright: ignore[reportOverlappingOverload]
+        self, fn: Callable[_P, Coroutine[Any, Any, Rich]], /
+    ) -> AsyncRichToolFunction[_P]: ...
+    @overload
+    def __call__(
         self, fn: Callable[_P, Coroutine[Any, Any, object]], /
     ) -> AsyncToolFunction[_P]: ...
     @overload
+    def __call__(self, fn: Callable[_P, Rich], /) -> RichToolFunction[_P]: ...
+    @overload
     def __call__(self, fn: Callable[_P, object], /) -> ToolFunction[_P]: ...
-    def __call__(self, fn: Callable[..., Any], /) -> ToolFunction[...] | AsyncToolFunction[...]:
+    def __call__(self, fn: Callable[..., Any], /) -> Any:
         return _decorate(fn, **self._options)
 
 
@@ -285,7 +313,7 @@ def _decorate(fn: Callable[..., Any], **opts: Any) -> Any:
     )
     if is_async:
 
-        async def async_wrapper(args: Any = None, /, **kwargs: Any) -> str:
+        async def async_wrapper(args: Any = None, /, **kwargs: Any) -> str | dict[str, Any]:
             return await runner.call_async(args, kwargs)
 
         wrapper: Any = _defined_beside(async_wrapper, fn)
