@@ -28,6 +28,7 @@ from hermes_plugin_kit import (
     MiddlewareKind,
     RegistrationError,
     RegistrationSummary,
+    Rich,
     ToolDefinitionError,
     ToolSpec,
     clear_media_delivery_state,
@@ -120,6 +121,28 @@ def test_an_async_tool_keeps_its_parameters_and_answers_a_coroutine_of_str() -> 
     assert json.loads(answer) == {"success": True, "data": ["a", "b"]}
     with pytest.raises(TypeError):
         _ = typing_fetch({}, {})  # pyright: ignore[reportCallIssue]
+
+
+@tool(toolset="typing", params={"q": str_arg("Query")})
+def typing_picture(args: dict[str, Any], **kwargs: Any) -> Rich:
+    """Draw something."""
+    return Rich(str(args.get("q")))
+
+
+@tool(toolset="typing", params={"q": str_arg("Query")})
+async def typing_apicture(args: dict[str, Any], **kwargs: Any) -> Rich:
+    """Draw something, asynchronously."""
+    return Rich(str(args.get("q")))
+
+
+def test_a_rich_tool_answers_the_multimodal_envelope_or_a_str() -> None:
+    answer = assert_type(typing_picture({"q": "x"}), str | dict[str, Any])
+    assert isinstance(answer, dict)
+    assert answer["content"] == [{"type": "text", "text": "x"}]
+    pending = assert_type(typing_apicture({"q": "y"}), Coroutine[Any, Any, str | dict[str, Any]])
+    assert_type(asyncio.run(pending), str | dict[str, Any])
+    as_str: Callable[[dict[str, Any]], str] = typing_picture  # pyright: ignore[reportAssignmentType]
+    assert as_str is typing_picture
 
 
 class TypingProvider:

@@ -98,8 +98,11 @@ def _bytes_of(data: object, what: str) -> bytes:
 
 
 def _checked_url(url: object, what: str) -> str:
+    """``url``, checked; ``what``: ``"image"`` or ``"file"``."""
     if not isinstance(url, str) or not url.startswith(("https://", "http://", "data:")):
-        msg = f"the URL of {what} must be a str starting https://, http:// or data:, got {url!r}"
+        msg = (
+            f"the URL of the {what} must be a str starting https://, http:// or data:, got {url!r}"
+        )
         raise ValueError(msg)
     if url.startswith("data:") and len(url) - url.find(",") - 1 > MAX_PART_CHARS:
         raise _too_large(what, url[:40] + "…", (len(url) - url.find(",") - 1) * 3 // 4)
@@ -155,7 +158,7 @@ class Image:
     def from_url(cls, url: str, mime: str = "image/*") -> Image:
         """An image the model's provider fetches itself (``https://…``), or a
         ``data:`` URL you built."""
-        return cls(_checked_url(url, "an image"), _checked_mime(mime, "an image"), url, None)
+        return cls(_checked_url(url, "image"), _checked_mime(mime, "an image"), url, None)
 
     def part(self) -> dict[str, Any]:
         return {"type": "image_url", "image_url": {"url": self.url}}
@@ -235,7 +238,7 @@ class File:
     @classmethod
     def from_url(cls, url: str, mime: str, name: str | None = None) -> File:
         """A file at a URL, named to the model with its type."""
-        checked = _checked_url(url, "a file")
+        checked = _checked_url(url, "file")
         return cls(name or url.rsplit("/", 1)[-1] or url, _checked_mime(mime, "a file"),
                    None, None, checked)  # fmt: skip
 

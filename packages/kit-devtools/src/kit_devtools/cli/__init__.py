@@ -277,7 +277,12 @@ def _call(args: argparse.Namespace) -> int:
         return _fail(f"{args.tool!r} is not a tool of {plugin.key} (its tools: {listed})")
     simulate_chat_turn(host, args.session_id)
     out = host.call_tool(args.tool, tool_args, task_id=args.task_id, session_id=args.session_id)
-    emit(out if isinstance(out, str) else json.dumps(out, default=repr))
+    from kit_devtools.cli._model_view import model_view
+
+    shown, note = model_view(out)
+    emit(shown)
+    if note is not None:
+        print(note, file=sys.stderr)
     for line in delivered_lines(host):  # beside the report: stdout stays the tool's result
         print(line, file=sys.stderr)
     return 0

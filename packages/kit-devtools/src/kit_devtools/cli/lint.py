@@ -430,6 +430,10 @@ def probe_tools(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]:
     return found
 
 
+_RAISED: Final = (ErrorCode.HANDLER_ERROR, ErrorCode.RESULT_TOO_LARGE)
+"""The error codes of a handler that raised (an image too large for hermes included)."""
+
+
 def _probe_problem(
     host: InMemoryHost, name: str, called_with: str, args: dict[str, Any]
 ) -> Finding | None:
@@ -458,7 +462,7 @@ def _probe_problem(
     error = str(reply.get("error", ""))
     if error.startswith(_HOST_ERRORS):  # the exception escaped to hermes
         return finding("HPK131", where, called_with=called_with, error=error)
-    if reply.get("error_code") == ErrorCode.HANDLER_ERROR:  # the kit caught it
+    if reply.get("error_code") in _RAISED:  # the kit caught it
         return finding("HPK133", where, called_with=called_with, error=error)
     return None
 
