@@ -40,6 +40,8 @@ ROWS = (
     "host model matches the release",
     "tools: schema, dispatch, envelope",
     "typed tools: the spec style's definitions",
+    "tools: every argument error at once",
+    "tools: images and files (Rich)",
     "commands, hooks, skills, receipt, rollback",
     "middleware",
     "media delivery (kit-media)",
@@ -49,6 +51,7 @@ ROWS = (
     "plugin settings (load_plugin_config)",
     "a project installed into hermes as the docs say",
     "check --real",
+    "hermes' install scan (preflight --scan)",
 )
 
 

@@ -41,6 +41,9 @@ ROWS = {
     "test_check_real.py": "check --real",
     "test_host_model_matches.py": "host model matches the release",
     "test_typed_tools.py": "typed tools: the spec style's definitions",
+    "test_argument_errors.py": "tools: every argument error at once",
+    "test_rich_results.py": "tools: images and files (Rich)",
+    "test_install_scan.py": "hermes' install scan (preflight --scan)",
     "test_plugin_settings.py": "plugin settings (load_plugin_config)",
     "test_into_hermes.py": "a project installed into hermes as the docs say",
 }

@@ -30,7 +30,13 @@ PUBLIC_NAMES = frozenset(
     {
         "Arg",
         "ArgSpec",
+        "AsyncRichToolFunction",
         "AsyncToolFunction",
+        "ContentTooLarge",
+        "File",
+        "Image",
+        "Rich",
+        "RichToolFunction",
         "CommandSpec",
         "CommandType",
         "Declaration",
