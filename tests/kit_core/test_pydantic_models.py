@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from typing import Annotated, Any, Optional
 
 import pytest
-from pydantic import BaseModel, Field, RootModel, field_validator, model_validator
+from pydantic import AliasChoices, BaseModel, Field, RootModel, field_validator, model_validator
 
 from kit_core import Arg, ToolDefinitionError, declaration_of, tool
 from kit_core.toolspec import ToolSpec
@@ -99,6 +99,10 @@ class Numbers(RootModel[list[int]]):
 
 class Bare(BaseModel):
     name: str
+
+
+class Chosen(BaseModel):
+    name: str = Field(validation_alias=AliasChoices("name", "title"), description="Name")
 
 
 CALLS: list[Any] = []
@@ -457,6 +461,7 @@ def test_a_model_default_is_shown_as_json_and_handed_over_as_a_model() -> None:
         ("Tree", "refers to Tree inside itself (Tree -> Tree)"),
         ("Numbers", "Numbers is a RootModel"),
         ("Bare", "'x'.name: has no description"),
+        ("Chosen", "field 'name' of Chosen has the validation alias AliasChoices("),
     ],
 )
 def test_models_the_kit_cannot_describe_are_refused_at_declaration(
