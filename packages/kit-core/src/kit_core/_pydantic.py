@@ -11,6 +11,7 @@ from its ``model_fields``; its JSON is checked by the kit's own checks, then han
 from __future__ import annotations
 
 import sys
+import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, cast
@@ -64,7 +65,12 @@ class ModelFields:
         self.defaults: dict[str, Any] = {}
 
 
-_BOUNDS: Final = (("ge", "minimum"), ("le", "maximum"), ("gt", "exclusiveMinimum"))
+_BOUNDS: Final = (
+    ("ge", "minimum"),
+    ("le", "maximum"),
+    ("gt", "exclusiveMinimum"),
+    ("lt", "exclusiveMaximum"),
+)
 _LENGTHS: Final = (("min_length", "minLength", "minItems"), ("max_length", "maxLength", "maxItems"))
 _ARRAYS: Final = (list, tuple, set, frozenset, Sequence)
 
@@ -73,7 +79,7 @@ def _is_array(annotation: Any) -> bool:
     """Whether a field's annotation is an array type (``X | None`` looked through), for
     which a length constraint is ``minItems``/``maxItems``."""
     origin = typing.get_origin(annotation)
-    if origin is typing.Union or (origin is not None and origin.__name__ == "UnionType"):
+    if origin is typing.Union or origin is types.UnionType:
         kept = [a for a in typing.get_args(annotation) if a is not type(None)]
         return len(kept) == 1 and _is_array(kept[0])
     return origin in _ARRAYS or annotation in _ARRAYS
@@ -85,7 +91,7 @@ def _constraints(metadata: Sequence[object], array: bool) -> dict[str, Any]:
     ``model_validate``."""
     found: dict[str, Any] = {}
     for item in metadata:
-        for attribute, keyword in (*_BOUNDS, ("lt", "exclusiveMaximum")):
+        for attribute, keyword in _BOUNDS:
             value = getattr(item, attribute, None)
             if isinstance(value, int | float) and not isinstance(value, bool):
                 found[keyword] = value
@@ -164,8 +170,9 @@ PYDANTIC_MESSAGE_CHARS: Final = 300
 class ModelRefused(Exception):
     """``model_validate`` refused a value the kit's checks let through (a custom validator):
     the call is refused as an argument error, not a handler error. Raised by a model
-    argument's converter; the typed adapter :meth:`locate` s it in the call's arguments,
-    and the tool's runner answers it with the rejection envelope."""
+    argument's converter; the typed adapter finds the value in the call's arguments
+    (:meth:`locate`), and the tool's runner answers with the rejection envelope
+    (``ToolRunner.fail``)."""
 
     def __init__(self, value: object, model: str, problems: list[tuple[str, str, str]]) -> None:
         super().__init__(model)

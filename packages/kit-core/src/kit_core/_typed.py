@@ -94,8 +94,6 @@ def json_default(value: object, need_where: str) -> Any:
     tuple as a list), or an error naming what cannot be shown."""
     if isinstance(value, enum.Enum):
         return json_default(value.value, need_where)
-    if is_model(value):
-        return json_default(dumped(value), need_where)
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= _HUGE:
         msg = (
             f"{need_where}: the default, an integer of {value.bit_length():,} bits, is too"
@@ -111,6 +109,9 @@ def json_default(value: object, need_where: str) -> Any:
         isinstance(k, str) for k in cast("dict[object, object]", value)
     ):
         return {k: json_default(v, need_where) for k, v in cast("dict[str, object]", value).items()}
+    given: object = cast("object", value)
+    if is_model(given):
+        return json_default(dumped(given), need_where)
     msg = (
         f"{need_where}: the default {value!r} is not a JSON value the model can be shown;"
         " use a str, number, bool, list or dict default, or None and fill it in the handler"
