@@ -23,10 +23,11 @@ __all__ = ["ModelFields", "ModelRefused", "dumped", "is_model", "is_model_class"
 
 
 def _base_model() -> type | None:
-    """pydantic's ``BaseModel``, when pydantic is imported (``pydantic.main`` defines it)."""
+    """pydantic's ``BaseModel``, when pydantic v2 is imported (``pydantic.main`` defines
+    it; pydantic 1's, without ``model_validate``, is not taken for it)."""
     main = sys.modules.get("pydantic.main")
     found: Any = getattr(main, "BaseModel", None) if main is not None else None
-    return found if isinstance(found, type) else None
+    return found if isinstance(found, type) and hasattr(found, "model_validate") else None
 
 
 def is_model_class(obj: object) -> bool:
