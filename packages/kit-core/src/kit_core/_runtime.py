@@ -19,6 +19,7 @@ from typing import Any, Final, cast
 from kit_core._checks import ECHO_CHARS, ArgumentCheck, Rejection, parse_arguments
 from kit_core._env import requires_env_values
 from kit_core._preview import preview
+from kit_core._pydantic import ModelRefused
 from kit_core.content import MULTIMODAL_KEY, ContentTooLarge, Rich, is_multimodal
 from kit_core.envelope import ErrorCode, ToolFailure, encode_success, error_envelope, failure_of
 from kit_core.redaction import (
@@ -314,7 +315,10 @@ class ToolRunner:
 
     @_or_fallback
     def fail(self, exc: BaseException, started: float) -> str:
-        """The envelope for a handler that raised; logs the redacted traceback."""
+        """The envelope for a handler that raised; logs the redacted traceback. A model
+        argument that ``model_validate`` refused is an argument error, not the handler's."""
+        if type(exc) is ModelRefused:
+            return self.reject(exc.rejection(), exc.arguments, started)
         secrets = self.secrets()
         text = redact_preview(_safe_str(exc), ERROR_CHARS, secrets)
         if self.logger.isEnabledFor(_WARNING):

@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, Literal, cast
 
 from kit_core._docstrings import parse_docstring
+from kit_core._pydantic import dumped, is_model, is_model_class, model_converter, model_fields
 from kit_core._snapshot import deep_copy
 from kit_core.args import ArgSpec, typed_spec
 from kit_core.errors import ToolDefinitionError
@@ -108,6 +109,9 @@ def json_default(value: object, need_where: str) -> Any:
         isinstance(k, str) for k in cast("dict[object, object]", value)
     ):
         return {k: json_default(v, need_where) for k, v in cast("dict[str, object]", value).items()}
+    given: object = cast("object", value)
+    if is_model(given):
+        return json_default(dumped(given), need_where)
     msg = (
         f"{need_where}: the default {value!r} is not a JSON value the model can be shown;"
         " use a str, number, bool, list or dict default, or None and fill it in the handler"
@@ -356,7 +360,7 @@ def _plain_schema(
     if origin in (dict, Mapping) or base is dict:
         return (*_mapping_schema(base, need), none)
     other: Any = base
-    if typing.is_typeddict(other) or dataclasses.is_dataclass(other):
+    if typing.is_typeddict(other) or dataclasses.is_dataclass(other) or is_model_class(other):
         return (*_object_schema(cast("type", base), need), none)
     if base is Any or base is object:
         raise need.fail(
@@ -367,7 +371,7 @@ def _plain_schema(
     raise need.fail(
         f"has the type {shown}, which the kit cannot describe to the model; use str, int,"
         " float, bool, Literal[...], an Enum, list[T], tuple[T, ...], dict[str, T], a"
-        " TypedDict or a dataclass (each optionally X | None)"
+        " TypedDict, a dataclass or a pydantic model (each optionally X | None)"
     )
 
 
@@ -460,8 +464,11 @@ def _refuse_init_only(cls: type, hints: dict[str, Any], need: _Need) -> None:
 
 
 def _object_schema(cls: type, need: _Need) -> tuple[dict[str, Any], Convert | None]:
-    """A TypedDict or dataclass: its fields as properties, documented in the class's
-    docstring (Attributes/Args) or by ``Annotated``."""
+    """A TypedDict, dataclass or pydantic model: its fields as properties, documented in
+    the class's docstring (Attributes/Args), by ``Annotated`` or (a model's) by
+    ``Field(description=...)``."""
+    if is_model_class(cls):
+        return _model_schema(cls, need)
     try:
         hints = typing.get_type_hints(cls, include_extras=True)
     except Exception as exc:
@@ -470,27 +477,72 @@ def _object_schema(cls: type, need: _Need) -> tuple[dict[str, Any], Convert | No
             f" ({type(exc).__name__}: {exc}); define the types it names at module level"
         ) from exc
     need = need.entering(cls)
-    label: str = cls.__name__
     documented = parse_docstring(cls.__doc__).names
-    is_dataclass = dataclasses.is_dataclass(cls)
+    is_dataclass = dataclasses.is_dataclass(cls)  # a name: no narrowing of cls
     if is_dataclass:
         _refuse_init_only(cls, hints, need)
         fields = {f.name: f for f in dataclasses.fields(cls) if f.init}
-        names = list(fields)
         needed = [
             n
             for n, f in fields.items()
             if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
         ]
-    else:
-        fields = {}
-        names = list(hints)
-        needed = [n for n in names if _required_key(cls, n, hints[n])]
+        defaults = {
+            n: f.default
+            for n, f in fields.items()
+            if f.default is not dataclasses.MISSING and f.default is not None
+        }
+        schema, converters = _fields_schema(
+            cls, need, {n: hints[n] for n in fields}, needed, documented, defaults
+        )
+        build = cast("Callable[..., Any]", cls)
+
+        def to_dataclass(value: Any) -> Any:
+            return build(
+                **{k: (converters[k](v) if k in converters else v) for k, v in value.items()}
+            )
+
+        return schema, to_dataclass
+    typed_dict = cast("type", cls)
+    needed = [n for n in hints if _required_key(typed_dict, n, hints[n])]
+    schema, converters = _fields_schema(typed_dict, need, hints, needed, documented, {})
+    if not converters:
+        return schema, None
+    return schema, lambda value: {
+        k: (converters[k](v) if k in converters else v) for k, v in value.items()
+    }
+
+
+def _model_schema(cls: type, need: _Need) -> tuple[dict[str, Any], Convert]:
+    """A pydantic model (see :mod:`kit_core._pydantic`): its fields described as a
+    dataclass's, its ``Field`` descriptions before its docstring's; the checked object
+    becomes an instance by ``model_validate``, which converts the fields itself."""
+    try:
+        found = model_fields(cls)
+    except ValueError as exc:
+        raise need.fail(str(exc)) from None
+    need = need.entering(cls)
+    documented = {**parse_docstring(cls.__doc__).names, **found.descriptions}
+    schema, _ = _fields_schema(cls, need, found.hints, found.required, documented, found.defaults)
+    return schema, model_converter(cls)
+
+
+def _fields_schema(
+    cls: type,
+    need: _Need,
+    hints: Mapping[str, Any],
+    needed: list[str],
+    documented: Mapping[str, str],
+    defaults: Mapping[str, Any],
+) -> tuple[dict[str, Any], dict[str, Convert]]:
+    """The object schema of a class's fields (``hints``, in order) and the converters of
+    the fields that have one."""
+    label: str = cls.__name__
     properties: dict[str, Any] = {}
     converters: dict[str, Convert] = {}
-    for name in names:
+    for name, hint in hints.items():
         field_need = need.at(f".{name}")
-        sub, convert, meta = _schema_of(hints[name], field_need)
+        sub, convert, meta = _schema_of(hint, field_need)
         text = meta.description or documented.get(name)
         if text is None and not need.allow_undocumented:
             raise field_need.fail(
@@ -505,13 +557,8 @@ def _object_schema(cls: type, need: _Need) -> tuple[dict[str, Any], Convert | No
                 else {"description": text, **sub}
             )
         prop.update(meta.keywords)
-        field = fields.get(name)
-        if (
-            field is not None
-            and field.default is not dataclasses.MISSING
-            and field.default is not None
-        ):
-            prop["default"] = json_default(field.default, field_need.where)
+        if name in defaults:
+            prop["default"] = json_default(defaults[name], field_need.where)
         properties[name] = prop
         if convert is not None:
             converters[name] = convert
@@ -519,17 +566,4 @@ def _object_schema(cls: type, need: _Need) -> tuple[dict[str, Any], Convert | No
     if needed:
         schema["required"] = needed
     schema["additionalProperties"] = False
-    if is_dataclass:
-        build = cast("Callable[..., Any]", cls)
-
-        def to_dataclass(value: Any) -> Any:
-            return build(
-                **{k: (converters[k](v) if k in converters else v) for k, v in value.items()}
-            )
-
-        return schema, to_dataclass
-    if not converters:
-        return schema, None
-    return schema, lambda value: {
-        k: (converters[k](v) if k in converters else v) for k, v in value.items()
-    }
+    return schema, converters

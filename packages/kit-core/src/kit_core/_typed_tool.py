@@ -22,6 +22,7 @@ from kit_core._annotations import code_parameters, signature_of
 from kit_core._docstrings import Docstring, parse_docstring
 from kit_core._hints import hints_of
 from kit_core._method_tool import instance_first
+from kit_core._pydantic import ModelRefused
 from kit_core._typed import Derived, derive, json_default
 from kit_core.args import ArgSpec
 from kit_core.errors import ToolDefinitionError
@@ -177,10 +178,13 @@ def _adapter(
         convert_all = dict(converters)
 
         def convert(args: dict[str, Any]) -> dict[str, Any]:
-            return {
-                k: (convert_all[k](v) if k in convert_all and v is not None else v)
-                for k, v in args.items()
-            }
+            try:
+                return {
+                    k: (convert_all[k](v) if k in convert_all and v is not None else v)
+                    for k, v in args.items()
+                }
+            except ModelRefused as refused:  # the runner answers it as an argument error
+                raise refused.locate(args) from None
 
         converted = convert
     if context is not None:

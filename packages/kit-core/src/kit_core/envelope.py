@@ -29,8 +29,10 @@ Values JSON has no type for are encoded this way: ``datetime``, ``date`` and
 lost); paths as strings; enums as their value; sets and frozensets as lists
 (sorted when their items can be sorted); tuples as lists; ``bytes`` as text when
 they are UTF-8, else as ``"base64:<data>"``; dataclass instances as objects of
-their fields; other mappings (a ``MappingProxyType``) as objects. NaN and infinities
-are refused: JSON has no spelling for them.
+their fields; pydantic models as their ``model_dump(mode="json")`` (pydantic is never
+imported for it: only a model that exists needs it); other mappings (a
+``MappingProxyType``) as objects. NaN and infinities are refused: JSON has no spelling
+for them.
 """
 
 from __future__ import annotations
@@ -41,6 +43,8 @@ import functools
 import json
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final, Protocol, cast
+
+from kit_core._pydantic import dumped, is_model
 
 __all__ = [
     "ErrorCode",
@@ -161,6 +165,8 @@ def to_json_value(value: Any) -> Any:
             import base64
 
             return "base64:" + base64.b64encode(raw).decode("ascii")
+    if is_model(value):
+        return dumped(value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
     if isinstance(value, Mapping):
