@@ -52,6 +52,7 @@ ROWS = (
     "a project installed into hermes as the docs say",
     "check --real",
     "hermes' install scan (preflight --scan)",
+    "the catalogue entry (preflight --catalog-entry)",
 )
 
 

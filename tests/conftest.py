@@ -44,6 +44,7 @@ ROWS = {
     "test_argument_errors.py": "tools: every argument error at once",
     "test_rich_results.py": "tools: images and files (Rich)",
     "test_install_scan.py": "hermes' install scan (preflight --scan)",
+    "test_catalog_entry.py": "the catalogue entry (preflight --catalog-entry)",
     "test_plugin_settings.py": "plugin settings (load_plugin_config)",
     "test_into_hermes.py": "a project installed into hermes as the docs say",
 }

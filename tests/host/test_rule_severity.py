@@ -1187,6 +1187,18 @@ KIT_OWN: dict[str, str] = {
     " should_allow_plugin_install refuses (tests/host/test_install_scan.py runs it)",
     "HPK061": "preflight --scan relays hermes' own install scan: a high finding is what the"
     " installer asks about (tests/host/test_install_scan.py)",
+    "HPK063": "preflight --catalog-entry relays hermes' catalogue loader: an entry"
+    " entry_from_mapping refuses is dropped from the catalogue (tests/host/test_catalog_entry.py"
+    " reads every example's entry with the loader of each release that has it)",
+    "HPK064": "preflight --catalog-entry relays git: a pin the repository lacks, or no remote"
+    " branch holds, is a commit hermes' installer cannot check out"
+    " (tests/kit_devtools/test_catalog_pin.py)",
+    "HPK065": "the catalogue's pin-maturity rule is a reviewer's (plugin-catalog/README.md"
+    " rule 3), not the loader's: a warning",
+    "HPK066": "the entry's capabilities come from the working tree, which differs from the"
+    " pin: admission compares them at the pin, so a warning to pin what was checked",
+    "HPK067": "hermes' catalogue loader keeps the entry and drops the field it logs: a"
+    " warning, as the entry is listed",
     "HPK062": "preflight --scan could not run hermes' install scanner, or ran the pattern"
     " engine as an approximation: a warning, since no verdict of hermes' is given",
     "HPK010": "check --real: hermes' loader and the kit's in-memory host disagree; a defect of"
@@ -1338,9 +1350,10 @@ def test_every_rule_is_in_exactly_one_table() -> None:
     assert sum(len(t) for t in tables) == len(RULES)
 
 
-RELAYED = frozenset({"HPK010", "HPK058", "HPK060"})
-"""The kit's own errors that carry hermes' verdict itself (its loader's, its command's):
-pinned by the run that produced them, not by a plugin of this file."""
+RELAYED = frozenset({"HPK010", "HPK058", "HPK060", "HPK063", "HPK064"})
+"""The kit's own errors that carry hermes' verdict itself (its loader's, its command's,
+its catalogue loader's) or git's on a pin: pinned by the run that produced them, not by a
+plugin of this file."""
 UNREAD = frozenset({"HPK020"})
 """The kit's own error for input it does not read at all (past its bounds): no verdict of
 hermes' exists to pin it to, and a warning would let a gate pass unread."""

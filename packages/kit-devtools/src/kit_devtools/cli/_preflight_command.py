@@ -1,4 +1,5 @@
 """``hermes-plugin-kit preflight PATH [--json] [--write] [--scan [--scan-with RELEASE]]
+[--catalog-entry OUT [--repo URL] [--sha SHA] [--maintainer NAME] [--category NAME]]
 [--ci-workflow]``."""
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 
 import yaml
 
+from kit_devtools.cli._catalog import CATEGORIES, Entry, catalog_entry, render
 from kit_devtools.cli._output import emit
 from kit_devtools.cli._preflight import PROVIDES, Preflight, preflight_directory
 from kit_devtools.cli._provides import set_provides
@@ -45,7 +47,10 @@ def _fail(message: str) -> int:
 
 
 def report_data(
-    report: Preflight, written: Path | None = None, scanned: Scan | None = None
+    report: Preflight,
+    written: Path | None = None,
+    scanned: Scan | None = None,
+    entry: tuple[Path, Entry] | None = None,
 ) -> dict[str, Any]:
     """The report as JSON-ready data (what ``--json`` prints)."""
     tally = counts(report.findings)
@@ -59,6 +64,9 @@ def report_data(
         "written": str(written) if written else None,
         "findings": [f.as_dict() for f in report.findings],
         "scan": _scan_data(scanned),
+        "catalog_entry": None
+        if entry is None
+        else {"path": str(entry[0]), "checked_by": entry[1].checked_by, "entry": entry[1].data},
         **tally._asdict(),
         "ok": tally.errors == 0,
     }
@@ -110,6 +118,12 @@ def _text(data: dict[str, Any]) -> str:
     ]
     if data["scan"] is not None:
         lines += _scan_lines(data["scan"])
+    if data["catalog_entry"] is not None:
+        written_entry = data["catalog_entry"]
+        lines.append(
+            f"catalogue entry: wrote {written_entry['path']}, read back by"
+            f" {written_entry['checked_by']}"
+        )
     lines.append(Counts(data["errors"], data["warnings"], data["conventions"]).line())
     return "\n".join(lines)
 
@@ -172,7 +186,19 @@ def run(args: argparse.Namespace) -> int:
         if args.scan or args.scan_with:
             scanned = scan(directory, args.scan_with)
             report.findings += scan_findings(scanned, report.key)
-    data = report_data(report, written, scanned)
+        entry = None
+        if args.catalog_entry:
+            made = catalog_entry(report, args.repo, args.sha, args.maintainer, args.category)
+            out = Path(args.catalog_entry)
+            if out.is_dir():
+                out = out / f"{made.data['name']}.yaml"
+            try:
+                out.write_text(render(made.data), encoding="utf-8")
+            except OSError as exc:
+                return _fail(f"--catalog-entry cannot write {out}: {exc}")
+            report.findings += made.findings
+            entry = (out, made)
+    data = report_data(report, written, scanned, entry)
     emit(json.dumps(data, indent=2, ensure_ascii=False) if args.json else _text(data))
     return 0 if data["ok"] else 1
 
@@ -203,6 +229,21 @@ def add_parser(sub: Any) -> None:
         metavar="RELEASE",
         help="run the install scan with this hermes release's scanner, in its cached"
         " environment (made with uv if missing), e.g. 0.22.2",
+    )
+    parser.add_argument(
+        "--catalog-entry",
+        metavar="OUT",
+        help="also write the plugin-catalog/<name>.yaml entry hermes' catalogue takes to OUT"
+        " (a file, or a directory to write <name>.yaml in), read it back with hermes'"
+        " catalogue loader and check its pin",
+    )
+    parser.add_argument("--repo", help="the entry's https:// repository (default: git origin)")
+    parser.add_argument("--sha", help="the commit to pin (default: git HEAD)")
+    parser.add_argument("--maintainer", help="the entry's maintainer (default: the repo owner)")
+    parser.add_argument(
+        "--category",
+        choices=CATEGORIES,
+        help="the catalogue shelf (default: from the manifest's kind, tools for most)",
     )
     parser.add_argument(
         "--ci-workflow",

@@ -34,7 +34,7 @@ from kit_devtools.cli._upstream import has_module
 from kit_devtools.cli.findings import Finding
 from kit_devtools.cli.rules import finding
 
-__all__ = ["FALLBACK", "Scan", "Scanner", "scan", "scan_findings", "scanner"]
+__all__ = ["FALLBACK", "Scan", "Scanner", "cached_having", "scan", "scan_findings", "scanner"]
 
 SCANNER: Final = "tools.plugin_guard"
 ENGINE: Final = "tools.skills_guard"
@@ -157,8 +157,9 @@ def _release_key(name: str) -> tuple[int, ...]:
     return tuple(int(part) for part in found.groups()) if found else (-1,)
 
 
-def _cached_with_scanner() -> list[Path]:
-    """The cached release environments whose hermes has plugin-guard, newest first."""
+def cached_having(module: str) -> list[Path]:
+    """The interpreters of the cached release environments whose hermes has ``module``
+    (e.g. ``tools/plugin_guard.py``), newest release first."""
     from kit_devtools.testing._host_envs import cache_root
 
     root = cache_root()
@@ -171,7 +172,7 @@ def _cached_with_scanner() -> list[Path]:
         folder / "bin" / "python"
         for folder in folders
         if (folder / "bin" / "python").exists()
-        and any(folder.glob("lib/python3*/site-packages/tools/plugin_guard.py"))
+        and any(folder.glob(f"lib/python3*/site-packages/{module}"))
     ]
 
 
@@ -186,7 +187,7 @@ def scanner(release: str | None = None) -> Scanner | str:
             return f"hermes {release}'s environment could not be made: {exc}"
     if has_module(SCANNER):
         return Scanner(sys.executable, "plugin")
-    cached = _cached_with_scanner()
+    cached = cached_having("tools/plugin_guard.py")
     if cached:
         return Scanner(str(cached[0]), "plugin")
     if has_module(ENGINE):

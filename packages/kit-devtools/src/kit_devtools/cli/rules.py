@@ -197,6 +197,26 @@ RULES: Final[dict[str, Rule]] = {
                    " with tools/plugin_guard.py is installed, or pass --scan-with 0.22.2",
                    "the install scan is hermes' own (tools/plugin_guard.py); without it the"
                    " verdict is the kit's approximation or missing"),
+    "HPK063": Rule(E, "hermes' catalogue loader refuses the entry: {problem}", "{fix}",
+                   "hermes_cli/plugin_catalog.py entry_from_mapping (0.21.3 on) logs the"
+                   " problem and drops the entry: the plugin is not in the catalogue"),
+    "HPK064": Rule(E, "the pin {sha} {problem}", "{fix}", "installing from the catalogue"
+                   " clones the repository and checks out exactly the pinned commit"
+                   " (plugin-catalog/README.md, admission rule 2): a commit the repository"
+                   " does not hold cannot be installed"),
+    "HPK065": Rule(W, "the pinned commit is {days} days old; the catalogue asks for a pin at"
+                   " least 14 days old", "pin an older pushed commit (--sha), or submit the"
+                   " entry on or after {ready}", "a maintainer-reviewed rule of the catalogue"
+                   " (plugin-catalog/README.md, rule 3, pin maturity); the loader itself"
+                   " does not check it"),
+    "HPK066": Rule(W, "{directory} has changes the pinned commit does not: the entry's"
+                   " capabilities are what the working tree registers", "commit and push"
+                   " them and pin that commit, or run preflight on a checkout of the pin",
+                   "validation compares the capabilities with what the plugin registers at"
+                   " the pinned commit (plugin-catalog/README.md, rule 6)"),
+    "HPK067": Rule(W, "hermes' catalogue loader ignores part of the entry: {problem}",
+                   "{fix}", "hermes_cli/plugin_catalog.py entry_from_mapping keeps the entry"
+                   " and drops the field it logs (a version label, an image)"),
     # tool schema
     "HPK101": Rule(E, "the schema is a {kind}, not the function object hermes sends to the"
                    " model", "pass {{'name', 'description', 'parameters': {{'type': 'object',"
