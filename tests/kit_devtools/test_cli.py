@@ -238,6 +238,17 @@ def test_the_module_and_the_console_script_run() -> None:
     assert subprocess.run([str(script), "doctor"], capture_output=True, check=False).returncode == 0
 
 
+def test_a_usage_error_of_an_isolated_command_is_told_once() -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "kit_devtools", "preflight", str(EXAMPLES / "unit-convert"),
+         "--category", "games"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert run.returncode == 2
+    assert "argument --category: invalid choice: 'games'" in run.stderr
+    assert "ended without a report" not in run.stderr
+
+
 def synced(project: Path) -> Callable[..., subprocess.CompletedProcess[str]]:
     """``uv`` in the new ``project``, synced as its README says (``uv sync``): its own
     environment, not this run's."""

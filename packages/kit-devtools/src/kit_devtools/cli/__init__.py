@@ -386,6 +386,7 @@ def console() -> NoReturn:
     argv, pass_env, network = _outer_options(sys.argv[1:])
     command = next((a for a in argv if not a.startswith("-")), None)
     if command in ISOLATED and os.environ.get("HPK_ISOLATED") != "1":
+        _parser().parse_args(argv)  # a usage error is told here, not as a child that died
         finish(run_isolated(argv, pass_env=pass_env, network=network))
     finish(main(argv))
 
