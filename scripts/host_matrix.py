@@ -53,6 +53,7 @@ ROWS = (
     "check --real",
     "hermes' install scan (preflight --scan)",
     "the catalogue entry (preflight --catalog-entry)",
+    "every release claimed (preflight --every-release)",
 )
 
 

@@ -45,6 +45,7 @@ ROWS = {
     "test_rich_results.py": "tools: images and files (Rich)",
     "test_install_scan.py": "hermes' install scan (preflight --scan)",
     "test_catalog_entry.py": "the catalogue entry (preflight --catalog-entry)",
+    "test_every_release.py": "every release claimed (preflight --every-release)",
     "test_plugin_settings.py": "plugin settings (load_plugin_config)",
     "test_into_hermes.py": "a project installed into hermes as the docs say",
 }

@@ -1199,6 +1199,9 @@ KIT_OWN: dict[str, str] = {
     " pin: admission compares them at the pin, so a warning to pin what was checked",
     "HPK067": "hermes' catalogue loader keeps the entry and drops the field it logs: a"
     " warning, as the entry is listed",
+    "HPK068": "preflight --every-release could not run on a claimed release (its environment"
+    " could not be made, or holds another release): a warning, since no verdict of that"
+    " release is given",
     "HPK062": "preflight --scan could not run hermes' install scanner, or ran the pattern"
     " engine as an approximation: a warning, since no verdict of hermes' is given",
     "HPK010": "check --real: hermes' loader and the kit's in-memory host disagree; a defect of"

@@ -251,10 +251,11 @@ def test_json_shape_and_exit_status(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert status == 1
     assert set(data) == {
         "plugin", "key", "manifest", "verdict_by", "declared", "registered", "written",
-        "findings", "scan", "catalog_entry", "errors", "warnings", "conventions", "ok",
+        "findings", "scan", "catalog_entry", "releases", "errors", "warnings", "conventions", "ok",
     }  # fmt: skip
     assert data["scan"] is None  # no --scan
     assert data["catalog_entry"] is None  # no --catalog-entry
+    assert data["releases"] is None  # no --every-release
     assert data["key"] == "demo"
     assert (data["errors"], data["warnings"], data["ok"]) == (1, 0, False)
     assert data["declared"] == {"tools": [], "hooks": [], "middleware": []}

@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from kit_devtools.cli._catalog import CATEGORIES, Entry, catalog_entry, render
+from kit_devtools.cli._every_release import Across, across_releases
 from kit_devtools.cli._output import emit
 from kit_devtools.cli._preflight import PROVIDES, Preflight, preflight_directory
 from kit_devtools.cli._provides import set_provides
@@ -51,6 +52,7 @@ def report_data(
     written: Path | None = None,
     scanned: Scan | None = None,
     entry: tuple[Path, Entry] | None = None,
+    across: Across | None = None,
 ) -> dict[str, Any]:
     """The report as JSON-ready data (what ``--json`` prints)."""
     tally = counts(report.findings)
@@ -67,6 +69,7 @@ def report_data(
         "catalog_entry": None
         if entry is None
         else {"path": str(entry[0]), "checked_by": entry[1].checked_by, "entry": entry[1].data},
+        "releases": None if across is None else across.runs,
         **tally._asdict(),
         "ok": tally.errors == 0,
     }
@@ -101,6 +104,24 @@ def _scan_lines(scan_data: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _release_lines(runs: dict[str, dict[str, Any]]) -> list[str]:
+    """What each release ``--every-release`` ran said, or why it did not run."""
+    lines: list[str] = []
+    for version, run in runs.items():
+        if "problem" in run:
+            lines.append(f"hermes {version}: not run ({run['problem']})")
+            continue
+        if run.get("installed"):
+            lines.append(f"hermes {version}: the installed release, reported above")
+            continue
+        said = ", ".join(
+            f"{label} {run[label]['errors']} error(s) {run[label]['warnings']} warning(s)"
+            for label in ("preflight", "check")
+        )
+        lines.append(f"hermes {version} ({run['release']}): {said}")
+    return lines
+
+
 def _text(data: dict[str, Any]) -> str:
     verdict = f"preflight verdict of {data['verdict_by']}"
     lines = [plugin_heading(data["key"], "directory", data["plugin"], verdict)]
@@ -118,6 +139,7 @@ def _text(data: dict[str, Any]) -> str:
     ]
     if data["scan"] is not None:
         lines += _scan_lines(data["scan"])
+    lines += _release_lines(data["releases"] or {})
     if data["catalog_entry"] is not None:
         written_entry = data["catalog_entry"]
         lines.append(
@@ -198,7 +220,11 @@ def run(args: argparse.Namespace) -> int:
                 return _fail(f"--catalog-entry cannot write {out}: {exc}")
             report.findings += made.findings
             entry = (out, made)
-    data = report_data(report, written, scanned, entry)
+        across = None
+        if args.every_release:
+            across = across_releases(directory, spec_of(report.manifest), report.findings)
+            report.findings += across.findings
+    data = report_data(report, written, scanned, entry, across)
     emit(json.dumps(data, indent=2, ensure_ascii=False) if args.json else _text(data))
     return 0 if data["ok"] else 1
 
@@ -244,6 +270,12 @@ def add_parser(sub: Any) -> None:
         "--category",
         choices=CATEGORIES,
         help="the catalogue shelf (default: from the manifest's kind, tools for most)",
+    )
+    parser.add_argument(
+        "--every-release",
+        action="store_true",
+        help="also run preflight and check on each real hermes release requires_hermes"
+        " admits, in its cached environment (made with uv if missing)",
     )
     parser.add_argument(
         "--ci-workflow",

@@ -217,6 +217,11 @@ RULES: Final[dict[str, Rule]] = {
     "HPK067": Rule(W, "hermes' catalogue loader ignores part of the entry: {problem}",
                    "{fix}", "hermes_cli/plugin_catalog.py entry_from_mapping keeps the entry"
                    " and drops the field it logs (a version label, an image)"),
+    "HPK068": Rule(W, "preflight and check could not run on a release requires_hermes"
+                   " admits: {why}", "make its environment (check DIR --hermes RELEASE makes"
+                   " it), or narrow requires_hermes to the releases the plugin supports",
+                   "the catalogue entry claims every release its requires_hermes admits"
+                   " (plugin-catalog/README.md); this one was not checked"),
     # tool schema
     "HPK101": Rule(E, "the schema is a {kind}, not the function object hermes sends to the"
                    " model", "pass {{'name', 'description', 'parameters': {{'type': 'object',"
