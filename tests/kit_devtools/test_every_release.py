@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from kit_core._host_model import registry_releases
 from kit_devtools.cli import _every_release
 from kit_devtools.cli._every_release import across_releases, claimed
 from kit_devtools.cli.findings import Finding, Severity
@@ -47,7 +48,7 @@ def test_findings_are_told_with_the_releases_they_hold_on(
 
 
 def test_the_installed_release_is_the_reports_own_run(monkeypatch: pytest.MonkeyPatch) -> None:
-    release = _every_release.registry_releases()[-1]
+    release = registry_releases()[-1]
     monkeypatch.setattr(_every_release, "installed_release", lambda: release)
     asked: list[str] = []
 
