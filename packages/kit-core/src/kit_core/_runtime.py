@@ -245,12 +245,15 @@ class ToolRunner:
     def finish(self, result: Any, started: float, info: bool) -> str | dict[str, Any]:
         """Encode what the handler returned; log the outcome when its line is on."""
         kind = type(result)  # pyright: ignore[reportUnknownVariableType] (not __class__: it can lie)
+        shown = None
         if kind is str:
             encoded: str | dict[str, Any] = result
         elif issubclass(kind, str):
             encoded = str.__str__(result)
-        elif kind is Rich or is_multimodal(result):
-            return self.rich(result, started, info)
+        elif kind is Rich:
+            encoded, shown = result.envelope(), result.describe()
+        elif is_multimodal(result):
+            encoded, shown = result, "multimodal"  # hermes' own envelope, passed on
         else:
             failure = None if kind is dict or kind is list else failure_of(result)
             if failure is not None:
@@ -268,23 +271,9 @@ class ToolRunner:
                 "%s: ok; elapsed_ms=%.2f; result=%s",
                 self.name,
                 (perf_counter() - started) * 1000,
-                "encoded_string" if issubclass(kind, str) else kind.__name__,
+                shown or ("encoded_string" if issubclass(kind, str) else kind.__name__),
             )
         return encoded
-
-    def rich(self, result: Any, started: float, info: bool) -> dict[str, Any]:
-        """hermes' multimodal envelope: of a :class:`Rich` result, or the handler's own."""
-        envelope: dict[str, Any] = result.envelope() if type(result) is Rich else result
-        if info:
-            _log(
-                self.logger,
-                self.line_level,
-                "%s: ok; elapsed_ms=%.2f; result=%s",
-                self.name,
-                (perf_counter() - started) * 1000,
-                result.describe() if type(result) is Rich else "multimodal",
-            )
-        return envelope
 
     @_or_fallback
     def not_encodable(self, result: Any, started: float, exc: BaseException) -> str:

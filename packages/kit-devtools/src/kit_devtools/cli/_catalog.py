@@ -190,7 +190,12 @@ def _pin_findings(directory: Path, sha: str, where: str) -> list[Finding]:
         if days < MATURE_DAYS:
             ready = time.strftime("%Y-%m-%d", time.gmtime(int(stamp) + MATURE_DAYS * 86_400))
             found.append(finding("HPK065", where, days=days, ready=ready))
-    untracked = _git(directory, "status", "--porcelain", "--", ".")
+    status = _git(directory, "status", "--porcelain", "--", ".") or ""
+    untracked = [  # what importing the plugin writes is no change of its own
+        line
+        for line in status.splitlines()
+        if "__pycache__" not in line and not line.endswith(".pyc")
+    ]
     differs = _git(directory, "diff", "--quiet", sha, "--", ".") is None  # tree against pin
     if untracked or differs:
         found.append(finding("HPK066", where, directory=directory))
