@@ -11,7 +11,10 @@ import sys
 
 import pytest
 
-LAZY = ("asyncio", "difflib", "argparse", "uuid", "decimal", "datetime", "base64")
+LAZY = (
+    "asyncio", "difflib", "argparse", "uuid", "decimal", "datetime", "base64", "pathlib",
+    "mimetypes", "pydantic",
+)  # fmt: skip
 
 
 @pytest.mark.parametrize("package", ["kit_core", "hermes_plugin_kit"])
