@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, Final, cast
 
 from kit_devtools.cli._preflight import Preflight
-from kit_devtools.cli._scan import DISTRIBUTIONS, cached_having
+from kit_devtools.cli._scan import DISTRIBUTIONS, RELEASE_OF, cached_having
 from kit_devtools.cli._upstream import has_module
 from kit_devtools.cli.findings import Finding
 from kit_devtools.cli.rules import finding
@@ -73,16 +73,12 @@ _ORDER: Final = (
 )  # fmt: skip
 """The key order of upstream's entries."""
 
-_CHILD: Final = r"""
-import importlib.metadata, json, logging, sys
+_CHILD: Final = (
+    RELEASE_OF
+    + r"""
+import json, logging, sys
 from hermes_cli import plugin_catalog as catalog
-release = None
-for name in sys.argv[3:]:
-    try:
-        release = importlib.metadata.version(name)
-        break
-    except importlib.metadata.PackageNotFoundError:
-        pass
+release = release_of(sys.argv[3:])
 said = []
 class Keep(logging.Handler):
     def emit(self, record):
@@ -94,6 +90,7 @@ entry = catalog.entry_from_mapping(json.loads(sys.argv[1]), sys.argv[2])
 print(json.dumps({"release": release, "said": said,
                   "entry": entry.to_dict() if entry is not None else None}))
 """
+)
 
 
 @dataclass

@@ -30,12 +30,6 @@ from kit_devtools.testing._requires_hermes import version_satisfies
 __all__ = ["Across", "across_releases", "claimed"]
 
 TIMEOUT: Final = 600
-_RELEASE: Final = (
-    "import importlib.metadata as m, sys\n"
-    "for name in sys.argv[1:]:\n"
-    "    try:\n        print(m.version(name)); break\n"
-    "    except m.PackageNotFoundError:\n        pass\n"
-)
 
 
 @dataclass
@@ -91,9 +85,10 @@ def _report(python: Path, command: list[str]) -> dict[str, Any] | str:
 
 
 def _release_of(python: Path) -> str | None:
-    from kit_devtools.cli._scan import DISTRIBUTIONS
+    from kit_devtools.cli._scan import DISTRIBUTIONS, RELEASE_OF
 
-    done = _run(python, ["-c", _RELEASE, *DISTRIBUTIONS])
+    code = RELEASE_OF + "import sys\nprint(release_of(sys.argv[1:]) or '')\n"
+    done = _run(python, ["-c", code, *DISTRIBUTIONS])
     if isinstance(done, str) or not done.stdout.strip():
         return None
     return done.stdout.strip().splitlines()[-1]

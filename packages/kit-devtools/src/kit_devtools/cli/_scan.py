@@ -34,7 +34,16 @@ from kit_devtools.cli._upstream import has_module
 from kit_devtools.cli.findings import Finding
 from kit_devtools.cli.rules import finding
 
-__all__ = ["FALLBACK", "Scan", "Scanner", "cached_having", "scan", "scan_findings", "scanner"]
+__all__ = [
+    "FALLBACK",
+    "RELEASE_OF",
+    "Scan",
+    "Scanner",
+    "cached_having",
+    "scan",
+    "scan_findings",
+    "scanner",
+]
 
 SCANNER: Final = "tools.plugin_guard"
 ENGINE: Final = "tools.skills_guard"
@@ -64,17 +73,26 @@ remaps (``SEVERITY_REMAP``, L71-72), and a test tree's one-step demotion (a cred
 there becomes a note: ``_context_severity``, L238-242; ``STEP_DOWN``, plugin_guard_context.py
 L25). Its finer context rules (prose, comments, ``__main__`` blocks) are not modelled."""
 
-_CHILD: Final = r"""
-import importlib.metadata, json, os, sys
+RELEASE_OF: Final = r"""
+import importlib.metadata
+def release_of(names):
+    for name in names:
+        try:
+            return importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            pass
+    return None
+"""
+"""Source for a child process in a release's environment: ``release_of(DISTRIBUTIONS)``,
+the version of the hermes distribution installed there (None without one)."""
+
+_CHILD: Final = (
+    RELEASE_OF
+    + r"""
+import json, os, sys
 from pathlib import Path
 target, mode, rules = Path(sys.argv[1]), sys.argv[2], json.loads(sys.argv[3])
-release = None
-for name in sys.argv[4:]:
-    try:
-        release = importlib.metadata.version(name)
-        break
-    except importlib.metadata.PackageNotFoundError:
-        pass
+release = release_of(sys.argv[4:])
 def shown(f):
     return {"pattern": f.pattern_id, "severity": f.severity, "category": f.category,
             "file": f.file, "line": f.line, "match": f.match[:120], "description": f.description}
@@ -126,6 +144,7 @@ else:
                       "verdict": verdict, "allowed": allowed, "answer": None,
                       "findings": [shown(f) for f in found]}))
 """
+)
 """Run in the chosen interpreter: the plugin directory, the mode (``plugin``: the real
 scanner; ``engine``: the fallback), :data:`FALLBACK`, then the distributions that may
 install hermes; prints the scan as one JSON line."""

@@ -15,8 +15,9 @@ import inspect
 import json
 import re
 import time
-from typing import Any
+from typing import Any, Final
 
+from kit_core import content
 from kit_core._host_model import HostRelease, first_release
 from kit_devtools.testing._coerce import as_dict, coerce_tool_args
 from kit_devtools.testing._hooks import (
@@ -105,7 +106,7 @@ def _run_on_new_loop(awaitable: Any) -> Any:
             loop.close()
 
 
-MULTIMODAL_KEY = "_multimodal"
+MULTIMODAL_KEY: Final = content.MULTIMODAL_KEY
 """The key of hermes' multimodal envelope, ``{"_multimodal": True, "content": [...]}``."""
 
 
