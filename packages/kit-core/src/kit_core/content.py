@@ -150,7 +150,7 @@ class Image:
             ContentTooLarge: its base64 would be over :data:`MAX_PART_CHARS`.
             ValueError: the type is not an image type or cannot be told.
         """
-        name = os.path.basename(os.fspath(path))
+        name = os.path.basename(path)
         kind = _guess(name, "the image") if mime is None else mime
         return cls.from_bytes(_read(path, "image"), kind, name)
 
@@ -228,7 +228,7 @@ class File:
             OSError: the file cannot be read.
             ValueError: its type cannot be told from its name and is not given.
         """
-        name = os.path.basename(os.fspath(path))
+        name = os.path.basename(path)
         kind = _checked_mime(_guess(name, "the file") if mime is None else mime, "a file")
         where = os.path.realpath(path)
         if _is_text(kind):

@@ -16,6 +16,7 @@ report's own run.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -63,10 +64,14 @@ def _interpreter(version: str) -> Path | str:
 
 
 def _run(python: Path, args: list[str]) -> subprocess.CompletedProcess[str] | str:
+    # without HPK_ISOLATED, the command isolates the plugin again in that release (its own
+    # temporary home, no network), as it does when an author runs it
+    env = {k: v for k, v in os.environ.items() if k != "HPK_ISOLATED"}
     try:
         return subprocess.run(
-            [str(python), *args], capture_output=True, text=True, timeout=TIMEOUT, check=False
-        )
+            [str(python), *args], capture_output=True, text=True, timeout=TIMEOUT,
+            check=False, env=env,
+        )  # fmt: skip
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"{type(exc).__name__}: {exc}"
 
