@@ -176,3 +176,19 @@ def test_the_kits_runtime_holds_no_credential_shaped_text(package: str, tmp_path
         engine = engine_scan(sorted(source.rglob("*.py")), tmp_path)
         leaks = [f for f in engine if f[4] == "credential_exposure"]
     assert not leaks
+
+
+@pytest.mark.skipif(
+    not HAS_SCANNER, reason="this release has no install scanner (tools/plugin_guard.py)"
+)
+@pytest.mark.parametrize("package", RUNTIME)
+def test_the_kits_runtime_scans_safe(package: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A plugin that vendors the kit is admitted: each runtime package's tree gets the
+    ``safe`` verdict from hermes' own install scan (no finding that blocks install, e.g. a
+    code generator's ``exec``), and ``preflight --scan`` reports the same."""
+    source = ROOT / "packages" / package / "src"
+    verdict, allowed, found = hermes_scan(source)
+    assert (verdict, allowed) == ("safe", True), found
+    scan = preflight_scan(source, capsys)["scan"]
+    assert scan["verdict"] == "safe", scan["findings"]
+    assert {(f["file"], f["line"], f["pattern"], f["severity"]) for f in scan["findings"]} == found

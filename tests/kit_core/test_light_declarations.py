@@ -58,9 +58,9 @@ def places(query_help: str = "What to look for") -> dict[str, Any]:
 
 
 def check_of(fn: Any) -> Any:
-    """The argument check a tool runs (from its wrapper's closure)."""
+    """The argument check a tool runs (its runner's, from its wrapper's closure)."""
     cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or (), strict=True))
-    return cells["check"].cell_contents
+    return cells["begin"].cell_contents.__self__.check
 
 
 # -- checks compiled once per shape ----------------------------------------------------------
@@ -306,7 +306,7 @@ def test_each_wrapper_runs_its_own_handler_and_looks_like_it() -> None:
         )
         if a is b
     }
-    assert shared.isdisjoint({"runner", "handler", "check", "logger"})
+    assert shared.isdisjoint({"handler", "begin", "finish", "fail"})
     assert shared  # the per-process names are bound once for every tool
 
 

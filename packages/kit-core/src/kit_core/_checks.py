@@ -13,7 +13,7 @@ import operator
 from collections.abc import Callable, Mapping
 from typing import Any, Final, NamedTuple, cast
 
-from kit_core._quick import FastPath, compile_quick_check
+from kit_core._quick import FastPath
 from kit_core._snapshot import ATOMS, deep_copy
 from kit_core.redaction import is_secret_key, redact_preview
 
@@ -564,22 +564,9 @@ class _Search(NamedTuple):
     collectors: dict[str, Collect]
 
     @classmethod
-    def make(
-        cls,
-        fast: FastPath,
-        props: Mapping[str, Any],
-        required: tuple[str, ...],
-        closed: bool,
-        checks: Mapping[str, ValueCheck],
-        fixes: Mapping[str, Fix],
-    ) -> _Search:
-        quick = {
-            key: test
-            for key, sub in props.items()
-            if (test := compile_quick_check(sub)) is not None
-        }
+    def make(cls, fast: FastPath, props: Mapping[str, Any], closed: bool) -> _Search:
         collectors = {key: compile_collector(sub, is_secret_key(key)) for key, sub in props.items()}
-        return cls(fast.others_pass(required, closed, checks, fixes), quick, collectors)
+        return cls(fast.others_pass(closed), fast.tests, collectors)
 
 
 def compile_arguments(
@@ -619,7 +606,7 @@ def compile_arguments(
     # default) takes an explicit null: it is handed to the handler as None
     null_ok = frozenset(k for k in required if _nullable(props.get(k)))
 
-    fast = FastPath(props)
+    fast = FastPath(props, required, checks, fixes)
     compiled: list[_Search] = []  # one entry, made when a call is first refused
 
     def every_error(first: Rejection, args: dict[str, Any], told: Any = None) -> Rejection:
@@ -628,7 +615,7 @@ def compile_arguments(
         accepts is not looked at again, so a call with one error pays little for the
         search of others."""
         if not compiled:  # made whole, then published: a concurrent call sees all or none
-            compiled.append(_Search.make(fast, props, required, closed, checks, fixes))
+            compiled.append(_Search.make(fast, props, closed))
         others_pass, quick, collectors = compiled[0]
         # a scalar's error (or a missing argument) is its argument's only one
         if (first.code == MISSING or first.argument in quick) and others_pass(args, first.argument):
@@ -712,8 +699,8 @@ def compile_arguments(
         return args, None
 
     fill = default_filler(defaults) if defaults else None
-    # the straight-line fast path answers the common valid call; anything else is ``check``
-    return fast.check(required, closed, checks, check, fill, tuple(defaults or ()), fixes)
+    # the fast path answers the common valid call; anything else is ``check``
+    return fast.check(closed, check, fill, tuple(defaults or ()))
 
 
 def _whole_numbers(args: dict[str, Any], fixes: Mapping[str, Fix]) -> dict[str, Any]:

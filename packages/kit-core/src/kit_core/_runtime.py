@@ -13,7 +13,7 @@ import sys
 import traceback
 from collections.abc import Callable
 from time import perf_counter
-from types import CellType, FunctionType
+from types import FunctionType
 from typing import Any, Final, cast
 
 from kit_core._checks import ECHO_CHARS, ArgumentCheck, Rejection, parse_arguments
@@ -177,14 +177,17 @@ class ToolRunner:
 
     def begin(
         self, raw: Any, kwargs: dict[str, Any], started: float
-    ) -> tuple[dict[str, Any], str | None, bool]:
-        """Parse and check the arguments; return them, or the rejection envelope, and
-        whether the success line is on for this call (the logger's level is read once per
-        call)."""
+    ) -> tuple[dict[str, Any], dict[str, Any], str | None, bool]:
+        """Parse and check the arguments: the arguments and keywords to call the handler
+        with, the rejection envelope (None when the call goes on), and whether the success
+        line is on for this call (the logger's level is read once per call). A typed tool
+        called directly with keywords (``fn(city="Paris")``) has them split first."""
         if type(raw) is dict:
             args: dict[str, Any] = raw  # pyright: ignore[reportUnknownVariableType]
             rejection = None
         else:
+            if raw is None and self.direct is not None:
+                raw, kwargs = split_keywords(kwargs, self.direct)
             args, rejection = parse_arguments(raw)
         check = self.check
         if check is not None and rejection is None:
@@ -193,8 +196,8 @@ class ToolRunner:
         if info:
             self.invoked(raw, args, rejection, kwargs)
         if rejection is None:
-            return args, None, info
-        return args, self.reject(rejection, raw, started), info
+            return args, kwargs, None, info
+        return args, kwargs, self.reject(rejection, raw, started), info
 
     def invoked(
         self, raw: Any, args: dict[str, Any], rejection: Rejection | None, kwargs: dict[str, Any]
@@ -243,8 +246,30 @@ class ToolRunner:
         return error_envelope(message, rejection.code, errors)
 
     def finish(self, result: Any, started: float, info: bool) -> str | dict[str, Any]:
-        """Encode what the handler returned; log the outcome when its line is on."""
-        kind = type(result)  # pyright: ignore[reportUnknownVariableType] (not __class__: it can lie)
+        """Encode what the handler returned; log the outcome when its line is on. A str,
+        or a plain dict or list, with the line off is encoded at once; anything else (a
+        failure, a Rich result, hermes' own multimodal envelope) is :meth:`outcome`'s."""
+        try:
+            if not info:
+                kind = type(result)  # pyright: ignore[reportUnknownVariableType] (not __class__: it can lie)
+                if kind is str:
+                    return result
+                if kind is list or (kind is dict and MULTIMODAL_KEY not in result):
+                    try:
+                        return encode_success(result)
+                    except BaseException as exc:
+                        if propagates(exc):
+                            raise
+                        return self.not_encodable(result, started, exc)
+            return self.outcome(result, started, info)
+        except BaseException as exc:  # a str subclass or the logging set-up misbehaving
+            if propagates(exc):
+                raise
+            return self.fail(exc, started)
+
+    def outcome(self, result: Any, started: float, info: bool) -> str | dict[str, Any]:
+        """What the model gets for ``result``, with the success line when it is on."""
+        kind = type(result)  # pyright: ignore[reportUnknownVariableType]
         shown = None
         if kind is str:
             encoded: str | dict[str, Any] = result
@@ -348,117 +373,55 @@ class ToolRunner:
             )
         return error_envelope(f"{self.name} failed: {text}", code)
 
-    # -- the two call paths ------------------------------------------------------
 
-    async def call_async(self, raw: Any, kwargs: dict[str, Any]) -> str | dict[str, Any]:
-        started = perf_counter()
-        try:
-            if raw is None and self.direct is not None:
-                raw, kwargs = split_keywords(kwargs, self.direct)
-            args, refused, info = self.begin(raw, kwargs, started)
-            if refused is not None:
-                return refused
-            result = await self.handler(args, **kwargs)
-        except BaseException as exc:
-            if propagates(exc):
-                raise
-            return self.fail(exc, started)
-        try:
-            return self.finish(result, started, info)
-        except BaseException as exc:
-            if propagates(exc):
-                raise
-            return self.fail(exc, started)
+def _wrapper_factory() -> Callable[[ToolRunner], FunctionType]:
+    """:func:`wrapper_of`, with the names every tool's wrapper uses bound once: the
+    wrappers share these cells, and each has only its own tool's in addition."""
+    clock, everything, lets_through = perf_counter, BaseException, propagates
 
+    def wrapper_of(runner: ToolRunner) -> FunctionType:
+        """The function a tool is: ``(args=None, /, **kwargs)``, sync or ``async def`` as its
+        handler is, the two the same path but for the ``await``: check the arguments
+        (:meth:`ToolRunner.begin`), call the handler, encode what it returned
+        (:meth:`ToolRunner.finish`); whatever the handler raises is an error envelope
+        (:meth:`ToolRunner.fail`). Its body names only its closure, so the kit can re-create
+        it in the handler's module (see ``kit_core.tools``)."""
+        handler = runner.handler
+        begin, finish, fail = runner.begin, runner.finish, runner.fail
 
-def _sync_template() -> FunctionType:
-    """The wrapper of every sync tool, with its per-process names bound once.
+        if runner.is_async:
 
-    The body names only its closure (the kit re-creates it with the handler's globals),
-    so everything it uses is bound here. :func:`sync_call` gives each tool the six
-    cells of its own (``runner``, ``handler``, ``check``, ``logger``, ``line_level``,
-    ``direct``) and
-    shares the others' cells, which nothing ever rebinds.
-    """
-    plain_dict, plain_list, text, kind_of = dict, list, str, type
-    multimodal_key = MULTIMODAL_KEY
-    everything = BaseException
-    lets_through = propagates
-    clock = perf_counter
-    parse = parse_arguments
-    split = split_keywords
-    encode = encode_success
-    line_level: Any = None
-    runner: Any = None
-    handler: Any = None
-    check: Any = None
-    logger: Any = None
-    direct: Any = None
+            async def async_wrapper(raw: Any = None, /, **kwargs: Any) -> str | dict[str, Any]:
+                started = clock()
+                try:
+                    args, kwargs, refused, info = begin(raw, kwargs, started)
+                    if refused is not None:
+                        return refused
+                    result = await handler(args, **kwargs)
+                except everything as exc:
+                    if lets_through(exc):
+                        raise
+                    return fail(exc, started)
+                return finish(result, started, info)
 
-    def sync_wrapper(raw: Any = None, /, **kwargs: Any) -> str | dict[str, Any]:
-        started = clock()
-        try:
-            if kind_of(raw) is plain_dict:
-                args: dict[str, Any] = raw  # pyright: ignore[reportUnknownVariableType]
-                rejection = None
-            else:
-                if raw is None and direct is not None:  # a typed tool called with keywords
-                    raw, kwargs = split(kwargs, direct)
-                args, rejection = parse(raw)
-            if check is not None and rejection is None:
-                args, rejection = check(args)
-            info = logger.isEnabledFor(line_level)  # off means DEBUG is off too
-            if info:
-                runner.invoked(raw, args, rejection, kwargs)
-            if rejection is not None:
-                return runner.reject(rejection, raw, started)
-            result = handler(args, **kwargs)
-        except everything as exc:
-            if lets_through(exc):
-                raise
-            return runner.fail(exc, started)
-        try:
-            if not info:
-                kind = kind_of(result)  # pyright: ignore[reportUnknownVariableType] (a mock can claim str)
-                if kind is text:
-                    return result
-                if kind is plain_list or (kind is plain_dict and multimodal_key not in result):
-                    # else finish asks for a failure, or passes a multimodal envelope on
-                    try:
-                        return encode(result)
-                    except everything as exc:
-                        if lets_through(exc):
-                            raise
-                        return runner.not_encodable(result, started, exc)
-            return runner.finish(result, started, info)
-        except everything as exc:  # a str subclass or the logging set-up misbehaving
-            if lets_through(exc):
-                raise
-            return runner.fail(exc, started)
+            return cast("FunctionType", async_wrapper)
 
-    return cast("FunctionType", sync_wrapper)
+        def sync_wrapper(raw: Any = None, /, **kwargs: Any) -> str | dict[str, Any]:
+            started = clock()
+            try:
+                args, kwargs, refused, info = begin(raw, kwargs, started)
+                if refused is not None:
+                    return refused
+                result = handler(args, **kwargs)
+            except everything as exc:
+                if lets_through(exc):
+                    raise
+                return fail(exc, started)
+            return finish(result, started, info)
+
+        return cast("FunctionType", sync_wrapper)
+
+    return wrapper_of
 
 
-_SYNC_TEMPLATE: Final = _sync_template()
-_SYNC_NAMES: Final = _SYNC_TEMPLATE.__code__.co_freevars
-_SYNC_CELLS: Final = _SYNC_TEMPLATE.__closure__ or ()
-_OWN: Final = tuple(
-    _SYNC_NAMES.index(n) for n in ("runner", "handler", "check", "logger", "line_level", "direct")
-)
-
-
-def sync_call(runner: ToolRunner) -> Callable[..., str | dict[str, Any]]:
-    """The wrapper of a sync tool: :meth:`ToolRunner.begin` and :meth:`ToolRunner.finish`
-    inlined (a result that is not a str, dict or list goes through ``finish``, which
-    asks it for a failure), since every call of every sync tool takes this path."""
-    cells = list(_SYNC_CELLS)
-    for index, value in zip(
-        _OWN,
-        (runner, runner.handler, runner.check, runner.logger, runner.line_level, runner.direct),
-        strict=True,
-    ):
-        cells[index] = CellType(value)
-    template = _SYNC_TEMPLATE
-    return FunctionType(
-        template.__code__, template.__globals__, "sync_wrapper", template.__defaults__, tuple(cells)
-    )
+wrapper_of: Final = _wrapper_factory()

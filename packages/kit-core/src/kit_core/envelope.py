@@ -179,11 +179,18 @@ _ENCODER: Final = json.JSONEncoder(ensure_ascii=False, allow_nan=False, default=
 _PLAIN_ENCODER: Final = json.JSONEncoder(ensure_ascii=False)
 # What _ENCODER.encode runs underneath, called directly: the same C encoder and the same
 # arguments, without re-creating the helper closures of JSONEncoder.iterencode on every
-# call. A fresh circular-reference memo per call keeps it thread-safe.
+# call. One encoder without a circular-reference memo serves every call and thread (it
+# keeps no state between calls); a result it cannot encode is encoded again by
+# _ENCODER, whose memo names a reference cycle instead of exceeding the recursion limit.
 _make_encoder: Final[Callable[..., Callable[[Any, int], Iterable[str]]] | None] = getattr(
     json.encoder, "c_make_encoder", None
 )
 _encode_str: Final = json.encoder.encode_basestring
+_SHARED_ENCODER: Final = (
+    None
+    if _make_encoder is None  # an interpreter without the C accelerator
+    else _make_encoder(None, to_json_value, _encode_str, None, ": ", ", ", False, False, False)
+)
 
 
 def encode_success(data: Any) -> str:
@@ -193,10 +200,13 @@ def encode_success(data: Any) -> str:
         TypeError: ``data`` holds a value of a type the kit cannot encode.
         ValueError: ``data`` holds NaN, an infinity, or a reference cycle.
     """
-    if _make_encoder is None:  # an interpreter without the C accelerator
-        return _ENCODER.encode({"success": True, "data": data})
-    encoder = _make_encoder({}, to_json_value, _encode_str, None, ": ", ", ", False, False, False)
-    return "".join(encoder({"success": True, "data": data}, 0))
+    envelope = {"success": True, "data": data}
+    if _SHARED_ENCODER is not None:
+        try:
+            return "".join(_SHARED_ENCODER(envelope, 0))
+        except Exception:  # encoded again below, for the error a memo gives
+            pass
+    return _ENCODER.encode(envelope)
 
 
 def error_envelope(

@@ -23,7 +23,7 @@ from kit_core._checks import default_filler
 from kit_core._env import check_requires_env
 from kit_core._handler_shape import check_handler
 from kit_core._method_tool import instance_first, is_method, method_wrapper
-from kit_core._runtime import ToolRunner, sync_call
+from kit_core._runtime import ToolRunner, wrapper_of
 from kit_core._schema import check_function_schema, describe_arguments, schema_from_specs
 from kit_core._shared import argument_check, example_misfit
 from kit_core._snapshot import Snapshot
@@ -311,14 +311,7 @@ def _decorate(fn: Callable[..., Any], **opts: Any) -> Any:
         is_method=method,
         _schema=Snapshot(schema),
     )
-    if is_async:
-
-        async def async_wrapper(args: Any = None, /, **kwargs: Any) -> str | dict[str, Any]:
-            return await runner.call_async(args, kwargs)
-
-        wrapper: Any = _defined_beside(async_wrapper, fn)
-    else:
-        wrapper = _defined_beside(sync_call(runner), fn)
+    wrapper: Any = _defined_beside(wrapper_of(runner), fn)
     if method:
         wrapper = _defined_beside(method_wrapper(wrapper, is_async), fn)
     return declare(wrapper, spec)

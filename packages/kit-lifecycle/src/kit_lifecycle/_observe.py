@@ -18,7 +18,7 @@ from time import perf_counter
 from typing import Any, Final
 
 from kit_core import redact, redact_text
-from kit_lifecycle._secrets import SecretEnv, scrub
+from kit_lifecycle._secrets import EnvSecrets, scrub
 
 CONTEXT_KEYS: Final = ("session_id", "task_id")
 
@@ -59,7 +59,7 @@ def log_outcome(
     logger.log(level, outcome[0], redact_text(label, secrets), elapsed, outcome[1], *extra)
 
 
-def _started(kwargs: dict[str, Any], label: str, logger: logging.Logger, env: SecretEnv) -> float:
+def _started(kwargs: dict[str, Any], label: str, logger: logging.Logger, env: EnvSecrets) -> float:
     if logger.isEnabledFor(logging.DEBUG):
         secrets = env.values()
         logger.debug(
@@ -73,7 +73,7 @@ def _failed(
     kwargs: dict[str, Any],
     label: str,
     logger: logging.Logger,
-    env: SecretEnv,
+    env: EnvSecrets,
     started: float,
 ) -> None:
     secrets = env.values()
@@ -87,7 +87,7 @@ def _succeeded(
     kwargs: dict[str, Any],
     label: str,
     logger: logging.Logger,
-    env: SecretEnv,
+    env: EnvSecrets,
     started: float,
     ok_level: int,
 ) -> None:
@@ -104,7 +104,7 @@ def call_observed(
     kwargs: dict[str, Any],
     label: str,
     logger: logging.Logger,
-    env: SecretEnv,
+    env: EnvSecrets,
     ok_level: int = logging.INFO,
 ) -> Any:
     """``fn(**kwargs)`` with the safe invocation, outcome and failure logs (the outcome at
@@ -124,7 +124,7 @@ async def call_observed_async(
     kwargs: dict[str, Any],
     label: str,
     logger: logging.Logger,
-    env: SecretEnv,
+    env: EnvSecrets,
     ok_level: int = logging.INFO,
 ) -> Any:
     """:func:`call_observed` for an ``async def`` callback: ``await fn(**kwargs)``, so the

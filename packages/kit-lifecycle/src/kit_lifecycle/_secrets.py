@@ -23,7 +23,7 @@ _CHAIN: Final = 16
 """How many chained exceptions (``__cause__``/``__context__``) are cleaned, at most."""
 
 
-class SecretEnv:
+class EnvSecrets:
     """The names of the environment variables a callback's logs and errors never show."""
 
     __slots__ = ("_lock", "_names")
@@ -55,15 +55,15 @@ def check_env_names(label: str, names: object) -> tuple[str, ...]:
     return check_requires_env(label, names, DeclarationError)
 
 
-def attach(callback: object, env: SecretEnv) -> None:
-    """Give a kit-built callback its :class:`SecretEnv`."""
+def attach(callback: object, env: EnvSecrets) -> None:
+    """Give a kit-built callback its :class:`EnvSecrets`."""
     setattr(callback, _ATTRIBUTE, env)
 
 
-def secret_env_of(callback: object) -> SecretEnv | None:
-    """The :class:`SecretEnv` of a kit-built hook, middleware or command callback."""
+def secret_env_of(callback: object) -> EnvSecrets | None:
+    """The :class:`EnvSecrets` of a kit-built hook, middleware or command callback."""
     env = getattr(callback, _ATTRIBUTE, None)
-    return env if isinstance(env, SecretEnv) else None
+    return env if isinstance(env, EnvSecrets) else None
 
 
 def scrub(exc: BaseException, secrets: tuple[str, ...]) -> None:

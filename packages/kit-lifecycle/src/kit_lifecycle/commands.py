@@ -34,7 +34,7 @@ from kit_core._annotations import signature_of
 from kit_lifecycle._callbacks import is_async
 from kit_lifecycle._host import builtin_on, span
 from kit_lifecycle._observe import log_outcome
-from kit_lifecycle._secrets import SecretEnv, attach, check_env_names, scrub
+from kit_lifecycle._secrets import EnvSecrets, attach, check_env_names, scrub
 from kit_lifecycle.errors import DeclarationError
 
 if TYPE_CHECKING:  # annotations only: argparse costs every plugin that imports the kit
@@ -276,7 +276,7 @@ def command(
             raise DeclarationError(msg)
         first_line = next(line.strip() for line in text.splitlines() if line.strip())
         logger = logging.getLogger(getattr(fn, "__module__", None) or "hermes_plugin_kit")
-        env = SecretEnv(env_names)
+        env = EnvSecrets(env_names)
         wrapper = (_slash_wrapper if kind is CommandType.SLASH else _cli_wrapper)(
             fn, checked, logger, env
         )
@@ -299,7 +299,7 @@ def _finish(
     logger: logging.Logger,
     name: str,
     started: float,
-    env: SecretEnv,
+    env: EnvSecrets,
     result: Any = None,
     exc: BaseException | None = None,
 ) -> None:
@@ -313,7 +313,7 @@ def _finish(
 
 
 def _slash_wrapper(
-    fn: Callable[..., Any], name: str, logger: logging.Logger, env: SecretEnv
+    fn: Callable[..., Any], name: str, logger: logging.Logger, env: EnvSecrets
 ) -> Any:
     def invoked(raw_args: Any) -> float:
         if logger.isEnabledFor(logging.DEBUG):
@@ -351,7 +351,7 @@ def _slash_wrapper(
     return slash
 
 
-def _cli_wrapper(fn: Callable[..., Any], name: str, logger: logging.Logger, env: SecretEnv) -> Any:
+def _cli_wrapper(fn: Callable[..., Any], name: str, logger: logging.Logger, env: EnvSecrets) -> Any:
     @functools.wraps(fn)
     def cli(args: argparse.Namespace) -> Any:
         if logger.isEnabledFor(logging.INFO):

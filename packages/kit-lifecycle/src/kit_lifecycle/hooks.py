@@ -18,7 +18,7 @@ from kit_core._call_log import success_level
 from kit_lifecycle._callbacks import require_kwargs_callback
 from kit_lifecycle._host import modelled_hooks
 from kit_lifecycle._observe import call_observed, call_observed_async
-from kit_lifecycle._secrets import SecretEnv, attach, check_env_names
+from kit_lifecycle._secrets import EnvSecrets, attach, check_env_names
 from kit_lifecycle.errors import DeclarationError
 
 __all__ = ["hook"]
@@ -98,7 +98,7 @@ def hook(
         module = getattr(fn, "__module__", None) or "hermes_plugin_kit"
         logger = logging.getLogger(module)
         ok_level = success_level(module)  # a hook can run on every tool call: lowerable
-        env = SecretEnv(env_names)
+        env = EnvSecrets(env_names)
         wrapper: Callable[..., Any]
         if inspect.iscoroutinefunction(fn):
 

@@ -20,7 +20,7 @@ from kit_core._call_log import success_level
 from kit_core._host_model import modelled_middleware
 from kit_lifecycle._callbacks import is_async, require_kwargs_callback
 from kit_lifecycle._observe import call_observed
-from kit_lifecycle._secrets import SecretEnv, attach, check_env_names
+from kit_lifecycle._secrets import EnvSecrets, attach, check_env_names
 from kit_lifecycle.errors import DeclarationError
 
 __all__ = ["MiddlewareKind", "MiddlewareSpec", "middleware"]
@@ -141,7 +141,7 @@ def middleware(
         logger = logging.getLogger(module)
         ok_level = success_level(module)  # tool middleware runs on every tool call
         prefix = f"{value} middleware"
-        env = SecretEnv(env_names)
+        env = EnvSecrets(env_names)
 
         @functools.wraps(fn)
         def wrapper(**kwargs: Any) -> Any:

@@ -22,7 +22,7 @@ from kit_lifecycle._host import (
 )
 from kit_lifecycle._plan import Plan, collect
 from kit_lifecycle._rollback import Rollback
-from kit_lifecycle._secrets import SecretEnv, secret_env_of
+from kit_lifecycle._secrets import EnvSecrets, secret_env_of
 from kit_lifecycle.skills import PluginSkill
 from kit_lifecycle.summary import RegistrationSummary, log_registration_summary
 
@@ -275,11 +275,11 @@ def register_plugin(
     return summary
 
 
-def _bind_secrets(plan: Plan) -> SecretEnv:
+def _bind_secrets(plan: Plan) -> EnvSecrets:
     """Bind the ``requires_env`` names of the plan's tools to every kit-built command,
     middleware and hook callback in it; return every secret name of the plugin."""
     tool_names = {env for spec, _ in plan.tools.values() for env in spec.requires_env}
-    plugin = SecretEnv(tool_names)
+    plugin = EnvSecrets(tool_names)
     callbacks = [
         *(cmd.handler for cmd in (*plan.commands.values(), *plan.cli_commands.values())),
         *(mw.callback for mw in plan.middlewares.values()),
