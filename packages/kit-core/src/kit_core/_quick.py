@@ -233,23 +233,27 @@ class FastPath:
     def others_pass(self, closed: bool) -> Callable[[dict[str, Any], str], bool]:
         """``(args, skip)``: True when the call has nothing the fast check refuses but in
         the argument ``skip`` (a refused call's first error), so the full search of its
-        other errors is not needed; False asks for it."""
+        other errors is not needed; False asks for it. Each argument's tests without its
+        own are listed once, when a call is first refused."""
         known = frozenset(self.properties) if closed else None
-        required, optional = self.required, self.optional
+        every = (self.required, self.optional)
+        without = {
+            key: tuple(tuple(pair for pair in tests if pair[0] != key) for tests in every)
+            for key, _ in (*self.required, *self.optional)
+        }
 
         def others_pass(args: dict[str, Any], skip: str) -> bool:
             if known is not None and not known.issuperset(args):
                 return False
+            required, optional = without.get(skip, every)
             for key, test in required:
-                if key != skip:
-                    v = args.get(key)
-                    if v is None or (v.__class__ is str and not v.strip()) or not test(v):
-                        return False
+                v = args.get(key)
+                if v is None or (v.__class__ is str and not v.strip()) or not test(v):
+                    return False
             for key, test in optional:
-                if key != skip:
-                    v = args.get(key, _ABSENT)
-                    if v is not _ABSENT and not test(v):
-                        return False
+                v = args.get(key, _ABSENT)
+                if v is not _ABSENT and not test(v):
+                    return False
             return True
 
         return others_pass
