@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
+import subprocess
 import sys
 import tomllib
 from collections.abc import Iterator
@@ -321,3 +322,36 @@ def test_resolving_an_entry_point_runs_no_plugin_code(tmp_path: Path, fake_plugi
     target = resolve_target("fake-plugin", registry_release("0.19.0"))
     assert [f.rule for f in target.findings] == ["HPK007"]
     assert not marker.exists()
+
+
+_LOADED_BY = """
+import json, sys
+from kit_devtools.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+heavy = ("kit_devtools.testing.host", "kit_devtools.testing.context", "kit_devtools.cli.lint",
+         "kit_devtools.cli._commands")
+print(json.dumps([name for name in heavy if name in sys.modules]), file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("command", [["--help"], ["doctor"], ["new", "word-tools"], ["check"]])
+def test_help_new_and_doctor_never_load_the_in_memory_host(
+    command: list[str], tmp_path: Path
+) -> None:
+    """The commands that run no plugin start without the in-memory host and the linter
+    (``check`` loads them: the test sees the difference)."""
+    argv = [*command, "--directory", str(tmp_path)] if command[0] == "new" else command
+    if command == ["check"]:
+        argv = ["check", str(tmp_path)]
+    done = subprocess.run(
+        [sys.executable, "-c", _LOADED_BY, *argv],
+        capture_output=True, text=True, check=False, cwd=tmp_path, timeout=120,
+    )  # fmt: skip
+    loaded = json.loads(done.stderr.strip().splitlines()[-1])
+    if command == ["check"]:
+        assert "kit_devtools.testing.host" in loaded, done.stderr
+    else:
+        assert loaded == [], done.stderr

@@ -28,13 +28,15 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
-from kit_devtools.cli._preflight import Preflight
 from kit_devtools.cli._scan import DISTRIBUTIONS, RELEASE_OF, cached_having
 from kit_devtools.cli._upstream import has_module
 from kit_devtools.cli.findings import Finding
 from kit_devtools.cli.rules import finding
+
+if TYPE_CHECKING:
+    from kit_devtools.cli._preflight import Preflight
 
 __all__ = [
     "CATEGORIES",

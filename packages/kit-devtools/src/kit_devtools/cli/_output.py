@@ -9,7 +9,7 @@ import sys
 from collections.abc import Generator
 from typing import TextIO
 
-__all__ = ["emit", "reports_on_stdout"]
+__all__ = ["emit", "refuse", "reports_on_stdout"]
 
 _REPORT: list[TextIO] = []
 """The standard output of each command running now (innermost last)."""
@@ -31,3 +31,9 @@ def emit(text: str = "", end: str = "\n") -> None:
     out = _REPORT[-1] if _REPORT else sys.stdout
     out.write(text + end)
     out.flush()
+
+
+def refuse(message: str) -> int:
+    """Say on standard error why the command cannot run; its exit status, 2."""
+    print(f"hermes-plugin-kit: {message}", file=sys.stderr)
+    return 2

@@ -8,16 +8,15 @@ import argparse
 import contextlib
 import json
 import logging
-import sys
 from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from kit_devtools.cli._catalog import CATEGORIES, Entry, catalog_entry, render
+from kit_devtools.cli._catalog import Entry, catalog_entry, render
 from kit_devtools.cli._every_release import Across, across_releases
-from kit_devtools.cli._output import emit
+from kit_devtools.cli._output import emit, refuse
 from kit_devtools.cli._preflight import PROVIDES, Preflight, preflight_directory
 from kit_devtools.cli._provides import set_provides
 from kit_devtools.cli._report import Counts, counts, plugin_heading
@@ -26,7 +25,7 @@ from kit_devtools.cli._upstream import available, upstream_findings
 from kit_devtools.cli._workflow import ci_workflow
 from kit_devtools.testing._requires_hermes import spec_of
 
-__all__ = ["add_parser", "report_data", "run"]
+__all__ = ["report_data", "run"]
 
 
 @contextlib.contextmanager
@@ -40,11 +39,6 @@ def _quiet() -> Generator[None, None, None]:
     finally:
         root.removeHandler(handler)
         root.setLevel(level)
-
-
-def _fail(message: str) -> int:
-    print(f"hermes-plugin-kit: {message}", file=sys.stderr)
-    return 2
 
 
 def report_data(
@@ -201,7 +195,7 @@ def run(args: argparse.Namespace) -> int:
         if args.write:
             result = _write(directory)
             if isinstance(result, str):
-                return _fail(result)
+                return refuse(result)
             written = result
         report = preflight(directory)
         scanned = None
@@ -217,7 +211,7 @@ def run(args: argparse.Namespace) -> int:
             try:
                 out.write_text(render(made.data), encoding="utf-8")
             except OSError as exc:
-                return _fail(f"--catalog-entry cannot write {out}: {exc}")
+                return refuse(f"--catalog-entry cannot write {out}: {exc}")
             report.findings += made.findings
             entry = (out, made)
         across = None
@@ -227,60 +221,3 @@ def run(args: argparse.Namespace) -> int:
     data = report_data(report, written, scanned, entry, across)
     emit(json.dumps(data, indent=2, ensure_ascii=False) if args.json else _text(data))
     return 0 if data["ok"] else 1
-
-
-def add_parser(sub: Any) -> None:
-    """Register ``preflight`` on the command line's subparsers."""
-    parser = sub.add_parser(
-        "preflight",
-        help="catalogue admission: hermes plugins validate's rules (upstream's own when"
-        " the installed hermes has it)",
-    )
-    parser.add_argument("directory", help="the plugin directory (plugin.yaml, __init__.py)")
-    parser.add_argument("--json", action="store_true", help="print the report as JSON")
-    parser.add_argument(
-        "--write",
-        action="store_true",
-        help="first set provides_tools/provides_hooks/provides_middleware in plugin.yaml to"
-        " what the plugin registers (other lines and comments are kept)",
-    )
-    parser.add_argument(
-        "--scan",
-        action="store_true",
-        help="also run hermes' own install scan on the plugin tree (the scanner of the"
-        " installed hermes, else of the newest cached release that has one)",
-    )
-    parser.add_argument(
-        "--scan-with",
-        metavar="RELEASE",
-        help="run the install scan with this hermes release's scanner, in its cached"
-        " environment (made with uv if missing), e.g. 0.22.2",
-    )
-    parser.add_argument(
-        "--catalog-entry",
-        metavar="OUT",
-        help="also write the plugin-catalog/<name>.yaml entry hermes' catalogue takes to OUT"
-        " (a file, or a directory to write <name>.yaml in), read it back with hermes'"
-        " catalogue loader and check its pin",
-    )
-    parser.add_argument("--repo", help="the entry's https:// repository (default: git origin)")
-    parser.add_argument("--sha", help="the commit to pin (default: git HEAD)")
-    parser.add_argument("--maintainer", help="the entry's maintainer (default: the repo owner)")
-    parser.add_argument(
-        "--category",
-        choices=CATEGORIES,
-        help="the catalogue shelf (default: from the manifest's kind, tools for most)",
-    )
-    parser.add_argument(
-        "--every-release",
-        action="store_true",
-        help="also run preflight and check on each real hermes release requires_hermes"
-        " admits, in its cached environment (made with uv if missing)",
-    )
-    parser.add_argument(
-        "--ci-workflow",
-        action="store_true",
-        help="print a GitHub Actions workflow running check, the tests on the oldest and"
-        " newest hermes, and preflight; check nothing",
-    )
-    parser.set_defaults(run=run)
