@@ -337,21 +337,27 @@ print(json.dumps([name for name in heavy if name in sys.modules]), file=sys.stde
 """
 
 
-@pytest.mark.parametrize("command", [["--help"], ["doctor"], ["new", "word-tools"], ["check"]])
+@pytest.mark.parametrize(
+    ("command", "loads_host"),
+    [
+        (["--help"], False),
+        (["doctor"], False),
+        (["new", "word-tools", "--directory", "{tmp}"], False),
+        (["check", "{tmp}"], True),
+    ],
+)
 def test_help_new_and_doctor_never_load_the_in_memory_host(
-    command: list[str], tmp_path: Path
+    command: list[str], loads_host: bool, tmp_path: Path
 ) -> None:
     """The commands that run no plugin start without the in-memory host and the linter
     (``check`` loads them: the test sees the difference)."""
-    argv = [*command, "--directory", str(tmp_path)] if command[0] == "new" else command
-    if command == ["check"]:
-        argv = ["check", str(tmp_path)]
+    argv = [part.format(tmp=tmp_path) for part in command]
     done = subprocess.run(
         [sys.executable, "-c", _LOADED_BY, *argv],
         capture_output=True, text=True, check=False, cwd=tmp_path, timeout=120,
     )  # fmt: skip
     loaded = json.loads(done.stderr.strip().splitlines()[-1])
-    if command == ["check"]:
+    if loads_host:
         assert "kit_devtools.testing.host" in loaded, done.stderr
     else:
         assert loaded == [], done.stderr
