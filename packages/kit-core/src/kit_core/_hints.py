@@ -9,14 +9,24 @@ the kit keeps the value of each ``(text, module)`` with the objects the text's n
 bound to then, and evaluates again when any of them was rebound. The values are the
 typing objects and :class:`~kit_core.typed.Arg` records the annotation builds, which
 nothing changes after.
+
+Texts that differ only in their literals share one compiled form: ``Annotated[str,
+Arg("A city", example="Oslo")]`` and ``Annotated[str, Arg("A day", example="Monday")]``
+are both ``Annotated[str, Arg(_0, example=_1)]``, evaluated with each text's own string
+and number literals bound to those placeholder names. Compiling is the larger part of
+evaluating a new text, and a plugin's descriptions change from argument to argument where
+the shape of its annotations does not. A text that holds anything but names, simple
+literals, brackets, calls, attribute reads, ``|`` and ``-`` (an escape, a prefixed or
+triple-quoted string, a slice, a comprehension, a lambda) is compiled as it is.
 """
 
 from __future__ import annotations
 
 import inspect
+import re
 import typing
 from collections.abc import Callable
-from functools import cache
+from functools import lru_cache
 from types import CodeType, FunctionType
 from typing import Any, Final
 
@@ -26,15 +36,71 @@ _UNBOUND: Final = object()
 _EVALUATED: dict[tuple[str, int], tuple[dict[str, Any], tuple[object, ...], object]] = {}
 """(text, id(module namespace)) -> (the namespace, what its names were bound to, value)."""
 
+_LITERAL: Final = re.compile(
+    r"""(?=['"0-9])(?<![\w'"])(?:'([^'\\\n]*)'|"([^"\\\n]*)"|(?<!\.)([0-9]+(?:\.[0-9]+)?))"""
+    r"""(?![\w.'"])"""
+)
+"""A string literal without prefix, escape or triple quotes, or a decimal int or float."""
+_PLAIN: Final = re.compile(r"[\w\s\[\](),.|=-]*")
+"""What a text may hold besides its literals for them to be lifted out: names, calls,
+subscripts, attribute reads, keyword arguments, ``|`` and a sign."""
+_SCOPED: Final = re.compile(r"\bfor\b")
+"""A comprehension: its own scope would not see the placeholders."""
+_PLACEHOLDER: Final = "__hpk_literal_"
+_PLACEHOLDERS: Final = tuple(f" {_PLACEHOLDER}{n} " for n in range(32))
 
-@cache
-def _compiled(text: str) -> CodeType:
-    return compile(text, "<annotation>", "eval")
+
+class _Shape:
+    """The compiled form of annotation texts that differ only in their literals, and the
+    names it reads in the handler's module."""
+
+    __slots__ = ("code", "names")
+
+    def __init__(self, code: CodeType) -> None:
+        self.code = code
+        self.names = tuple(n for n in code.co_names if not n.startswith(_PLACEHOLDER))
+        """The names the text reads in its module."""
+
+
+@lru_cache(maxsize=1024)
+def _shape(skeleton: str) -> _Shape:
+    """Kept across :func:`clear_hints`, as a spec-style tool's check is kept per shape."""
+    return _Shape(compile(skeleton, "<annotation>", "eval"))
+
+
+@lru_cache(maxsize=4096)
+def _compiled(text: str) -> tuple[_Shape, dict[str, object] | None]:
+    """An annotation text's shape and its literals (None: compiled as it is)."""
+    parts = _LITERAL.split(text)
+    lifted = (len(parts) - 1) // 4
+    if 0 < lifted <= len(_PLACEHOLDERS):
+        skeleton = [parts[0]]
+        literals: dict[str, object] = {}
+        for at in range(lifted):
+            single, double, number, after = parts[4 * at + 1 : 4 * at + 5]
+            placeholder = _PLACEHOLDERS[at]
+            literals[placeholder.strip()] = (
+                single
+                if single is not None
+                else double
+                if double is not None
+                else float(number)
+                if "." in number
+                else int(number)
+            )
+            skeleton += (placeholder, after)
+        plain = "".join(skeleton)
+        if _PLAIN.fullmatch(plain) and not _SCOPED.search(plain):
+            try:
+                return _shape(plain), literals
+            except SyntaxError:  # e.g. implicit concatenation, "a" "b": compiled as written
+                pass
+    return _shape(text), None
 
 
 def _evaluate(text: str, namespace: dict[str, Any]) -> object:
-    code = _compiled(text)
-    bound = tuple(namespace.get(name, _UNBOUND) for name in code.co_names)
+    shape, literals = _compiled(text)
+    bound = tuple(namespace.get(name, _UNBOUND) for name in shape.names)
     key = (text, id(namespace))
     kept = _EVALUATED.get(key)
     if (
@@ -43,7 +109,7 @@ def _evaluate(text: str, namespace: dict[str, Any]) -> object:
         and all(a is b for a, b in zip(kept[1], bound, strict=True))
     ):
         return kept[2]
-    value = eval(code, namespace)
+    value = eval(shape.code, namespace, literals)
     _EVALUATED[key] = (namespace, bound, value)
     return value
 
@@ -67,7 +133,7 @@ def hints_of(fn: Callable[..., Any]) -> dict[str, Any]:
 
 
 def clear_hints() -> None:
-    """Forget every evaluated and compiled annotation (for a benchmark of first
-    declarations)."""
+    """Forget every evaluated annotation and every text compiled (for a benchmark of first
+    declarations); the compiled shapes stay."""
     _EVALUATED.clear()
     _compiled.cache_clear()
