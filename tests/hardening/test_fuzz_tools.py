@@ -274,7 +274,7 @@ def test_the_fast_check_agrees_with_the_full_check(
         return (rejection.code, rejection.argument, rejection.message)
 
     sent = repr(args)
-    fast_result, full_result = check(dict(args)), full(dict(args))
+    fast_result, full_result = check(dict(args)), full(dict(args), None)
     assert outcome(fast_result) == outcome(full_result)
     assert repr(args) == sent  # neither changes what the caller sent
     tally.fuzz("argument checks (fast against full)")

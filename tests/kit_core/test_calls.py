@@ -475,3 +475,27 @@ def test_tool_without_parentheses_says_how_to_write_it() -> None:
 
     with pytest.raises(ToolDefinitionError, match=r"written with parentheses: put @tool\(toolset="):
         tool(handler)  # pyright: ignore[reportArgumentType]
+
+
+def test_a_refusal_that_cannot_be_described_still_answers_and_lets_an_interrupt_through(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import kit_core._runtime as runtime
+
+    def broken(text: str, secrets: Any = ()) -> str:
+        raise RuntimeError("redaction broke")
+
+    monkeypatch.setattr(runtime, "redact_text", broken)
+    refused = call({})
+    assert refused == {
+        "success": False,
+        "error": "calls_read_thread failed, and the kit could not describe the error",
+        "error_code": "handler_error",
+    }
+
+    def interrupted(text: str, secrets: Any = ()) -> str:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runtime, "redact_text", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        read_thread({})

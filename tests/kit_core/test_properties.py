@@ -213,7 +213,7 @@ def test_the_fast_path_and_the_full_check_agree_on_whole_number_floats(
     full = inspect.getclosurevars(check).nonlocals["full"]  # the full check behind the fast path
     sent = repr(args)
     fast_args, fast_refused = check(dict(args))
-    full_args, full_refused = full(dict(args))
+    full_args, full_refused = full(dict(args), None)
     assert repr(args) == sent
     assert (fast_refused is None) is (full_refused is None)
     if full_refused is None:

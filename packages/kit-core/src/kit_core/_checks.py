@@ -11,7 +11,7 @@ import json
 import math
 import operator
 from collections.abc import Callable, Mapping
-from typing import Any, Final, NamedTuple, cast
+from typing import Any, Final, cast
 
 from kit_core._quick import FastPath
 from kit_core._snapshot import ATOMS, deep_copy
@@ -555,18 +555,9 @@ def combined(first: Rejection, found: list[Problem]) -> Rejection:
 ArgumentCheck = Callable[[dict[str, Any]], "tuple[dict[str, Any], Rejection | None]"]
 
 
-class _Search(NamedTuple):
-    """What finds every error of a refused call of one tool: the fast path's test of the
-    arguments but one, the properties' quick tests, and their collectors."""
-
-    others_pass: Callable[[dict[str, Any], str], bool]
-    quick: dict[str, Callable[[Any], bool]]
-    collectors: dict[str, Collect]
-
-    @classmethod
-    def make(cls, fast: FastPath, props: Mapping[str, Any], closed: bool) -> _Search:
-        collectors = {key: compile_collector(sub, is_secret_key(key)) for key, sub in props.items()}
-        return cls(fast.others_pass(closed), fast.tests, collectors)
+def _collectors(props: Mapping[str, Any]) -> dict[str, Collect]:
+    """What finds every error of each argument of a refused call."""
+    return {key: compile_collector(sub, is_secret_key(key)) for key, sub in props.items()}
 
 
 def compile_arguments(
@@ -607,19 +598,18 @@ def compile_arguments(
     null_ok = frozenset(k for k in required if _nullable(props.get(k)))
 
     fast = FastPath(props, required, checks, fixes)
-    compiled: list[_Search] = []  # one entry, made when a call is first refused
+    quick = fast.tests
+    compiled: list[dict[str, Collect]] = []  # one entry, made when a call is first refused
 
     def every_error(first: Rejection, args: dict[str, Any], told: Any = None) -> Rejection:
         """``first`` with every other error of the call (see :func:`combined`); ``told``:
         the unknown key ``first``'s did-you-mean names. A value its property's quick test
         accepts is not looked at again, so a call with one error pays little for the
-        search of others."""
+        search of others. (A call whose one error the fast path found, every other
+        argument passing its tests, never asks: see ``check``.)"""
         if not compiled:  # made whole, then published: a concurrent call sees all or none
-            compiled.append(_Search.make(fast, props, closed))
-        others_pass, quick, collectors = compiled[0]
-        # a scalar's error (or a missing argument) is its argument's only one
-        if (first.code == MISSING or first.argument in quick) and others_pass(args, first.argument):
-            return first
+            compiled.append(_collectors(props))
+        collectors = compiled[0]
         found: list[Problem] = []
         missing: list[str] = []
         for key in required:
@@ -663,16 +653,16 @@ def compile_arguments(
                 found.append((shown, "unknown", text, accepted(known)))
         return found
 
-    def check(args: dict[str, Any]) -> tuple[dict[str, Any], Rejection | None]:
+    def check(args: dict[str, Any], lone: str | None) -> tuple[dict[str, Any], Rejection | None]:
         for key in required:
             value = args.get(key)
             if value is None and key in null_ok and key in args:
                 continue
             if value is None or (value.__class__ is str and not value.strip()):
                 hint, sent = _instead(key, args, known_set)
-                return args, every_error(
-                    Rejection(MISSING, key, missing_text[key] + hint), args, sent
-                )
+                first = Rejection(MISSING, key, missing_text[key] + hint)
+                # the fast path refused this one argument alone: the call's only error
+                return args, first if key == lone else every_error(first, args, sent)
         if closed and not known_set.issuperset(args):
             for key in args:
                 if key not in known_set:
@@ -689,7 +679,9 @@ def compile_arguments(
                 continue
             problem = sub(value, key)
             if problem is not None:
-                return args, every_error(Rejection(INVALID, key, problem), args)
+                first = Rejection(INVALID, key, problem)
+                # the one argument the fast path refused, a scalar: its only error
+                return args, first if key == lone and key in quick else every_error(first, args)
         if nulls:
             args = {k: v for k, v in args.items() if k not in nulls}
         if fixes:

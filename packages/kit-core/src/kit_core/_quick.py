@@ -36,6 +36,8 @@ _ABSENT: Final = object()
 
 Test = Callable[[Any], bool]
 ArgumentCheck = Callable[[dict[str, Any]], "tuple[dict[str, Any], Any]"]
+FullCheck = Callable[[dict[str, Any], "str | None"], "tuple[dict[str, Any], Any]"]
+"""The full check, told which lone argument the fast path refused (None: not one)."""
 ValueCheck = Callable[[Any, str], "str | None"]
 
 
@@ -195,7 +197,7 @@ class FastPath:
     def check(
         self,
         closed: bool,
-        full: ArgumentCheck,
+        full: FullCheck,
         fill: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
         defaulted: tuple[str, ...] = (),
     ) -> ArgumentCheck:
@@ -203,25 +205,34 @@ class FastPath:
 
         Accepts (returning ``(args, None)``) only when ``full`` would, with the arguments
         unchanged: no unknown key when ``closed``, every required key present and not
-        blank, and every key present passing its test. Anything else is ``full(args)``.
-        With ``fill`` (the tool has defaults, which ``full`` fills in too), an accepted
-        call missing one of the ``defaulted`` arguments returns ``fill(args)``; a call
-        sending them all pays one ``in`` test per default.
+        blank, and every key present passing its test. Anything else is ``full(args,
+        lone)``, ``lone`` naming the one argument the tests refused when every other
+        passed them (so ``full`` need not look for other errors), else None. With
+        ``fill`` (the tool has defaults, which ``full`` fills in too), an accepted call
+        missing one of the ``defaulted`` arguments returns ``fill(args)``; a call sending
+        them all pays one ``in`` test per default.
         """
         known = frozenset(self.properties) if closed else None
         required, optional = self.required, self.optional
 
         def fast_check(args: dict[str, Any]) -> tuple[dict[str, Any], Any]:
             if known is not None and not known.issuperset(args):
-                return full(args)
+                return full(args, None)
+            refused = None
             for key, test in required:
                 v = args.get(key)
                 if v is None or (v.__class__ is str and not v.strip()) or not test(v):
-                    return full(args)
+                    if refused is not None:
+                        return full(args, None)
+                    refused = key
             for key, test in optional:
                 v = args.get(key, _ABSENT)
                 if v is not _ABSENT and not test(v):
-                    return full(args)
+                    if refused is not None:
+                        return full(args, None)
+                    refused = key
+            if refused is not None:
+                return full(args, refused)
             if fill is not None:
                 for key in defaulted:
                     if key not in args:
@@ -229,31 +240,3 @@ class FastPath:
             return args, None
 
         return fast_check
-
-    def others_pass(self, closed: bool) -> Callable[[dict[str, Any], str], bool]:
-        """``(args, skip)``: True when the call has nothing the fast check refuses but in
-        the argument ``skip`` (a refused call's first error), so the full search of its
-        other errors is not needed; False asks for it. Each argument's tests without its
-        own are listed once, when a call is first refused."""
-        known = frozenset(self.properties) if closed else None
-        every = (self.required, self.optional)
-        without = {
-            key: tuple(tuple(pair for pair in tests if pair[0] != key) for tests in every)
-            for key, _ in (*self.required, *self.optional)
-        }
-
-        def others_pass(args: dict[str, Any], skip: str) -> bool:
-            if known is not None and not known.issuperset(args):
-                return False
-            required, optional = without.get(skip, every)
-            for key, test in required:
-                v = args.get(key)
-                if v is None or (v.__class__ is str and not v.strip()) or not test(v):
-                    return False
-            for key, test in optional:
-                v = args.get(key, _ABSENT)
-                if v is not _ABSENT and not test(v):
-                    return False
-            return True
-
-        return others_pass

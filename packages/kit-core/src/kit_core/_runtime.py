@@ -216,34 +216,41 @@ class ToolRunner:
                 preview(context, secrets, PREVIEW_CHARS),
             )
 
-    @_or_fallback
     def reject(self, rejection: Rejection, raw: Any, started: float) -> str:
-        secrets = self.secrets() if self.env_names else ()
-        message = _without_cut_secrets(redact_text(rejection.message, secrets), secrets)
-        errors = (
-            [
-                {
-                    "argument": _without_cut_secrets(redact_text(where, secrets), secrets),
-                    "rule": rule,
-                    "message": _without_cut_secrets(redact_text(text, secrets), secrets),
-                }
-                for where, rule, text in rejection.errors
-            ]
-            if rejection.errors
-            else None
-        )
-        if self.logger.isEnabledFor(_WARNING):
-            _log(
-                self.logger,
-                _WARNING,
-                "%s: rejected call, %s; elapsed_ms=%.2f; error=%s; args=%s",
-                self.name,
-                _without_cut_secrets(redact_text(rejection.reason, secrets), secrets),
-                (perf_counter() - started) * 1000,
-                message,
-                preview(raw, secrets, PREVIEW_CHARS),
+        """The envelope of a refused call, and its WARNING line. Guarded as
+        :func:`_or_fallback` guards the other error paths, but inline: every refused
+        call runs it, and a wrapper would cost it a tenth of its time."""
+        try:
+            secrets = self.secrets() if self.env_names else ()
+            message = _without_cut_secrets(redact_text(rejection.message, secrets), secrets)
+            errors = (
+                [
+                    {
+                        "argument": _without_cut_secrets(redact_text(where, secrets), secrets),
+                        "rule": rule,
+                        "message": _without_cut_secrets(redact_text(text, secrets), secrets),
+                    }
+                    for where, rule, text in rejection.errors
+                ]
+                if rejection.errors
+                else None
             )
-        return error_envelope(message, rejection.code, errors)
+            if self.logger.isEnabledFor(_WARNING):
+                _log(
+                    self.logger,
+                    _WARNING,
+                    "%s: rejected call, %s; elapsed_ms=%.2f; error=%s; args=%s",
+                    self.name,
+                    _without_cut_secrets(redact_text(rejection.reason, secrets), secrets),
+                    (perf_counter() - started) * 1000,
+                    message,
+                    preview(raw, secrets, PREVIEW_CHARS),
+                )
+            return error_envelope(message, rejection.code, errors)
+        except BaseException as broken:
+            if propagates(broken):
+                raise
+            return _fallback(self.name)
 
     def finish(self, result: Any, started: float, info: bool) -> str | dict[str, Any]:
         """Encode what the handler returned; log the outcome when its line is on. A str,
