@@ -15,8 +15,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ROOT / "packages"
 
-# design.md: kit_devtools -> hermes_plugin_kit -> (kit_lifecycle, kit_media) -> kit_core ->
-# standard library. Siblings are pinned to one version, so a package may import a lower
+# The layering of docs/development.md ("Rules the tests enforce"): kit_devtools ->
+# hermes_plugin_kit -> (kit_lifecycle, kit_media) -> kit_core -> standard library. Siblings are pinned to one version, so a package may import a lower
 # sibling's private module; nothing imports kit_devtools.
 LAYER = {
     "kit_core": 0,
@@ -27,7 +27,8 @@ LAYER = {
 }
 RUNTIME = ("kit-core", "kit-lifecycle", "kit-media", "hermes-plugin-kit")
 DEV_ONLY_DEPENDENCIES = {"kit-devtools": {"pyyaml"}}
-"""What an author's dev environment reasonably has (design.md); never a runtime package."""
+"""What an author's dev environment reasonably has (docs/development.md); never a runtime
+package."""
 
 
 def load(path: Path) -> dict:

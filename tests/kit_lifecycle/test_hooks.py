@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from kit_core import HookSpec, RegistrationError, declaration_of, declare
-from kit_core._host_model import HostRelease, first_release, registry_release
+from kit_core._host_model import HostRelease, first_release, modelled_hooks, registry_release
 from kit_lifecycle import DeclarationError, hook, register_plugin
 
 PAYLOAD_SECRET = "payload-value-2d7c-never-logged"
@@ -20,7 +20,8 @@ RESULT_SECRET = "result-value-e41a-never-logged"
 EXC_SECRET = "exception-message-90fb-never-logged"
 ELAPSED = r"elapsed_ms=\d+\.\d{2}"
 
-# VALID_HOOKS of hermes-agent 0.19.0, from the host contract (section 2)
+# VALID_HOOKS of hermes-agent 0.19.0 (hermes_cli/plugins.py), written out so that a change of
+# the host model shows here: test_the_hook_lists_are_the_host_models holds them to it
 HERMES_HOOKS = (
     "pre_tool_call",
     "post_tool_call",
@@ -46,7 +47,7 @@ HERMES_HOOKS = (
     "kanban_task_completed",
     "kanban_task_blocked",
 )
-# hooks of hermes releases after 0.19.0 (host contract section 9)
+# hooks that releases after hermes-agent 0.19.0 added (the host model's later releases)
 NEWER_HOOKS = ("on_stream_start", "on_stream_delta", "on_stream_end", "pre_command")
 
 
@@ -83,6 +84,13 @@ def plant_host_hooks(monkeypatch: pytest.MonkeyPatch, hooks: set[str]) -> None:
 @pytest.mark.parametrize("name", HERMES_HOOKS)
 def test_every_hook_of_0_19_is_accepted(name: str) -> None:
     assert spec_of(hook(name)(observer)).name == name
+
+
+def test_the_hook_lists_are_the_host_models() -> None:
+    release = registry_release("0.19.0")
+    assert release is not None
+    assert set(HERMES_HOOKS) == release.hooks
+    assert set(NEWER_HOOKS) <= modelled_hooks() - release.hooks
 
 
 @pytest.mark.parametrize("name", NEWER_HOOKS)
