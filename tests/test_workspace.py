@@ -16,8 +16,9 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ROOT / "packages"
 
 # The layering of docs/development.md ("Rules the tests enforce"): kit_devtools ->
-# hermes_plugin_kit -> (kit_lifecycle, kit_media) -> kit_core -> standard library. Siblings are pinned to one version, so a package may import a lower
-# sibling's private module; nothing imports kit_devtools.
+# hermes_plugin_kit -> (kit_lifecycle, kit_media) -> kit_core -> standard library.
+# Siblings are pinned to one version, so a package may import a lower sibling's private
+# module; nothing imports kit_devtools.
 LAYER = {
     "kit_core": 0,
     "kit_lifecycle": 1,
