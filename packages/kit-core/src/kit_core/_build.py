@@ -15,7 +15,14 @@ A package's build is what the folder it is imported from says:
 - a folder inside a checkout of the workspace (``packages/<member>/src/<package>``, an
   editable install): that checkout;
 - anything else (a copy vendored from source, another project's package of the same name
-  from a package index): unknown, which agrees with nothing.
+  from a package index, a stamp that cannot be read): unknown, which agrees with nothing.
+
+It is the kit's one such check: it compares what is imported (each folder's build, read
+once), and walks no ``sys.path`` and no installer records. A refusal names each package
+of another build and kit_core's, by folder, the short tree hash and the short commit
+the stamp recorded, and the fix. ``hermes-plugin-kit doctor`` loads this module from its
+file alone (it is standard library only and imports nothing of the kit) to explain a mix
+that refuses to import.
 """
 
 from __future__ import annotations
@@ -23,7 +30,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
-from typing import Final
+from typing import Final, cast
 
 __all__ = [
     "FIX",
@@ -74,8 +81,9 @@ def stamp_of(folder: str) -> dict[str, str] | None:
         return None
     if not isinstance(stamp, dict):
         return None
-    fields = {k: v for k, v in stamp.items() if isinstance(k, str) and isinstance(v, str)}  # pyright: ignore[reportUnknownVariableType]
-    return fields if fields.get("tree") else None  # pyright: ignore[reportUnknownVariableType]
+    items = cast("dict[object, object]", stamp).items()
+    fields = {k: v for k, v in items if isinstance(k, str) and isinstance(v, str)}
+    return fields if fields.get("tree") else None
 
 
 def checkout_of(folder: str) -> str | None:

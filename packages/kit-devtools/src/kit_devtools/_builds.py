@@ -16,7 +16,7 @@ import os
 import sys
 import tomllib
 from types import ModuleType
-from typing import Any, Final
+from typing import Any, Final, cast
 
 BUILD_MODULE: Final = "kit_core._build"
 STANDALONE: Final = "kit_devtools._kit_build"
@@ -57,17 +57,19 @@ def build_check() -> ModuleType | None:
 def version_of(check: Any, folder: str) -> str:
     """The version a kit package's folder says: its stamp's (a wheel), its member's
     ``pyproject.toml`` (a checkout), or ``version unknown``."""
+    found: dict[str, Any] | None
     try:
-        stamp = check.stamp_of(folder)
+        found = check.stamp_of(folder)
     except OSError:
-        stamp = None
+        found = None
         if check.checkout_of(folder) is not None:
             try:
                 with open(os.path.join(folder, "..", "..", "pyproject.toml"), "rb") as file:
-                    stamp = tomllib.load(file).get("project")
+                    project = tomllib.load(file).get("project")
             except (OSError, ValueError):
-                stamp = None
-    version = stamp.get("version") if isinstance(stamp, dict) else None
+                project = None
+            found = cast("dict[str, Any]", project) if isinstance(project, dict) else None
+    version = found.get("version") if found is not None else None
     return version if isinstance(version, str) and version else "version unknown"
 
 
