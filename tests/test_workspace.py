@@ -76,8 +76,7 @@ def test_the_build_check_covers_every_member() -> None:
 
     assert PACKAGES[0] == "kit_core"  # it checks the others at its import
     assert {package.replace("_", "-") for package in PACKAGES} == set(MEMBERS), (
-        "a new member must be named in kit_core._build.PACKAGES, or the import-time check"
-        " misses it"
+        "a new member must be named in kit_core._build.PACKAGES, or the import-time check misses it"
     )
 
 

@@ -128,7 +128,7 @@ def test_any_stamp_is_its_tree_or_no_build(fuzz_folder: Path, raw: bytes) -> Non
         stamp: object = json.loads(raw)
     except ValueError:
         stamp = None
-    tree = stamp.get("tree") if isinstance(stamp, dict) else None  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+    tree = stamp.get("tree") if isinstance(stamp, dict) else None
     expected = f"build {tree}" if isinstance(tree, str) and tree else None
     event("a build" if expected else "no build")
     assert build_of(str(fuzz_folder)) == expected
@@ -164,7 +164,7 @@ def test_a_sibling_imported_from_elsewhere_is_refused(tmp_path: Path) -> None:
 
 
 def test_the_facades_fix_for_a_foreign_kit_core_is_the_build_checks() -> None:
-    assert hermes_plugin_kit._FIX == FIX  # pyright: ignore[reportPrivateUsage]
+    assert hermes_plugin_kit._FIX == FIX
 
 
 def test_the_fix_names_no_repository_and_no_credentials() -> None:
