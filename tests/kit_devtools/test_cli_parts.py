@@ -11,50 +11,85 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from tests._kit_installs import SHA_A, SHA_B, TREE_A, TREE_B, lay, run, wheel, wheels
 
 from kit_core._host_model import first_release, registry_release, registry_releases
 from kit_devtools.cli import main
-from kit_devtools.cli._doctor import host_verdict, revision_check
+from kit_devtools.cli._doctor import host_verdict
 from kit_devtools.cli._scaffold import scaffold
 from kit_devtools.cli._target import resolve_target
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_doctor_reads_the_revision_check_without_the_facade() -> None:
-    # the check itself is tested in tests/test_revisions.py; doctor must reach it even
-    # when importing the façade refuses (a mixed install), so it loads the module alone
-    import hermes_plugin_kit._versions
-
-    names = [n for n in sys.modules if n.startswith("hermes_plugin_kit")]
-    saved = {
-        n: sys.modules.pop(n) for n in [*names, "kit_devtools._facade_versions"] if n in sys.modules
-    }
-    try:
-        check = revision_check()
-        assert "hermes_plugin_kit" not in sys.modules
-        assert check is not hermes_plugin_kit._versions
-        assert check.install_problem(check.find_installs()) is None
-        assert revision_check() is check  # loaded once
-    finally:
-        sys.modules.pop("kit_devtools._facade_versions", None)
-        sys.modules.update(saved)
-    assert revision_check() is hermes_plugin_kit._versions
+def test_doctor_reads_the_builds_without_importing_the_kit() -> None:
+    # the check itself is tested in tests/kit_core/test_build.py; doctor must reach it
+    # even when importing kit_core refuses (a mixed install), so it loads _build.py alone
+    code = (
+        "import sys; from kit_devtools._builds import report; lines, problem = report();"
+        " print(problem); print(sorted(n for n in sys.modules if n.startswith(('kit_core',"
+        " 'hermes_plugin_kit')))); print(*lines, sep='\\n')"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    problem, imported, *lines = done.stdout.splitlines()
+    assert (problem, imported) == ("None", "[]")
+    for package in ("kit_core", "kit_lifecycle", "kit_media", "hermes_plugin_kit", "kit_devtools"):
+        dist = package.replace("_", "-")
+        folder = ROOT / "packages" / dist / "src" / package
+        assert f"{dist} 0.1.0 (checkout {ROOT / 'packages'}) at {folder}" in lines
 
 
-def test_doctor_names_each_package_revision_and_the_fix_when_they_differ(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    check = revision_check()
-    installs = dict(check.find_installs())
-    other = "git " + "ab" * 20
-    installs["kit-media"] = check.Install(installs["kit-media"].version, other, "https://x/y.git")
-    monkeypatch.setattr(check, "find_installs", lambda: installs)
-    assert main(["doctor"]) == 1
-    out = capsys.readouterr().out
-    assert "kit-media 0.1.0 (git abababababab)" in out
-    assert "error: the kit packages were installed from different revisions" in out
-    assert "--reinstall" in out
+def test_doctor_explains_a_mix_of_builds_that_refuses_to_import(tmp_path: Path) -> None:
+    site = wheels(tmp_path / "site", "kit_core", "hermes_plugin_kit", "kit_devtools")
+    wheel(site, "kit_media", TREE_B, SHA_B)
+    lay(site / "kit_lifecycle", "kit_lifecycle")  # no stamp
+    code = (
+        "sys.argv = ['hermes-plugin-kit', 'doctor']\n"
+        "from kit_devtools._console import console; console()"
+    )
+    done = run([site], code)
+    assert done.returncode == 1, done.stderr
+    out = done.stdout
+    assert (
+        f"kit-core 0.1.0 (build {TREE_A[:12]} of commit {SHA_A[:12]}) at {site / 'kit_core'}" in out
+    )
+    assert (
+        f"kit-media 0.1.0 (build {TREE_B[:12]} of commit {SHA_B[:12]}) at {site / 'kit_media'}"
+        in out
+    )
+    assert (
+        "kit-lifecycle version unknown (no build of this kit's (no _build.json, not in a"
+        f" checkout)) at {site / 'kit_lifecycle'}"
+    ) in out
+    [error] = [line for line in out.splitlines() if line.startswith("error: ")]
+    assert error.startswith("error: kit_core cannot start: kit_lifecycle at ")
+    assert (
+        f"kit_media at {site / 'kit_media'} is build {TREE_B[:12]} of commit {SHA_B[:12]}," in error
+    )
+    assert (
+        f"but kit_core at {site / 'kit_core'} is build {TREE_A[:12]} of commit {SHA_A[:12]};"
+        in error
+    )
+    assert "`uv pip install --reinstall` it" in error
+    assert done.stderr == ""
+    # any other command answers with the refusal alone
+    done = run([site], code.replace("'doctor'", "'new'"))
+    assert done.returncode == 2
+    assert done.stderr.startswith("hermes-plugin-kit: kit_core cannot start: kit_lifecycle at ")
+
+
+def test_doctor_names_a_missing_runtime_package_and_a_kit_core_not_the_kits(tmp_path: Path) -> None:
+    site = wheels(tmp_path / "site", "kit_core", "kit_media", "hermes_plugin_kit", "kit_devtools")
+    code = "from kit_devtools._builds import report; lines, problem = report(); print(problem)"
+    done = run([site], code)
+    assert done.stdout.startswith("kit packages missing: kit-lifecycle. Fix: install every kit")
+    (site / "kit_core" / "_build.py").unlink()
+    done = run([site], code)
+    assert done.stdout.startswith(
+        f"the kit_core at {site / 'kit_core'} is not hermes-plugin-kit's kit-core (it has no"
+        " _build.py"
+    ), done.stderr
 
 
 @pytest.mark.parametrize(

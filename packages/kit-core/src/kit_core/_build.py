@@ -15,7 +15,14 @@ A package's build is what the folder it is imported from says:
 - a folder inside a checkout of the workspace (``packages/<member>/src/<package>``, an
   editable install): that checkout;
 - anything else (a copy vendored from source, another project's package of the same name
-  from a package index): unknown, which agrees with nothing.
+  from a package index, a stamp that cannot be read): unknown, which agrees with nothing.
+
+It is the kit's one such check: it compares what is imported (each folder's build, read
+once), and walks no ``sys.path`` and no installer records. A refusal names each package
+of another build and kit_core's, by folder, the short tree hash and the short commit
+the stamp recorded, and the fix. ``hermes-plugin-kit doctor`` loads this module from its
+file alone (it is standard library only and imports nothing of the kit) to explain a mix
+that refuses to import.
 """
 
 from __future__ import annotations
@@ -23,15 +30,28 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
-from typing import Final
+from typing import Final, cast
 
-__all__ = ["PACKAGES", "STAMP", "build_of", "check", "confirm"]
+__all__ = [
+    "FIX",
+    "PACKAGES",
+    "STAMP",
+    "build_of",
+    "check",
+    "checkout_of",
+    "confirm",
+    "describe",
+    "problem",
+    "stamp_of",
+]
 
 PACKAGES: Final = ("kit_core", "kit_lifecycle", "kit_media", "hermes_plugin_kit", "kit_devtools")
 """The kit's import packages (their distributions are the same names with dashes)."""
 
 STAMP: Final = "_build.json"
 _MAX_STAMP: Final = 4096
+SHORT: Final = 12
+"""Characters of a tree hash or commit shown in a message (git's short form is a prefix)."""
 
 FIX: Final = (
     'install every kit package from one build: `uv add "hermes-plugin-kit @'
@@ -43,32 +63,54 @@ FIX: Final = (
 )
 
 
-def build_of(folder: str) -> str | None:
-    """The build of the kit package in ``folder``: ``"build <tree hash>"``, ``"checkout
-    <packages folder>"``, or None when nothing says (see the module docstring)."""
-    try:
-        with open(os.path.join(folder, STAMP), "rb") as file:
-            raw = file.read(_MAX_STAMP)
-    except OSError:
-        src = os.path.dirname(folder)
-        member = os.path.dirname(src)
-        packages = os.path.dirname(member)
-        workspace = os.path.dirname(packages)
-        if (
-            os.path.basename(src) == "src"
-            and os.path.isfile(os.path.join(member, "pyproject.toml"))
-            and os.path.isfile(os.path.join(workspace, "pyproject.toml"))
-        ):
-            return f"checkout {packages}"
-        return None
+def stamp_of(folder: str) -> dict[str, str] | None:
+    """The build stamp of the kit package in ``folder``: its string fields (``tree``, and
+    ``version`` and ``commit`` when recorded), or None when it has none, or one that cannot
+    be read or names no tree (which says nothing, so it counts as no build).
+
+    Raises:
+        OSError: when ``folder`` has no readable ``_build.json``.
+    """
+    with open(os.path.join(folder, STAMP), "rb") as file:
+        raw = file.read(_MAX_STAMP)
     import json  # only for a built install; hermes imports it anyway
 
     try:
         stamp: object = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):  # ValueError covers bad UTF-8 and bad JSON
         return None
-    tree = stamp.get("tree") if isinstance(stamp, dict) else None  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
-    return f"build {tree}" if isinstance(tree, str) and tree else None
+    if not isinstance(stamp, dict):
+        return None
+    items = cast("dict[object, object]", stamp).items()
+    fields = {k: v for k, v in items if isinstance(k, str) and isinstance(v, str)}
+    return fields if fields.get("tree") else None
+
+
+def checkout_of(folder: str) -> str | None:
+    """The ``packages`` folder of the workspace checkout ``folder`` is a member's package
+    of (``packages/<member>/src/<package>``), or None."""
+    src = os.path.dirname(folder)
+    member = os.path.dirname(src)
+    packages = os.path.dirname(member)
+    workspace = os.path.dirname(packages)
+    if (
+        os.path.basename(src) == "src"
+        and os.path.isfile(os.path.join(member, "pyproject.toml"))
+        and os.path.isfile(os.path.join(workspace, "pyproject.toml"))
+    ):
+        return packages
+    return None
+
+
+def build_of(folder: str) -> str | None:
+    """The build of the kit package in ``folder``: ``"build <tree hash>"``, ``"checkout
+    <packages folder>"``, or None when nothing says (see the module docstring)."""
+    try:
+        stamp = stamp_of(folder)
+    except OSError:
+        packages = checkout_of(folder)
+        return None if packages is None else f"checkout {packages}"
+    return None if stamp is None else f"build {stamp['tree']}"
 
 
 def _folder_of(name: str) -> str | None:
@@ -85,20 +127,40 @@ def _folder_of(name: str) -> str | None:
     return os.path.dirname(os.path.abspath(path)) if isinstance(path, str) else None
 
 
-def _describe(build: str | None) -> str:
+def describe(folder: str, build: str | None) -> str:
+    """``build`` (of ``folder``) as a reader knows it: ``build <tree hash> of commit
+    <commit>`` (both 12 characters; the commit when the stamp recorded one), ``checkout
+    <packages folder>``, or why it is of no build."""
     if build is None:
-        return "no build of this kit's (no _build.json, not in a checkout)"
+        if os.path.lexists(os.path.join(folder, STAMP)):
+            return (
+                f"no build of this kit's (its {STAMP} cannot be read or names no tree: a"
+                " damaged or hand-made copy)"
+            )
+        return f"no build of this kit's (no {STAMP}, not in a checkout)"
     kind, _, ident = build.partition(" ")
-    return f"build {ident[:12]}" if kind == "build" else build
+    if kind != "build":
+        return build
+    try:
+        commit = (stamp_of(folder) or {}).get("commit", "")
+    except OSError:  # pragma: no cover - the stamp was read a moment ago
+        commit = ""
+    described = f"build {ident[:SHORT]}"
+    return f"{described} of commit {commit[:SHORT]}" if commit else described
 
 
-def _refusal(
-    who: str, name: str, folder: str, build: str | None, core: str, core_build: str | None
+def refusal(
+    who: str, others: list[tuple[str, str, str | None]], core: str, mine: str | None
 ) -> str:
+    """Why ``who`` cannot start: each kit package of ``others`` (name, folder, build) is not
+    of kit_core's build (``mine``, of the folder ``core``)."""
+    listed = ", ".join(
+        f"{name} at {folder} is {describe(folder, build)}" for name, folder, build in others
+    )
     return (
-        f"{who} cannot start: {name} at {folder} is {_describe(build)}, but kit_core at"
-        f" {core} is {_describe(core_build)}; plugins share one environment, and the kit"
-        f" packages must be of one build. Fix: {FIX}"
+        f"{who} cannot start: {listed}, but kit_core at {core} is {describe(core, mine)};"
+        " plugins share one environment, and the kit packages must be of one build."
+        f" Fix: {FIX}"
     )
 
 
@@ -115,23 +177,31 @@ def _build_in(folder: str) -> str | None:
     return _known[folder]
 
 
+def problem(core_folder: str) -> str | None:
+    """The refusal :func:`check` raises for ``kit_core`` in ``core_folder`` (every installed
+    sibling of another build, named with both builds), or None when there is none."""
+    mine = _build_in(core_folder)
+    others = [
+        (name, folder, theirs)
+        for name in PACKAGES[1:]
+        if (folder := _folder_of(name)) is not None
+        and ((theirs := _build_in(folder)) is None or theirs != mine)
+    ]
+    return refusal("kit_core", others, core_folder, mine) if others else None
+
+
 def check(file: str) -> None:
     """At ``kit_core``'s import (its ``__file__``): refuse every installed sibling of
     another build.
 
     Raises:
-        ImportError: naming the sibling, both folders and builds, and the fix.
+        ImportError: naming each such sibling, both folders and builds, and the fix.
     """
     core_folder = os.path.dirname(os.path.abspath(file))
-    mine = _build_in(core_folder)
-    for name in PACKAGES[1:]:
-        folder = _folder_of(name)
-        if folder is None:
-            continue
-        theirs = _build_in(folder)
-        if theirs is None or theirs != mine:
-            raise ImportError(_refusal("kit_core", name, folder, theirs, core_folder, mine))
-    _core[:] = [(core_folder, mine)]
+    refused = problem(core_folder)
+    if refused is not None:
+        raise ImportError(refused)
+    _core[:] = [(core_folder, _build_in(core_folder))]
 
 
 def confirm(name: str, file: str) -> None:
@@ -148,4 +218,4 @@ def confirm(name: str, file: str) -> None:
     folder = os.path.dirname(os.path.abspath(file))
     theirs = _build_in(folder)
     if theirs is None or theirs != mine:
-        raise ImportError(_refusal(name, name, folder, theirs, core, mine))
+        raise ImportError(refusal(name, [(name, folder, theirs)], core, mine))

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import platform
 import subprocess
 import sys
 import tempfile
-from pathlib import Path
-from types import ModuleType
 from typing import Any, Final
 
 from kit_core._host_model import (
@@ -22,9 +19,7 @@ from kit_core._host_model import (
     registry_releases,
     version_key,
 )
-
-VERSIONS_MODULE = "hermes_plugin_kit._versions"
-STANDALONE = "kit_devtools._facade_versions"
+from kit_devtools._builds import report
 
 
 def host_verdict(version: str | None, distribution: str | None = None) -> str:
@@ -66,50 +61,17 @@ def host_verdict(version: str | None, distribution: str | None = None) -> str:
     )
 
 
-def revision_check() -> ModuleType:
-    """The façade's revision check (``hermes_plugin_kit._versions``), without importing
-    the façade: its import refuses a mixed install, which is what doctor must explain.
-
-    The module is standard library only and imports nothing of the kit.
-    """
-    loaded = sys.modules.get(VERSIONS_MODULE) or sys.modules.get(STANDALONE)
-    if loaded is not None:
-        return loaded
-    package = importlib.util.find_spec("hermes_plugin_kit")  # finds, does not run, __init__
-    if package is None or not package.submodule_search_locations:
-        msg = "hermes-plugin-kit is not installed: install hermes-plugin-kit[dev]"
-        raise ModuleNotFoundError(msg)
-    path = Path(next(iter(package.submodule_search_locations))) / "_versions.py"
-    spec = importlib.util.spec_from_file_location(STANDALONE, path)
-    if spec is None or spec.loader is None:  # pragma: no cover - a .py path always has one
-        msg = f"cannot load {path}"
-        raise ModuleNotFoundError(msg)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    sys.modules[STANDALONE] = module  # one copy per process, as an import would keep it
-    return module
-
-
 def doctor() -> tuple[list[str], bool]:
     """The report's lines, and whether everything is in order."""
-    check: Any = revision_check()
-    installs = check.find_installs()
-    lines = [f"python {platform.python_version()}"]
-    for dist in (*check.KIT_DISTRIBUTIONS, *check.OPTIONAL_DISTRIBUTIONS):
-        install = installs.get(dist)
-        found = "not installed"
-        if install is not None:
-            found = f"{install.version} ({check.describe_revision(install)})"
-        lines.append(f"{dist} {found}")
-    problem = check.install_problem(installs)
+    kit, problem = report()
+    lines = [f"python {platform.python_version()}", *kit]
     if problem is not None:
-        lines.append(f"error: {problem}. {check.fix_for(installs)}")
+        lines.append(f"error: {problem}")
     found = installed_distribution()
     lines.append(host_verdict(found[1], found[0]) if found else host_verdict(None))
     if found is not None:
         lines += host_capabilities()
-    ok = problem is None
-    return lines, ok
+    return lines, problem is None
 
 
 PROBE: Final = """
