@@ -75,7 +75,7 @@ def requirement(version: str) -> str:
     if "==" in version:
         return version
     sys.path.insert(0, str(ROOT / "packages" / "kit-core" / "src"))
-    from kit_core._host_model import registry_release
+    from kit_core.hermes import registry_release
 
     release = registry_release(version)
     return release.requirement if release is not None else f"hermes-agent=={version}"

@@ -49,7 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _hosts import PACKAGES, RESOLVED_AS_OF, python311, uv
 from _markers import write_between_markers
-from kit_core._host_model import registry_releases
+from kit_core.hermes import registry_releases
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / ".cache" / "compat"

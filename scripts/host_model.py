@@ -27,7 +27,7 @@ Written by ``scripts/host_model.py`` from each release installed from the regist
 booted (``scripts/host_facts.py``); do not edit by hand. ``FIRST`` is the oldest release in
 full; each entry of ``CHANGES`` is what the next release changed: for a list, the names
 added and removed; for a mapping, the entries added or changed and the names removed; any
-other value is replaced. ``kit_core._host_model`` reads it.
+other value is replaced. ``kit_core.hermes`` reads it.
 """
 
 # ruff: noqa: E501  (signatures are kept whole, as hermes prints them)
@@ -88,7 +88,7 @@ def main(argv: list[str]) -> None:
     versions = {spec if "==" in spec else f"hermes-agent=={spec}" for spec in argv}
     if TARGET.exists():  # the releases it holds (and what installs each)
         sys.path.insert(0, str(TARGET.parent.parent))
-        from kit_core._host_model import registry_releases
+        from kit_core.hermes import registry_releases
 
         named = {_plain(spec) for spec in versions}
         versions |= {r.requirement for r in registry_releases() if r.version not in named}

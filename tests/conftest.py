@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
-from kit_core._host_model import installed_release
+from kit_core.hermes import installed_release
 
 # A loaded machine must not fail a run: every property runs without a deadline and without
 # the health checks that measure speed (test modules' own @settings inherit this profile;

@@ -13,7 +13,7 @@ from types import ModuleType
 
 import pytest
 
-from kit_core._host_model import registry_releases
+from kit_core.hermes import registry_releases
 
 SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
 

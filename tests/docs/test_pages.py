@@ -106,7 +106,12 @@ def test_the_facade_page_lists_every_name_it_exports_once_linked_to_its_package(
 
 def test_kit_core_page_shows_every_name_tool_first() -> None:
     import kit_core
+    import kit_core.hermes
 
-    members = re.findall(r"^        - (\w+)$", api_page("kit_core.md"), re.MULTILINE)
+    page, model = api_page("kit_core.md").split("## `kit_core.hermes`")
+    members = re.findall(r"^        - (\w+)$", page, re.MULTILINE)
     assert members[0] == "tool"
     assert sorted(members) == sorted(kit_core.__all__)
+    shown = re.findall(r"^        - (\w+)$", model, re.MULTILINE)
+    assert "HostRelease" in shown
+    assert set(shown) <= set(kit_core.hermes.__all__)

@@ -37,7 +37,7 @@ from typing import Any, Final
 import pytest
 import yaml
 
-from kit_core._host_model import HERMES_DISTRIBUTIONS
+from kit_core.hermes import HERMES_DISTRIBUTIONS
 from kit_devtools.testing._host_choice import HostChoice
 from kit_devtools.testing.pytest_plugin import _choices
 from kit_devtools.testing.real import SCRUBBED

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from kit_core._host_model import registry_release
+from kit_core.hermes import registry_release
 from kit_devtools.testing import InMemoryHost, PluginLoadError, RealHost
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

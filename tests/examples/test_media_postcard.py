@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from kit_core._host_model import first_release
+from kit_core.hermes import first_release
 from kit_devtools.testing import InMemoryHost
 
 PLUGIN = Path(__file__).resolve().parents[2] / "examples" / "media-postcard"

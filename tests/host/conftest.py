@@ -48,7 +48,7 @@ from typing import Any
 
 import pytest
 
-from kit_core._host_model import (
+from kit_core.hermes import (
     HostRelease,
     installed_distribution,
     installed_release,

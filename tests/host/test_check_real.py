@@ -14,7 +14,7 @@ import pytest
 from tests.kit_devtools._cron_providers import provider_dir as cron_dir
 from tests.kit_devtools._memory_providers import provider_dir
 
-from kit_core._host_model import installed_release, newest_registry_release, version_key
+from kit_core.hermes import installed_release, newest_registry_release, version_key
 from kit_devtools.cli import main
 from kit_devtools.cli._real import (
     NOT_DISCOVERED,

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from tests.kit_devtools._cron_providers import SOURCES, provider_dir
 
-from kit_core._host_model import installed_release, version_key
+from kit_core.hermes import installed_release, version_key
 from kit_devtools.cli._real import SCRUBBED
 from kit_devtools.testing import InMemoryHost
 from kit_devtools.testing._cron_provider import CRON_SINCE

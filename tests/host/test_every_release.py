@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from kit_core._host_model import installed_release
+from kit_core.hermes import installed_release
 from kit_devtools.cli._every_release import across_releases
 
 pytestmark = pytest.mark.host

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from kit_core import ToolSpec, declaration_of
-from kit_core._host_model import HostRelease, plain_version, registry_release
+from kit_core.hermes import HostRelease, plain_version, registry_release
 
 if TYPE_CHECKING:
     from tests.host.conftest import HermesHost

@@ -1,4 +1,4 @@
-"""The host model (``kit_core._host_model``) against the hermes release installed here
+"""The host model (``kit_core.hermes``) against the hermes release installed here
 (whichever distribution provides it): every fact it records for this release is what the
 release itself says, read by ``scripts/host_facts.py`` in a process of its own. The host
 matrix runs this on every supported release, so a stale or wrong model fails CI."""
@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from kit_core._host_model import HostRelease, installed_distribution, registry_release
+from kit_core.hermes import HostRelease, installed_distribution, registry_release
 
 FACTS = Path(__file__).resolve().parents[2] / "scripts" / "host_facts.py"
 

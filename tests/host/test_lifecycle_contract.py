@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from kit_core import RegistrationError, str_arg, tool
-from kit_core._host_model import installed_release, newest_registry_release
+from kit_core.hermes import installed_release, newest_registry_release
 from kit_lifecycle import (
     CommandType,
     MiddlewareKind,

@@ -34,7 +34,7 @@ from hypothesis import strategies as st
 
 import kit_media
 from kit_core import declaration_of
-from kit_core._host_model import first_release, installed_release
+from kit_core.hermes import first_release, installed_release
 from kit_media import (
     MEDIA_DELIVERY_HOOKS,
     MediaError,

@@ -36,7 +36,7 @@ from tests.host._parity_inputs import (
 )
 
 import kit_media
-from kit_core._host_model import installed_release
+from kit_core.hermes import installed_release
 from kit_devtools.testing import (
     AGENT_LOOP_TOOLS,
     BUILTIN_COMMANDS,

@@ -26,7 +26,7 @@ from tests.kit_devtools._provider_kinds import (
     tts_dir,
 )
 
-from kit_core._host_model import installed_release, newest_registry_release
+from kit_core.hermes import installed_release, newest_registry_release
 from kit_devtools.testing import InMemoryHost, RealHost
 from kit_devtools.testing.contracts import ContractReport, check_provider
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from kit_core._host_model import HostRelease, newest_registry_release, registry_releases
+from kit_core.hermes import HostRelease, newest_registry_release, registry_releases
 from kit_devtools.cli import main
 from kit_devtools.testing import HostContext, InMemoryHost, PluginManifest
 from kit_devtools.testing.context import gated

@@ -43,7 +43,7 @@ from tests.kit_devtools._provider_kinds import (
     tts_source,
 )
 
-from kit_core._host_model import (
+from kit_core.hermes import (
     installed_distribution,
     installed_release,
     newest_registry_release,

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from tests.host.test_host_contract import as_sent
 
-from kit_core._host_model import installed_release
+from kit_core.hermes import installed_release
 from kit_devtools.cli._real import SCRUBBED
 
 ROOT = Path(__file__).resolve().parents[2]

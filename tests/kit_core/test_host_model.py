@@ -15,8 +15,8 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kit_core import _host_model
-from kit_core._host_model import (
+from kit_core import hermes
+from kit_core.hermes import (
     HERMES_DISTRIBUTIONS,
     first_release,
     known_releases,
@@ -60,7 +60,7 @@ def test_a_stored_change_rebuilds_the_next_release_exactly(
     before: dict[str, Any], after: dict[str, Any]
 ) -> None:
     """What scripts/host_model.py writes, the runtime reads back unchanged."""
-    assert _host_model._apply(before, WRITER.change(before, after)) == after
+    assert hermes._apply(before, WRITER.change(before, after)) == after
 
 
 def test_the_registry_releases_run_from_the_oldest_supported_to_the_newest() -> None:

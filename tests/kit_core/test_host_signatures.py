@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from kit_core._host_model import registry_release
 from kit_core._host_signatures import accepts, parameters
+from kit_core.hermes import registry_release
 
 
 def test_an_unquoted_generic_annotation_adds_no_parameter() -> None:

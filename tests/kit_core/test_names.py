@@ -10,7 +10,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from kit_core import KitError, ToolDefinitionError, tool_name, validate_tool_name
-from kit_core._host_model import (
+from kit_core.hermes import (
     LEGACY_TOOL_ALIASES,
     legacy_aliases,
     modelled_reserved_tools,

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from tests._kit_installs import SHA_A, SHA_B, TREE_A, TREE_B, lay, run, wheel, wheels
 
-from kit_core._host_model import first_release, registry_release, registry_releases
+from kit_core.hermes import first_release, registry_release, registry_releases
 from kit_devtools.cli import main
 from kit_devtools.cli._doctor import host_verdict
 from kit_devtools.cli._scaffold import scaffold
@@ -140,7 +140,7 @@ def test_doctor_says_whether_the_installed_release_awaits_async_hooks_as_the_mod
     look would say no; the host model's observation of the release says yes."""
     import importlib
 
-    from kit_core._host_model import registry_release
+    from kit_core.hermes import registry_release
 
     _doctor = importlib.import_module("kit_devtools.cli._doctor")  # cli has a _doctor too
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from tests.kit_devtools._memory_providers import provider_dir
 
-from kit_core._host_model import registry_releases
+from kit_core.hermes import registry_releases
 from kit_devtools.cli import main
 from kit_devtools.cli._compat_floor import accepts
 from kit_devtools.testing._real_hermes import hermes_installed

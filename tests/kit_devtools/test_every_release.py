@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from kit_core._host_model import registry_releases
+from kit_core.hermes import registry_releases
 from kit_devtools.cli import _every_release
 from kit_devtools.cli._every_release import across_releases, claimed
 from kit_devtools.cli.findings import Finding, Severity

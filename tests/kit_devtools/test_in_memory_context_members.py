@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from kit_core._host_model import first_release, registry_releases
+from kit_core.hermes import first_release, registry_releases
 from kit_devtools.testing import InMemoryHost
 
 _EVENTS = first_release(lambda r: r.offers("emit"))

@@ -313,7 +313,7 @@ def test_suppression_follows_the_played_releases_response_filters(
 ) -> None:
     # the stand-in offers the release's own silence filter (from 0.17.0) and its
     # human-turn guard (0.21.4: is_machinery_display_kind; 0.22.2: silence_allowed)
-    from kit_core._host_model import registry_release
+    from kit_core.hermes import registry_release
 
     host = InMemoryHost(hermes=hermes)
     loaded = host.load(PLUGINS / "kit_media_module")

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from kit_core._host_model import first_release, registry_release
+from kit_core.hermes import first_release, registry_release
 from kit_devtools.cli._tool_rules import (
     bridge_line_findings,
     handler_findings,

@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from kit_core._host_model import registry_release, registry_releases, version_key
+from kit_core.hermes import registry_release, registry_releases, version_key
 from kit_devtools.cli import main
 from kit_devtools.testing import InMemoryHost
 from kit_devtools.testing._requires_hermes import spec_parses, version_satisfies, version_tuple

@@ -21,7 +21,7 @@ from tests.kit_devtools._memory_contract_providers import (
     provider_dir,
 )
 
-from kit_core._host_model import installed_release
+from kit_core.hermes import installed_release
 from kit_devtools.cli import main
 from kit_devtools.testing import (
     ContractFailure,

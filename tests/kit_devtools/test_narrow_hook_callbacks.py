@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from kit_core._host_model import first_release, registry_releases
+from kit_core.hermes import first_release, registry_releases
 from kit_devtools.cli.lint import lint_plugin
 from kit_devtools.testing import InMemoryHost
 

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 import yaml
 
-from kit_core._host_model import newest_registry_release
+from kit_core.hermes import newest_registry_release
 from kit_devtools.cli import _parser, main
 from kit_devtools.cli import _upstream as upstream
 from kit_devtools.cli._preflight import preflight_directory

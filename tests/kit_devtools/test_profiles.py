@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from kit_core._host_model import (
+from kit_core.hermes import (
     first_release,
     installed_release,
     newest_registry_release,

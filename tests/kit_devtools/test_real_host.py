@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from tests._processes import ended
 
-from kit_core._host_model import registry_release
+from kit_core.hermes import registry_release
 from kit_devtools.testing import (
     InMemoryHost,
     PluginLoadError,

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from tests.host._parity_inputs import memory_answers
 
-from kit_core._host_model import installed_release, newest_registry_release
+from kit_core.hermes import installed_release, newest_registry_release
 
 ROOT = Path(__file__).resolve().parents[2]
 VERSION = f"{sys.version_info[0]}.{sys.version_info[1]}"

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from kit_core import HookSpec, RegistrationError, declaration_of, declare
-from kit_core._host_model import HostRelease, first_release, modelled_hooks, registry_release
+from kit_core.hermes import HostRelease, first_release, modelled_hooks, registry_release
 from kit_lifecycle import DeclarationError, hook, register_plugin
 
 PAYLOAD_SECRET = "payload-value-2d7c-never-logged"

@@ -25,7 +25,7 @@ from kit_core import (
     str_arg,
     tool,
 )
-from kit_core._host_model import newest_registry_release
+from kit_core.hermes import newest_registry_release
 from kit_lifecycle import (
     CommandType,
     MiddlewareKind,

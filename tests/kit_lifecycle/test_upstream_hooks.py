@@ -1,6 +1,6 @@
 """Hooks on the real releases the host model holds, each played by the in-memory host
 (``InMemoryHost(hermes="0.21.3")``), with what each test expects derived from that
-release's observed facts (``kit_core._host_model.HostRelease``):
+release's observed facts (``kit_core.hermes.HostRelease``):
 
 * ``awaits_hooks`` (from 0.21.3): an ``async def`` hook callback is awaited; before, hermes
   calls it, drops the coroutine and the hook never runs, so ``register_plugin`` refuses it
@@ -31,7 +31,7 @@ from typing import Any
 
 import pytest
 
-from kit_core._host_model import HostRelease, first_release, registry_release
+from kit_core.hermes import HostRelease, first_release, registry_release
 from kit_devtools.testing import InMemoryHost
 from kit_lifecycle import _fail_closed
 

@@ -36,7 +36,7 @@ from typing import Any
 import pytest
 
 from kit_core import RegistrationError
-from kit_core._host_model import registry_release
+from kit_core.hermes import registry_release
 from kit_devtools.testing import InMemoryHost
 from kit_lifecycle import PartialRegistrationError, load_plugin_config
 

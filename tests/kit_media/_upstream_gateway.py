@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kit_core._host_model import HostRelease, registry_release
+from kit_core.hermes import HostRelease, registry_release
 from kit_devtools.testing._upstream_gateway import (
     final_delivery,
     members,

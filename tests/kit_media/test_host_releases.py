@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from tests.kit_media._calls import ARGS, CONTEXT
 
-from kit_core._host_model import first_release
+from kit_core.hermes import first_release
 from kit_media import MediaError, MediaPayload, MediaType, deliver_media, invoke_host_tool
 from kit_media._capabilities import CAPTION_FUNCTION, MEDIA_POLICY_FUNCTION, SILENCE_FUNCTION
 from kit_media._guard import accepted_keywords, guard_missing_message

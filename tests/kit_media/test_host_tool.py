@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from tests.kit_media._calls import ARGS, CONTEXT
 
-from kit_core._host_model import first_release
+from kit_core.hermes import first_release
 from kit_media import invoke_host_tool
 
 if TYPE_CHECKING:

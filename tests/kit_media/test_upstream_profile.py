@@ -28,7 +28,7 @@ from typing import Any
 
 import pytest
 
-from kit_core._host_model import HostRelease, registry_release
+from kit_core.hermes import HostRelease, registry_release
 from kit_devtools.testing import InMemoryHost
 from kit_devtools.testing._upstream_gateway import (
     PREDICATES,

@@ -4,7 +4,7 @@ Written by ``scripts/host_model.py`` from each release installed from the regist
 booted (``scripts/host_facts.py``); do not edit by hand. ``FIRST`` is the oldest release in
 full; each entry of ``CHANGES`` is what the next release changed: for a list, the names
 added and removed; for a mapping, the entries added or changed and the names removed; any
-other value is replaced. ``kit_core._host_model`` reads it.
+other value is replaced. ``kit_core.hermes`` reads it.
 """
 
 # ruff: noqa: E501  (signatures are kept whole, as hermes prints them)

@@ -35,7 +35,7 @@ __all__ = ["TypedHandler", "typed_handler"]
 def runtime_keywords() -> frozenset[str]:
     """Every keyword a known hermes release passes a tool handler besides the model's
     arguments (read from the host model when the first typed tool is declared)."""
-    from kit_core._host_model import known_releases
+    from kit_core.hermes import known_releases
 
     found: set[str] = set()
     for release in known_releases():

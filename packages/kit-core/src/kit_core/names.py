@@ -59,7 +59,7 @@ def validate_tool_name(name: object, *, namespace: str | None = None) -> str:
     """Check a tool name against the host's and the model's rules and return it.
 
     Rules: lowercase snake_case, at most 64 characters, not a name the agent loop
-    answers itself on some release the host model knows (``_host_model.reserved_tools``),
+    answers itself on some release the host model knows (``kit_core.hermes.reserved_tools``),
     not the ``memory_`` prefix, and, when
     ``namespace`` is given, starting with ``<namespace>_``.
 
@@ -106,7 +106,7 @@ def validate_tool_name(name: object, *, namespace: str | None = None) -> str:
 def _reserved() -> frozenset[str]:
     """The names some release answers before its registry (the host model is imported on
     the first declaration, not when kit_core is)."""
-    from kit_core._host_model import modelled_reserved_tools
+    from kit_core.hermes import modelled_reserved_tools
 
     return modelled_reserved_tools()
 
@@ -114,7 +114,7 @@ def _reserved() -> frozenset[str]:
 def _how_answered(name: str) -> str:
     """What hermes does with a call of a reserved name: answers it itself, or (an old
     built-in name on the releases that renamed it) renames it to the new tool."""
-    from kit_core._host_model import LEGACY_TOOL_ALIASES, registry_releases, reserved_tools
+    from kit_core.hermes import LEGACY_TOOL_ALIASES, registry_releases, reserved_tools
 
     answered = [r for r in registry_releases() if name in reserved_tools(r)]
     renamed = LEGACY_TOOL_ALIASES.get(name)
@@ -125,7 +125,7 @@ def _how_answered(name: str) -> str:
 
 def _answered_since(name: str) -> str:
     """``hermes-agent 0.16.0 and later``: the releases whose loop answers ``name``."""
-    from kit_core._host_model import first_release, registry_releases, reserved_tools
+    from kit_core.hermes import first_release, registry_releases, reserved_tools
 
     first = first_release(lambda release: name in reserved_tools(release))
     if first is None or first is registry_releases()[0]:

@@ -2,7 +2,7 @@
 what it actually offers.
 
 Decorators check names against every release the model knows
-(:mod:`kit_core._host_model`), so a plugin imports the same way alone and inside any
+(:mod:`kit_core.hermes`), so a plugin imports the same way alone and inside any
 host. ``register_plugin`` asks the host it is given: the ``ctx`` for its members, and the
 hermes modules already loaded in the process (looking a module up in ``sys.modules`` is
 free, importing it is not) for its hooks and version.
@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import Any, cast
 
-from kit_core._host_model import (
+from kit_core.hermes import (
     HostRelease,
     known_releases,
     modelled_hooks,

@@ -12,6 +12,7 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any, Final, cast
 
+from kit_core.hermes import RESERVED_CONFIG_ROOTS
 from kit_lifecycle._settings_copy import copy_settings
 
 __all__ = ["configure_stderr_logging", "load_plugin_config"]
@@ -23,9 +24,6 @@ _HOST_KEYS: Final = frozenset({"enabled", "disabled", "entries"})
 """hermes' own keys under ``plugins:``, never a plugin's settings table."""
 _SHOWN_PROBLEMS: Final = 10
 _SEGMENT: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,127}")
-_RESERVED_ROOTS: Final = frozenset({"model", "plugins", "security", "settings"})
-"""The keys ``ctx.get_config`` refuses (``_plugin_relative_segments``,
-``hermes_cli/plugins_state.py`` L16-17 and L24-38 @25ce047f987023c8665432021f612e2ef7297ac6)."""
 _lock = threading.Lock()
 
 
@@ -209,7 +207,7 @@ def _host_key(key: object) -> bool:
     return (
         isinstance(key, str)
         and bool(_SEGMENT.fullmatch(key))
-        and key.lower() not in _RESERVED_ROOTS
+        and key.lower() not in RESERVED_CONFIG_ROOTS
     )
 
 

@@ -17,7 +17,7 @@ from typing import Any, ClassVar, Final, ParamSpec, TypeVar, cast
 
 from kit_core import Declaration, declare
 from kit_core._call_log import success_level
-from kit_core._host_model import modelled_middleware
+from kit_core.hermes import modelled_middleware
 from kit_lifecycle._callbacks import is_async, require_kwargs_callback
 from kit_lifecycle._observe import call_observed
 from kit_lifecycle._secrets import EnvSecrets, attach, check_env_names

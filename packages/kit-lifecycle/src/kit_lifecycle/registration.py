@@ -10,7 +10,7 @@ from types import ModuleType
 from typing import Any, Final
 
 from kit_core import RegistrationError
-from kit_core._host_model import first_release
+from kit_core.hermes import first_release
 from kit_lifecycle._fail_closed import warn_fail_closed
 from kit_lifecycle._host import (
     host_awaits_hooks,

@@ -2,7 +2,7 @@
 
 When the running hermes lacks one, kit-media does not use it, and says which release
 first has it: the release is taken from the kit's host model
-(``kit_core._host_model``, ``HostRelease.functions``), never written here.
+(``kit_core.hermes``, ``HostRelease.functions``), never written here.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from typing import Any, Final
 
-from kit_core._host_model import first_release, release_label
+from kit_core.hermes import first_release, release_label
 from kit_media._host import HostUnavailableError, import_host
 
 SILENCE_FUNCTION: Final = "gateway.response_filters.is_intentional_silence_response"

@@ -62,8 +62,8 @@ from typing import Any, Final, cast
 
 from kit_core import redact_text
 from kit_core._annotations import signature_of
-from kit_core._host_model import first_release
 from kit_core.envelope import error_envelope
+from kit_core.hermes import first_release
 from kit_media._host import HostUnavailableError, guard_context, import_host
 
 logger = logging.getLogger("kit_media.host")

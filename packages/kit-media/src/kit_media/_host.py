@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 from typing import Any, Final
 
-from kit_core._host_model import first_release
+from kit_core.hermes import CALL_IDENTITY_KEYS, first_release
 from kit_media.errors import MediaError
 
 SEND_MESSAGE_FUNCTION: Final = "tools.send_message_tool.send_message_tool"
@@ -32,9 +32,6 @@ TELEGRAM_MISSING: Final = (
     "python-telegram-bot is not importable: the Telegram spoiler path sends through it;"
     " install hermes-agent with its messaging extra (hermes-agent[messaging])"
 )
-
-GUARD_CONTEXT_KEYS: Final = ("task_id", "session_id", "tool_call_id", "turn_id", "api_request_id")
-"""The call identity hermes' guard helpers take (``hermes_cli/plugins.py:2228-2237``)."""
 
 
 class HostRefusal(MediaError):
@@ -90,4 +87,4 @@ def as_text(value: object) -> str:
 
 def guard_context(context: dict[str, Any]) -> dict[str, str]:
     """The five call-identity keys hermes' guard helpers take, as strings."""
-    return {key: as_text(context.get(key)) for key in GUARD_CONTEXT_KEYS}
+    return {key: as_text(context.get(key)) for key in CALL_IDENTITY_KEYS}

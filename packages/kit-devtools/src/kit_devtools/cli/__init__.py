@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from kit_core._host_model import known_releases
+from kit_core.hermes import known_releases
 from kit_devtools.cli._catalog import CATEGORIES
 from kit_devtools.cli._doctor import doctor
 from kit_devtools.cli._isolated import MAX_TIMEOUT

@@ -12,7 +12,7 @@ from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
-from kit_core._host_model import HostRelease, installed_release
+from kit_core.hermes import HostRelease, installed_release
 from kit_devtools.cli._chat_turn import delivered_lines, simulate_chat_turn
 from kit_devtools.cli._cron_rules import cron_provider_of
 from kit_devtools.cli._memory_contract import memory_contract_findings

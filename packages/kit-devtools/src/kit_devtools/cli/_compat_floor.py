@@ -2,7 +2,7 @@
 
 Each use (a ``PluginContext`` member read or called, with the keywords of the call; a
 hook or middleware kind registered; a surface; a manifest field) is asked of
-:func:`kit_core._host_model.first_release`: the oldest release of the host model that
+:func:`kit_core.hermes.first_release`: the oldest release of the host model that
 has it. The floor is the newest of those. A manifest field an
 older release does not know is dropped there without harm (0.19.0's ``_parse_manifest``
 reads only its own keys), so manifest fields are listed with the release that first
@@ -15,8 +15,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from kit_core._host_model import HostRelease, first_release, registry_releases, version_key
 from kit_core._host_signatures import accepts
+from kit_core.hermes import HostRelease, first_release, registry_releases, version_key
 from kit_devtools.cli._compat_uses import ContextCall
 
 __all__ = ["Use", "accepts", "floor_of", "uses_of"]

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Final
 
-from kit_core._host_model import HostRelease, first_release, version_key
+from kit_core.hermes import HostRelease, first_release, version_key
 from kit_devtools.cli._moved_names import scan
 from kit_devtools.cli.findings import Finding
 from kit_devtools.cli.rules import finding

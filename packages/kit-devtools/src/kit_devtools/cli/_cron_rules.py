@@ -7,7 +7,7 @@ general plugin as well, so these findings come on top of the general ones.
 
 from __future__ import annotations
 
-from kit_core._host_model import version_key
+from kit_core.hermes import version_key
 from kit_devtools.cli.findings import Finding
 from kit_devtools.cli.rules import finding
 from kit_devtools.testing import InMemoryHost, LoadedPlugin

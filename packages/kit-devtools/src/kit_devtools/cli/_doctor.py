@@ -10,7 +10,7 @@ import sys
 import tempfile
 from typing import Any, Final
 
-from kit_core._host_model import (
+from kit_core.hermes import (
     first_release,
     installed_distribution,
     installed_release,

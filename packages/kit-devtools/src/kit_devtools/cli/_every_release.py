@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from kit_core._host_model import installed_release, plain_version, registry_releases
+from kit_core.hermes import installed_release, plain_version, registry_releases
 from kit_devtools.cli.findings import Finding, Severity
 from kit_devtools.cli.rules import finding
 from kit_devtools.testing._requires_hermes import version_satisfies

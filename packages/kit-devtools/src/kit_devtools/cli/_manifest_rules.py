@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any, Final, cast
 
-from kit_core._host_model import HostRelease, registry_releases
+from kit_core.hermes import HostRelease, registry_releases
 from kit_devtools.cli.findings import Finding
 from kit_devtools.cli.rules import finding
 from kit_devtools.testing import LoadedPlugin

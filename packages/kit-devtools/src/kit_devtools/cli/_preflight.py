@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, cast
 
-from kit_core._host_model import newest_registry_release
+from kit_core.hermes import newest_registry_release
 from kit_devtools.cli._manifest_rules import (
     ADMISSION_KEYS,
     UPSTREAM_MANIFEST_KEYS,

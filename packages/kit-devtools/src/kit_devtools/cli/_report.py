@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from kit_core._host_model import HostRelease
+from kit_core.hermes import HostRelease
 from kit_core.redaction import redact_text
 from kit_devtools.cli.findings import Finding, Severity
 from kit_devtools.testing import (

@@ -14,8 +14,8 @@ from pathlib import Path
 from string import Template
 from typing import Any, Final, cast
 
-from kit_core._host_model import installed_release, newest_registry_release, registry_releases
 from kit_core.errors import ToolDefinitionError
+from kit_core.hermes import installed_release, newest_registry_release, registry_releases
 from kit_core.names import tool_name
 from kit_devtools.cli._scaffold_engine import CONTEXT_ENGINE
 from kit_devtools.cli._scaffold_kinds import PYPROJECT, TOOLING_COMMENT, ProjectKind

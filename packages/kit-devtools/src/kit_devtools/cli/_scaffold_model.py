@@ -15,7 +15,7 @@ from __future__ import annotations
 from string import Template
 from typing import Final
 
-from kit_core._host_model import HERMES_DISTRIBUTIONS
+from kit_core.hermes import HERMES_DISTRIBUTIONS
 from kit_devtools.cli._scaffold_kinds import ProjectKind
 
 PLUGIN_YAML: Final = Template("""\

@@ -9,7 +9,7 @@ import importlib.util
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kit_core._host_model import HostRelease
+from kit_core.hermes import HostRelease
 from kit_devtools.cli.findings import Finding
 from kit_devtools.cli.rules import finding
 from kit_devtools.testing._loader import ENTRY_POINT_GROUP, directory_manifest

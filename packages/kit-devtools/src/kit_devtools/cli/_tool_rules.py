@@ -10,7 +10,7 @@ from typing import Any, Final, cast
 
 from kit_core import ToolSpec, declaration_of
 from kit_core._annotations import signature_of
-from kit_core._host_model import HostRelease, reserved_tools
+from kit_core.hermes import HostRelease, reserved_tools
 from kit_devtools.cli._handler_source import dict_return
 from kit_devtools.cli.findings import Finding
 from kit_devtools.cli.rules import finding

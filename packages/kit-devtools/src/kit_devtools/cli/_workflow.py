@@ -7,7 +7,7 @@ from __future__ import annotations
 from string import Template
 from typing import Final
 
-from kit_core._host_model import registry_releases
+from kit_core.hermes import registry_releases
 from kit_devtools.testing._requires_hermes import version_satisfies
 
 __all__ = ["ci_workflow", "host_span"]

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from kit_core._host_model import (
+from kit_core.hermes import (
     HostRelease,
     first_release,
     known_releases,

@@ -11,8 +11,8 @@ from typing import Any, Final, cast
 
 from kit_core import ErrorCode, ToolSpec, declaration_of
 from kit_core._annotations import signature_of
-from kit_core._host_model import HostRelease
 from kit_core._runtime import MISSING_AWAIT_HINT, SYNC_AWAITABLE_HINT
+from kit_core.hermes import HostRelease
 from kit_devtools.cli._chat_turn import simulate_chat_turn
 from kit_devtools.cli._compat_source import (
     absent_member_findings,

@@ -37,7 +37,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from kit_core._host_model import HostRelease, version_key
+from kit_core.hermes import HostRelease, version_key
 
 SWITCH_OFF: str = 'tools: {tool_search: {enabled: "off"}}'
 """What an operator puts in ``config.yaml`` to send the model the plugins' own schemas

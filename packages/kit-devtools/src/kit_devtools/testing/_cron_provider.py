@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from kit_core._host_model import version_key
+from kit_core.hermes import version_key
 from kit_devtools.testing._discovered_provider import Category, provider_from
 
 __all__ = ["CRON", "CRON_SINCE", "REQUIRED", "CronProviderLoad", "load"]

@@ -7,14 +7,14 @@ import copy
 from collections.abc import Callable, Sequence
 from typing import Any, Final, cast
 
-from kit_core._host_model import HostRelease
 from kit_core._host_signatures import parameters
+from kit_core.hermes import CALL_IDENTITY_KEYS, HostRelease
 from kit_devtools.testing import _upstream_hooks
 from kit_devtools.testing._state import HostState, discard_coroutines
 from kit_devtools.testing.entries import RequestMiddlewareResult
 from kit_devtools.testing.host_names import MIDDLEWARE_SCHEMA_VERSION, OBSERVER_SCHEMA_VERSION
 
-CONTEXT_KEYS = ("task_id", "session_id", "tool_call_id", "turn_id", "api_request_id")
+CONTEXT_KEYS: Final = CALL_IDENTITY_KEYS
 
 _OBSERVED_KEYS = (
     "tool_name", "args", "result", *CONTEXT_KEYS, "duration_ms", "status", "error_type",

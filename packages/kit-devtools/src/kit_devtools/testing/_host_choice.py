@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Literal
 
-from kit_core._host_model import installed_distribution, plain_version, registry_releases
+from kit_core.hermes import installed_distribution, plain_version, registry_releases
 from kit_devtools.testing import _host_envs
 
 __all__ = ["MEMORY", "HostChoice", "installed_hermes", "parse_hosts", "series_release"]

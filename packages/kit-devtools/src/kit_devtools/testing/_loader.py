@@ -14,7 +14,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Final, Literal
 
-from kit_core._host_model import MANIFEST_FILES, HostRelease
+from kit_core.hermes import MANIFEST_FILES, HostRelease
 from kit_devtools.testing._failure import ManifestNotRead, PluginRefused
 from kit_devtools.testing._manifest import (
     ManifestBeyondLimits,

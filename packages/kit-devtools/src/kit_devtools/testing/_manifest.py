@@ -27,7 +27,7 @@ from typing import Any, Final, cast
 
 import yaml
 
-from kit_core._host_model import MANIFEST_FILES, HostRelease, version_key
+from kit_core.hermes import MANIFEST_FILES, HostRelease, version_key
 from kit_devtools.testing import _manifest_v2
 from kit_devtools.testing.entries import PluginManifest
 

@@ -37,7 +37,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
-from kit_core._host_model import version_key
+from kit_core.hermes import version_key
 from kit_devtools.testing._memory_drive import FIRST_HOOKS
 
 __all__ = ["CHANGES", "REQUIRED", "MemoryLifecycle", "lifecycle"]

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, cast
 
-from kit_core._host_model import version_key
+from kit_core.hermes import version_key
 from kit_devtools.testing._discovered_provider import Category, provider_from
 
 USER_NAMESPACE: Final = "_hermes_user_memory"

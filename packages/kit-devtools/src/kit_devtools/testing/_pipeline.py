@@ -18,7 +18,7 @@ import time
 from typing import Any, Final
 
 from kit_core import content
-from kit_core._host_model import HostRelease, first_release
+from kit_core.hermes import HostRelease, first_release
 from kit_devtools.testing._coerce import as_dict, coerce_tool_args
 from kit_devtools.testing._hooks import (
     CONTEXT_KEYS,

@@ -137,7 +137,7 @@ def _under_stand_in(module: str) -> bool:
 
 
 def _hermes_installed() -> bool:
-    from kit_core._host_model import installed_distribution
+    from kit_core.hermes import installed_distribution
 
     return installed_distribution() is not None
 

@@ -50,7 +50,7 @@ KIT: Final = frozenset(
 @functools.cache
 def hermes_installed() -> bool:
     """Whether hermes is installed, whichever distribution provides it (never imports it)."""
-    from kit_core._host_model import installed_distribution
+    from kit_core.hermes import installed_distribution
 
     return installed_distribution() is not None
 

@@ -23,7 +23,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, Final
 
-from kit_core._host_model import HostRelease
+from kit_core.hermes import HostRelease
 from kit_devtools.testing._failure import PluginRefused
 
 __all__ = ["enforces", "gate", "spec_of", "spec_parses", "version_satisfies", "version_tuple"]

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 
-from kit_core._host_model import HostRelease
+from kit_core.hermes import HostRelease
 from kit_devtools.testing.entries import (
     CliCommandEntry,
     CommandEntry,

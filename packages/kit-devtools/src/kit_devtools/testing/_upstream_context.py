@@ -33,12 +33,12 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Final, cast
 
+from kit_core.hermes import RESERVED_CONFIG_ROOTS
 from kit_devtools.testing.context import HostContext, PluginManager
 from kit_devtools.testing.entries import PluginManifest
 from kit_devtools.testing.host_names import BUILTIN_TOOLS
 
 _SEGMENT: Final = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$")
-_RESERVED: Final = frozenset({"model", "plugins", "security", "settings"})
 _UNSET: Final = object()
 
 
@@ -69,7 +69,7 @@ def relative_segments(key: object) -> tuple[str, ...]:
         msg = "Expected a plugin-relative config key string"
         raise ValueError(msg)
     segments = tuple(key.split("."))
-    invalid = not key or "/" in key or "\\" in key or segments[0].lower() in _RESERVED
+    invalid = not key or "/" in key or "\\" in key or segments[0].lower() in RESERVED_CONFIG_ROOTS
     if invalid or not all(_SEGMENT.fullmatch(s) for s in segments):
         msg = (
             "Expected a plugin-relative config key such as 'endpoint' or "

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
-    from kit_core._host_model import HostRelease
+    from kit_core.hermes import HostRelease
 
 INTERNAL_NOTIFICATION_DISPLAY_KIND: Final = "internal_notification"
 """The display kind a self-injected (machinery) turn persists with (L33)."""

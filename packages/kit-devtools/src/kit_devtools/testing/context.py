@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
-from kit_core._host_model import registry_releases
+from kit_core.hermes import registry_releases
 from kit_devtools.testing._context_registrars import Registrars
 from kit_devtools.testing._providers import Provisions
 from kit_devtools.testing._state import HostState

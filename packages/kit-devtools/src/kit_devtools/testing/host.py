@@ -23,7 +23,7 @@ from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import Any
 
-from kit_core._host_model import HostRelease
+from kit_core.hermes import HostRelease
 from kit_devtools.testing import (
     _bridge,
     _commands,

@@ -1,7 +1,7 @@
 """The names the in-memory host's hermes release has built in, from the host model.
 
 The release is the one installed beside the kit, else the newest the model holds
-(``kit_core._host_model``, read from each booted release itself); the host matrix checks
+(``kit_core.hermes``, read from each booted release itself); the host matrix checks
 the model against every real release, so a new hermes release that changes them fails CI
 instead of drifting.
 """
@@ -13,7 +13,7 @@ from functools import cache
 from importlib import metadata
 from typing import Final
 
-from kit_core._host_model import (
+from kit_core.hermes import (
     HostRelease,
     installed_distribution,
     installed_release,

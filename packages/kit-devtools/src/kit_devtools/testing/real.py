@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Final, cast
 
-from kit_core._host_model import MANIFEST_FILES, plain_version, release_label
+from kit_core.hermes import MANIFEST_FILES, plain_version, release_label
 from kit_devtools.testing import _warm_hermes
 from kit_devtools.testing._failure import PluginLoadError
 from kit_devtools.testing._loader import directory_manifest

@@ -27,10 +27,12 @@ from typing import Any, Final, cast
 from kit_core._record import Record
 
 __all__ = [
+    "CALL_IDENTITY_KEYS",
     "HERMES_DISTRIBUTIONS",
     "LEGACY_TOOL_ALIASES",
     "LOOP_ANSWERED_TOOLS",
     "MANIFEST_FILES",
+    "RESERVED_CONFIG_ROOTS",
     "HostRelease",
     "first_release",
     "installed_distribution",
@@ -61,6 +63,18 @@ MANIFEST_FILES: Final = ("plugin.yaml", "plugin.yml")
 """The manifest a plugin directory must hold to be discovered, ``plugin.yaml`` first
 (``PluginManager._scan_directory``: 0.13.0 ``hermes_cli/plugins.py`` L968-969, 0.19.0
 L1531-1533; a directory with neither is skipped)."""
+
+
+CALL_IDENTITY_KEYS: Final = ("task_id", "session_id", "tool_call_id", "turn_id", "api_request_id")
+"""The identity of one tool call, as hermes passes it to its tool pipeline, its hooks and
+its guard helpers (``hermes_cli/plugins.py`` L2228-2237 of 0.19.0; ``turn_id`` and
+``api_request_id`` from 0.16.0: what each release's ``handle_function_call`` takes is in
+its model, ``HostRelease.functions``)."""
+
+RESERVED_CONFIG_ROOTS: Final = frozenset({"model", "plugins", "security", "settings"})
+"""The top-level config keys ``ctx.get_config``/``ctx.set_config`` refuse a plugin
+(``_plugin_relative_segments``, ``hermes_cli/plugins_state.py`` L16-17 and L24-38
+@25ce047f987023c8665432021f612e2ef7297ac6)."""
 
 
 def version_key(version: str) -> tuple[int, ...]:
