@@ -1,0 +1,107 @@
+"""A hermes release is named in code through the host model (``kit_core.hermes``), never
+as a literal that goes stale when the next release comes.
+
+The runtime packages hold none: a message names the release in use from the model (its
+``label``, ``first_release``, ``newest_registry_release``). kit-devtools still holds the
+literals listed in ``DEVTOOLS``, each a file's count: a new one, or one more in a listed
+file, fails here; a count that drops must be lowered here too. Docstrings and comments
+are not code: they cite the release they were read from.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+PACKAGES = Path(__file__).resolve().parents[1] / "packages"
+RELEASE = re.compile(r"\b0\.(?:1[3-9]|2[0-9])\.[0-9]+\b")
+"""A hermes release, 0.13.0 on."""
+MODEL = {"hermes.py", "_host_releases.py"}
+"""The host model and its data, written from each release (scripts/host_model.py)."""
+RUNTIME = ("kit-core", "kit-lifecycle", "kit-media", "hermes-plugin-kit")
+DEVTOOLS = {
+    "cli/__init__.py": 1,
+    "cli/_catalog.py": 1,
+    "cli/_scaffold_engine.py": 1,
+    "cli/_scaffold_memory.py": 2,
+    "cli/_scaffold_speech.py": 3,
+    "cli/_scaffold_standalone.py": 1,
+    "cli/_scan.py": 1,
+    "cli/rules.py": 20,
+    "testing/_contract_speech.py": 1,
+    "testing/_cron_provider.py": 1,
+    "testing/_host_choice.py": 2,
+    "testing/_manifest.py": 1,
+    "testing/_memory_lifecycle.py": 5,
+    "testing/_memory_provider.py": 1,
+    "testing/pytest_plugin.py": 2,
+}
+"""What is left to move into the model, file by file."""
+
+
+def code_strings(tree: ast.Module) -> list[str]:
+    """The string constants of code: not those that document (a string statement, such
+    as a module's, class's, function's or attribute's docstring)."""
+    documenting: set[int] = set()
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list):
+            for statement in body:
+                if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
+                    documenting.add(id(statement.value))
+    return [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in documenting
+    ]
+
+
+def release_literals(package: str) -> Counter[str]:
+    """How many string constants of code name a release, by file (relative to the
+    package's import folder)."""
+    found: Counter[str] = Counter()
+    for source in sorted((PACKAGES / package / "src").iterdir()):
+        for path in sorted(source.rglob("*.py")):
+            if path.name in MODEL:
+                continue
+            strings = code_strings(ast.parse(path.read_text(encoding="utf-8")))
+            count = sum(1 for text in strings if RELEASE.search(text))
+            if count:
+                found[path.relative_to(source).as_posix()] += count
+    return found
+
+
+@pytest.mark.python_independent
+@pytest.mark.parametrize("package", RUNTIME)
+def test_the_runtime_names_no_release_outside_the_host_model(package: str) -> None:
+    assert release_literals(package) == Counter(), (
+        "name the release from kit_core.hermes (a HostRelease's label, first_release,"
+        " newest_registry_release), not as a literal"
+    )
+
+
+@pytest.mark.python_independent
+def test_the_author_tools_hold_no_release_literal_but_those_listed() -> None:
+    found = release_literals("kit-devtools")
+    grown = {f: n for f, n in found.items() if n > DEVTOOLS.get(f, 0)}
+    assert not grown, (
+        f"new release literals in kit-devtools: {grown}; name the release from"
+        " kit_core.hermes instead"
+    )
+    assert dict(found) == DEVTOOLS, "fewer literals than listed: lower DEVTOOLS to match"
+
+
+def test_a_string_of_code_is_read_and_a_docstring_is_not() -> None:
+    source = (
+        '"""Read from 0.19.0."""\nX = "hermes 0.22.2"\n"""Since 0.21.3."""\n'
+        'def f():\n    """From 0.20.1."""\n    return f"on {X} 0.23.0"\n'
+    )
+    assert code_strings(ast.parse(source)) == ["hermes 0.22.2", "on ", " 0.23.0"]
+    assert RELEASE.search(" 0.23.0")
+    assert not RELEASE.search("version 0.1.0")
