@@ -115,3 +115,25 @@ def test_kit_core_page_shows_every_name_tool_first() -> None:
     shown = re.findall(r"^        - (\w+)$", model, re.MULTILINE)
     assert "HostRelease" in shown
     assert set(shown) <= set(kit_core.hermes.__all__)
+
+
+EVERY_RELEASE = re.compile(
+    r"every\b[^.;:]{0,40}?\breleases?,?\s+(0\.\d+\.\d+)(?:-|\s+to\s+)(0\.\d+\.\d+)"
+)
+"""A claim about every supported release, with the range it names."""
+
+
+def test_every_claim_about_every_release_names_the_models_range() -> None:
+    """A page that says "every registry release, 0.13.0 to 0.22.2" is stale once the host
+    model holds another release: the range must be the model's oldest and newest."""
+    from kit_core.hermes import registry_releases
+
+    releases = registry_releases()
+    wanted = (releases[0].version, releases[-1].version)
+    claims: list[tuple[str, tuple[str, str]]] = []
+    for page in [README, *sorted((ROOT / "docs").rglob("*.md"))]:
+        text = " ".join(page.read_text(encoding="utf-8").split())
+        claims += [(page.name, (m[1], m[2])) for m in EVERY_RELEASE.finditer(text)]
+    assert len(claims) >= 4  # the README's two, status, results, media
+    stale = [(name, found) for name, found in claims if found != wanted]
+    assert not stale, f"ranges that are not the model's {wanted}: {stale}"
