@@ -1138,7 +1138,7 @@ MODELLED: dict[str, Modelled] = {
     "HPK013": Modelled(_upstream(_MANIFEST, "requires_hermes read with str()"),
                        tool("sev013_get"), STANDALONE + "requires_hermes: 0.19\n"),
     "HPK014": Modelled(_upstream(_MANIFEST, "only upstream enforces requires_hermes"),
-                       tool("sev014_get"), STANDALONE + 'requires_hermes: ">=0.21"\n',
+                       tool("sev014_get"), STANDALONE + 'requires_hermes: ">=0.21.3"\n',
                        reported=lambda: not enforces(RELEASE)),  # 0.21.3 on reads it
     "HPK015": Modelled(_upstream(_VALIDATE, "L124-154 _check_config_spec"),
                        tool("sev015_get"), STANDALONE + "config_schema: nope\n"),

