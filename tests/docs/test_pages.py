@@ -137,3 +137,15 @@ def test_every_claim_about_every_release_names_the_models_range() -> None:
     assert len(claims) >= 4  # the README's two, status, results, media
     stale = [(name, found) for name, found in claims if found != wanted]
     assert not stale, f"ranges that are not the model's {wanted}: {stale}"
+
+
+def test_a_page_that_counts_the_modelled_releases_counts_the_models() -> None:
+    from kit_core.hermes import registry_releases
+
+    counts = [
+        (page.name, int(m[1]))
+        for page in [README, *sorted((ROOT / "docs").rglob("*.md"))]
+        for m in re.finditer(r"\bholds (\d+) releases\b", page.read_text(encoding="utf-8"))
+    ]
+    assert counts  # docs/status.md says how many
+    assert all(n == len(registry_releases()) for _, n in counts), counts
