@@ -30,8 +30,8 @@ from tests._kit_installs import (
     write_stamp,
 )
 
-import hermes_plugin_kit
 import kit_core
+from hermes_plugin_kit import _foreign_core
 from kit_core._build import FIX, PACKAGES, build_of, check, confirm, describe
 
 SHORT_A, SHORT_B = TREE_A[:12], TREE_B[:12]
@@ -164,7 +164,7 @@ def test_a_sibling_imported_from_elsewhere_is_refused(tmp_path: Path) -> None:
 
 
 def test_the_facades_fix_for_a_foreign_kit_core_is_the_build_checks() -> None:
-    assert hermes_plugin_kit._FIX == FIX
+    assert _foreign_core.FIX == FIX
 
 
 def test_the_fix_names_no_repository_and_no_credentials() -> None:

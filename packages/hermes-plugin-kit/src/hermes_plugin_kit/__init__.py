@@ -16,39 +16,7 @@ command) is not here: it is ``kit-devtools``, installed with ``hermes-plugin-kit
 
 from typing import TYPE_CHECKING
 
-
-def _refuse_a_foreign_kit_core() -> None:
-    """Refuse a ``kit_core`` that is not this kit's before it runs (another project's
-    package of that name, from a package index, say): this kit's holds ``_build.py``, the
-    check of the builds it runs at its import (``kit_core._build``).
-
-    Raises:
-        ImportError: naming the folder and the fix.
-    """
-    import os
-    from importlib.util import find_spec  # loaded by the import system anyway
-
-    spec = find_spec("kit_core")
-    folder = os.path.dirname(spec.origin) if spec is not None and spec.origin else None
-    if folder is not None and os.path.isfile(os.path.join(folder, "_build.py")):
-        return
-    where = f"the kit_core at {folder}" if folder else "no kit_core"
-    msg = (
-        f"hermes_plugin_kit cannot start: {where} is not hermes-plugin-kit's kit-core (it"
-        " has no _build.py: another project's package of that name, from a package index?)."
-        f" Fix: {_FIX}"
-    )
-    raise ImportError(msg)
-
-
-_FIX = (  # kit_core._build.FIX, which cannot be imported here (a test holds them equal)
-    'install every kit package from one build: `uv add "hermes-plugin-kit @'
-    ' git+<repo-url>@<sha>#subdirectory=packages/hermes-plugin-kit"` (uv builds the siblings'
-    " from the same commit; without a uv project, `uv pip install --reinstall` it), remove"
-    " a copy of the kit vendored into a plugin or put on sys.path ahead of the install, and"
-    " never let an installer take a kit package from a package index (pip does for every"
-    " sibling it is not given: docs/install.md)"
-)
+from hermes_plugin_kit._foreign_core import refuse as _refuse_a_foreign_kit_core
 
 _refuse_a_foreign_kit_core()  # kit_core's import then refuses siblings of another build
 

@@ -48,6 +48,8 @@ def propagates(exc: BaseException) -> bool:
 
 
 CONTEXT_KEYS: Final = ("session_id", "task_id")
+"""The call identity a kit log line shows (tools here, hooks and middleware in
+kit_lifecycle): the conversation and the task, never the per-call ids."""
 
 
 def split_keywords(

@@ -20,6 +20,7 @@ from typing import Any, Final, cast
 
 BUILD_MODULE: Final = "kit_core._build"
 STANDALONE: Final = "kit_devtools._kit_build"
+FOREIGN_STANDALONE: Final = "kit_devtools._kit_foreign_core"
 RUNTIME: Final = ("kit-core", "kit-lifecycle", "kit-media", "hermes-plugin-kit")
 """The distributions the façade needs: a missing one is a problem (kit-devtools, running
 this, is installed)."""
@@ -35,23 +36,39 @@ def core_folder() -> str | None:
     return os.path.dirname(os.path.abspath(path)) if isinstance(path, str) else None
 
 
-def build_check() -> ModuleType | None:
-    """``kit_core._build``, loaded from its file alone unless ``kit_core`` is imported;
-    None when ``kit_core`` is not installed or is not this kit's (it has no ``_build.py``)."""
-    loaded = sys.modules.get(BUILD_MODULE) or sys.modules.get(STANDALONE)
+def _alone(path: str | None, name: str) -> ModuleType | None:
+    """The module in the file ``path``, loaded on its own as ``name`` (once per process,
+    as an import would keep it); None when there is no such file."""
+    loaded = sys.modules.get(name)
     if loaded is not None:
         return loaded
-    folder = core_folder()
-    path = os.path.join(folder, "_build.py") if folder is not None else None
     if path is None or not os.path.isfile(path):
         return None
-    spec = importlib.util.spec_from_file_location(STANDALONE, path)
+    spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:  # pragma: no cover - a .py path always has one
         return None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    sys.modules[STANDALONE] = module  # one copy per process, as an import would keep it
+    sys.modules[name] = module
     return module
+
+
+def build_check() -> ModuleType | None:
+    """``kit_core._build``, loaded from its file alone unless ``kit_core`` is imported;
+    None when ``kit_core`` is not installed or is not this kit's (it has no ``_build.py``)."""
+    folder = core_folder()
+    path = os.path.join(folder, "_build.py") if folder is not None else None
+    return sys.modules.get(BUILD_MODULE) or _alone(path, STANDALONE)
+
+
+def foreign_core_check() -> ModuleType | None:
+    """The façade's check of a ``kit_core`` that is not this kit's
+    (``hermes_plugin_kit._foreign_core``), loaded from its file alone: importing the
+    façade would raise it. None when the façade is not installed."""
+    spec = importlib.util.find_spec("hermes_plugin_kit")  # finds, does not run, __init__
+    places = spec.submodule_search_locations if spec is not None else None
+    path = os.path.join(next(iter(places)), "_foreign_core.py") if places else None
+    return _alone(path, FOREIGN_STANDALONE)
 
 
 def version_of(check: Any, folder: str) -> str:
@@ -81,12 +98,12 @@ def report() -> tuple[list[str], str | None]:
     if check is None:
         folder = core_folder()
         where = f"the kit_core at {folder}" if folder else "no kit_core"
+        foreign = foreign_core_check()
         problem = (
-            f"{where} is not hermes-plugin-kit's kit-core (it has no _build.py: another"
-            " project's package of that name, from a package index?). Fix: install every kit"
-            ' package from one build: `uv add "hermes-plugin-kit @ git+<repo-url>@<sha>'
-            '#subdirectory=packages/hermes-plugin-kit"`, and never let an installer take a'
-            " kit package from a package index (docs/install.md)"
+            foreign.problem()
+            if foreign is not None
+            else f"{where} is not hermes-plugin-kit's kit-core, and hermes-plugin-kit is not"
+            " installed: install hermes-plugin-kit[dev] (docs/install.md)"
         )
         return [f"kit-core: {where}, not this kit's"], problem
     lines: list[str] = []

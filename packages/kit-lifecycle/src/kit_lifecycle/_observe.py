@@ -15,12 +15,11 @@ import json
 import logging
 from collections.abc import Callable, Mapping
 from time import perf_counter
-from typing import Any, Final
+from typing import Any
 
 from kit_core import redact, redact_text
+from kit_core._runtime import CONTEXT_KEYS
 from kit_lifecycle._secrets import EnvSecrets, scrub
-
-CONTEXT_KEYS: Final = ("session_id", "task_id")
 
 
 def context_of(kwargs: Mapping[str, Any], secrets: tuple[str, ...]) -> str:

@@ -14,15 +14,13 @@ from kit_devtools.testing._state import HostState, discard_coroutines
 from kit_devtools.testing.entries import RequestMiddlewareResult
 from kit_devtools.testing.host_names import MIDDLEWARE_SCHEMA_VERSION, OBSERVER_SCHEMA_VERSION
 
-CONTEXT_KEYS: Final = CALL_IDENTITY_KEYS
-
 _OBSERVED_KEYS = (
-    "tool_name", "args", "result", *CONTEXT_KEYS, "duration_ms", "status", "error_type",
+    "tool_name", "args", "result", *CALL_IDENTITY_KEYS, "duration_ms", "status", "error_type",
     "error_message", "telemetry_schema_version",
 )  # fmt: skip
 SENT_KEYWORDS: Final = {
     "pre_tool_call": frozenset(
-        ("tool_name", "args", *CONTEXT_KEYS, "middleware_trace", "telemetry_schema_version")
+        ("tool_name", "args", *CALL_IDENTITY_KEYS, "middleware_trace", "telemetry_schema_version")
     ),
     "post_tool_call": frozenset((*_OBSERVED_KEYS, "middleware_trace")),
     "transform_tool_result": frozenset(_OBSERVED_KEYS),
@@ -60,15 +58,15 @@ HANDLE_FUNCTION_CALL: Final = "model_tools.handle_function_call"
 
 def context_keys(release: HostRelease) -> tuple[str, ...]:
     """The call context the release's tool pipeline takes and hands its hooks: the
-    :data:`CONTEXT_KEYS` its ``handle_function_call`` names (``turn_id`` and
+    :data:`~kit_core.hermes.CALL_IDENTITY_KEYS` its ``handle_function_call`` names (``turn_id`` and
     ``api_request_id`` from 0.16.0; 0.15.2 ``model_tools.py`` L788-794, L851-860 pass
     ``task_id``, ``session_id`` and ``tool_call_id`` only); all of them where the model
     holds no signature."""
     signature = release.functions.get(HANDLE_FUNCTION_CALL)
     if signature is None:
-        return CONTEXT_KEYS
+        return CALL_IDENTITY_KEYS
     _, known, _, takes_any = parameters(signature)
-    return tuple(k for k in CONTEXT_KEYS if takes_any or k in known)
+    return tuple(k for k in CALL_IDENTITY_KEYS if takes_any or k in known)
 
 
 def trace_keyword(state: HostState, trace: Sequence[Any] | None) -> dict[str, Any]:

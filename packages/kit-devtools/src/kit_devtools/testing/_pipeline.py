@@ -18,10 +18,9 @@ import time
 from typing import Any, Final
 
 from kit_core import content
-from kit_core.hermes import HostRelease, first_release
+from kit_core.hermes import CALL_IDENTITY_KEYS, HostRelease, first_release
 from kit_devtools.testing._coerce import as_dict, coerce_tool_args
 from kit_devtools.testing._hooks import (
-    CONTEXT_KEYS,
     HANDLE_FUNCTION_CALL,
     apply_request_middleware,
     context_keys,
@@ -278,7 +277,7 @@ def handle_function_call(
     One the release's ``handle_function_call`` does not take is a TypeError, as there.
     """
     taken = context_keys(state.release)
-    unknown = [k for k in CONTEXT_KEYS if context.get(k) is not None and k not in taken]
+    unknown = [k for k in CALL_IDENTITY_KEYS if context.get(k) is not None and k not in taken]
     if unknown:
         raise TypeError(_unexpected_keyword(state.release, unknown[0]))
     entry = state.tools.get(name)

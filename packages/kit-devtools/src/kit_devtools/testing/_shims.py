@@ -20,6 +20,7 @@ from collections.abc import Callable, Generator
 from types import ModuleType, SimpleNamespace
 from typing import Any, Final, cast
 
+from kit_core.hermes import CALL_IDENTITY_KEYS
 from kit_devtools.testing import (
     _commands,
     _hooks,
@@ -365,7 +366,7 @@ def _model_tools_module(host: Any) -> ModuleType:
         middleware_trace: list[dict[str, Any]] | None = None,
     ) -> None:
         values = (task_id, session_id, tool_call_id, turn_id, api_request_id)
-        context: dict[str, Any] = dict(zip(_hooks.CONTEXT_KEYS, values, strict=True))
+        context: dict[str, Any] = dict(zip(CALL_IDENTITY_KEYS, values, strict=True))
         given = (status, error_type, error_message) if status is not None else None
         _pipeline.emit_post_tool_call(
             host._state, function_name, function_args, result, context,
