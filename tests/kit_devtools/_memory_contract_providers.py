@@ -31,7 +31,7 @@ BROKEN: Final = {
         "        super().__init__()\n"
         "        self._ended = threading.Event()\n\n"
         "    def sync_turn(self, user_content, assistant_content, **kwargs):\n"
-        "        self._ended.wait(60)  # a backend that answers only when the session ends\n\n"
+        "        self._ended.wait(5)  # a backend that answers at session end, or 5 s on\n\n"
         "    def on_session_end(self, messages):\n"
         "        self._ended.set()\n"
         "        super().on_session_end(messages)\n\n"
