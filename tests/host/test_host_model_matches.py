@@ -59,3 +59,21 @@ def as_read(value: Any) -> Any:
     if isinstance(value, Mapping):
         return {key: as_read(item) for key, item in value.items()}
     return value
+
+
+def test_the_manifest_kinds_are_the_releases_own() -> None:
+    """``MANIFEST_KINDS`` is what this release's manifest reader takes (0.22 moved the set
+    from ``hermes_cli/plugins.py`` to ``hermes_cli/plugins_manifest.py``)."""
+    import importlib
+
+    from kit_core.hermes import MANIFEST_KINDS
+
+    for module in ("hermes_cli.plugins_manifest", "hermes_cli.plugins"):
+        try:
+            found = getattr(importlib.import_module(module), "_VALID_PLUGIN_KINDS", None)
+        except ImportError:
+            continue
+        if found is not None:
+            assert frozenset(found) == MANIFEST_KINDS
+            return
+    pytest.fail("this release's manifest reader holds no _VALID_PLUGIN_KINDS")

@@ -367,7 +367,8 @@ try:
 except SystemExit:
     pass
 heavy = ("kit_devtools.testing.host", "kit_devtools.testing.context", "kit_devtools.cli.lint",
-         "kit_devtools.cli._commands")
+         "kit_devtools.cli._commands", "kit_devtools.testing._pipeline",
+         "kit_devtools.testing._hooks", "kit_devtools.cli._tool_rules")
 print(json.dumps([name for name in heavy if name in sys.modules]), file=sys.stderr)
 """
 

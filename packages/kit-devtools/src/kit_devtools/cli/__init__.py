@@ -17,8 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from kit_core.hermes import known_releases
-from kit_devtools.cli._catalog import CATEGORIES
+from kit_core.hermes import CATALOG_CATEGORIES, known_releases
 from kit_devtools.cli._doctor import doctor
 from kit_devtools.cli._isolated import MAX_TIMEOUT
 from kit_devtools.cli._output import emit, refuse, reports_on_stdout
@@ -109,7 +108,7 @@ def _add_preflight(sub: Any) -> None:
     parser.add_argument("--maintainer", help="the entry's maintainer (default: the repo owner)")
     parser.add_argument(
         "--category",
-        choices=CATEGORIES,
+        choices=CATALOG_CATEGORIES,
         help="the catalogue shelf (default: from the manifest's kind, tools for most)",
     )
     parser.add_argument(

@@ -12,10 +12,10 @@ its manifest says, since admission compares them with reality (rule 6).
 
 The entry is read back by hermes' own loader (``entry_from_mapping``) in a child process
 of the installed hermes, or of the newest cached release that has the module; without
-one, by the loader's checks as read from 0.22.2's source (:data:`CATEGORIES`). git
-answers for the pin: the commit exists, a remote branch holds it (it is pushed), its age
-against the two weeks the catalogue asks (rule 3), and whether the plugin's directory
-has changes the pin lacks.
+one, by the loader's checks as read from 0.22.2's source (the shelves:
+:data:`kit_core.hermes.CATALOG_CATEGORIES`). git answers for the pin: the commit exists,
+a remote branch holds it (it is pushed), its age against the two weeks the catalogue
+asks (rule 3), and whether the plugin's directory has changes the pin lacks.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, cast
 
+from kit_core.hermes import CATALOG_CATEGORIES, CATALOG_CATEGORY_OF_KIND
 from kit_devtools.cli._scan import DISTRIBUTIONS, RELEASE_OF, cached_having
 from kit_devtools.cli._upstream import has_module
 from kit_devtools.cli.findings import Finding
@@ -39,8 +40,6 @@ if TYPE_CHECKING:
     from kit_devtools.cli._preflight import Preflight
 
 __all__ = [
-    "CATEGORIES",
-    "CATEGORY_OF_KIND",
     "Entry",
     "catalog_entry",
     "https_repo",
@@ -53,21 +52,6 @@ LOADER: Final = "hermes_cli.plugin_catalog"
 NAME: Final = re.compile(r"^[a-z0-9_-]{1,64}$")
 SHA: Final = re.compile(r"^[0-9a-f]{40}$")
 TIERS: Final = ("official", "community")
-CATEGORIES: Final = (
-    "desktop", "memory", "platform", "web", "tools", "voice", "automation", "models", "general",
-)  # fmt: skip
-"""What ``entry_from_mapping`` refuses, from 0.22.2's ``hermes_cli/plugin_catalog.py``: a
-name not matching ``_NAME_RE`` (L56, :data:`NAME`), a repo not starting ``https://``, a sha
-not matching ``_SHA_RE`` (L43, :data:`SHA`), a tier outside ``CATALOG_TIERS`` (L31), a
-category outside ``CATALOG_CATEGORIES`` (L34); checked L130-147."""
-CATEGORY_OF_KIND: Final = {
-    "exclusive": "memory",
-    "platform": "platform",
-    "model-provider": "models",
-    "backend": "tools",
-    "standalone": "tools",
-}
-"""The category an entry gets from its manifest's ``kind`` unless ``--category`` names one."""
 MATURE_DAYS: Final = 14
 _ORDER: Final = (
     "name", "repo", "subdir", "sha", "version", "description", "maintainer", "tier",
@@ -210,7 +194,11 @@ def _reader() -> str | None:
 
 
 def kit_reading(data: dict[str, Any]) -> str | None:
-    """The first problem the loader's checks find (see :data:`CATEGORIES`), in its words."""
+    """The first problem the loader's checks find, in its words: a name not matching
+    ``_NAME_RE`` (L56 of 0.22.2's ``hermes_cli/plugin_catalog.py``, :data:`NAME`), a repo
+    not starting ``https://``, a sha not matching ``_SHA_RE`` (L43, :data:`SHA`), a tier
+    outside ``CATALOG_TIERS`` (L31), a category outside ``CATALOG_CATEGORIES`` (L34);
+    checked L130-147."""
     name, repo, sha = (str(data.get(k) or "") for k in ("name", "repo", "sha"))
     tier, category = data.get("tier"), data.get("category")
     if not NAME.match(name):
@@ -221,8 +209,8 @@ def kit_reading(data: dict[str, Any]) -> str | None:
         return f"sha must be a full 40-character hex commit SHA (got {sha!r})"
     if tier not in TIERS:
         return f"tier must be one of {'/'.join(TIERS)} (got {tier!r})"
-    if category not in CATEGORIES:
-        return f"category must be one of {'/'.join(CATEGORIES)} (got {category!r})"
+    if category not in CATALOG_CATEGORIES:
+        return f"category must be one of {'/'.join(CATALOG_CATEGORIES)} (got {category!r})"
     return None
 
 
@@ -286,7 +274,7 @@ def catalog_entry(
         "description": " ".join(str(manifest.get("description") or "").split()),
         "maintainer": maintainer or _owner(address),
         "tier": tier,
-        "category": category or CATEGORY_OF_KIND.get(kind, "tools"),
+        "category": category or CATALOG_CATEGORY_OF_KIND.get(kind, "tools"),
         "capabilities": {
             "provides_tools": list(registered["tools"]),
             "provides_hooks": list(registered["hooks"]),

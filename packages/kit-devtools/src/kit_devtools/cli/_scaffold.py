@@ -23,9 +23,8 @@ from kit_devtools.cli._scaffold_memory import MEMORY_PROVIDER
 from kit_devtools.cli._scaffold_model import MODEL_PROVIDER
 from kit_devtools.cli._scaffold_speech import TRANSCRIPTION, TTS
 from kit_devtools.cli._scaffold_standalone import STANDALONE
-from kit_devtools.cli._tool_rules import BUILTIN_TOOLSETS
 from kit_devtools.cli._workflow import ci_workflow
-from kit_devtools.testing.host_names import hermes_top_level
+from kit_devtools.testing.host_names import BUILTIN_TOOLSETS, hermes_top_level
 
 _NAME: Final = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 SUBDIRECTORY: Final = "packages/hermes-plugin-kit"

@@ -15,16 +15,10 @@ from kit_devtools.cli._handler_source import dict_return
 from kit_devtools.cli.findings import Finding
 from kit_devtools.cli.rules import finding
 from kit_devtools.testing._bridge import short_description
-from kit_devtools.testing.host_names import MODELLED
+from kit_devtools.testing.host_names import BUILTIN_TOOLSETS, MODELLED
 
 _SNAKE: Final = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*")
 _PROVIDER_NAME: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
-
-BUILTIN_TOOLSETS: Final = frozenset(
-    name for name in MODELLED.toolsets if not name.startswith("hermes-")
-)
-"""Static toolsets of the modelled release (``toolsets.TOOLSETS`` less the platform
-bundles, which are named ``hermes-<platform>``)."""
 
 
 def _walk(node: object, path: str) -> Iterator[tuple[str, dict[str, Any]]]:

@@ -27,15 +27,13 @@ from typing import Any, Final, cast
 
 import yaml
 
-from kit_core.hermes import MANIFEST_FILES, HostRelease, version_key
+from kit_core.hermes import MANIFEST_FILES, MANIFEST_KINDS, HostRelease, version_key
 from kit_devtools.testing import _manifest_v2
 from kit_devtools.testing.entries import PluginManifest
 
 RUAMEL_FROM: Final = "0.22.2"
 """The first release whose ``utils.fast_safe_load`` is ``hermes_yaml.safe_load`` (ruamel;
 0.21.5's is still PyYAML's ``CSafeLoader``, ``utils.py`` L497-499 of 0.21.3)."""
-
-VALID_KINDS: Final = frozenset({"standalone", "backend", "exclusive", "platform", "model-provider"})
 
 _LOADER: Final[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -201,8 +199,8 @@ def effective_kind(data: dict[str, Any], directory: Path | None) -> tuple[str, s
         raw = "standalone"
     kind = raw.strip().lower()
     warning = None
-    if kind not in VALID_KINDS:
-        warning = f"unknown kind '{raw}' (valid: {', '.join(sorted(VALID_KINDS))})"
+    if kind not in MANIFEST_KINDS:
+        warning = f"unknown kind '{raw}' (valid: {', '.join(sorted(MANIFEST_KINDS))})"
         kind = "standalone"
     if kind == "standalone" and "kind" not in data and directory is not None:
         source = _head(directory)

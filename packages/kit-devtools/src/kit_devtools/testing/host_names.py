@@ -26,6 +26,7 @@ __all__ = [
     "AGENT_LOOP_TOOLS",
     "BUILTIN_COMMANDS",
     "BUILTIN_TOOLS",
+    "BUILTIN_TOOLSETS",
     "HOST_VERSION",
     "MIDDLEWARE_SCHEMA_VERSION",
     "OBSERVER_SCHEMA_VERSION",
@@ -82,6 +83,12 @@ TOOL_SEARCH_TOOLS: Final = MODELLED.bridge_tools
 BUILTIN_TOOLS: Final[Mapping[str, str]] = MODELLED.tools
 """Every tool of a booted registry -> its toolset (built-in modules and the bundled
 plugins that always load). A plugin tool of the same name in another toolset is refused."""
+
+BUILTIN_TOOLSETS: Final = frozenset(
+    name for name in MODELLED.toolsets if not name.startswith("hermes-")
+)
+"""Static toolsets (``toolsets.TOOLSETS`` less the platform bundles, which are named
+``hermes-<platform>``): a plugin toolset of one of these names joins hermes' own."""
 
 BUILTIN_COMMANDS: Final = MODELLED.slash_commands
 """Built-in slash commands and aliases (``hermes_cli.commands._COMMAND_LOOKUP``): a plugin

@@ -39,7 +39,6 @@ from typing import IO, Any, Final, cast
 from kit_core.hermes import MANIFEST_FILES, plain_version, release_label
 from kit_devtools.testing import _warm_hermes
 from kit_devtools.testing._failure import PluginLoadError
-from kit_devtools.testing._loader import directory_manifest
 
 __all__ = ["RealHost", "RealHostCallError", "RealHostDied", "RealPlugin"]
 
@@ -329,6 +328,8 @@ class RealHost:
         """Install ``directory`` as an operator does and enable it under the name hermes
         keys it by (its manifest's ``name`` when that is a string, else the folder's);
         returns that name."""
+        from kit_devtools.testing._loader import directory_manifest  # PyYAML: on first use
+
         data, _ = directory_manifest(directory)
         raw = data.get("name", directory.name)
         name = raw if isinstance(raw, str) else directory.name
