@@ -277,8 +277,8 @@ def test_the_fail_closed_warning_says_when_hermes_blocks(
     """Worded by which of a raise and a timeout the running release blocks on (0.20.6 to
     0.21.4: a timeout only; from 0.21.5 both); a hook it blocks on neither is not warned
     about, and a hook the table does not describe is worded generically."""
-    monkeypatch.setattr(_fail_closed, "host_fail_closed_hooks", lambda: frozenset(raises))
-    monkeypatch.setattr(_fail_closed, "host_timeout_fail_closed_hooks", lambda: frozenset(timeouts))
+    monkeypatch.setattr(_fail_closed, "fail_closed_hooks", lambda: frozenset(raises))
+    monkeypatch.setattr(_fail_closed, "timeout_fail_closed_hooks", lambda: frozenset(timeouts))
     with caplog.at_level(logging.WARNING):
         _fail_closed.warn_fail_closed(
             ["pre_tool_call", "post_tool_call"], "up_guard", logging.getLogger("up_guard")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 
-from kit_lifecycle._host import host_fail_closed_hooks, host_timeout_fail_closed_hooks
+from kit_core._running_host import fail_closed_hooks, timeout_fail_closed_hooks
 
 _BLOCKED: dict[str, str] = {
     # the block directive becomes the tool result (model_tools.handle_function_call)
@@ -25,7 +25,7 @@ def warn_fail_closed(hooks: Iterable[str], plugin: str, logger: logging.Logger) 
     blocked and when: on a raise (the running release's ``fail_closed_hooks`` in the host
     model, ``pre_tool_call`` from 0.21.5) and on a timeout (its table
     ``_HOOK_TIMEOUT_FAIL_CLOSED_HOOKS``, ``pre_tool_call`` from 0.20.6)."""
-    raises, timeouts = host_fail_closed_hooks(), host_timeout_fail_closed_hooks()
+    raises, timeouts = fail_closed_hooks(), timeout_fail_closed_hooks()
     for hook_name in sorted(set(hooks) & (raises | timeouts)):
         when = {
             (True, True): "if the callback raises or runs past plugins.hook_callback_timeout"

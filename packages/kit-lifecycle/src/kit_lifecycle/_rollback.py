@@ -35,8 +35,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final, Literal, cast
 
 from kit_core import redact_text
+from kit_core._running_host import keeps_ledger, loaded
 from kit_core.redaction import redact_preview
-from kit_lifecycle._host import host_keeps_ledger, host_tool_registry
 from kit_lifecycle.errors import PartialRegistrationError
 
 Surface = Literal["command", "CLI command", "tool", "middleware", "hook", "skill", "receipt"]
@@ -294,7 +294,7 @@ class Rollback:
         # a host with a registration ledger returns a handle for what it registered (and
         # nothing for what it refused) and unwinds a failed register() itself: its private
         # tables are never the kit's to edit
-        self._ledger = host_keeps_ledger(ctx)
+        self._ledger = keeps_ledger(ctx)
         self._steps: list[_Step] = []
         self._handles = False
         """Whether a registrar of this host returned a handle (so None means refused)."""
@@ -359,7 +359,7 @@ class Rollback:
         if self._manager is None:
             return _NoUndo(_NO_UNDO)
         if surface == "tool":
-            registry = host_tool_registry()
+            registry = loaded("tools.registry", "registry")
             if not callable(getattr(registry, "get_entry", None)) or not callable(
                 getattr(registry, "deregister", None)
             ):

@@ -32,9 +32,9 @@ from typing import (
 from kit_core import Declaration, declare, redact_text
 from kit_core._annotations import signature_of
 from kit_lifecycle._callbacks import is_async
-from kit_lifecycle._host import builtin_on, span
 from kit_lifecycle._observe import log_outcome
 from kit_lifecycle._secrets import EnvSecrets, attach, check_env_names, scrub
+from kit_lifecycle._spans import builtin_on, span
 from kit_lifecycle.errors import DeclarationError
 
 if TYPE_CHECKING:  # annotations only: argparse costs every plugin that imports the kit

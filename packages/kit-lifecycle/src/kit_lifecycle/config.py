@@ -12,6 +12,7 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any, Final, cast
 
+from kit_core._running_host import imported
 from kit_core.hermes import RESERVED_CONFIG_ROOTS
 from kit_lifecycle._settings_copy import copy_settings
 
@@ -90,12 +91,7 @@ def _read_host_config(plugin_name: str) -> object:
     (0.15.0 on), else ``load_config()``, the same defaults-merged config as a copy
     (hermes-agent 0.13.0 and 0.14.0 have no read-only variant)."""
     try:
-        if sys.modules.get("hermes_cli.config") is not None:
-            config_module: Any = sys.modules["hermes_cli.config"]
-        else:
-            import importlib
-
-            config_module = importlib.import_module("hermes_cli.config")
+        config_module: Any = imported("hermes_cli.config")
     except ImportError:
         return None
     loader = _read(

@@ -15,8 +15,8 @@ from typing import Any, Final, ParamSpec, TypeVar, cast
 
 from kit_core import HookSpec, declare
 from kit_core._call_log import success_level
+from kit_core.hermes import modelled_hooks
 from kit_lifecycle._callbacks import require_kwargs_callback
-from kit_lifecycle._host import modelled_hooks
 from kit_lifecycle._observe import call_observed, call_observed_async
 from kit_lifecycle._secrets import EnvSecrets, attach, check_env_names
 from kit_lifecycle.errors import DeclarationError

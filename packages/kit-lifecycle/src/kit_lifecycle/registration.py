@@ -10,16 +10,16 @@ from types import ModuleType
 from typing import Any, Final
 
 from kit_core import RegistrationError
+from kit_core._running_host import (
+    awaits_hooks,
+    is_host_context,
+    keeps_ledger,
+    loaded,
+    running_hooks,
+    running_label,
+)
 from kit_core.hermes import first_release
 from kit_lifecycle._fail_closed import warn_fail_closed
-from kit_lifecycle._host import (
-    host_awaits_hooks,
-    host_keeps_ledger,
-    host_tool_registry,
-    is_host_context,
-    running_host_hooks,
-    running_host_release,
-)
 from kit_lifecycle._plan import Plan, collect
 from kit_lifecycle._rollback import Rollback
 from kit_lifecycle._secrets import EnvSecrets, secret_env_of
@@ -55,7 +55,7 @@ def _check_host(ctx: Any, plan: Plan, plugin_name: str, *, namespaces: bool = Tr
             since = first_release(lambda r, member=registrar: r.offers(member))
             if since is not None and is_host_context(ctx):
                 msg = (
-                    f"{running_host_release()} has no {registrar}(): it came with"
+                    f"{running_label()} has no {registrar}(): it came with"
                     f" {since.label}. Upgrade hermes to {since.version} or later, or leave"
                     f" the {_SURFACE[registrar]} out on this host (register_plugin takes a list"
                     " of the declarations to register)"
@@ -67,7 +67,7 @@ def _check_host(ctx: Any, plan: Plan, plugin_name: str, *, namespaces: bool = Tr
                     " newer hermes-agent"
                 )
             raise RegistrationError(msg)
-    host_hooks = running_host_hooks()
+    host_hooks = running_hooks()
     lacking = sorted(set(plan.hooks) - host_hooks) if host_hooks is not None else []
     if lacking:
         since = {h: first_release(lambda r, h=h: h in r.hooks) for h in lacking}
@@ -75,7 +75,7 @@ def _check_host(ctx: Any, plan: Plan, plugin_name: str, *, namespaces: bool = Tr
             f"{h!r} came with {release.label}" for h, release in since.items() if release
         )
         msg = (
-            f"{running_host_release()} has no hook {', '.join(map(repr, lacking))}"
+            f"{running_label()} has no hook {', '.join(map(repr, lacking))}"
             f"{f' ({added})' if added else ''}: it would store the callback and never call"
             " it. Upgrade hermes, or leave the hook out on this host (register_plugin takes a"
             " list of the declarations to register)"
@@ -95,7 +95,7 @@ def _check_async_hooks(plan: Plan) -> None:
     """Refuse ``async def`` hook callbacks on a release that never awaits them (it calls
     the callback, drops the coroutine unawaited and the hook does nothing), naming that
     release and the first that awaits them; as the host model observed each release."""
-    if host_awaits_hooks() is not False:
+    if awaits_hooks() is not False:
         return
     names = sorted(
         name for name, spec in plan.hooks.items() if inspect.iscoroutinefunction(spec.callback)
@@ -104,7 +104,7 @@ def _check_async_hooks(plan: Plan) -> None:
         since = first_release(lambda r: r.awaits_hooks)
         later = f"; {since.label} and later await them" if since is not None else ""
         msg = (
-            f"async def hook {', '.join(map(repr, names))}: {running_host_release()} calls"
+            f"async def hook {', '.join(map(repr, names))}: {running_label()} calls"
             f" hooks synchronously and drops the coroutine, so the hook never runs{later}."
             " Write it as a plain def, or require that release"
         )
@@ -139,11 +139,11 @@ def _check_tool_names(ctx: Any, plan: Plan, plugin_name: str) -> None:
     holds one home): its overlay is the host's plugin tools, its global tools the built-in
     ones.
     """
-    registry = host_tool_registry()
+    registry = loaded("tools.registry", "registry")
     get_entry = getattr(registry, "get_entry", None)
     if not callable(get_entry):
         return
-    ledger = host_keeps_ledger(ctx)
+    ledger = keeps_ledger(ctx)
     overlay = getattr(registry, "snapshot_registration", None) if ledger else None
     scope = getattr(getattr(ctx, "_manager", None), "scope_key", None)
     hint = f" Namespace it, e.g. tool_name({plugin_name.replace('-', '_')!r}, verb, noun)"

