@@ -61,19 +61,33 @@ def as_read(value: Any) -> Any:
     return value
 
 
-def test_the_manifest_kinds_are_the_releases_own() -> None:
-    """``MANIFEST_KINDS`` is what this release's manifest reader takes (0.22 moved the set
-    from ``hermes_cli/plugins.py`` to ``hermes_cli/plugins_manifest.py``)."""
-    import importlib
+HERMES_CONSTANTS = {
+    # kit_core.hermes name: (hermes' own name, the modules that hold it, oldest first)
+    "MANIFEST_KINDS": (
+        "_VALID_PLUGIN_KINDS", ("hermes_cli.plugins", "hermes_cli.plugins_manifest")
+    ),
+    "PLUGIN_PACKAGE": ("_NS_PARENT", ("hermes_cli.plugins", "hermes_cli.plugins_loader")),
+    "ENTRY_POINT_GROUP": (
+        "ENTRY_POINTS_GROUP", ("hermes_cli.plugins", "hermes_cli.plugins_discovery")
+    ),
+}  # fmt: skip
+"""The facts kit_core.hermes writes out for every release, and where each release keeps
+its own (0.22 split ``hermes_cli/plugins.py`` into modules)."""
 
-    from kit_core.hermes import MANIFEST_KINDS
 
-    for module in ("hermes_cli.plugins_manifest", "hermes_cli.plugins"):
-        try:
-            found = getattr(importlib.import_module(module), "_VALID_PLUGIN_KINDS", None)
-        except ImportError:
-            continue
-        if found is not None:
-            assert frozenset(found) == MANIFEST_KINDS
-            return
-    pytest.fail("this release's manifest reader holds no _VALID_PLUGIN_KINDS")
+@pytest.mark.parametrize("name", sorted(HERMES_CONSTANTS))
+def test_a_fact_written_out_for_every_release_is_this_releases_own(name: str) -> None:
+    import importlib.util
+
+    import kit_core.hermes
+
+    theirs, modules = HERMES_CONSTANTS[name]
+    found = [
+        getattr(importlib.import_module(module), theirs)
+        for module in modules
+        if importlib.util.find_spec(module) is not None
+        and hasattr(importlib.import_module(module), theirs)
+    ]
+    assert found, f"no module of {modules} holds {theirs} on this release"
+    mine = getattr(kit_core.hermes, name)
+    assert (frozenset(found[-1]) if isinstance(mine, frozenset) else found[-1]) == mine

@@ -199,13 +199,12 @@ def test_decorators_accept_what_any_known_release_has() -> None:
 
 
 def test_the_runtime_literals_are_the_models_facts() -> None:
-    """Runtime modules write a few hermes facts out instead of building the model at import
-    (kit_core's call log, kit-media's silence token); each is the model's, on every
-    release that has it."""
-    from kit_core import _call_log
+    """A few hermes facts are written out instead of building the model at import
+    (kit_core.hermes' entry-point group, kit-media's silence token); each is the model's,
+    on every release that has it."""
     from kit_media import _capabilities, suppression
 
-    assert {r.entry_point_group for r in registry_releases()} == {_call_log._ENTRY_POINTS}
+    assert {r.entry_point_group for r in registry_releases()} == {hermes.ENTRY_POINT_GROUP}
     tokens = {r.silence_token for r in known_releases() if r.silence_token}
     assert tokens == {_capabilities.SILENCE_TOKEN} == {suppression.SILENT_REPLY_TOKEN}
     assert not registry_release("0.16.0").silence_token  # type: ignore[union-attr]

@@ -32,13 +32,10 @@ import logging
 import os
 from typing import Final
 
+from kit_core.hermes import ENTRY_POINT_GROUP, PLUGIN_PACKAGE
+
 CALL_LOG_ENV: Final = "HERMES_PLUGIN_KIT_CALL_LOG"
 _LEVELS: Final = {"debug": logging.DEBUG, "info": logging.INFO}
-_PLUGIN_PACKAGE: Final = "hermes_plugins"
-"""The package hermes imports a directory plugin under: ``hermes_plugins.<slug>``, the
-slug being the manifest key with ``/`` as ``__`` and ``-`` as ``_``."""
-_ENTRY_POINTS: Final = "hermes_agent.plugins"
-"""The entry-point group of pip-installed hermes plugins."""
 _FIX: Final = (
     "write debug or info, for one plugin plugin=debug (its name in plugins.enabled),"
     " entries separated by commas, e.g. 'memo-sync=debug'; the success line stays INFO"
@@ -48,15 +45,15 @@ _FIX: Final = (
 def _slug(name: str) -> str:
     """A plugin name as hermes turns it into a module name, lowercased."""
     name = name.strip().lower()
-    if name.startswith(_PLUGIN_PACKAGE + "."):
-        name = name[len(_PLUGIN_PACKAGE) + 1 :]
+    if name.startswith(PLUGIN_PACKAGE + "."):
+        name = name[len(PLUGIN_PACKAGE) + 1 :]
     return name.replace("/", "__").replace("-", "_")
 
 
 def plugin_names(module: str) -> tuple[str, ...]:
     """The slugs an operator may use for the plugin that ``module`` belongs to."""
     parts = module.split(".")
-    if parts[0] == _PLUGIN_PACKAGE and len(parts) > 1:
+    if parts[0] == PLUGIN_PACKAGE and len(parts) > 1:
         return (_slug(parts[1]),)
     return (_slug(parts[0]), *_entry_point_names(parts[0]))
 
@@ -67,7 +64,7 @@ def _entry_point_names(package: str) -> tuple[str, ...]:
     try:
         from importlib import metadata  # only when an entry names a plugin: it is slow
 
-        points = metadata.entry_points(group=_ENTRY_POINTS)
+        points = metadata.entry_points(group=ENTRY_POINT_GROUP)
         return tuple(_slug(p.name) for p in points if p.value.split(".")[0].strip() == package)
     except Exception:  # a broken distribution must not stop a plugin from loading
         return ()

@@ -30,11 +30,13 @@ __all__ = [
     "CALL_IDENTITY_KEYS",
     "CATALOG_CATEGORIES",
     "CATALOG_CATEGORY_OF_KIND",
+    "ENTRY_POINT_GROUP",
     "HERMES_DISTRIBUTIONS",
     "LEGACY_TOOL_ALIASES",
     "LOOP_ANSWERED_TOOLS",
     "MANIFEST_FILES",
     "MANIFEST_KINDS",
+    "PLUGIN_PACKAGE",
     "RESERVED_CONFIG_ROOTS",
     "HostRelease",
     "first_release",
@@ -67,6 +69,16 @@ MANIFEST_FILES: Final = ("plugin.yaml", "plugin.yml")
 (``PluginManager._scan_directory``: 0.13.0 ``hermes_cli/plugins.py`` L968-969, 0.19.0
 L1531-1533; a directory with neither is skipped)."""
 
+
+PLUGIN_PACKAGE: Final = "hermes_plugins"
+"""The package hermes imports a directory plugin under: ``hermes_plugins.<slug>``, the
+slug being the manifest key with ``/`` as ``__`` and ``-`` as ``_`` (``_NS_PARENT``:
+``hermes_cli/plugins.py`` L219 of 0.19.0, ``hermes_cli/plugins_loader.py`` L36 of
+0.22.2)."""
+
+ENTRY_POINT_GROUP: Final = "hermes_agent.plugins"
+"""The one entry-point group hermes scans for pip-installed plugins, the same on every
+release (each release's ``HostRelease.entry_point_group``; ``ENTRY_POINTS_GROUP``)."""
 
 MANIFEST_KINDS: Final = frozenset(
     {"standalone", "backend", "exclusive", "platform", "model-provider"}

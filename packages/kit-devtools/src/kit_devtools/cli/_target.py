@@ -9,10 +9,10 @@ import importlib.util
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kit_core.hermes import HostRelease
+from kit_core.hermes import ENTRY_POINT_GROUP, HostRelease
 from kit_devtools.cli.findings import Finding
 from kit_devtools.cli.rules import finding
-from kit_devtools.testing._loader import ENTRY_POINT_GROUP, directory_manifest
+from kit_devtools.testing._loader import directory_manifest
 from kit_devtools.testing._manifest import effective_kind
 from kit_devtools.testing.host_names import profile
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Final, Literal
 
-from kit_core.hermes import MANIFEST_FILES, HostRelease
+from kit_core.hermes import ENTRY_POINT_GROUP, MANIFEST_FILES, PLUGIN_PACKAGE, HostRelease
 from kit_devtools.testing._failure import ManifestNotRead, PluginRefused
 from kit_devtools.testing._manifest import (
     ManifestBeyondLimits,
@@ -26,11 +26,6 @@ from kit_devtools.testing._manifest import (
     read_manifest,
 )
 from kit_devtools.testing.entries import PluginManifest
-from kit_devtools.testing.host_names import MODELLED
-
-NAMESPACE: Final = "hermes_plugins"
-ENTRY_POINT_GROUP: Final = MODELLED.entry_point_group
-"""The one entry-point group hermes scans (``hermes_cli.plugins.ENTRY_POINTS_GROUP``)."""
 
 
 @dataclass(slots=True)
@@ -228,7 +223,7 @@ def _origin(name: str) -> str | None:
     return spec.origin if spec is not None else None
 
 
-def ensure_namespace(namespace: str = NAMESPACE) -> None:
+def ensure_namespace(namespace: str = PLUGIN_PACKAGE) -> None:
     """The namespace package plugins are imported under (``hermes_plugins`` for directory
     plugins)."""
     if namespace not in sys.modules:
@@ -238,7 +233,7 @@ def ensure_namespace(namespace: str = NAMESPACE) -> None:
         sys.modules[namespace] = package
 
 
-def import_fresh(directory: Path, slug: str, namespace: str = NAMESPACE) -> ModuleType:
+def import_fresh(directory: Path, slug: str, namespace: str = PLUGIN_PACKAGE) -> ModuleType:
     """Import ``directory`` as ``<namespace>.<slug>``, re-executing it and its
     submodules (a fresh copy per load, like a new hermes process)."""
     init = directory / "__init__.py"

@@ -15,6 +15,8 @@ import inspect
 from collections.abc import Callable
 from typing import Any, cast
 
+from kit_core.hermes import PLUGIN_PACKAGE
+
 Finding = dict[str, str]
 
 
@@ -88,7 +90,7 @@ def plugin_owned(provider: object, module: str) -> bool:
     """Whether ``provider``'s class comes from the plugin module ``module`` (any plugin hermes
     loaded from the home, under ``hermes_plugins.``, when ``module`` is "")."""
     owner = type(provider).__module__
-    prefix = module or "hermes_plugins"
+    prefix = module or PLUGIN_PACKAGE
     return owner == prefix or owner.startswith(prefix + ".")
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import Any
 
-from kit_core.hermes import HostRelease
+from kit_core.hermes import PLUGIN_PACKAGE, HostRelease
 from kit_devtools.testing import (
     _bridge,
     _commands,
@@ -212,7 +212,7 @@ class InMemoryHost:
             return self._keep(found, None, error=refused.error, exception=refused)
         if manifest.kind == "model-provider":  # recorded as enabled, imported by providers/
             return self._keep(found, None, enabled=True)
-        namespace = f"{_loader.NAMESPACE}.{plugin_slug(plugin_key)}"
+        namespace = f"{PLUGIN_PACKAGE}.{plugin_slug(plugin_key)}"
         self._state.override_policy[namespace] = self._state.override_allowed(plugin_key)
         before = self._state.snapshot()
         module: ModuleType | None = None

@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from kit_devtools.testing._loader import NAMESPACE, ensure_namespace
+from kit_core.hermes import PLUGIN_PACKAGE
+from kit_devtools.testing._loader import ensure_namespace
 
 __all__ = ["load_plugin"]
 
@@ -26,7 +27,7 @@ def load_plugin(path: str | Path) -> ModuleType:
         msg = f"{directory} is not a plugin directory: it has no __init__.py"
         raise FileNotFoundError(msg)
     slug = directory.name.replace("-", "_")
-    module_name = f"{NAMESPACE}.{slug}"
+    module_name = f"{PLUGIN_PACKAGE}.{slug}"
     if module_name in sys.modules:
         return sys.modules[module_name]
     ensure_namespace()
