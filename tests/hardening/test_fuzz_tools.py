@@ -30,7 +30,7 @@ from kit_core import (
     str_arg,
     tool,
 )
-from kit_core._checks import compile_arguments
+from kit_core._argument_check import compile_arguments
 from kit_core._shapes import catalogue, merge_spans
 from kit_core.redaction import redact_text
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from kit_core import array_arg, int_arg, object_arg, str_arg, tool
-from kit_core._checks import EXTRA_CHARS, MAX_LISTED
+from kit_core._refusal import EXTRA_CHARS, MAX_LISTED
 
 
 @tool(

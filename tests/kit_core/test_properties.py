@@ -13,8 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kit_core import array_arg, int_arg, object_arg, str_arg, tool
-from kit_core._checks import compile_arguments, compile_value_check
+from kit_core._argument_check import compile_arguments
 from kit_core._quick import compile_quick_check
+from kit_core._value_checks import compile_value_check
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),

@@ -192,9 +192,9 @@ class ModelRefused(Exception):
         return self
 
     def rejection(self) -> Any:
-        """The :class:`~kit_core._checks.Rejection` the model receives: each pydantic
+        """The :class:`~kit_core._refusal.Rejection` the model receives: each pydantic
         error named by its JSON path, bounded as the kit's own are."""
-        from kit_core._checks import INVALID, Rejection, combined
+        from kit_core._refusal import INVALID, Rejection, combined
 
         found = [
             (

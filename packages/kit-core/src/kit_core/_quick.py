@@ -1,6 +1,6 @@
 """The fast path of an argument check: the common valid call in a few tests per argument.
 
-The full check (:func:`kit_core._checks.compile_arguments`) names every problem, but
+The full check (:func:`kit_core._argument_check.compile_arguments`) names every problem, but
 for a call whose simple arguments are all valid it still walks each value through its
 chain of steps. Once per tool, this module picks a small test for each simple property
 (a string, integer, number or boolean with its enum, bounds or lengths) and puts the

@@ -16,10 +16,11 @@ from time import perf_counter
 from types import FunctionType
 from typing import Any, Final, cast
 
-from kit_core._checks import ECHO_CHARS, ArgumentCheck, Rejection, parse_arguments
+from kit_core._argument_check import ArgumentCheck, parse_arguments
 from kit_core._env import requires_env_values
 from kit_core._preview import preview
 from kit_core._pydantic import ModelRefused
+from kit_core._refusal import ECHO_CHARS, Rejection
 from kit_core.content import MULTIMODAL_KEY, ContentTooLarge, Rich, is_multimodal
 from kit_core.envelope import ErrorCode, ToolFailure, encode_success, error_envelope, failure_of
 from kit_core.redaction import (

@@ -17,7 +17,8 @@ import copy
 from collections.abc import Mapping
 from typing import Any, Final, cast
 
-from kit_core._checks import declared_types, render_example
+from kit_core._refusal import render_example
+from kit_core._value_checks import declared_types
 from kit_core.args import ArgSpec
 from kit_core.errors import ToolDefinitionError
 from kit_core.names import validate_tool_name

@@ -28,9 +28,10 @@ import marshal
 from collections.abc import Mapping
 from typing import Any, Final, cast
 
-from kit_core._checks import ArgumentCheck, ValueCheck, compile_arguments, compile_value_check
+from kit_core._argument_check import ArgumentCheck, compile_arguments
 from kit_core._quick import CONSTRAINING
 from kit_core._snapshot import ATOMS, deep_copy, is_plain
+from kit_core._value_checks import ValueCheck, compile_value_check
 
 __all__ = ["argument_check", "example_misfit", "shape_key", "value_check"]
 

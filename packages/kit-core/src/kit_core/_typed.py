@@ -214,7 +214,7 @@ def _helper_name(schema: Mapping[str, Any]) -> str:
 
 
 def _declared(schema: Mapping[str, Any]) -> list[str]:
-    from kit_core._checks import declared_types
+    from kit_core._value_checks import declared_types
 
     return declared_types(schema)
 

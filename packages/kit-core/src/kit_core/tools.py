@@ -18,8 +18,8 @@ from types import FunctionType
 from typing import Any, Concatenate, Never, ParamSpec, Protocol, Self, cast, overload
 
 from kit_core._annotations import signature_of
+from kit_core._argument_check import default_filler
 from kit_core._call_log import success_level
-from kit_core._checks import default_filler
 from kit_core._env import check_requires_env
 from kit_core._handler_shape import check_handler
 from kit_core._method_tool import instance_first, is_method, method_wrapper
