@@ -17,7 +17,8 @@ import subprocess
 import pytest
 
 from kit_core import ToolDefinitionError, str_arg, tool
-from kit_core._ecma import PatternError, compile_ecma
+from kit_core._ecma import compile_ecma
+from kit_core._ecma_syntax import PatternError
 
 
 @pytest.mark.parametrize(

@@ -22,18 +22,22 @@ states, built in time bounded by the pattern's size) is made per code unit. The 
 linear in the argument, whatever the pattern. What no such matcher can do is refused when
 the tool is declared, with the reason: back-references (``\\1``, ``\\k<name>``) and
 look-arounds (``(?=``, ``(?!``, ``(?<=``, ``(?<!``).
+
+This module holds the automaton and the search; the grammar is parsed by
+:mod:`kit_core._ecma_syntax`, over the code units and sets of :mod:`kit_core._ecma_units`.
 """
 
 from __future__ import annotations
 
-import bisect
 from typing import Any, Final, cast
+
+from kit_core._ecma_syntax import UNBOUNDED, Node, Parser, PatternError, parts
+from kit_core._ecma_units import UnitSet, code_units
 
 __all__ = [
     "MAX_STATES",
     "WORK_LIMIT",
     "EcmaPattern",
-    "PatternError",
     "SearchTooCostly",
     "compile_ecma",
 ]
@@ -50,399 +54,9 @@ most): a pattern whose deterministic states keep growing with the argument (``(a
 followed by a long counted repeat) gives up there and the argument is refused, never
 searched for longer."""
 
-_LINE_TERMINATORS: Final = ((0x0A, 0x0A), (0x0D, 0x0D), (0x2028, 0x2029))
-_DIGITS: Final = ((0x30, 0x39),)
-_WORD: Final = ((0x30, 0x39), (0x41, 0x5A), (0x5F, 0x5F), (0x61, 0x7A))
-_SPACES: Final = (
-    (0x09, 0x0D), (0x20, 0x20), (0xA0, 0xA0), (0x1680, 0x1680), (0x2000, 0x200A),
-    (0x2028, 0x2029), (0x202F, 0x202F), (0x205F, 0x205F), (0x3000, 0x3000), (0xFEFF, 0xFEFF),
-)  # fmt: skip
-_ALL: Final = ((0, 0xFFFF),)
-_CLASS_ESCAPES: Final = {
-    "d": (_DIGITS, False), "D": (_DIGITS, True), "s": (_SPACES, False),
-    "S": (_SPACES, True), "w": (_WORD, False), "W": (_WORD, True),
-}  # fmt: skip
-_CONTROL: Final = {"f": 0x0C, "n": 0x0A, "r": 0x0D, "t": 0x09, "v": 0x0B}
-_SYNTAX: Final = frozenset("^$\\.*+?()[]{}|/")
-_HEX: Final = frozenset("0123456789abcdefABCDEF")
-_UNBOUNDED: Final = -1
-
-
-class PatternError(ValueError):
-    """A ``pattern`` that is not an ECMA-262 regular expression, or one the kit cannot
-    match in bounded time; the message says which and what to write instead."""
-
 
 class SearchTooCostly(Exception):
     """A search that would visit more than :data:`WORK_LIMIT` automaton states."""
-
-
-def _units(text: str) -> str:
-    """``text`` as UTF-16 code units (one character each), as ECMA-262 matches it."""
-    if text.isascii() or max(text, default="\x00") <= "\uffff":  # at C speed
-        return text
-    return "".join(c if ord(c) <= 0xFFFF else _surrogates(ord(c)) for c in text)
-
-
-def _surrogates(point: int) -> str:
-    offset = point - 0x10000
-    return chr(0xD800 + (offset >> 10)) + chr(0xDC00 + (offset & 0x3FF))
-
-
-class _Set:
-    """A set of code units: sorted, merged ``(low, high)`` ranges."""
-
-    __slots__ = ("highs", "lows")
-
-    def __init__(self, ranges: list[tuple[int, int]] | tuple[tuple[int, int], ...]) -> None:
-        merged: list[list[int]] = []
-        for low, high in sorted(ranges):
-            if merged and low <= merged[-1][1] + 1:
-                merged[-1][1] = max(merged[-1][1], high)
-            else:
-                merged.append([low, high])
-        self.lows = [low for low, _ in merged]
-        self.highs = [high for _, high in merged]
-
-    @staticmethod
-    def of(ranges: tuple[tuple[int, int], ...], negated: bool) -> _Set:
-        found = _Set(list(ranges))
-        return found.complement() if negated else found
-
-    def complement(self) -> _Set:
-        out: list[tuple[int, int]] = []
-        at = 0
-        for low, high in zip(self.lows, self.highs, strict=True):
-            if low > at:
-                out.append((at, low - 1))
-            at = high + 1
-        if at <= 0xFFFF:
-            out.append((at, 0xFFFF))
-        return _Set(out)
-
-    def ranges(self) -> list[tuple[int, int]]:
-        return list(zip(self.lows, self.highs, strict=True))
-
-    def __contains__(self, unit: int) -> bool:
-        at = bisect.bisect_right(self.lows, unit) - 1
-        return at >= 0 and unit <= self.highs[at]
-
-
-# The syntax tree: ("set", _Set) | ("cat", [nodes]) | ("alt", [nodes])
-# | ("rep", node, low, high or _UNBOUNDED) | ("assert", "^" | "$" | "b" | "B")
-_Node = tuple[object, ...]
-_EMPTY: Final[_Node] = ("cat", [])
-
-
-class _Parser:
-    """ECMA-262's pattern grammar without flags (Annex B.1.2), over UTF-16 code units."""
-
-    def __init__(self, pattern: str) -> None:
-        self.source = pattern
-        self.text = _units(pattern)
-        self.at = 0
-        self.groups, self.named = _count_groups(self.text)
-        self.names: set[str] = set()
-
-    # -- helpers ------------------------------------------------------------------------
-
-    def fail(self, problem: str) -> PatternError:
-        return PatternError(f"invalid regular expression /{self.source}/: {problem}")
-
-    def unsupported(self, what: str, instead: str) -> PatternError:
-        return PatternError(
-            f"the pattern /{self.source}/ uses {what}, which the kit cannot match in time"
-            f" bounded by the argument's length (it matches every pattern in linear time"
-            f" so that no argument the model sends can stall hermes): {instead}"
-        )
-
-    def peek(self, offset: int = 0) -> str:
-        at = self.at + offset
-        return self.text[at] if at < len(self.text) else ""
-
-    def startswith(self, prefix: str) -> bool:
-        return self.text.startswith(prefix, self.at)
-
-    # -- the grammar --------------------------------------------------------------------
-
-    def parse(self) -> _Node:
-        node = self.disjunction()
-        if self.at < len(self.text):
-            raise self.fail("unmatched ')'" if self.peek() == ")" else "unexpected text")
-        return node
-
-    def disjunction(self) -> _Node:
-        branches = [self.alternative()]
-        while self.peek() == "|":
-            self.at += 1
-            branches.append(self.alternative())
-        return branches[0] if len(branches) == 1 else ("alt", branches)
-
-    def alternative(self) -> _Node:
-        terms: list[_Node] = []
-        while self.at < len(self.text) and self.peek() not in "|)":
-            terms.append(self.term())
-        return ("cat", terms)
-
-    def term(self) -> _Node:
-        char = self.peek()
-        if char in "^$":
-            self.at += 1
-            return ("assert", char)
-        if self.text.startswith(("\\b", "\\B"), self.at):
-            self.at += 2
-            return ("assert", self.text[self.at - 1])
-        for look in ("(?=", "(?!", "(?<=", "(?<!"):
-            if self.startswith(look):
-                raise self.unsupported(
-                    f"a look-around ({look}...)",
-                    "match the text itself, or check this in the tool's handler",
-                )
-        atom = self.atom()
-        return self.quantified(atom)
-
-    def quantified(self, atom: _Node) -> _Node:
-        bounds = self.quantifier()
-        if bounds is None:
-            return atom
-        if self.peek() == "?":  # lazy: the same strings match
-            self.at += 1
-        return ("rep", atom, bounds[0], bounds[1])
-
-    def quantifier(self) -> tuple[int, int] | None:
-        char = self.peek()
-        if char in ("*", "+", "?") and char:
-            self.at += 1
-            return {"*": (0, _UNBOUNDED), "+": (1, _UNBOUNDED), "?": (0, 1)}[char]
-        if char == "{":
-            braced = self.braced()
-            if braced is not None:
-                low, high, length = braced
-                self.at += length
-                if high != _UNBOUNDED and high < low:
-                    raise self.fail("numbers out of order in {} quantifier")
-                return low, high
-        return None
-
-    def braced(self) -> tuple[int, int, int] | None:
-        """``{n}``, ``{n,}`` or ``{n,m}`` at the cursor: (low, high, length); else None
-        (Annex B: a ``{`` that starts no such quantifier is the character itself)."""
-        at = self.at + 1
-        text = self.text
-
-        def digits(start: int) -> int:
-            end = start
-            while end < len(text) and text[end].isdigit() and text[end] < "\x80":
-                end += 1
-            return end
-
-        end = digits(at)
-        if end == at:
-            return None
-        low = int(text[at:end])
-        if end < len(text) and text[end] == "}":
-            return low, low, end + 1 - self.at
-        if end >= len(text) or text[end] != ",":
-            return None
-        stop = digits(end + 1)
-        if stop < len(text) and text[stop] == "}":
-            high = int(text[end + 1 : stop]) if stop > end + 1 else _UNBOUNDED
-            return low, high, stop + 1 - self.at
-        return None
-
-    def atom(self) -> _Node:
-        char = self.peek()
-        if char in ("*", "+", "?"):
-            raise self.fail("nothing to repeat")
-        if char == "{" and self.braced() is not None:
-            raise self.fail("nothing to repeat")
-        if char == ".":
-            self.at += 1
-            return ("set", _Set.of(_LINE_TERMINATORS, True))
-        if char == "(":
-            return self.group()
-        if char == "[":
-            return ("set", self.character_class())
-        if char == "\\":
-            return self.escape()
-        self.at += 1
-        return _unit(ord(char))
-
-    def group(self) -> _Node:
-        self.at += 1
-        if self.startswith("?:"):
-            self.at += 2
-        elif self.startswith("?<"):
-            self.at += 2
-            end = self.text.find(">", self.at)
-            name = self.text[self.at : end] if end >= 0 else ""
-            if not _identifier(name):
-                raise self.fail("invalid capture group name")
-            if name in self.names:
-                raise self.fail(f"duplicate capture group name {name!r}")
-            self.names.add(name)
-            self.at = end + 1
-        elif self.peek() == "?":
-            raise self.fail("invalid group")
-        node = self.disjunction()
-        if self.peek() != ")":
-            raise self.fail("unterminated group")
-        self.at += 1
-        return node
-
-    def escape(self) -> _Node:
-        """``\\`` and what follows it, outside a class."""
-        nxt = self.peek(1)
-        if not nxt:
-            raise self.fail("\\ at end of pattern")
-        if nxt in "123456789":
-            end = self.at + 1
-            while end < len(self.text) and self.text[end] in "0123456789":
-                end += 1
-            if int(self.text[self.at + 1 : end]) <= self.groups:
-                raise self.unsupported(
-                    f"a back-reference (\\{self.text[self.at + 1 : end]})",
-                    "repeat the group's pattern instead of referring back to it",
-                )
-        if nxt == "k" and self.named:
-            raise self.unsupported(
-                "a back-reference (\\k<name>)",
-                "repeat the group's pattern instead of referring back to it",
-            )
-        if nxt in _CLASS_ESCAPES:
-            self.at += 2
-            ranges, negated = _CLASS_ESCAPES[nxt]
-            return ("set", _Set.of(ranges, negated))
-        return _unit(self.character_escape(in_class=False))
-
-    def character_escape(self, *, in_class: bool) -> int:
-        """The code unit of the escape at the cursor (``\\`` included), consumed."""
-        nxt = self.peek(1)
-        if nxt in _CONTROL:
-            self.at += 2
-            return _CONTROL[nxt]
-        if nxt == "c":
-            letter = self.peek(2)
-            if letter.isascii() and (
-                letter.isalpha() or (in_class and (letter.isdigit() or letter == "_"))
-            ):
-                self.at += 3
-                return ord(letter) % 32
-            self.at += 1  # Annex B: the backslash is itself, and "c" comes next
-            return ord("\\")
-        for letter, width in (("x", 2), ("u", 4)):  # \xHH, \uHHHH; else the letter
-            digits = self.text[self.at + 2 : self.at + 2 + width]
-            if nxt == letter and len(digits) == width and all(c in _HEX for c in digits):
-                self.at += 2 + width
-                return int(digits, 16)
-        if nxt in "01234567":
-            return self.octal()
-        if nxt == "k" and self.named:
-            raise self.fail("invalid escape \\k")
-        self.at += 2  # an identity escape: \Z is "Z", \8 is "8"
-        return ord(nxt)
-
-    def octal(self) -> int:
-        """Annex B's legacy octal escape (``\\0`` NUL, ``\\12`` is ``\\n``), at most 0o377."""
-        start = self.at + 1
-        end = start
-        limit = 3 if self.text[start] in "0123" else 2
-        while end < len(self.text) and end - start < limit and self.text[end] in "01234567":
-            end += 1
-        self.at = end
-        return int(self.text[start:end], 8)
-
-    def character_class(self) -> _Set:
-        self.at += 1
-        negated = self.peek() == "^"
-        if negated:
-            self.at += 1
-        ranges: list[tuple[int, int]] = []
-        while True:
-            if self.at >= len(self.text):
-                raise self.fail("missing /]/ to end a character class")
-            if self.peek() == "]":
-                self.at += 1
-                break
-            first = self.class_atom()
-            if self.peek() == "-" and self.peek(1) not in ("]", ""):
-                self.at += 1
-                second = self.class_atom()
-                if isinstance(first, int) and isinstance(second, int):
-                    if first > second:
-                        raise self.fail("range out of order in character class")
-                    ranges.append((first, second))
-                    continue
-                ranges.append((ord("-"), ord("-")))  # Annex B: [\d-z] is \d, "-" and "z"
-                ranges.extend(_atom_ranges(second))
-            ranges.extend(_atom_ranges(first))
-        found = _Set(ranges)
-        return found.complement() if negated else found
-
-    def class_atom(self) -> int | _Set:
-        char = self.peek()
-        if char != "\\":
-            self.at += 1
-            return ord(char)
-        nxt = self.peek(1)
-        if not nxt:
-            raise self.fail("\\ at end of pattern")
-        if nxt == "b":
-            self.at += 2
-            return 0x08
-        if nxt in _CLASS_ESCAPES:
-            self.at += 2
-            ranges, negated = _CLASS_ESCAPES[nxt]
-            return _Set.of(ranges, negated)
-        if nxt == "-":
-            self.at += 2
-            return ord("-")
-        return self.character_escape(in_class=True)
-
-
-def _parts(node: _Node) -> list[_Node]:
-    return cast("list[_Node]", node[1])
-
-
-def _atom_ranges(atom: int | _Set) -> list[tuple[int, int]]:
-    return [(atom, atom)] if isinstance(atom, int) else atom.ranges()
-
-
-def _unit(unit: int) -> _Node:
-    return ("set", _Set([(unit, unit)]))
-
-
-def _identifier(name: str) -> bool:
-    return (
-        bool(name)
-        and (name[0].isalpha() or name[0] in "$_")
-        and all(c.isalnum() or c in "$_\u200c\u200d" for c in name)
-    )
-
-
-def _count_groups(text: str) -> tuple[int, bool]:
-    """(capturing groups, whether any is named): what Annex B reads ``\\N`` and ``\\k`` by."""
-    groups = 0
-    named = False
-    at = 0
-    in_class = False
-    while at < len(text):
-        char = text[at]
-        if char == "\\":
-            at += 2
-            continue
-        if in_class:
-            in_class = char != "]"
-        elif char == "[":
-            in_class = True
-        elif char == "(":
-            if not text.startswith("?", at + 1):
-                groups += 1
-            elif text.startswith("?<", at + 1) and text[at + 3 : at + 4] not in ("=", "!"):
-                groups += 1
-                named = True
-        at += 1
-    return groups, named
 
 
 # -- the automaton ----------------------------------------------------------------------
@@ -472,7 +86,7 @@ class _Automaton:
         self.outs.append([])
         return len(self.kinds) - 1
 
-    def build(self, node: _Node, then: int) -> int:
+    def build(self, node: Node, then: int) -> int:
         """States for ``node`` that go on to ``then``; returns the entry state."""
         tag = node[0]
         if tag == "set":
@@ -485,16 +99,16 @@ class _Automaton:
             return state
         if tag == "cat":
             entry = then
-            for part in reversed(_parts(node)):
+            for part in reversed(parts(node)):
                 entry = self.build(part, entry)
             return entry
         if tag == "alt":
             split = self.add(_SPLIT)
-            self.outs[split].extend(self.build(b, then) for b in _parts(node))
+            self.outs[split].extend(self.build(b, then) for b in parts(node))
             return split
-        body, low, high = cast("_Node", node[1]), cast("int", node[2]), cast("int", node[3])
+        body, low, high = cast("Node", node[1]), cast("int", node[2]), cast("int", node[3])
         entry = then
-        if high == _UNBOUNDED:
+        if high == UNBOUNDED:
             loop = self.add(_SPLIT)
             self.outs[loop].extend([self.build(body, loop), then])
             entry = loop
@@ -551,7 +165,7 @@ class EcmaPattern:
         self.pattern = pattern
         auto = _Automaton(pattern)
         final = auto.add(_MATCH)
-        self._start = auto.build(_Parser(pattern).parse(), final)
+        self._start = auto.build(Parser(pattern).parse(), final)
         self._auto = auto
         self._afresh()
 
@@ -598,7 +212,7 @@ class EcmaPattern:
         target: _State | None = None
         if not matched:
             args, outs = self._auto.args, self._auto.outs
-            found = frozenset(outs[s][0] for s in chars if unit in cast("_Set", args[s]))
+            found = frozenset(outs[s][0] for s in chars if unit in cast("UnitSet", args[s]))
             key = (found, word)
             if self._moves >= _CACHE_LIMIT:  # memory stays bounded: start afresh
                 self._afresh()
@@ -615,7 +229,7 @@ class EcmaPattern:
         """
         node = self._begin
         work = 0
-        for char in _units(text):
+        for char in code_units(text):
             found: Any = node.get(char, _UNBUILT)
             if found is _UNBUILT:
                 found, cost = self._move(node, char)
