@@ -23,7 +23,8 @@ from kit_core._docstrings import Docstring, parse_docstring
 from kit_core._hints import hints_of
 from kit_core._method_tool import instance_first
 from kit_core._pydantic import ModelRefused
-from kit_core._typed import Derived, derive, json_default
+from kit_core._typed import Derived, derive
+from kit_core._typed_schema import json_default
 from kit_core.args import ArgSpec
 from kit_core.errors import ToolDefinitionError
 from kit_core.typed import ToolContext
