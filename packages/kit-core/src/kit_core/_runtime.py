@@ -2,6 +2,9 @@
 
 This is the hot path of every tool call, so work that only a log line needs
 (redaction, serialisation, timing text) happens only when that line is emitted.
+:class:`ToolRunner` holds what a call of one tool needs and each step of the call; the
+function a tool is (:mod:`kit_core._tool_wrapper`) calls them, and what keeps the error
+path from raising is :mod:`kit_core._call_guards`.
 """
 
 from __future__ import annotations
@@ -9,14 +12,13 @@ from __future__ import annotations
 import functools
 import inspect
 import logging
-import sys
 import traceback
 from collections.abc import Callable
 from time import perf_counter
-from types import FunctionType
-from typing import Any, Final, cast
+from typing import Any, Final
 
 from kit_core._argument_check import ArgumentCheck, parse_arguments
+from kit_core._call_guards import fallback, log_line, propagates, safe_str
 from kit_core._env import requires_env_values
 from kit_core._preview import preview
 from kit_core._pydantic import ModelRefused
@@ -31,21 +33,22 @@ from kit_core.redaction import (
     redact_text,
 )
 
+__all__ = [
+    "CONTEXT_KEYS",
+    "ERROR_CHARS",
+    "MISSING_AWAIT_HINT",
+    "PREVIEW_CHARS",
+    "SYNC_AWAITABLE_HINT",
+    "TRACE_CHARS",
+    "ToolRunner",
+    "split_keywords",
+]
+
 PREVIEW_CHARS: Final = 200
 ERROR_CHARS: Final = 2_000
 """The most of an exception's text an error envelope or log line shows."""
 TRACE_CHARS: Final = 32_000
 """The most of a traceback a log line shows."""
-
-
-def propagates(exc: BaseException) -> bool:
-    """Whether a tool call lets ``exc`` through: the user stopping the process, and the
-    cancellation of the task that awaits the call. Everything else becomes an error
-    envelope. (asyncio is looked up, not imported: without it, nothing is cancelled.)"""
-    if isinstance(exc, KeyboardInterrupt):
-        return True
-    asyncio: Any = sys.modules.get("asyncio")
-    return asyncio is not None and isinstance(exc, asyncio.CancelledError)
 
 
 CONTEXT_KEYS: Final = ("session_id", "task_id")
@@ -79,16 +82,6 @@ MISSING_AWAIT_HINT: Final = (
 """Why an ``async def`` handler's awaitable result cannot be encoded (HPK135)."""
 
 
-def _safe_str(exc: BaseException) -> str:
-    try:
-        text = str(exc)
-    except BaseException as broken:  # a broken __str__ must not break the envelope
-        if propagates(broken):
-            raise
-        text = ""
-    return text if text.__class__ is str and text else type(exc).__name__
-
-
 def _without_cut_secrets(text: str, secrets: tuple[str, ...]) -> str:
     """``text`` without the start of a named secret cut short by a quote of what the
     caller sent (``got string 'abcd…'``), which the exact-value redaction cannot find."""
@@ -103,26 +96,10 @@ def _without_cut_secrets(text: str, secrets: tuple[str, ...]) -> str:
     return text
 
 
-def _log(logger: logging.Logger, level: int, message: str, *args: object) -> None:
-    """Log a line; a logging filter or handler that raises loses the line, not the call."""
-    try:
-        logger.log(level, message, *args)
-    except BaseException as broken:
-        if propagates(broken):
-            raise
-
-
-def _fallback(name: str) -> str:
-    """The envelope when even the error path fails: fixed text, nothing of the call."""
-    return error_envelope(
-        f"{name} failed, and the kit could not describe the error", ErrorCode.HANDLER_ERROR
-    )
-
-
 def _or_fallback(method: Callable[..., str]) -> Callable[..., str]:
     """An error-path method of :class:`ToolRunner` that cannot raise: whatever goes wrong
     in it (a logging set-up, an object that cannot be described) gives the fixed
-    envelope of :func:`_fallback` instead."""
+    envelope of :func:`fallback` instead."""
 
     @functools.wraps(method)
     def guarded(runner: ToolRunner, *args: Any) -> str:
@@ -131,7 +108,7 @@ def _or_fallback(method: Callable[..., str]) -> Callable[..., str]:
         except BaseException as broken:
             if propagates(broken):
                 raise
-            return _fallback(runner.name)
+            return fallback(runner.name)
 
     return guarded
 
@@ -210,7 +187,7 @@ class ToolRunner:
         if logger.isEnabledFor(_DEBUG):
             secrets = self.secrets()
             context = {k: kwargs[k] for k in CONTEXT_KEYS if kwargs.get(k) is not None}
-            _log(
+            log_line(
                 logger,
                 _DEBUG,
                 "%s: invoked; args=%s; context=%s",
@@ -239,7 +216,7 @@ class ToolRunner:
                 else None
             )
             if self.logger.isEnabledFor(_WARNING):
-                _log(
+                log_line(
                     self.logger,
                     _WARNING,
                     "%s: rejected call, %s; elapsed_ms=%.2f; error=%s; args=%s",
@@ -253,7 +230,7 @@ class ToolRunner:
         except BaseException as broken:
             if propagates(broken):
                 raise
-            return _fallback(self.name)
+            return fallback(self.name)
 
     def finish(self, result: Any, started: float, info: bool) -> str | dict[str, Any]:
         """Encode what the handler returned; log the outcome when its line is on. A str,
@@ -300,7 +277,7 @@ class ToolRunner:
                     raise
                 return self.not_encodable(result, started, exc)
         if info:
-            _log(
+            log_line(
                 self.logger,
                 self.line_level,
                 "%s: ok; elapsed_ms=%.2f; result=%s",
@@ -319,7 +296,7 @@ class ToolRunner:
             awaitable = False
         secrets = self.secrets()
         hint = MISSING_AWAIT_HINT if self.is_async else SYNC_AWAITABLE_HINT
-        why = hint if awaitable else redact_preview(_safe_str(exc), ERROR_CHARS, secrets)
+        why = hint if awaitable else redact_preview(safe_str(exc), ERROR_CHARS, secrets)
         if inspect.iscoroutine(result):
             result.close()  # never awaited: close it so Python does not warn later
         message = (
@@ -327,7 +304,7 @@ class ToolRunner:
             f" {why}. Return a dict, list, str or another JSON value"
         )
         if self.logger.isEnabledFor(_WARNING):
-            _log(
+            log_line(
                 self.logger,
                 _WARNING,
                 "%s: result not serializable; elapsed_ms=%.2f; result=%s",
@@ -344,7 +321,7 @@ class ToolRunner:
         if type(exc) is ModelRefused:
             return self.reject(exc.rejection(), exc.arguments, started)
         secrets = self.secrets()
-        text = redact_preview(_safe_str(exc), ERROR_CHARS, secrets)
+        text = redact_preview(safe_str(exc), ERROR_CHARS, secrets)
         if self.logger.isEnabledFor(_WARNING):
             try:
                 trace = "".join(traceback.format_exception(exc))
@@ -352,7 +329,7 @@ class ToolRunner:
                 if propagates(broken):
                     raise
                 trace = f"{type(exc).__name__} (its traceback could not be formatted)"
-            _log(
+            log_line(
                 self.logger,
                 _WARNING,
                 "%s: handler raised; elapsed_ms=%.2f; error_type=%s; error=%s\n%s",
@@ -372,7 +349,7 @@ class ToolRunner:
         text = redact_preview(failure.message, ERROR_CHARS, secrets)
         code = redact_preview(failure.code, PREVIEW_CHARS, secrets)
         if self.logger.isEnabledFor(_WARNING):
-            _log(
+            log_line(
                 self.logger,
                 _WARNING,
                 "%s: returned failure; elapsed_ms=%.2f; error_code=%s; error=%s",
@@ -382,56 +359,3 @@ class ToolRunner:
                 text,
             )
         return error_envelope(f"{self.name} failed: {text}", code)
-
-
-def _wrapper_factory() -> Callable[[ToolRunner], FunctionType]:
-    """:func:`wrapper_of`, with the names every tool's wrapper uses bound once: the
-    wrappers share these cells, and each has only its own tool's in addition."""
-    clock, everything, lets_through = perf_counter, BaseException, propagates
-
-    def wrapper_of(runner: ToolRunner) -> FunctionType:
-        """The function a tool is: ``(args=None, /, **kwargs)``, sync or ``async def`` as its
-        handler is, the two the same path but for the ``await``: check the arguments
-        (:meth:`ToolRunner.begin`), call the handler, encode what it returned
-        (:meth:`ToolRunner.finish`); whatever the handler raises is an error envelope
-        (:meth:`ToolRunner.fail`). Its body names only its closure, so the kit can re-create
-        it in the handler's module (see ``kit_core.tools``)."""
-        handler = runner.handler
-        begin, finish, fail = runner.begin, runner.finish, runner.fail
-
-        if runner.is_async:
-
-            async def async_wrapper(raw: Any = None, /, **kwargs: Any) -> str | dict[str, Any]:
-                started = clock()
-                try:
-                    args, kwargs, refused, info = begin(raw, kwargs, started)
-                    if refused is not None:
-                        return refused
-                    result = await handler(args, **kwargs)
-                except everything as exc:
-                    if lets_through(exc):
-                        raise
-                    return fail(exc, started)
-                return finish(result, started, info)
-
-            return cast("FunctionType", async_wrapper)
-
-        def sync_wrapper(raw: Any = None, /, **kwargs: Any) -> str | dict[str, Any]:
-            started = clock()
-            try:
-                args, kwargs, refused, info = begin(raw, kwargs, started)
-                if refused is not None:
-                    return refused
-                result = handler(args, **kwargs)
-            except everything as exc:
-                if lets_through(exc):
-                    raise
-                return fail(exc, started)
-            return finish(result, started, info)
-
-        return cast("FunctionType", sync_wrapper)
-
-    return wrapper_of
-
-
-wrapper_of: Final = _wrapper_factory()

@@ -23,10 +23,11 @@ from kit_core._call_log import success_level
 from kit_core._env import check_requires_env
 from kit_core._handler_shape import check_handler
 from kit_core._method_tool import instance_first, is_method, method_wrapper
-from kit_core._runtime import ToolRunner, wrapper_of
+from kit_core._runtime import ToolRunner
 from kit_core._schema import check_function_schema, describe_arguments, schema_from_specs
 from kit_core._shared import argument_check, example_misfit
 from kit_core._snapshot import Snapshot
+from kit_core._tool_wrapper import wrapper_of
 from kit_core.args import ArgSpec
 from kit_core.content import Rich
 from kit_core.declarations import declare
