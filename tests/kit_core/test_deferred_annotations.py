@@ -120,7 +120,8 @@ def test_signature_of_reads_parameters_whatever_the_annotations(
 def test_tool_accepts_a_check_fn_and_a_wrapped_handler_with_deferred_annotations(
     deferred: ModuleType, evaluating_signatures: None
 ) -> None:
-    """kit_core.tools reads check_fn's and a wrapper's signature (tools.py)."""
+    """@tool reads check_fn's signature (kit_core._decoration) and a wrapper's
+    (kit_core._handler_shape)."""
     for check_fn in (deferred.offline, deferred.available):
         decorated = tool(toolset="demo", name="demo_run", description="Run.", check_fn=check_fn)(
             deferred.wrapped

@@ -17,15 +17,12 @@ from collections.abc import Callable, Coroutine, Mapping, Sequence
 from types import FunctionType
 from typing import Any, Concatenate, Never, ParamSpec, Protocol, Self, cast, overload
 
-from kit_core._annotations import signature_of
-from kit_core._argument_check import default_filler
 from kit_core._call_log import success_level
-from kit_core._env import check_requires_env
+from kit_core._decoration import check_options, compile_checks, resolve_description
 from kit_core._handler_shape import check_handler
 from kit_core._method_tool import instance_first, is_method, method_wrapper
 from kit_core._runtime import ToolRunner
 from kit_core._schema import check_function_schema, describe_arguments, schema_from_specs
-from kit_core._shared import argument_check, example_misfit
 from kit_core._snapshot import Snapshot
 from kit_core._tool_wrapper import wrapper_of
 from kit_core.args import ArgSpec
@@ -189,71 +186,12 @@ def tool(
     )
 
 
-def _check_options(label: str, opts: dict[str, Any]) -> tuple[str, ...]:
-    toolset = opts["toolset"]
-    if not isinstance(toolset, str) or not toolset.strip():
-        msg = f"{label}: toolset is required, e.g. @tool(toolset='myplugin'); got {toolset!r}"
-        raise ToolDefinitionError(msg)
-    if opts["params"] is not None and opts["schema"] is not None:
-        msg = f"{label}: schema and params are mutually exclusive; pass one of them"
-        raise ToolDefinitionError(msg)
-    if not isinstance(opts["allow_undocumented"], bool):
-        msg = f"{label}: allow_undocumented must be a bool, got {opts['allow_undocumented']!r}"
-        raise ToolDefinitionError(msg)
-    if not isinstance(opts["validate_required"], bool):
-        msg = f"{label}: validate_required must be a bool, got {opts['validate_required']!r}"
-        raise ToolDefinitionError(msg)
-    if not isinstance(opts["emoji"], str):
-        msg = f"{label}: emoji must be a str, got {opts['emoji']!r}"
-        raise ToolDefinitionError(msg)
-    check_fn = opts["check_fn"]
-    if check_fn is not None:
-        try:
-            signature_of(check_fn).bind()
-        except TypeError:
-            msg = (
-                f"{label}: check_fn must be callable with no arguments (the host calls check_fn())"
-            )
-            raise ToolDefinitionError(msg) from None
-        except ValueError:
-            pass
-    return check_requires_env(label, opts["requires_env"], ToolDefinitionError)
-
-
-def _resolve_description(
-    label: str, fn: Callable[..., Any], opts: dict[str, Any], doc: str | None = None
-) -> str:
-    """``description=``, a supplied schema's, or the docstring's (``doc``: a typed
-    handler's, without its Args section)."""
-    given = opts["description"]
-    if given is not None and not isinstance(given, str):
-        msg = f"{label}: description must be a str, got {type(given).__name__}"
-        raise ToolDefinitionError(msg)
-    supplied: object = opts["schema"]
-    from_schema: object = (
-        cast("Mapping[str, object]", supplied).get("description")
-        if isinstance(supplied, Mapping)
-        else None
-    )
-    for candidate in (given, from_schema):
-        if isinstance(candidate, str) and candidate.strip():
-            return candidate.strip()
-    if doc is None:
-        doc = getattr(fn, "__doc__", None)
-        if type(doc) is not str or "\n" in doc or "\t" in doc:  # one line: what getdoc gives
-            doc = inspect.getdoc(fn)
-    if isinstance(doc, str) and doc.strip():
-        return doc.strip()
-    msg = f"{label}: a description is required (docstring or description=)."
-    raise ToolDefinitionError(msg)
-
-
 def _decorate(fn: Callable[..., Any], **opts: Any) -> Any:
     raw_name = opts["name"] if opts["name"] is not None else getattr(fn, "__name__", None)
     label = f"@tool {raw_name!r}"
     method = is_method(fn)
     typed = check_handler(fn, label, opts, method)
-    env_names = _check_options(label, opts)
+    env_names = check_options(label, opts)
     name = validate_tool_name(raw_name, namespace=opts["namespace"])
     label = f"@tool {name!r}"
     handler: Callable[..., Any] = fn
@@ -270,11 +208,11 @@ def _decorate(fn: Callable[..., Any], **opts: Any) -> Any:
         read = typed_handler(fn, label, opts["allow_undocumented"], method=method)
         opts = {**opts, "params": read.params}
         handler, direct = read.call, read.direct
-        description = _resolve_description(label, fn, opts, read.docstring.description)
+        description = resolve_description(label, fn, opts, read.docstring.description)
     else:
         if method:
             handler = instance_first(fn, _itself)
-        description = _resolve_description(label, fn, opts)
+        description = resolve_description(label, fn, opts)
     if opts["schema"] is not None:
         schema = check_function_schema(opts["schema"], name=name)
         props: dict[str, Any] = schema["parameters"]["properties"]
@@ -290,7 +228,7 @@ def _decorate(fn: Callable[..., Any], **opts: Any) -> Any:
         params: Mapping[str, ArgSpec] = opts["params"] or {}
         schema = schema_from_specs(name, description, params, copy_specs=False)
         examples = {k: s.example for k, s in params.items() if s.example is not None}
-    check = _compile_checks(label, schema["parameters"], examples, opts["validate_required"])
+    check = compile_checks(label, schema["parameters"], examples, opts["validate_required"])
     is_async = inspect.iscoroutinefunction(fn)
     module = getattr(fn, "__module__", None) or "hermes_plugin_kit"
     logger = logging.getLogger(module)
@@ -343,75 +281,3 @@ def _defined_beside(wrapper: FunctionType, fn: Callable[..., Any]) -> FunctionTy
         )
     functools.update_wrapper(wrapper, fn)
     return wrapper
-
-
-def _compile_checks(
-    label: str, parameters: Mapping[str, Any], examples: Mapping[str, Any], validate: bool
-) -> Any:
-    """The call check (None without validation and defaults), after checking the examples
-    and the defaults against it.
-
-    A supplied schema can hold property schemas no check can be made of (``"type": true``,
-    ``"enum": null``, a broken ``pattern``): that is a declaration error too.
-    """
-    try:
-        defaults = _defaults(label, parameters)
-        misfit = example_misfit(parameters, defaults)
-        if misfit is not None:
-            msg = f"{label}: the default of {misfit.replace(' must ', ' does not fit: must ', 1)}"
-            raise ToolDefinitionError(msg)
-        if validate:
-            check, misfit = argument_check(parameters, examples, defaults)
-        else:
-            misfit = example_misfit(parameters, examples)
-            check = _fill_only(default_filler(defaults)) if defaults else None
-    except ToolDefinitionError:
-        raise
-    except Exception as exc:
-        msg = (
-            f"{label}: the schema's properties cannot be turned into argument checks"
-            f" ({type(exc).__name__}: {exc}); give each property a JSON Schema 'type' (a name"
-            " or a list of names), 'enum' as a list, and 'pattern' as a valid regular expression"
-        )
-        raise ToolDefinitionError(msg) from exc
-    if misfit is not None:
-        msg = f"{label}: the example of {misfit.replace(' must ', ' does not fit: must ', 1)}"
-        raise ToolDefinitionError(msg)
-    return check
-
-
-def _defaults(label: str, parameters: Mapping[str, Any]) -> dict[str, Any]:
-    """The ``default`` of each top-level property that has one (``None`` counts as none:
-    an optional argument sent as null is taken as absent anyway). A required argument
-    with a default is refused: the model must send it, so its default would never apply."""
-    required = parameters.get("required") or ()
-    found: dict[str, Any] = {}
-    properties: Mapping[str, Any] = parameters["properties"]
-    for name, schema in properties.items():
-        default: Any = (
-            cast("Mapping[str, Any]", schema).get("default")
-            if isinstance(schema, Mapping)
-            else None
-        )
-        if default is not None:
-            if name in required:
-                msg = (
-                    f"{label}: argument {name!r} is required and has a default, which would"
-                    " never apply (a call without it is refused); drop required=True to let"
-                    " the default fill it, or drop the default"
-                )
-                raise ToolDefinitionError(msg)
-            found[name] = default
-    return found
-
-
-def _fill_only(
-    fill: Callable[[dict[str, Any]], dict[str, Any]],
-) -> Callable[[dict[str, Any]], tuple[dict[str, Any], None]]:
-    """The check of a tool declared with ``validate_required=False`` that has defaults:
-    nothing is checked, absent defaulted arguments are filled in."""
-
-    def check(args: dict[str, Any]) -> tuple[dict[str, Any], None]:
-        return fill(args), None
-
-    return check
