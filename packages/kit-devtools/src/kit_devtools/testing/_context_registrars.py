@@ -35,9 +35,9 @@ _BUILTIN_TERMINALS: Final = frozenset(
 
 
 def _base(module: str, name: str) -> type | None:
-    from kit_devtools.testing._providers import _base_class  # pyright: ignore[reportPrivateUsage]
+    from kit_devtools.testing._provider_checks import base_class
 
-    return _base_class(module, name)
+    return base_class(module, name)
 
 
 class Registrars(LifecycleMembers):

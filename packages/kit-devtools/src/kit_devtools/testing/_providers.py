@@ -29,16 +29,21 @@ registry keeps it by, and then each registry's own checks, as 0.19.0 makes them:
   something calls ``_ensure_builtin_sources``, which plugin loading does not; before
   plugins load only a ``secrets:`` section in config.yaml makes startup call it. The host
   models the home without one: a plugin source may take those names and schemes.
+
+The base-class lookup and the dashboard-auth and secret-source registries' checks are in
+:mod:`~kit_devtools.testing._provider_checks`.
 """
 
 from __future__ import annotations
 
-import importlib
-import sys
 from collections.abc import Callable
-from typing import Any, Final, cast
+from typing import Any, Final
 
-from kit_devtools.testing._standin_state import SHIM_MARK
+from kit_devtools.testing._provider_checks import (
+    base_class,
+    dashboard_auth_verdict,
+    secret_source_verdict,
+)
 from kit_devtools.testing._state import HostState
 from kit_devtools.testing.host_names import MODELLED
 
@@ -76,17 +81,6 @@ _FOLDED_KINDS: Final = {"tts": ("TTS", "TTS"), "transcription": ("Transcription"
 """Kinds whose registry keys a provider by ``name.strip().lower()`` and refuses built-in
 names -> what its WARNING calls the provider, and the built-ins."""
 
-_DASHBOARD_METHODS: Final = (
-    "start_login",
-    "complete_login",
-    "verify_session",
-    "refresh_session",
-    "revoke_session",
-)
-"""``assert_protocol_compliance``'s required methods (``hermes_cli/dashboard_auth/base.py``)."""
-
-_SECRET_SHAPES: Final = ("mapped", "bulk")
-
 BUILTIN_AUX_TASKS: Final = MODELLED.aux_tasks
 """``hermes_cli.main._AUX_TASKS`` keys of the modelled release: a plugin may not take them."""
 
@@ -95,51 +89,6 @@ _PLATFORM_FIELDS: Final = frozenset(
 )
 """``PlatformEntry`` fields a plugin may pass as extra keywords (0.19.0), where hermes'
 own class cannot be imported to check them."""
-
-
-def _base_class(module: str, name: str) -> type | None:
-    """hermes' class, or None where hermes is not installed. Where it is but lacks the
-    module, the ImportError hermes' own registrar would raise is raised (0.19.0 has every
-    one of them, ``hermes_cli.dashboard_auth`` included)."""
-    try:
-        found = getattr(importlib.import_module(module), name, None)
-    except ImportError:
-        if _hermes_installed() and not _under_stand_in(module):
-            raise
-        return None
-    return found if isinstance(found, type) else None
-
-
-def _protocol_problem(cls: type) -> str | None:
-    """What ``assert_protocol_compliance`` (``hermes_cli/dashboard_auth/base.py`` L273-306)
-    raises its TypeError with for ``cls``; None for a compliant class."""
-    for attr in ("name", "display_name"):
-        if not getattr(cls, attr, ""):
-            return f"{cls.__name__} missing or empty attribute: {attr!r}"
-    for method in _DASHBOARD_METHODS:
-        if not callable(getattr(cls, method, None)):
-            return f"{cls.__name__} missing method: {method}"
-    abstract: Any = getattr(cls, "__abstractmethods__", None)
-    if abstract:
-        return f"{cls.__name__} has unimplemented abstract methods: {sorted(abstract)}"
-    return None
-
-
-def _under_stand_in(module: str) -> bool:
-    """Whether a parent package of ``module`` is one of the in-memory host's stand-ins
-    (which hide the real one for now): hermes' class cannot be reached to check."""
-    parts = module.split(".")
-    for end in range(1, len(parts)):
-        parent = sys.modules.get(".".join(parts[:end]))
-        if parent is not None and vars(parent).get(SHIM_MARK):
-            return True
-    return False
-
-
-def _hermes_installed() -> bool:
-    from kit_core.hermes import installed_distribution
-
-    return installed_distribution() is not None
 
 
 class Provisions:
@@ -161,7 +110,7 @@ class Provisions:
             # register_dashboard_auth_provider: hermes_cli/plugins.py L571-573), so the
             # call raises there and the plugin's register() with it
             raise ModuleNotFoundError(f"No module named {module!r}", name=module)
-        base = _base_class(module, base_name)
+        base = base_class(module, base_name)
         if base is not None and not isinstance(provider, base):
             message = (
                 f"Plugin '{self._plugin}' tried to register {what} that does not inherit"
@@ -179,9 +128,9 @@ class Provisions:
         """The key hermes' registry of ``kind`` keeps ``provider`` under, and the WARNING it
         ignores it with (None: it takes it); raises what the registry raises."""
         if kind == "dashboard_auth":
-            return self._dashboard_auth_verdict(provider)
+            return dashboard_auth_verdict(self._state, self._plugin, provider)
         if kind == "secret_source":
-            return self._secret_source_verdict(provider)
+            return secret_source_verdict(self._state, provider)
         _, _, _, registry = PROVIDER_KINDS[kind]
         name = provider.name
         if not isinstance(name, str) or not name.strip():
@@ -199,64 +148,6 @@ class Provisions:
             f" Built-in {family} providers ({', '.join(sorted(builtins))}) always win"
             " — pick a different name."
         )
-
-    def _dashboard_auth_verdict(self, provider: Any) -> tuple[str, str | None]:
-        """``register_provider``'s protocol check and duplicate check, a failure logged
-        and swallowed as ``PluginContext.register_dashboard_auth_provider`` does. Where the
-        release keeps plugins' providers in one process-wide slot
-        (``HostRelease.global_dashboard_auth``: ``register_global_provider``,
-        hermes_cli/dashboard_auth/registry.py 0.21.3 L99-111, called by
-        ``register_dashboard_auth_provider``, hermes_cli/plugins.py 0.22.2 L735-774), a
-        same-named provider replaces the one held instead of being refused. (0.22.2 also
-        ignores one registered from a profile other than the launch profile: the in-memory
-        host has only the launch profile.)"""
-        registered = self._state.provisions.get("dashboard_auth", {})
-        problem = _protocol_problem(cast("type[Any]", type(provider)))
-        replaces = self._state.release.global_dashboard_auth  # the process-wide slot's upsert
-        if problem is None and provider.name in registered and not replaces:
-            problem = f"dashboard-auth provider already registered: {provider.name!r}"
-        if problem is None:
-            return provider.name, None
-        name = getattr(provider, "name", "?")
-        return str(name), (
-            f"Plugin '{self._plugin}' failed to register dashboard-auth provider"
-            f" {name!r}: {problem}"
-        )
-
-    def _secret_source_verdict(self, source: Any) -> tuple[str, str | None]:
-        """``agent.secret_sources.registry.register_source`` (``replace=False``)."""
-        sources = self._state.provisions.get("secret_source", {})
-        name: Any = getattr(source, "name", "") or ""
-        if not name or not name.replace("_", "").isalnum() or name != name.lower():
-            return str(name), f"Ignoring secret source with invalid name {name!r}"
-        speaks = self._state.release.secret_source_api_version
-        if getattr(source, "api_version", None) != speaks:
-            return name, (
-                f"Ignoring secret source '{name}': built against secret-source API"
-                f" v{getattr(source, 'api_version', '?')}, this Hermes speaks v{speaks}"
-            )
-        shape = getattr(source, "shape", None)
-        if shape not in _SECRET_SHAPES:
-            return name, (
-                f"Ignoring secret source '{name}': shape must be 'mapped' or 'bulk', got {shape!r}"
-            )
-        if name in sources:
-            return name, f"Secret source '{name}' already registered; ignoring duplicate"
-        scheme = getattr(source, "scheme", None)
-        owner = next(
-            (
-                other
-                for other, (_, held) in sources.items()
-                if scheme and getattr(held, "scheme", None) == scheme
-            ),
-            None,
-        )
-        if owner is not None:
-            return name, (
-                f"Ignoring secret source '{name}': scheme '{scheme}://' is already owned by"
-                f" source '{owner}'"
-            )
-        return name, None
 
     def register_image_gen_provider(self, provider: Any) -> None:
         self._provide("image_gen", provider)
@@ -292,7 +183,7 @@ class Provisions:
                 " already registered. Only one context engine plugin is allowed.",
             )
             return
-        base = _base_class("agent.context_engine", "ContextEngine")
+        base = base_class("agent.context_engine", "ContextEngine")
         if base is not None and not isinstance(engine, base):
             self._warn(
                 "context_engine",
@@ -329,7 +220,7 @@ class Provisions:
             source="plugin",
             **entry_kwargs,
         )
-        entry_class = _base_class("gateway.platform_registry", "PlatformEntry")
+        entry_class = base_class("gateway.platform_registry", "PlatformEntry")
         if entry_class is not None:
             entry_class(**fields)  # hermes' own dataclass refuses what hermes refuses
         else:
