@@ -331,9 +331,9 @@ def test_a_refusal_the_preflight_cannot_see_is_rolled_back_without_a_receipt(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch, hermes: str
 ) -> None:
     # a registry the kit cannot ask (no get_entry): register_tool's None is the refusal
-    from kit_devtools.testing import _shims
+    from kit_devtools.testing import _shims_tools
 
-    monkeypatch.delattr(_shims._Registry, "get_entry")
+    monkeypatch.delattr(_shims_tools.Registry, "get_entry")
     host = InMemoryHost(hermes=hermes)
     with caplog.at_level(logging.INFO):
         loaded = host.load(plugin(tmp_path, "shadower", SHADOW.format(NAME="terminal")))

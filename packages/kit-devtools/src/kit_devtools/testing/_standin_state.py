@@ -1,15 +1,17 @@
 """What the in-memory host's stand-in modules share: which hosts are active, the
-modules the stand-ins hide, and how a stand-in module is made.
+modules the stand-ins hide, how a stand-in module is made, and how it offers a member only
+where the release the host plays has it (:func:`offered`).
 
-``_shims`` builds the stand-ins and puts them in and out of ``sys.modules``; this module
-holds the state both they and their builders read, so neither imports the other.
+``_shims`` builds the stand-ins (with ``_shims_hermes_cli``, ``_shims_tools`` and
+``_shims_gateway``) and puts them in and out of ``sys.modules``; this module holds the
+state both they and their builders read, so neither imports the other.
 """
 
 from __future__ import annotations
 
 import importlib.machinery
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from collections.abc import Set as AbstractSet
 from contextvars import ContextVar
 from types import ModuleType
@@ -110,3 +112,15 @@ class HostHooks(AbstractSet[str]):
 
     def __repr__(self) -> str:
         return repr(set(self._names()))
+
+
+def offered(host: Any, value: Callable[..., Any], has: Callable[[Any], bool]) -> Callable[[], Any]:
+    """``value`` where the release the host plays has it (``has(release)``); elsewhere an
+    AttributeError, as on that release."""
+
+    def answer() -> Any:
+        if not has(host._state.release):
+            raise AttributeError(value.__name__)
+        return value
+
+    return answer
