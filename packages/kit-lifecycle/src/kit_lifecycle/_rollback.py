@@ -27,21 +27,29 @@ Every undo depends on identity: what the host refused is not touched, an entry r
 since by another registration is left alone, and an entry that replaced an earlier one of
 the same name puts the earlier one back. A tool that replaced an earlier tool stays: hermes
 0.19.0 keeps no copy of the one it replaced.
+
+This module holds the registrar calls of one registration (:class:`Rollback`) and the
+error that reports a failure; each kind of undo is :mod:`kit_lifecycle._undo`'s.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Final, Literal, cast
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from kit_core import redact_text
 from kit_core._running_host import keeps_ledger, loaded
 from kit_core.redaction import redact_preview
+from kit_lifecycle._undo import NOTHING, Callback, Entry, Handle, Ledgered, NoUndo, Outcome, Tool
 from kit_lifecycle.errors import PartialRegistrationError
+
+if TYPE_CHECKING:
+    from kit_lifecycle._undo import Undo
+
+__all__ = ["Rollback", "Surface", "ToolRefusedError"]
 
 Surface = Literal["command", "CLI command", "tool", "middleware", "hook", "skill", "receipt"]
 
-_MISSING: Final = object()
 _ERROR_CHARS: Final = 300
 _NO_UNDO: Final = "this host offers no way to remove a registration"
 _RECEIPT: Final = "the registration receipt"
@@ -57,205 +65,6 @@ class ToolRefusedError(Exception):
         )
 
 
-class _Outcome:
-    """What undoing one registration did: removed it, or kept it and why (plain slots, not
-    a dataclass: the module is imported with every kit-lifecycle plugin)."""
-
-    __slots__ = ("kept", "removed")
-
-    def __init__(self, *, removed: bool = False, kept: str = "") -> None:
-        self.removed = removed
-        self.kept = kept
-
-
-_REMOVED: Final = _Outcome(removed=True)
-_NOTHING: Final = _Outcome()
-"""The host holds nothing of this call (it refused it, or raised before storing it)."""
-
-
-if TYPE_CHECKING:  # for the type checker only: a Protocol costs import time
-    from typing import Protocol
-
-    class _Undo(Protocol):
-        def settle(self, result: object) -> None:
-            """Note what the host holds right after the call returned ``result``."""
-            ...
-
-        def undo(self) -> _Outcome: ...
-
-
-class _NoUndo:
-    """A registration this host cannot be asked to take back."""
-
-    __slots__ = ("settled", "why")
-
-    def __init__(self, why: str) -> None:
-        self.why = why
-        self.settled = False
-
-    def settle(self, result: object) -> None:
-        self.settled = True
-
-    def undo(self) -> _Outcome:
-        # a call that raised most likely stored nothing; only a completed one is reported
-        return _Outcome(kept=self.why) if self.settled and self.why else _NOTHING
-
-
-class _Handle:
-    """A registration the host returned a handle for (``handle.dispose()`` undoes it)."""
-
-    __slots__ = ("handle",)
-
-    def __init__(self, handle: Any) -> None:
-        self.handle = handle
-
-    def settle(self, result: object) -> None:
-        pass
-
-    def undo(self) -> _Outcome:
-        self.handle.dispose()
-        return _REMOVED
-
-
-class _Ledgered:
-    """A registrar call on a host with a registration ledger, for when it returns no handle:
-    the ledger entries this plugin gained during the call are what it registered."""
-
-    __slots__ = ("after", "before", "key", "ledger")
-
-    def __init__(self, ledger: dict[Any, Any], key: str) -> None:
-        self.ledger = ledger
-        self.key = key
-        self.before = _ids(ledger.get(key))
-        self.after: set[int] | None = None
-
-    def settle(self, result: object) -> None:
-        self.after = _ids(self.ledger.get(self.key))
-
-    def undo(self) -> _Outcome:
-        owned: object = self.ledger.get(self.key)
-        held: list[Any] = list(cast("list[Any]", owned)) if isinstance(owned, list) else []
-        new = [
-            r
-            for r in held
-            if id(r) not in self.before
-            and (self.after is None or id(r) in self.after)
-            and getattr(r, "active", True)
-        ]
-        for registration in reversed(new):
-            registration.dispose()
-        return _REMOVED if new else _NOTHING
-
-
-def _ids(registrations: object) -> set[int]:
-    if not isinstance(registrations, list):
-        return set()
-    return {id(r) for r in registrations}  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
-
-
-class _Entry:
-    """One key of a host table of ``name -> entry`` (commands, CLI commands, skills)."""
-
-    __slots__ = ("after", "before", "key", "remove", "settled", "table")
-
-    def __init__(
-        self, table: dict[Any, Any], key: str, remove: Callable[[str], object] | None = None
-    ) -> None:
-        self.table = table
-        self.key = key
-        self.remove = remove
-        self.before: object = table.get(key, _MISSING)
-        self.after: object = _MISSING
-        self.settled = False
-
-    def settle(self, result: object) -> None:
-        self.after = self.table.get(self.key, _MISSING)
-        self.settled = True
-
-    def undo(self) -> _Outcome:
-        now = self.table.get(self.key, _MISSING)
-        if now is self.before or (self.settled and self.after is self.before):
-            return _NOTHING
-        if self.settled and now is not self.after:
-            return _Outcome(kept="replaced since by another registration of that name")
-        if self.before is not _MISSING:
-            self.table[self.key] = self.before  # the earlier registration it replaced
-        elif self.remove is not None:
-            self.remove(self.key)
-        else:
-            del self.table[self.key]
-        return _REMOVED
-
-
-def _count(callbacks: object, callback: object) -> int:
-    if not isinstance(callbacks, list):
-        return 0
-    return sum(1 for cb in callbacks if cb is callback)  # pyright: ignore[reportUnknownVariableType]
-
-
-class _Callback:
-    """One callback appended to a host table of ``name -> [callbacks]`` (hooks, middleware)."""
-
-    __slots__ = ("callback", "count", "existed", "key", "table")
-
-    def __init__(self, table: dict[Any, Any], key: str, callback: object) -> None:
-        self.table = table
-        self.key = key
-        self.callback = callback
-        self.existed = key in table
-        self.count = _count(table.get(key), callback)
-
-    def settle(self, result: object) -> None:
-        pass
-
-    def undo(self) -> _Outcome:
-        callbacks: Any = self.table.get(self.key)
-        if _count(callbacks, self.callback) <= self.count:
-            return _NOTHING
-        last = max(i for i, cb in enumerate(callbacks) if cb is self.callback)
-        del callbacks[last]
-        if not callbacks and not self.existed:
-            del self.table[self.key]
-        return _REMOVED
-
-
-class _Tool:
-    """One tool in hermes' tool registry, and its name in the manager's plugin tool names."""
-
-    __slots__ = ("before", "handler", "listed", "name", "names", "registry")
-
-    def __init__(self, registry: Any, names: object, name: str, handler: object) -> None:
-        self.registry = registry
-        self.names: set[Any] | None = names if isinstance(names, set) else None
-        self.name = name
-        self.handler = handler
-        self.before: Any = registry.get_entry(name)
-        self.listed = self.names is not None and name in self.names
-
-    def settle(self, result: object) -> None:
-        pass
-
-    def undo(self) -> _Outcome:
-        now: Any = self.registry.get_entry(self.name)
-        if now is not self.before and getattr(now, "handler", None) is not self.handler:
-            return _Outcome(kept="replaced since by another tool of that name")
-        if now is not self.before and self.before is not None:
-            toolset = getattr(self.before, "toolset", "?")
-            return _Outcome(
-                kept=(
-                    f"it replaced the tool of that name registered earlier in toolset"
-                    f" {toolset!r}, and hermes keeps no copy of that one to put back"
-                )
-            )
-        outcome = _NOTHING
-        if now is not self.before:
-            self.registry.deregister(self.name)
-            outcome = _REMOVED
-        if self.names is not None and not self.listed:
-            self.names.discard(self.name)  # the host lists even a tool its registry refused
-        return outcome
-
-
 class _Step:
     """One registrar call: what it registered, how to undo it (None: this host offers no
     way, the common case of a test double, kept without an object per call), and whether
@@ -263,17 +72,17 @@ class _Step:
 
     __slots__ = ("done", "name", "surface", "undo")
 
-    def __init__(self, surface: Surface, name: str, undo: _Undo | None) -> None:
+    def __init__(self, surface: Surface, name: str, undo: Undo | None) -> None:
         self.surface = surface
         self.name = name
         self.undo = undo
         self.done = False
 
-    def take_back(self) -> _Outcome:
-        """Undo the call as far as the host allows (what ``_NoUndo(_NO_UNDO)`` does for a
+    def take_back(self) -> Outcome:
+        """Undo the call as far as the host allows (what ``NoUndo(_NO_UNDO)`` does for a
         step without an undo: a call that returned is reported kept)."""
         if self.undo is None:
-            return _Outcome(kept=_NO_UNDO) if self.done else _NOTHING
+            return Outcome(kept=_NO_UNDO) if self.done else NOTHING
         return self.undo.undo()
 
     @property
@@ -321,19 +130,19 @@ class Rollback:
 
     def _step(self, surface: Surface, name: str, obj: object) -> _Step:
         if self._manager is None and not self._ledger and surface != "receipt":
-            undo: _Undo | None = None  # _undo_for's _NoUndo(_NO_UNDO), without the object
+            undo: Undo | None = None  # _undo_for's NoUndo(_NO_UNDO), without the object
         else:
             try:
                 undo = self._undo_for(surface, name, obj)
             except Exception:  # a host table that cannot be read is not the kit's to edit
-                undo = _NoUndo("the host's tables could not be read to undo it")
+                undo = NoUndo("the host's tables could not be read to undo it")
         step = _Step(surface, name, undo)
         self._steps.append(step)  # first: a call that raises may have stored something
         return step
 
     def _settle(self, step: _Step, result: object) -> None:
         if result is not None and callable(getattr(result, "dispose", None)):
-            step.undo = _Handle(result)
+            step.undo = Handle(result)
             self._handles = True
         elif step.undo is not None:
             step.undo.settle(result)
@@ -347,39 +156,39 @@ class Rollback:
         table = getattr(self._manager, attribute, None)
         return table if isinstance(table, dict) else None  # pyright: ignore[reportUnknownVariableType]
 
-    def _undo_for(self, surface: Surface, name: str, obj: object) -> _Undo:
+    def _undo_for(self, surface: Surface, name: str, obj: object) -> Undo:
         if surface == "receipt":
-            return _NoUndo("")  # nothing registered
+            return NoUndo("")  # nothing registered
         if self._ledger:  # a handle will say how to undo it; else the ledger does
             ledger = self._table("_ownership_ledger")
             key = getattr(self._ctx, "plugin_id", None)
             if ledger is None or not isinstance(key, str):
-                return _NoUndo("")
-            return _Ledgered(ledger, key)
+                return NoUndo("")
+            return Ledgered(ledger, key)
         if self._manager is None:
-            return _NoUndo(_NO_UNDO)
+            return NoUndo(_NO_UNDO)
         if surface == "tool":
             registry = loaded("tools.registry", "registry")
             if not callable(getattr(registry, "get_entry", None)) or not callable(
                 getattr(registry, "deregister", None)
             ):
-                return _NoUndo("hermes' tool registry is not loaded, so it cannot be asked")
-            return _Tool(registry, getattr(self._manager, "_plugin_tool_names", None), name, obj)
+                return NoUndo("hermes' tool registry is not loaded, so it cannot be asked")
+            return Tool(registry, getattr(self._manager, "_plugin_tool_names", None), name, obj)
         if surface in ("middleware", "hook"):
             table = self._table("_middleware" if surface == "middleware" else "_hooks")
-            return _NoUndo(_NO_UNDO) if table is None else _Callback(table, name, obj)
+            return NoUndo(_NO_UNDO) if table is None else Callback(table, name, obj)
         if surface == "skill":
             table = self._table("_plugin_skills")
             manifest_name = getattr(getattr(self._ctx, "manifest", None), "name", "")
             remove = getattr(self._manager, "remove_plugin_skill", None)  # public in 0.19.0
             key = f"{manifest_name}:{name}"  # hermes 0.19.0 namespaces skills by manifest name
             return (
-                _NoUndo(_NO_UNDO)
+                NoUndo(_NO_UNDO)
                 if table is None
-                else _Entry(table, key, remove if callable(remove) else None)
+                else Entry(table, key, remove if callable(remove) else None)
             )
         table = self._table("_plugin_commands" if surface == "command" else "_cli_commands")
-        return _NoUndo(_NO_UNDO) if table is None else _Entry(table, name)
+        return NoUndo(_NO_UNDO) if table is None else Entry(table, name)
 
     def failure(
         self, exc: BaseException, plugin: str, secrets: tuple[str, ...]
@@ -392,7 +201,7 @@ class Rollback:
             try:
                 outcome = step.take_back()
             except Exception as undo_exc:  # the host refused; keep undoing the rest
-                outcome = _Outcome(kept=f"undoing it raised {type(undo_exc).__name__}")
+                outcome = Outcome(kept=f"undoing it raised {type(undo_exc).__name__}")
             if outcome.removed:
                 rolled_back.append(step.label)
             elif outcome.kept:
