@@ -5,8 +5,8 @@ mkdocstrings' Google-style parser leaves in the text: the role's name would show
 the code. The reference keeps the code and drops the role's name.
 
 ``<!-- rules-table -->`` in a page becomes the table of ``check``'s rules, made from
-``kit_devtools.cli.rules.RULES`` (one place for each rule's severity, text and the hermes
-behaviour it mirrors).
+``kit_devtools.cli.rules.RULES`` (every rule's severity, text and the hermes behaviour it
+mirrors, each declared beside its check and collected there).
 """
 
 from __future__ import annotations

@@ -14,8 +14,8 @@ from kit_devtools.cli._tool_rules import (
     name_findings,
     schema_findings,
 )
-from kit_devtools.cli.findings import Severity
-from kit_devtools.cli.rules import RULES, finding
+from kit_devtools.cli.findings import Severity, finding
+from kit_devtools.cli.rules import RULES
 from kit_devtools.testing.host_names import MODELLED
 
 GOOD: dict[str, Any] = {

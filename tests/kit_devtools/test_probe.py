@@ -13,7 +13,7 @@ import pytest
 
 from kit_devtools.cli import main
 from kit_devtools.cli._probe_args import arguments_for
-from kit_devtools.cli.lint import probe_tools
+from kit_devtools.cli._tool_probe import probe_tools
 from kit_devtools.testing import InMemoryHost
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

@@ -33,8 +33,7 @@ from typing import TYPE_CHECKING, Any, Final, cast
 from kit_core.hermes import CATALOG_CATEGORIES, CATALOG_CATEGORY_OF_KIND
 from kit_devtools.cli._scan import DISTRIBUTIONS, RELEASE_OF, cached_having
 from kit_devtools.cli._upstream import has_module
-from kit_devtools.cli.findings import Finding
-from kit_devtools.cli.rules import finding
+from kit_devtools.cli.findings import E, Finding, Rule, W, declare, finding
 
 if TYPE_CHECKING:
     from kit_devtools.cli._preflight import Preflight
@@ -47,6 +46,29 @@ __all__ = [
     "read_back",
     "render",
 ]
+
+declare("preflight", {
+    "HPK063": Rule(E, "hermes' catalogue loader refuses the entry: {problem}", "{fix}",
+                   "hermes_cli/plugin_catalog.py entry_from_mapping (0.21.3 on) logs the"
+                   " problem and drops the entry: the plugin is not in the catalogue"),
+    "HPK064": Rule(E, "the pin {sha} {problem}", "{fix}", "installing from the catalogue"
+                   " clones the repository and checks out exactly the pinned commit"
+                   " (plugin-catalog/README.md, admission rule 2): a commit the repository"
+                   " does not hold cannot be installed"),
+    "HPK065": Rule(W, "the pinned commit is {days} days old; the catalogue asks for a pin at"
+                   " least 14 days old", "pin an older pushed commit (--sha), or submit the"
+                   " entry on or after {ready}", "a maintainer-reviewed rule of the catalogue"
+                   " (plugin-catalog/README.md, rule 3, pin maturity); the loader itself"
+                   " does not check it"),
+    "HPK066": Rule(W, "{directory} has changes the pinned commit does not: the entry's"
+                   " capabilities are what the working tree registers", "commit and push"
+                   " them and pin that commit, or run preflight on a checkout of the pin",
+                   "validation compares the capabilities with what the plugin registers at"
+                   " the pinned commit (plugin-catalog/README.md, rule 6)"),
+    "HPK067": Rule(W, "hermes' catalogue loader ignores part of the entry: {problem}",
+                   "{fix}", "hermes_cli/plugin_catalog.py entry_from_mapping keeps the entry"
+                   " and drops the field it logs (a version label, an image)"),
+})  # fmt: skip
 
 LOADER: Final = "hermes_cli.plugin_catalog"
 NAME: Final = re.compile(r"^[a-z0-9_-]{1,64}$")

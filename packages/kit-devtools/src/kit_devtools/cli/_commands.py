@@ -17,15 +17,12 @@ from kit_devtools.cli._chat_turn import delivered_lines, simulate_chat_turn
 from kit_devtools.cli._cron_rules import cron_provider_of
 from kit_devtools.cli._memory_contract import memory_contract_findings
 from kit_devtools.cli._output import emit, refuse
+from kit_devtools.cli._provider_rules import memory_provider_of, model_provider_of
 from kit_devtools.cli._report import as_json, as_text, counts, host_report, inventory
 from kit_devtools.cli._target import Target, resolve_target
-from kit_devtools.cli.findings import Finding, Severity
-from kit_devtools.cli.lint import (
-    lint_plugin,
-    memory_provider_of,
-    model_provider_of,
-    probe_tools,
-)
+from kit_devtools.cli._tool_probe import probe_tools
+from kit_devtools.cli.findings import E, Finding, Rule, Severity, W, declare, finding
+from kit_devtools.cli.lint import lint_plugin
 from kit_devtools.testing import InMemoryHost, LoadedPlugin, ModelProviderLoad
 from kit_devtools.testing._cron_provider import CronProviderLoad
 from kit_devtools.testing._manifest import has_manifest
@@ -33,6 +30,17 @@ from kit_devtools.testing._memory_provider import MemoryProviderLoad
 from kit_devtools.testing.host_names import profile
 
 __all__ = ["call", "check", "compat", "real_findings"]
+
+declare("plugin and manifest", {
+    "HPK010": Rule(E, "hermes' own loader disagrees with the in-memory host ({differences})",
+                   "trust hermes; please report the difference to hermes-plugin-kit",
+                   "--real: PluginManager.list_plugins() after hermes' own discovery, in a"
+                   " process of its own"),
+    "HPK011": Rule(W, "check --real could not run: {why}",
+                   "install hermes-agent beside the plugin, and point check at its directory",
+                   "--real could not ask hermes' own loader; the in-memory verdict stands"
+                   " alone"),
+})  # fmt: skip
 
 RECEIPT_PREFIX = "hermes_plugin_kit: registered"
 
@@ -117,8 +125,6 @@ def check(args: argparse.Namespace) -> int:
         try:
             host, plugin, receipts = _load(target, args.hermes)
         except Exception as exc:
-            from kit_devtools.cli.rules import finding
-
             findings.append(
                 finding("HPK003", f"plugin {args.target}", error=f"{type(exc).__name__}: {exc}")
             )
@@ -178,7 +184,6 @@ def real_findings(
     fixed: there hermes agrees when it does not load it. hermes that does not start or
     answer within ``timeout`` seconds is HPK011."""
     from kit_devtools.cli._real import cron_disagreements, memory_disagreements, real_verdicts
-    from kit_devtools.cli.rules import finding
 
     where = f"plugin {plugin.key}"
     if target.entry_point is not None:
@@ -208,7 +213,6 @@ def _general_real(
     general loader never discovers, as the in-memory host never loads it: only its memory
     or cron discovery reads such a folder."""
     from kit_devtools.cli._real import NOT_DISCOVERED, disagreements
-    from kit_devtools.cli.rules import finding
 
     where = f"plugin {plugin.key}"
     unloadable = [f.rule for f in target.findings if f.severity is Severity.ERROR]

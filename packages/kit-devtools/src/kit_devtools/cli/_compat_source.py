@@ -11,8 +11,7 @@ from typing import Final
 
 from kit_core.hermes import HostRelease, first_release, version_key
 from kit_devtools.cli._moved_names import scan
-from kit_devtools.cli.findings import Finding
-from kit_devtools.cli.rules import finding
+from kit_devtools.cli.findings import E, Finding, Rule, W, declare, finding
 from kit_devtools.testing import LoadedPlugin
 from kit_devtools.testing._manifest import (
     MEMORY_MARKERS,
@@ -33,6 +32,38 @@ __all__ = [
     "source_root",
     "source_trees",
 ]
+
+_NEVER_LOADED = "hermes' general loader never imports the plugin"
+
+declare("compat", {
+    "HPK501": Rule(E, "uses {name}, a name upstream hermes moved or deleted (its Sep 2026"
+                   " decomposition): from 2026-09-14 upstream's loader skips a plugin whose"
+                   " source uses one (hermes_cli/plugin_compat.py), unless the operator sets"
+                   " plugins.allow_deprecated_imports: true",
+                   "import it from the module it moved to (upstream's compat_manifest.json"
+                   " names it), or do without it",
+                   "upstream's loader skips the plugin (hermes_cli/plugin_compat.py"
+                   " @00067189)"),
+    "HPK502": Rule(E, "plugin.yaml has no 'kind' and the first 8192 characters of __init__.py"
+                   " contain {marker!r} (line {line}): hermes re-kinds the plugin as {kind!r}"
+                   " ({what}) and its general plugin loader never imports it",
+                   "add 'kind: standalone' to plugin.yaml (a real one states 'kind:"
+                   " {kind}')", f"_parse_manifest's text test (hermes_cli/plugins.py"
+                   f" 1594-1627): {_NEVER_LOADED}"),
+    "HPK504": Rule(E, "absolute import of the plugin's own package ({statement}): hermes"
+                   " imports a directory plugin as hermes_plugins.{slug}, so {top!r} is not"
+                   " importable there (it works only where the plugin's parent folder is on"
+                   " sys.path, as in its own tests)", "import it relatively: {suggestion}",
+                   "_load_directory_module imports the plugin as hermes_plugins.<slug>"
+                   " (hermes_cli/plugins.py 1832-1868)"),
+    "HPK507": Rule(W, "ctx.{member} is not on {release} (it came with {since}): there the"
+                   " plugin's call raises AttributeError, or, guarded (hasattr, getattr, try),"
+                   " does nothing, and hermes says nothing of it",
+                   "require that release (requires_hermes: \">={version}\"), or tell the"
+                   " plugin's users what is off on older hermes",
+                   "the release's PluginContext lacks the member (the host model's members of"
+                   " each release, read from it)"),
+})  # fmt: skip
 
 _SKIPPED_DIRS: Final = frozenset({"__pycache__", "node_modules", "venv", "build", "dist"})
 _TEST_DIRS: Final = frozenset({"tests", "test"})

@@ -8,13 +8,29 @@ general plugin as well, so these findings come on top of the general ones.
 from __future__ import annotations
 
 from kit_core.hermes import version_key
-from kit_devtools.cli.findings import Finding
-from kit_devtools.cli.rules import finding
+from kit_devtools.cli.findings import E, Finding, Rule, declare, finding
 from kit_devtools.testing import InMemoryHost, LoadedPlugin
 from kit_devtools.testing._cron_provider import CRON_SINCE, CronProviderLoad
 from kit_devtools.testing._manifest import is_cron_provider_dir, registers_cron_scheduler
 
 __all__ = ["cron_provider_findings", "cron_provider_of"]
+
+declare("cron scheduler providers", {
+    "HPK608": Rule(E, "hermes takes the plugin for a cron scheduler provider (its __init__.py"
+                   " mentions CronScheduler or register_cron_scheduler), but it gives hermes"
+                   " no scheduler: {why}", "a cron scheduler provider calls"
+                   " ctx.register_cron_scheduler(scheduler) in register(), with an instance of"
+                   " cron.scheduler_provider.CronScheduler, or defines a CronScheduler subclass",
+                   "plugins/cron_providers/__init__.py 190-356 (0.18.0 on): register(collector),"
+                   " else a CronScheduler subclass; with neither, load_cron_scheduler returns"
+                   " None and 'cron.provider' keeps the built-in ticker"
+                   " (cron/scheduler_provider.py 122-161)"),
+    "HPK609": Rule(E, "the cron scheduler {name!r} {problem}",
+                   "implement it as cron.scheduler_provider.CronScheduler declares",
+                   "the cron resolver calls the scheduler's is_available() and name, the"
+                   " gateway its start() (cron/scheduler_provider.py 122-161): a missing or"
+                   " failing one makes hermes fall back to its built-in ticker"),
+})  # fmt: skip
 
 
 def cron_provider_of(host: InMemoryHost, plugin: LoadedPlugin) -> CronProviderLoad | None:

@@ -24,11 +24,18 @@ from pathlib import Path
 from typing import Any, Final
 
 from kit_core.hermes import installed_release, plain_version, registry_releases
-from kit_devtools.cli.findings import Finding, Severity
-from kit_devtools.cli.rules import finding
+from kit_devtools.cli.findings import Finding, Rule, Severity, W, declare, finding
 from kit_devtools.testing._requires_hermes import version_satisfies
 
 __all__ = ["Across", "across_releases", "claimed"]
+
+declare("preflight", {
+    "HPK068": Rule(W, "preflight and check could not run on a release requires_hermes"
+                   " admits: {why}", "make its environment (check DIR --hermes RELEASE makes"
+                   " it), or narrow requires_hermes to the releases the plugin supports",
+                   "the catalogue entry claims every release its requires_hermes admits"
+                   " (plugin-catalog/README.md); this one was not checked"),
+})  # fmt: skip
 
 TIMEOUT: Final = 600
 

@@ -14,8 +14,7 @@ import re
 from typing import Any, Final, cast
 
 from kit_core.hermes import HostRelease, registry_releases
-from kit_devtools.cli.findings import Finding
-from kit_devtools.cli.rules import finding
+from kit_devtools.cli.findings import C, E, Finding, Rule, W, declare, finding
 from kit_devtools.testing import LoadedPlugin
 from kit_devtools.testing._failure import PluginRefused
 from kit_devtools.testing._requires_hermes import enforces, spec_of, spec_parses
@@ -28,6 +27,65 @@ __all__ = [
     "manifest_findings",
     "manifest_version_findings",
 ]
+
+declare("plugin and manifest", {
+    "HPK004": Rule(C, "plugin.yaml has no 'kind': hermes loads it as standalone today, but"
+                   " re-kinds a plugin without 'kind' the day the first 8 KB of its"
+                   " __init__.py mention MemoryProvider or register_memory_provider (or both"
+                   " register_provider and ProviderProfile), and then stops loading it",
+                   "add 'kind: standalone' to plugin.yaml",
+                   "_parse_manifest's text test on a manifest without 'kind'"
+                   " (hermes_cli/plugins.py 1594-1627); without those words hermes loads the"
+                   " plugin as standalone"),
+    "HPK005": Rule(W, "plugin.yaml key {key!r} is not one hermes reads: hermes-agent 0.19.0"
+                   " drops it silently, upstream 0.21 logs it (at debug for a manifest_version"
+                   " 1 file, at warning for 2) and ignores it",
+                   "remove it (read settings with load_plugin_config)",
+                   "_parse_manifest keeps only PluginManifest's fields (hermes_cli/plugins.py"
+                   " 1563-1652); upstream's plugins_manifest.py L32-39 @00067189 logs the"
+                   " rest: the plugin loads, the setting is lost"),
+    "HPK006": Rule(E, "the plugin name {name!r} cannot namespace skills: hermes registers"
+                   " them as '{name}:<skill>', but skill_view refuses a namespace outside"
+                   " [A-Za-z0-9_-]+, so they can never be loaded",
+                   "rename the plugin in plugin.yaml",
+                   "register_skill checks only the skill's own name and stores"
+                   " '<plugin name>:<skill>' (hermes_cli/plugins.py 1198-1241); skill_view"
+                   " answers 'Invalid namespace' for it (tools/skills_tool.py 1002-1016)"),
+    "HPK012": Rule(E, "requires_hermes {spec!r} does not parse: upstream's `hermes plugins"
+                   " validate` (catalog admission) refuses it, and upstream's loader, which"
+                   " skips a clause it cannot parse, enforces nothing",
+                   "write version clauses, e.g. requires_hermes: \">={floor}\" (or"
+                   " \">={floor}, <1.0\")",
+                   "_check_requires_hermes and _requires_hermes_spec_valid"
+                   " (hermes_cli/plugin_validate.py L74-121 @00067189)"),
+    "HPK013": Rule(W, "requires_hermes is the YAML {kind} {value!r}, which hermes reads as"
+                   " {read!r}", "quote it, e.g. requires_hermes: \">={floor}\"",
+                   "upstream reads the YAML value with str(): the plugin loads, with a floor"
+                   " other than the author meant (hermes_cli/plugins_manifest.py L479 @00067189)"),
+    "HPK014": Rule(W, "requires_hermes {spec!r} excludes {host}, which does not read the"
+                   " field (hermes enforces it from 0.21.3) and loads the plugin anyway",
+                   "make the plugin work there too, or tell its operators which hermes it"
+                   " needs", "registry releases drop requires_hermes with the other unknown"
+                   " keys (hermes_cli/plugins.py 1563-1652) and load the plugin"),
+    "HPK015": Rule(E, "config_schema {problem}: upstream's `hermes plugins validate` refuses"
+                   " the plugin (hermes-agent 0.19.0 ignores config_schema)",
+                   "declare each setting as {{type: str|int|float|bool|list|dict, default:"
+                   " ..., required: true|false, description: ...}}",
+                   "_check_config_spec (hermes_cli/plugin_validate.py L124-154 @00067189)"),
+    "HPK016": Rule(W, "config_schema.{key}: type {type!r} passes `hermes plugins validate`,"
+                   " but upstream's loader does not know it: it warns at every load and never"
+                   " checks that setting's type", "write type: dict",
+                   "doctor's _check_manifest_v2 and the loader's type table"
+                   " (hermes_cli/plugin_dev.py @2a7b56dd): the plugin loads, with a warning"),
+    "HPK017": Rule(E, "manifest_version {value!r}: {why}; `hermes plugins install` on"
+                   " {release} refuses the plugin (its installer accepts integers up to"
+                   " {limit}: 1 through 0.21.3, 2 from 0.21.4; the loader reads up to 2)",
+                   "write manifest_version: 1, or leave it out (absent means 1)",
+                   "the installer's manifest check (hermes_cli/plugins_cmd.py 507-523 of"
+                   " 0.19.0, _check_manifest_version of 0.21.3; the loader's limit from"
+                   " 0.21.4, pm/plugin_declarations.py manifest_version_error of 0.22.2);"
+                   " the loader itself loads the plugin"),
+})  # fmt: skip
 
 MANIFEST_KEYS: Final = frozenset(
     {"name", "version", "description", "author", "requires_env", "provides_tools",

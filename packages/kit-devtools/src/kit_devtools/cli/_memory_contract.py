@@ -10,12 +10,34 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kit_devtools.cli.findings import Finding
-from kit_devtools.cli.rules import finding
+from kit_devtools.cli.findings import E, Finding, Rule, W, declare, finding
 from kit_devtools.testing import InMemoryHost, LoadedPlugin, check_memory_provider
 from kit_devtools.testing._contract_memory import BLOCKS
 
 __all__ = ["memory_contract_findings"]
+
+declare("memory providers", {
+    "HPK605": Rule(E, "the memory provider {name!r} breaks its contract on hermes {release}:"
+                   " {member}: {contract_rule}: {detail}", "{fix}",
+                   "check --probe drives the provider as agent start and each turn drive it"
+                   " (kit_devtools.testing.check_memory_provider): hermes' MemoryManager"
+                   " catches and logs what a provider raises, so the member's work is lost;"
+                   " skips a schema without a name and drops a core tool's name; hands the"
+                   " model what handle_tool_call returns (agent/memory_manager.py 394-460,"
+                   " 774-837, 1134-1231); a real release's own MemoryManager gives the same"
+                   " verdict (tests/host/test_memory_contract.py)"),
+    "HPK606": Rule(W, "the memory provider {name!r} holds up the turn on hermes {release}:"
+                   " {member}: {detail}", "{fix}",
+                   "hermes calls prefetch before each model call (agent/turn_context.py"
+                   " 791-800), and sync_turn and queue_prefetch at the turn's end: on the"
+                   " agent's thread before 0.17.0 (agent/memory_manager.py 0.13.0 304-326), on"
+                   " the manager's single worker thread after it, which every later write"
+                   " waits for and shutdown abandons after 5 s (0.19.0 587-720, 1159-1212)"),
+    "HPK607": Rule(W, "the memory provider {name!r} was not driven: {member}: {detail}",
+                   "{fix}; then run check --probe again",
+                   "agent start adds the provider only when is_available() returns True"
+                   " (agent/agent_init.py 1460-1461): the contract cannot be driven further"),
+})  # fmt: skip
 
 UNAVAILABLE = "must return True where the provider can work"
 """The rule of an ``is_available()`` that is not True (HPK607)."""

@@ -59,9 +59,8 @@ from kit_devtools.cli._manifest_rules import (
     manifest_version_findings,
 )
 from kit_devtools.cli._recording_probe import recording_probe
-from kit_devtools.cli.findings import Finding
+from kit_devtools.cli.findings import E, Finding, Rule, W, declare, finding
 from kit_devtools.cli.lint import lint_plugin
-from kit_devtools.cli.rules import finding
 from kit_devtools.testing import InMemoryHost, LoadedPlugin
 from kit_devtools.testing._failure import PluginRefused
 from kit_devtools.testing._loader import directory_key
@@ -74,6 +73,42 @@ from kit_devtools.testing._manifest import (
 from kit_devtools.testing.host_names import profile
 
 __all__ = ["PROVIDES", "Preflight", "manifest_path", "preflight_directory"]
+
+_VALIDATE = ("upstream's `hermes plugins validate` (hermes_cli/plugin_validate.py"
+             " @00067189), the catalogue's admission, fails on it")  # fmt: skip
+
+declare("preflight", {
+    "HPK050": Rule(E, "plugin.yaml cannot be read: {why}; `hermes plugins validate` refuses"
+                   " the plugin", "add a plugin.yaml mapping with name, version and"
+                   " description", f"{_VALIDATE} (validate_plugin_dir L407-455)"),
+    "HPK051": Rule(E, "plugin.yaml has no {fields}: `hermes plugins validate` refuses the"
+                   " plugin", "add them (name, version and description must all be"
+                   " non-empty)", f"{_VALIDATE} (_check_manifest_fields L94-105)"),
+    "HPK052": Rule(E, "requires_env {problem}: `hermes plugins validate` refuses the plugin",
+                   "list environment variable names in UPPER_SNAKE_CASE, as strings or as"
+                   " {{name: ...}} mappings", f"{_VALIDATE} (_check_requires_env L157-178)"),
+    "HPK053": Rule(E, "register() did not run for the capability probe ({error}):"
+                   " `hermes plugins validate` refuses the plugin",
+                   "make the plugin import and register() with no settings and no network",
+                   f"{_VALIDATE} (_check_capabilities L319-363)"),
+    "HPK054": Rule(E, "registers {kind} that {key} does not declare: {names};"
+                   " `hermes plugins validate` refuses the plugin",
+                   "declare them in {key} (hermes-plugin-kit preflight --write does it)",
+                   f"{_VALIDATE} (_check_capabilities L319-363)"),
+    "HPK055": Rule(W, "{key} declares {kind} that register() does not register: {names};"
+                   " `hermes plugins validate` warns", "remove them from {key}"
+                   " (hermes-plugin-kit preflight --write does it), or register them",
+                   "validate warns and admits the plugin (_check_capabilities L319-363,"
+                   " hermes_cli/plugin_validate.py @00067189)"),
+    "HPK056": Rule(E, "tool names taken by hermes' built-in tools: {names};"
+                   " `hermes plugins validate` refuses the plugin",
+                   "rename the tools with your plugin's namespace",
+                   f"{_VALIDATE} (_check_builtin_collisions L382-401)"),
+    "HPK057": Rule(E, "{key} {problem}: `hermes plugins doctor` reports an error",
+                   "write {key} as a list of names (hermes-plugin-kit preflight --write)",
+                   "doctor_plugin (hermes_cli/plugin_dev.py @2a7b56dd) reports it as an"
+                   " error"),
+})  # fmt: skip
 
 PROVIDES: Final = (
     ("tools", "provides_tools"),

@@ -7,13 +7,36 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from kit_devtools.cli.findings import Finding
-from kit_devtools.cli.rules import finding
+from kit_devtools.cli.findings import E, Finding, Rule, declare, finding
 from kit_devtools.testing import InMemoryHost, LoadedPlugin, ModelProviderLoad
 from kit_devtools.testing._contract_run import PROVISION
 from kit_devtools.testing.contracts import check_provider
 
 __all__ = ["provider_contract_findings"]
+
+declare("provider contracts", {
+    "HPK621": Rule(E, "the context engine {name!r} breaks its contract on hermes {releases}:"
+                   " {member}: {broken}: {detail}", "{fix}",
+                   "the agent drives the engine context.engine names: its copy, update_model,"
+                   " get_tool_schemas, on_session_start, update_from_response,"
+                   " should_compress, compress, handle_tool_call, get_status, on_session_end"
+                   " (agent/agent_init.py 1822-2041, agent/conversation_compression.py"
+                   " 195-240 and 1034-1061, agent/tool_executor.py 1408-1433)"),
+    "HPK622": Rule(E, "the TTS provider {name!r} breaks its contract on hermes {releases}:"
+                   " {member}: {broken}: {detail}", "{fix}",
+                   "text_to_speech dispatches to the provider tts.provider names:"
+                   " synthesize(text, output_path, voice=, model=, speed=, format=), then"
+                   " needs a non-empty file (tools/tts_tool.py 480-569, 2528-2533)"),
+    "HPK623": Rule(E, "the transcription provider {name!r} breaks its contract on hermes"
+                   " {releases}: {member}: {broken}: {detail}", "{fix}",
+                   "transcribe_audio dispatches to the provider stt.provider names:"
+                   " is_available(), transcribe(file_path, model=, language=), the envelope"
+                   " dict read (tools/transcription_tools.py 906-1020)"),
+    "HPK624": Rule(E, "the model provider {name!r} breaks its contract on hermes {releases}:"
+                   " {member}: {broken}: {detail}", "{fix}",
+                   "hermes' transports read the ProviderProfile's fields and call its hooks"
+                   " (providers/base.py 39-175; providers/__init__.py 53-190)"),
+})  # fmt: skip
 
 RULE_OF: Final = {
     "context-engine": "HPK621",

@@ -31,8 +31,7 @@ from pathlib import Path
 from typing import Any, Final, cast
 
 from kit_devtools.cli._upstream import has_module
-from kit_devtools.cli.findings import Finding
-from kit_devtools.cli.rules import finding
+from kit_devtools.cli.findings import E, Finding, Rule, W, declare, finding
 
 __all__ = [
     "FALLBACK",
@@ -44,6 +43,21 @@ __all__ = [
     "scan_findings",
     "scanner",
 ]
+
+_SCAN = ("hermes' own install scan (scan_plugin and should_allow_plugin_install,"
+         " tools/plugin_guard.py), run on the plugin tree")  # fmt: skip
+
+declare("preflight", {
+    "HPK060": Rule(E, "hermes' install scan finds {pattern} (critical): {description};"
+                   " `hermes plugins install` refuses the plugin, and --force does not"
+                   " override it", "{fix}", _SCAN),
+    "HPK061": Rule(W, "hermes' install scan finds {pattern} (high): {description};"
+                   " `hermes plugins install` asks the user to confirm", "{fix}", _SCAN),
+    "HPK062": Rule(W, "hermes' install scan: {detail}", "run preflight --scan where a hermes"
+                   " with tools/plugin_guard.py is installed, or pass --scan-with 0.22.2",
+                   "the install scan is hermes' own (tools/plugin_guard.py); without it the"
+                   " verdict is the kit's approximation or missing"),
+})  # fmt: skip
 
 SCANNER: Final = "tools.plugin_guard"
 ENGINE: Final = "tools.skills_guard"

@@ -10,11 +10,34 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kit_core.hermes import ENTRY_POINT_GROUP, HostRelease
-from kit_devtools.cli.findings import Finding
-from kit_devtools.cli.rules import finding
+from kit_devtools.cli.findings import E, Finding, Rule, declare, finding
 from kit_devtools.testing._loader import directory_manifest
 from kit_devtools.testing._manifest import effective_kind
 from kit_devtools.testing.host_names import profile
+
+declare("plugin and manifest", {
+    "HPK007": Rule(E, "the entry point {name!r} names {value!r}, which has no register:"
+                   " hermes loads the entry point, reads register from what it gives, and"
+                   " records 'no register() function' (through 0.21.4; from 0.21.5 hermes"
+                   " calls a callable it gives)",
+                   "point it at the module: {module!r}",
+                   "_load_entrypoint_module returns ep.load() and the loader reads"
+                   " .register from it, so a function gives 'no register() function' and"
+                   " an object with a register loads (hermes_cli/plugins.py 1772,"
+                   " 1870-1886); 0.21.5 calls a callable result (plugins_loader.py ~L462)"),
+    "HPK008": Rule(E, "the entry point {name!r} is in group {group!r}, which hermes never"
+                   " scans", "declare it under [project.entry-points.\"hermes_agent.plugins\"]",
+                   "_scan_entry_points reads only the group 'hermes_agent.plugins'"
+                   " (hermes_cli/plugins.py 217, 1658-1682)"),
+    "HPK019": Rule(E, "the entry point {name!r} of {dist} ({value}) has this plugin's name:"
+                   " hermes discovers entry points after plugin directories and keeps the"
+                   " last plugin of a name, so beside that package this directory never loads"
+                   " (through 0.21.3; from 0.21.4 the directory keeps its name)",
+                   "rename the plugin in plugin.yaml, or install only one of the two",
+                   "_discover_and_load_inner keeps the last manifest of each key, entry"
+                   " points last (winners, hermes_cli/plugins.py 1317-1384 of 0.19.0);"
+                   " 0.21.4 drops entry points named in directory_keys"),
+})  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

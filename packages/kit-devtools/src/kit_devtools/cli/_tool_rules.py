@@ -12,10 +12,120 @@ from kit_core import ToolSpec, declaration_of
 from kit_core._annotations import signature_of
 from kit_core.hermes import HostRelease, reserved_tools
 from kit_devtools.cli._handler_source import dict_return
-from kit_devtools.cli.findings import Finding
-from kit_devtools.cli.rules import finding
+from kit_devtools.cli.findings import C, E, Finding, Rule, W, declare, finding
 from kit_devtools.testing._bridge import short_description
 from kit_devtools.testing.host_names import BUILTIN_TOOLSETS, MODELLED
+
+declare("tool schema", {
+    "HPK101": Rule(E, "the schema is a {kind}, not the function object hermes sends to the"
+                   " model", "pass {{'name', 'description', 'parameters': {{'type': 'object',"
+                   " ...}}}}", "register_tool reads the schema with .get(): a str or a list"
+                   " raises there, which disables the plugin (HPK001); an object with get()"
+                   " that is no mapping is registered, then get_definitions fails on it"
+                   " ('not a mapping', tools/registry.py) and no tool reaches the model"),
+    "HPK102": Rule(E, "the schema is wrapped twice: hermes adds the {{'type': 'function',"
+                   " 'function': ...}} envelope itself", "pass only the inner function object",
+                   "get_definitions wraps the schema again (tools/registry.py): the function"
+                   " has no name or parameters the model can use"),
+    "HPK103": Rule(E, "{keys} stand outside 'parameters': the model receives a tool with no"
+                   " arguments", "move them under schema['parameters']",
+                   "get_definitions sends schema['parameters'] only (tools/registry.py)"),
+    "HPK104": Rule(W, "the schema has no description: the model sees only"
+                   " schema['description'] (register_tool's description= never reaches it),"
+                   " so it guesses what the tool does", "set schema['description']",
+                   "get_definitions sends the schema's own description (tools/registry.py),"
+                   " empty: the tool reaches the model and its calls work;"
+                   " register_tool's description= is kept for listings only"),
+    "HPK105": Rule(E, "'parameters' is not an object schema ({problem}): hermes sends the"
+                   " tool with no arguments",
+                   "use 'parameters': {{'type': 'object', 'properties': {{...}}}}",
+                   "get_definitions normalises a parameters value that is not an object"
+                   " schema (tools/registry.py)"),
+    "HPK106": Rule(E, "'required' names {names}, which 'properties' does not define; hermes"
+                   " drops them, so the model is never told",
+                   "define those properties or drop them from 'required'",
+                   "get_definitions prunes 'required' to the defined properties"
+                   " (tools/registry.py)"),
+    "HPK107": Rule(W, "the argument has no description, so the model guesses what to pass",
+                   "add a 'description' (str_arg('...') requires one)",
+                   "hermes sends the argument as it is: the call works, the model guesses"),
+    "HPK108": Rule(W, "$ref is rejected or mangled by some model providers",
+                   "inline the referenced schema",
+                   "hermes sends $ref through unchanged; some providers refuse the request"),
+    "HPK109": Rule(W, "an array without 'items' is rejected by some model providers (Gemini"
+                   " among them)", "add 'items', e.g. {{'type': 'string'}}",
+                   "hermes sends the array schema unchanged; some providers refuse it"),
+})  # fmt: skip
+
+declare("tool name, toolset, handler", {
+    "HPK111": Rule(E, "model providers accept only letters, digits, '_' and '-' in function"
+                   " names, at most 64 characters", "rename it <namespace>_<verb>_<noun>",
+                   "hermes registers the name as it is and sends it to the model; the"
+                   " provider refuses every request that carries it"),
+    "HPK112": Rule(E, "{why}, so the model can never reach the plugin's tool",
+                   "give it your plugin's namespace, e.g. {suggestion}",
+                   "the agent loop answers these names before the registry"
+                   " (model_tools.py 606, 1167-1168; agent/tool_executor.py 1247-1474);"
+                   " tool_search, tool_describe and tool_call from 0.16.0, when hermes'"
+                   " tool-search bridge came (tools/tool_search.py); before, they were free"),
+    "HPK113": Rule(C, "the name is not lowercase snake_case",
+                   "use tool_name(namespace, verb, noun)",
+                   "the kit's naming convention: hermes accepts any provider-valid name"),
+    "HPK114": Rule(C, "the name has no namespace: one registry holds every plugin's tools and"
+                   " hermes' own", "name it {suggestion}",
+                   "the kit's naming convention: hermes accepts it until another plugin"
+                   " takes the same name (the later one is refused)"),
+    "HPK115": Rule(W, "toolset {toolset!r} is one of hermes' own: the tool is merged into it"
+                   " and switched on and off with it",
+                   "use a toolset named after your plugin",
+                   "a plugin toolset named like a static one is not a plugin toolset"
+                   " (toolsets.py 790-804): the operator cannot switch it on its own"),
+    "HPK117": Rule(C, "the memory_ prefix is the kit's convention for hermes' own memory"
+                   " tools: hermes reserves exact names only and runs this tool, but an"
+                   " active memory provider's tool of the same name shadows it",
+                   "if the tool is not a memory provider's, name it {suggestion}",
+                   "model_tools._AGENT_LOOP_TOOLS (model_tools.py 606) holds exact names;"
+                   " the agent loop also answers the active memory provider's tools first"
+                   " (agent/tool_executor.py 1247-1474)"),
+    "HPK118": Rule(C, "with the tool-search bridge, on by default on {release}, the model"
+                   " picks tools from one line each, and this tool's reads {line!r}: {why}",
+                   "start the description with one short sentence saying what the tool"
+                   " does and to what (the model sees 60 characters of it), details after"
+                   " it",
+                   "tool_search's description lists each deferred tool as '<name>: <first"
+                   " sentence>' clipped to 60 characters (tools/tool_search.py _short_desc,"
+                   " 0.20.0 on); the full schema comes only through tool_describe"),
+    "HPK121": Rule(E, "the handler cannot take (args, **kwargs): hermes passes the arguments"
+                   " positionally and task_id, session_id and user_task as keywords",
+                   "define it as def handler(args, **kwargs)",
+                   "registry.dispatch calls handler(args, **kwargs) and turns the TypeError"
+                   " into a tool error (tools/registry.py 615-644)"),
+    "HPK122": Rule(E, "an async def handler registered without is_async=True returns an"
+                   " un-awaited coroutine, which hermes turns into an error",
+                   "pass is_async=True to register_tool",
+                   "registry.dispatch calls the handler without awaiting and rejects the"
+                   " coroutine result (tools/registry.py 615-644)"),
+    "HPK123": Rule(E, "is_async=True but the handler is not async def: hermes hands its"
+                   " result to an event loop, which refuses a string, so every call fails",
+                   "drop is_async or make the handler async",
+                   "registry.dispatch runs _run_async(handler(...)) for is_async tools"
+                   " (tools/registry.py 627-629, model_tools.py 88-140)"),
+    "HPK124": Rule(W, "the handler names hermes' keywords ({keywords}) instead of taking"
+                   " **kwargs: it works on this hermes, and every call fails on a release"
+                   " that passes one more", "add **kwargs to its parameters",
+                   "registry.dispatch(name, args, task_id=..., session_id=..., user_task=...)"
+                   " (model_tools.py 1272-1278); the keywords grew between releases (the host"
+                   " model's tool_keywords)"),
+    "HPK125": Rule(E, "the handler returns a dict ({at}: {statement}), not the JSON string"
+                   " hermes expects: hermes replaces it with a tool_result_contract error, so"
+                   " the model never gets the result",
+                   "return json.dumps(...) of it, or declare the tool with @tool (the kit"
+                   " encodes what the handler returns)",
+                   "_normalize_handler_result refuses a result that is not a string or a"
+                   " multimodal envelope (tools/registry.py); before 0.19.0 hermes hands the"
+                   " dict itself on where the agent loop expects the tool message's text;"
+                   " read from the handler's source, without running it"),
+})  # fmt: skip
 
 _SNAKE: Final = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*")
 _PROVIDER_NAME: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")

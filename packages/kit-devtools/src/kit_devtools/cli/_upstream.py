@@ -22,10 +22,16 @@ import tempfile
 from pathlib import Path
 from typing import Any, Final, cast
 
-from kit_devtools.cli.findings import Finding
-from kit_devtools.cli.rules import finding
+from kit_devtools.cli.findings import E, Finding, Rule, W, declare, finding
 
 __all__ = ["TOOLS", "available", "has_module", "upstream_findings"]
+
+declare("preflight", {
+    "HPK058": Rule(E, "hermes' own `{command}` fails: {detail}", "{fix}",
+                   "the installed hermes' own command, run on the plugin"),
+    "HPK059": Rule(W, "hermes' own `{command}` warns: {detail}", "{fix}",
+                   "the installed hermes' own command, run on the plugin"),
+})  # fmt: skip
 
 TOOLS: Final = {
     "hermes plugins validate": ("hermes_cli.plugin_validate", "validate_plugin_dir"),

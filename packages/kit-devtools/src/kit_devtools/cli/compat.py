@@ -38,17 +38,35 @@ from kit_devtools.cli._compat_source import (
     source_root,
 )
 from kit_devtools.cli._compat_uses import Recorder, RecordingHost
+from kit_devtools.cli._load_rules import load_findings
 from kit_devtools.cli._manifest_rules import manifest_version_findings
+from kit_devtools.cli._provider_rules import memory_provider_of, model_provider_of
 from kit_devtools.cli._report import counts, not_loaded, plugin_heading
 from kit_devtools.cli._target import Target
 from kit_devtools.cli._tool_rules import signature_shape
-from kit_devtools.cli.findings import Finding
-from kit_devtools.cli.lint import load_findings, memory_provider_of, model_provider_of
-from kit_devtools.cli.rules import finding
+from kit_devtools.cli.findings import E, Finding, Rule, W, declare, finding
 from kit_devtools.testing import LoadedPlugin
 from kit_devtools.testing._requires_hermes import spec_of, version_satisfies
 
 __all__ = ["compat_report", "render_json", "render_text"]
+
+declare("compat", {
+    "HPK506": Rule(E, "{what} is offered by no hermes release the kit knows",
+                   "remove it; check the name against hermes' documentation",
+                   "no release the host model knows has it: a PluginContext member raises"
+                   " AttributeError in register(), which disables the plugin; a hook or"
+                   " middleware name is stored with a warning and never called"
+                   " (hermes_cli/plugins.py 1158-1194)"),
+    "HPK510": Rule(W, "plugin.yaml has no requires_hermes: upstream hermes loads the plugin on"
+                   " any release, and an operator cannot tell that it needs {floor} or later",
+                   "add requires_hermes: \">={floor}\"",
+                   "upstream enforces requires_hermes only where it is written"
+                   " (requires_hermes_error, hermes_cli/plugins_manifest.py L412-420 @00067189)"),
+    "HPK511": Rule(W, "requires_hermes {spec!r} admits hermes-agent {below}, older than the"
+                   " plugin's floor {floor} ({reason})", "raise it: requires_hermes:"
+                   " \">={floor}\"", "upstream admits the plugin on releases below its"
+                   " floor, where it then fails"),
+})  # fmt: skip
 
 
 def _skill_path_findings(

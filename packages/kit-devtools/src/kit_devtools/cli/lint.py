@@ -1,29 +1,24 @@
-"""``check``'s lint: every rule applied to one plugin loaded into the in-memory host."""
+"""``check``'s lint: what register() registered, as the in-memory host received it (a tool
+hermes refused, HPK116; commands, HPK201-HPK205; hooks and middleware, HPK301-HPK303;
+skills, HPK401), and :func:`lint_plugin`, every rule applied to one plugin."""
 
 from __future__ import annotations
 
 import difflib
-import json
-import traceback
 from collections.abc import Iterable
-from pathlib import PurePath
-from typing import Any, Final, cast
+from typing import Any, cast
 
-from kit_core import ErrorCode, ToolSpec, declaration_of
 from kit_core._annotations import signature_of
-from kit_core._runtime import MISSING_AWAIT_HINT, SYNC_AWAITABLE_HINT
 from kit_core.hermes import HostRelease
-from kit_devtools.cli._chat_turn import simulate_chat_turn
-from kit_devtools.cli._compat_source import (
-    absent_member_findings,
-    is_own_package,
-    own_import_findings,
-    source_root,
-)
+from kit_devtools.cli._compat_source import absent_member_findings, source_root
 from kit_devtools.cli._cron_rules import cron_provider_findings
-from kit_devtools.cli._handler_source import dict_return
-from kit_devtools.cli._manifest_rules import MANIFEST_KEYS, manifest_findings
-from kit_devtools.cli._probe_args import arguments_for
+from kit_devtools.cli._load_rules import load_findings
+from kit_devtools.cli._manifest_rules import manifest_findings
+from kit_devtools.cli._provider_rules import (
+    memory_provider_findings,
+    model_provider_findings,
+    provision_findings,
+)
 from kit_devtools.cli._tool_rules import (
     bridge_line_findings,
     handler_findings,
@@ -32,8 +27,7 @@ from kit_devtools.cli._tool_rules import (
     schema_findings,
     signature_shape,
 )
-from kit_devtools.cli.findings import Finding
-from kit_devtools.cli.rules import finding
+from kit_devtools.cli.findings import E, Finding, Rule, declare, finding
 from kit_devtools.testing import (
     InMemoryHost,
     LoadedPlugin,
@@ -41,165 +35,23 @@ from kit_devtools.testing import (
     ModelProviderLoad,
 )
 from kit_devtools.testing._cron_provider import CronProviderLoad
-from kit_devtools.testing._failure import ManifestNotRead, PluginRefused
-from kit_devtools.testing._failure import where as where_raised
 from kit_devtools.testing._hooks import SENT_KEYWORDS
-from kit_devtools.testing._manifest import (
-    has_manifest,
-    is_memory_provider_dir,
-    registers_memory_provider,
-)
-from kit_devtools.testing._pipeline import multimodal
-from kit_devtools.testing._providers import PROVIDER_KINDS
-from kit_devtools.testing._real_hermes import hermes_installed
-from kit_devtools.testing.host_names import MODELLED, hermes_top_level
+from kit_devtools.testing._manifest import has_manifest
+from kit_devtools.testing.host_names import MODELLED
 
-__all__ = [
-    "MANIFEST_KEYS",
-    "lint_plugin",
-    "load_findings",
-    "memory_provider_of",
-    "model_provider_of",
-    "probe_tools",
-]
-
-PROBE_SESSION: Final = "hpk-probe"
-"""The task and session id of the probe's calls."""
-_HOST_ERRORS: Final = ("[TOOL_ERROR]", "Tool execution failed:", "Error executing")
-"""How hermes words a tool whose handler raised (``tools/registry.py`` dispatch)."""
+__all__ = ["lint_plugin"]
 
 
 def _events(host: InMemoryHost, plugin: str, surface: str) -> list[Any]:
     return [e for e in host.events if e.plugin == plugin and e.surface == surface]
 
 
-def _raised_in(exc: BaseException, function: str) -> bool:
-    return any(frame.name == function for frame in traceback.extract_tb(exc.__traceback__))
-
-
-def memory_provider_of(host: InMemoryHost, plugin: LoadedPlugin) -> MemoryProviderLoad | None:
-    """The memory provider hermes' memory discovery would load from the plugin directory:
-    it selects folders by the text test whatever the manifest says (``plugins/memory``
-    ``find_provider_dir``), so a plugin of another kind (``kind: standalone``, loaded by the
-    general loader too) is also a memory provider when discovery gets one from it, or when
-    its ``__init__.py`` calls ``register_memory_provider``. None for any other plugin."""
-    if plugin.path is None or not is_memory_provider_dir(plugin.path):
-        return None  # nothing loads an exclusive plugin that is no memory provider
-    memory = host.load_memory_provider(plugin.path)
-    if plugin.kind == "exclusive" or memory.provider is not None:
-        return memory
-    return memory if registers_memory_provider(plugin.path) else None
-
-
-def model_provider_of(host: InMemoryHost, plugin: LoadedPlugin) -> ModelProviderLoad | None:
-    """The profiles hermes' ``providers/`` discovery would get from a ``model-provider``
-    plugin directory (declared, or re-kinded by hermes from its source); None otherwise."""
-    if plugin.kind != "model-provider" or plugin.path is None:
-        return None
-    return host.load_model_provider(plugin.path)
-
-
-def model_provider_findings(plugin: LoadedPlugin, model: ModelProviderLoad) -> list[Finding]:
-    """HPK603 when hermes would get no profile (HPK018 when only hermes is missing)."""
-    if model.profiles:
-        return []
-    missing = _missing_module(plugin, model.exception)
-    return [missing or finding("HPK603", f"plugin {plugin.key}", why=model.problem)]
-
-
-def memory_provider_findings(plugin: LoadedPlugin, memory: MemoryProviderLoad) -> list[Finding]:
-    """What hermes' memory discovery and memory manager would trip over."""
-    where = f"plugin {plugin.key}"
-    if memory.provider is None:
-        missing = _missing_module(plugin, memory.exception)
-        return [missing or finding("HPK601", where, why=memory.how)]
-    found = [
-        finding("HPK602", where, name=memory.name or plugin.key, problem=problem)
-        for problem in memory.problems
-    ]
-    for schema in memory.tools:
-        found += schema_findings(str(schema["name"]), schema)
-    return found
-
-
-def load_findings(plugin: LoadedPlugin) -> list[Finding]:
-    """Why hermes' general loader does not load the plugin, if it does not, and what in
-    its source stops hermes importing it (HPK504: an absolute import of its own package,
-    found also where it loads here, as in its own tests). ``check`` and ``compat`` both
-    diagnose a load with it: an import failure that HPK504 explains is that finding, not
-    HPK003; a skill path register_skill fails on is HPK503 (a str) or HPK401."""
-    own = own_import_findings(plugin)
-    return _load_failure(plugin, explained=bool(own)) + own
-
-
-def _load_failure(plugin: LoadedPlugin, *, explained: bool) -> list[Finding]:
-    """Why the loader does not load the plugin (none when HPK504 ``explained`` an import
-    failure of the plugin's own package)."""
-    where = f"plugin {plugin.key}"
-    if plugin.error is None:
-        return []
-    exc = plugin.exception
-    if isinstance(exc, ManifestNotRead):
-        return [finding("HPK020", where, file=exc.file, why=exc.why, fix=exc.fix)]
-    if isinstance(exc, PluginRefused):
-        return [finding("HPK009", where, reason=exc.reason, fix=exc.fix)]
-    if plugin.error == "no register() function" or exc is None:
-        return [finding("HPK002", where)]
-    if _raised_in(exc, "register_skill"):
-        return [_skill_failure(plugin, exc)]
-    failed_import = _import_error(exc)
-    if explained and failed_import is not None and is_own_package(plugin, failed_import.name or ""):
-        return []
-    missing = _missing_module(plugin, exc)
-    if missing is not None:
-        return [missing]
-    error = f"{type(exc).__name__}: {exc} (at {where_raised(exc)})"
-    if not _raised_in(exc, "register"):  # it failed while the plugin was being imported
-        return [finding("HPK003", where, error=error)]
-    return [finding("HPK001", where, error=error)]
-
-
-def _skill_failure(plugin: LoadedPlugin, exc: BaseException) -> Finding:
-    """HPK503 for a path register_skill could not call ``exists()`` on (a str), else
-    HPK401 for the path it refused; both read from the call that raised."""
-    called = _call_of(exc, "register_skill")
-    name, path = called.get("name", "?"), called.get("path")
-    where = f"skill {name}" if isinstance(name, str) else f"plugin {plugin.key}"
-    if isinstance(exc, AttributeError) and path is not None and not isinstance(path, PurePath):
-        return finding("HPK503", where, type=type(path).__name__)
-    shown = path if path is not None else getattr(exc, "filename", None) or "?"
-    return finding("HPK401", where, path=shown, why=f"{type(exc).__name__}: {exc}")
-
-
-def _call_of(exc: BaseException, function: str) -> dict[str, Any]:
-    """The arguments of the innermost frame of ``function`` the exception went through."""
-    found: dict[str, Any] = {}
-    tb = exc.__traceback__
-    while tb is not None:
-        if tb.tb_frame.f_code.co_name == function:
-            found = dict(tb.tb_frame.f_locals)
-        tb = tb.tb_next
-    return found
-
-
-def _import_error(failure: BaseException | None) -> ImportError | None:
-    """The ImportError the failure is, or that caused it."""
-    exc = failure
-    while exc is not None and not isinstance(exc, ImportError):
-        exc = exc.__cause__ or exc.__context__
-    return exc
-
-
-def _missing_module(plugin: LoadedPlugin, failure: BaseException | None) -> Finding | None:
-    """HPK018 when the plugin failed on a hermes module that is absent only because
-    hermes-agent is not installed here (in hermes that module is there)."""
-    exc = _import_error(failure)
-    if exc is None or not exc.name or hermes_installed():
-        return None
-    name, text = exc.name, f"{type(exc).__name__}: {exc}"
-    if name.partition(".")[0] not in hermes_top_level():
-        return None
-    return finding("HPK018", f"plugin {plugin.key}", module=name, error=text)
+declare("tool name, toolset, handler", {
+    "HPK116": Rule(E, "hermes refused the tool: {message}",
+                   "rename it; built-in names are taken",
+                   "register_tool refuses a name a built-in or another plugin holds"
+                   " (hermes_cli/plugins.py 391-472, tools/registry.py)"),
+})  # fmt: skip
 
 
 def _tool_findings(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]:
@@ -231,6 +83,33 @@ def _tool_findings(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]:
     return found
 
 
+declare("commands", {
+    "HPK201": Rule(E, "'_' in a command name: messaging platforms look commands up with '_'"
+                   " turned into '-', so /{name} is unreachable there", "use {suggestion}",
+                   "the gateway resolves a slash command with '_' replaced by '-' before"
+                   " get_plugin_command_handler (gateway/run.py)"),
+    "HPK202": Rule(E, "hermes skipped the command: {message}", "choose another name",
+                   "register_command refuses an empty name or a built-in command's"
+                   " (hermes_cli/plugins.py 529-581)"),
+    "HPK203": Rule(E, "the handler cannot take the {what}", "give it one positional parameter",
+                   "hermes calls a slash command's handler(raw_args) and a CLI command's"
+                   " handler_fn(args): a TypeError instead of the command"),
+    "HPK204": Rule(E, "'hermes {name}' is a built-in subcommand: hermes never runs the"
+                   " plugin's, and adding it fails, which hides every plugin terminal command"
+                   " added after it", "choose another name",
+                   "hermes_cli/main.py skips plugin discovery for a built-in subcommand;"
+                   " otherwise it adds the plugins' commands in one loop, where argparse"
+                   " raises 'conflicting subparser' (Python 3.11+) and the loop ends"
+                   " ('Plugin CLI discovery failed', logged at debug)"),
+    "HPK205": Rule(E, "the CLI command has no setup_fn: hermes calls setup_fn(subparser)"
+                   " unconditionally and the failure hides the command, and every plugin"
+                   " terminal command added after it",
+                   "pass setup_fn=lambda parser: None",
+                   "the CLI's plugin subcommand wiring calls setup_fn(parser)"
+                   " (hermes_cli/main.py; register_cli_command, plugins.py 504-525)"),
+})  # fmt: skip
+
+
 def _command_findings(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]:
     found = [
         finding("HPK202", f"command {e.name}", message=e.message)
@@ -255,33 +134,22 @@ def _command_findings(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]
     return found
 
 
-def _provision_fix(kind: str) -> str:
-    """What hermes' registry of ``kind`` takes, for HPK604's fix."""
-    if kind == "context_engine":
-        return "agent.context_engine.ContextEngine; hermes takes one context engine"
-    _, module, base, _ = PROVIDER_KINDS[kind]
-    subclass = f"{module}.{base}"
-    return {
-        "tts": f"{subclass}, with a name no built-in TTS provider has",
-        "transcription": f"{subclass}, with a name no built-in speech-to-text provider has",
-        "dashboard_auth": f"{subclass}; set name and display_name, implement every abstract"
-        " method (assert_protocol_compliance(YourClass) in a test says so) and give each"
-        " provider a name of its own",
-        "secret_source": f"{subclass}, with a lowercase name of letters, digits and '_',"
-        " api_version = SECRET_SOURCE_API_VERSION, shape 'mapped' or 'bulk', and a name and"
-        " scheme no other source has",
-    }.get(kind, subclass)
-
-
-def _provision_findings(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]:
-    """HPK604 for each provider (or context engine) hermes ignores with a WARNING."""
-    return [
-        finding("HPK604", f"{e.surface} {e.name}".rstrip(), kind=e.surface, message=e.message,
-                fix=_provision_fix(e.surface))
-        for e in host.events
-        if e.plugin == plugin.name and e.level == "WARNING"
-        and (e.surface in PROVIDER_KINDS or e.surface == "context_engine")
-    ]  # fmt: skip
+declare("hooks and middleware", {
+    "HPK301": Rule(E, "the callback does not take **kwargs: hermes adds keywords"
+                   " (telemetry_schema_version at least), the TypeError is swallowed and the"
+                   " callback silently never runs", "add **kwargs to its parameters",
+                   "invoke_hook calls callback(**kwargs) and logs the exception"
+                   " (hermes_cli/plugins.py 1892-1927)"),
+    "HPK302": Rule(E, "hermes-agent 0.19.0 calls hooks and middleware synchronously: an async"
+                   " def body never runs (or its coroutine becomes the result)",
+                   "make it a plain def",
+                   "invoke_hook and the middleware chains call the callback without awaiting"
+                   " (hermes_cli/plugins.py 1892-1927, hermes_cli/middleware.py)"),
+    "HPK303": Rule(E, "{surface} {name!r} is not one hermes knows: it is stored and never"
+                   " called", "{known}",
+                   "register_hook and register_middleware warn on an unknown name and store"
+                   " it; nothing invokes it (hermes_cli/plugins.py 1158-1194)"),
+})  # fmt: skip
 
 
 def _unknown_name_hint(name: str, known: Iterable[str]) -> str:
@@ -353,6 +221,17 @@ def _callback_shape(
     return found
 
 
+declare("skills", {
+    "HPK401": Rule(E, "the skill path {path} is not a file hermes can serve ({why})",
+                   "point plugin_skill/register_skill at the skill's file itself (its"
+                   " SKILL.md)",
+                   "register_skill raises FileNotFoundError for a path that does not"
+                   " exist, which disables the plugin (hermes_cli/plugins.py 1198-1241); a"
+                   " directory is registered, and skill_view fails reading it; a file of"
+                   " any name is read (tools/skills_tool.py 857-881)"),
+})  # fmt: skip
+
+
 def _skill_findings(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]:
     found: list[Finding] = []
     for qualified in plugin.skills:
@@ -379,10 +258,11 @@ def lint_plugin(
 ) -> list[Finding]:
     """Every finding for ``plugin`` as the in-memory ``host`` loaded it; for a memory or
     model provider, what its discovery gave (``memory``, ``model``: from
-    :func:`memory_provider_of` and :func:`model_provider_of`) replaces the general
-    loader's verdict, which records it without loading it. A plugin the general loader
-    loads and memory discovery takes too (``kind: standalone``) is judged on both; so is a
-    cron scheduler provider (``cron``: from :func:`~._cron_rules.cron_provider_of`)."""
+    :func:`~._provider_rules.memory_provider_of` and
+    :func:`~._provider_rules.model_provider_of`) replaces the general loader's verdict, which
+    records it without loading it. A plugin the general loader loads and memory discovery
+    takes too (``kind: standalone``) is judged on both; so is a cron scheduler provider
+    (``cron``: from :func:`~._cron_rules.cron_provider_of`)."""
     general = model is None and (memory is None or plugin.kind != "exclusive")
     if cron is not None and plugin.path is not None and not has_manifest(plugin.path):
         general = False  # cron discovery alone reads a folder without plugin.yaml
@@ -398,90 +278,9 @@ def lint_plugin(
     found += _tool_findings(host, plugin)
     found += _command_findings(host, plugin)
     found += _callback_findings(host, plugin)
-    found += _provision_findings(host, plugin)
+    found += provision_findings(host, plugin)
     root = source_root(plugin)
     if root is not None and general:  # a provider's register() alone gets its
         # discovery's collector, not a PluginContext
         found += absent_member_findings(root, host.release, plugin.exception)
     return found
-
-
-def probe_tools(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]:
-    """Call each of the plugin's tools through the host pipeline: with empty arguments,
-    then with arguments built from its schema (what a model could send), in a simulated
-    chat turn (a media tool delivers to its chat, recorded)."""
-    found: list[Finding] = []
-    simulate_chat_turn(host, PROBE_SESSION)
-    for name in plugin.tools:
-        entry = host.tools.get(name)
-        if entry is None or entry.plugin != plugin.name:
-            continue
-        spec = declaration_of(entry.handler, ToolSpec)
-        examples = spec.examples if spec is not None else None
-        built = arguments_for(entry.schema.get("parameters"), examples)
-        calls: list[tuple[str, dict[str, Any]]] = [("empty arguments", {})]
-        if built:
-            calls.append((f"arguments built from its schema {json.dumps(built)}", built))
-        for called_with, args in calls:
-            problem = _probe_problem(host, name, called_with, args)
-            if problem is not None:
-                found.append(problem)
-                break
-    return found
-
-
-_RAISED: Final = (ErrorCode.HANDLER_ERROR, ErrorCode.RESULT_TOO_LARGE)
-"""The error codes of a handler that raised (an image too large for hermes included)."""
-
-
-def _probe_problem(
-    host: InMemoryHost, name: str, called_with: str, args: dict[str, Any]
-) -> Finding | None:
-    out = host.call_tool(name, args, task_id=PROBE_SESSION, session_id=PROBE_SESSION)
-    where = f"tool {name}"
-    if not isinstance(out, str):
-        if multimodal(out) is not None:
-            return None  # hermes' multimodal envelope: a valid result
-        return finding("HPK132", where, called_with=called_with, kind=f"a {type(out).__name__}")
-    try:
-        data = json.loads(out)
-    except ValueError:
-        return None  # a plain string is a valid tool result
-    if not isinstance(data, dict):
-        return None
-    reply = cast("dict[str, Any]", data)
-    unawaited = _unawaited(host, name, reply)
-    if unawaited is not None:
-        return None if unawaited == "HPK122" else finding(unawaited, where, called_with=called_with)
-    if reply.get("error_type") == "tool_result_contract":
-        dict_result = reply.get("result_type") == "dict"
-        if dict_result and dict_return(host.tools[name].handler) is not None:
-            return None  # HPK125 names the return statement
-        kind = f"a {reply.get('result_type')}"
-        return finding("HPK132", where, called_with=called_with, kind=kind)
-    error = str(reply.get("error", ""))
-    if error.startswith(_HOST_ERRORS):  # the exception escaped to hermes
-        return finding("HPK131", where, called_with=called_with, error=error)
-    if reply.get("error_code") in _RAISED:  # the kit caught it
-        return finding("HPK133", where, called_with=called_with, error=error)
-    return None
-
-
-def _unawaited(host: InMemoryHost, name: str, reply: dict[str, Any]) -> str | None:
-    """The rule of a call whose handler gave back an awaitable nothing awaits: HPK134 for a
-    plain ``def`` handler (it should be ``async def``, or await what it calls), HPK135 for
-    an ``async def`` one (an ``await`` is missing), HPK122 for an ``async def`` handler
-    registered without ``is_async`` (the static rule says it); None for any other reply.
-    A kit tool says which in its ``result_not_serializable`` envelope; hermes' result
-    contract names the coroutine of a hand-written handler."""
-    if reply.get("error_code") == ErrorCode.RESULT_NOT_SERIALIZABLE:
-        error = str(reply.get("error", ""))
-        if MISSING_AWAIT_HINT in error:
-            return "HPK135"
-        return "HPK134" if SYNC_AWAITABLE_HINT in error else None
-    if reply.get("error_type") != "tool_result_contract" or reply.get("result_type") != "coroutine":
-        return None
-    entry = host.tools[name]
-    if not is_coroutine_function(entry.handler):
-        return "HPK134"
-    return "HPK135" if entry.is_async else "HPK122"
