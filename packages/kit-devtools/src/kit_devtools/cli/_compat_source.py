@@ -306,8 +306,16 @@ def absent_member_findings(
         if since is None or version_key(since.version) <= version_key(release.version):
             continue  # not a member (HPK506 is about names no release has)
         more = f" (and {len(places) - 1} more)" if len(places) > 1 else ""
-        details = {"member": member, "release": release.label, "since": since.label}
-        found.append(finding("HPK507", places[0] + more, **details, version=since.version))
+        found.append(
+            finding(
+                "HPK507",
+                places[0] + more,
+                member=member,
+                release=release.label,
+                since=since.label,
+                version=since.version,
+            )
+        )
     return found
 
 
