@@ -115,7 +115,7 @@ class LifecycleMembers:
         (``set_config``, plugins.py 0.20.1 L1450-1504, 0.21.3 L269-288): a key other than a
         plugin-relative one is the ValueError of ``get_config``, with hermes' WARNING; the
         in-memory host is no managed install, so no PermissionError."""
-        from kit_devtools.testing._upstream_context import relative_segments
+        from kit_devtools.testing._upstream_config import relative_segments
 
         try:
             segments = relative_segments(key)

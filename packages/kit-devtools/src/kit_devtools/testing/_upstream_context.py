@@ -23,116 +23,23 @@ modelled from ``hermes_cli/plugins.py`` @00067189dfecf833d4d009c2dd977ae85cf800e
   (the rollback: ``_load_plugin_scoped``, ``hermes_cli/plugins_loader.py`` L317-325 @00067189,
   through ``_dispose_registrations``, plugins_ledger.py L186-196 @0cb8bc23, reverse
   acquisition order), so nothing of that plugin stays registered.
+
+The manifest with its ``config_schema`` and the plugin-relative config keys are in
+``_upstream_config``; the handle, ``PluginRegistration``, is in ``_upstream_registration``.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any, Final, cast
+from typing import Any, Final
 
-from kit_core.hermes import RESERVED_CONFIG_ROOTS
+from kit_devtools.testing._upstream_config import nested, relative_segments
+from kit_devtools.testing._upstream_registration import PluginRegistration
 from kit_devtools.testing.context import HostContext, PluginManager
-from kit_devtools.testing.entries import PluginManifest
 from kit_devtools.testing.host_names import BUILTIN_TOOLS
 
-_SEGMENT: Final = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$")
 _UNSET: Final = object()
-
-
-@dataclass(frozen=True, slots=True)
-class UpstreamManifest(PluginManifest):
-    """Upstream's ``PluginManifest``: 0.19.0's fields and ``config_schema``."""
-
-    config_schema: dict[str, Any] = field(default_factory=dict[str, Any])
-
-
-def upstream_manifest(manifest: PluginManifest, data: Mapping[str, Any]) -> UpstreamManifest:
-    """``manifest`` with the ``config_schema`` of the parsed YAML (mapping entries only)."""
-    if hasattr(manifest, "config_schema"):  # the release's own manifest (0.20.1 on) has it
-        return cast("UpstreamManifest", manifest)
-    raw = data.get("config_schema")
-    schema: dict[str, Any] = {}
-    if isinstance(raw, Mapping):
-        for key, spec in raw.items():  # pyright: ignore[reportUnknownVariableType]
-            if isinstance(spec, Mapping):
-                schema[str(key)] = dict(spec)  # pyright: ignore[reportUnknownArgumentType]
-    values = {f.name: getattr(manifest, f.name) for f in fields(manifest)}
-    return UpstreamManifest(**values, config_schema=schema)
-
-
-def relative_segments(key: object) -> tuple[str, ...]:
-    """``_plugin_relative_segments`` (plugins_state.py L24-38 @25ce047f)."""
-    if not isinstance(key, str):
-        msg = "Expected a plugin-relative config key string"
-        raise ValueError(msg)
-    segments = tuple(key.split("."))
-    invalid = not key or "/" in key or "\\" in key or segments[0].lower() in RESERVED_CONFIG_ROOTS
-    if invalid or not all(_SEGMENT.fullmatch(s) for s in segments):
-        msg = (
-            "Expected a plugin-relative config key such as 'endpoint' or "
-            "'retry.policy'; global, cross-plugin, and traversal paths are forbidden"
-        )
-        raise ValueError(msg)
-    return segments
-
-
-def _nested(root: object, segments: tuple[str, ...], default: Any) -> Any:
-    """``_nested_plugin_value`` (plugins_state.py L42-49 @25ce047f)."""
-    current: Any = root
-    for segment in segments:
-        if not isinstance(current, Mapping) or segment not in current:
-            return default
-        current = cast("Mapping[str, Any]", current)[segment]
-    return current
-
-
-class PluginRegistration:
-    """A handle for one registration (``kind``, ``key``, ``plugin_key``, ``persistent``, as
-    hermes' ``PluginRegistration``); ``dispose()`` takes it back (once) and drops it from
-    the ledger (``_on_dispose`` -> ``_forget_registrations``)."""
-
-    __slots__ = ("_forget", "_release", "key", "kind", "persistent", "plugin_key")
-
-    def __init__(
-        self,
-        kind: str,
-        key: str,
-        release: Callable[[], None],
-        plugin_key: str = "",
-        *,
-        persistent: bool = False,
-        forget: Callable[[PluginRegistration], None] | None = None,
-    ) -> None:
-        self.kind = kind
-        self.key = key
-        self.plugin_key = plugin_key
-        self.persistent = persistent
-        self._release: Callable[[], None] | None = release
-        self._forget = forget
-
-    def __repr__(self) -> str:
-        return (
-            f"PluginRegistration(kind={self.kind!r}, key={self.key!r},"
-            f" plugin_key={self.plugin_key!r}, persistent={self.persistent!r})"
-        )
-
-    @property
-    def active(self) -> bool:
-        """Whether this handle still owns its registration."""
-        return self._release is not None
-
-    def dispose(self) -> None:
-        release, self._release = self._release, None
-        if release is None:
-            return
-        try:
-            release()
-        finally:
-            if self._forget is not None:
-                self._forget(self)
 
 
 class _Manager(PluginManager):
@@ -161,14 +68,14 @@ class UpstreamContext(HostContext):
     def get_config(self, key: str, default: Any = None) -> Any:
         segments = relative_segments(key)
         plugins: Any = self._state.config.get("plugins")
-        entry = _nested(plugins, ("entries", self.plugin_id), None)
+        entry = nested(plugins, ("entries", self.plugin_id), None)
         if not isinstance(entry, Mapping):
             return default
         entry_map: Mapping[str, Any] = entry  # pyright: ignore[reportUnknownVariableType]
-        value = _nested(entry_map.get("settings"), segments, _UNSET)
+        value = nested(entry_map.get("settings"), segments, _UNSET)
         if value is not _UNSET:
             return value
-        return _nested(entry_map.get("config"), segments, default)
+        return nested(entry_map.get("config"), segments, default)
 
     def _track(
         self, kind: str, name: str, release: Callable[[], None], *, persistent: bool = False
@@ -417,7 +324,7 @@ class UpstreamContext(HostContext):
                 " or an origin" if origin else ""
             )
         elif (
-            _nested(self._state.config, ("plugins", "entries", self.plugin_id), {}).get(
+            nested(self._state.config, ("plugins", "entries", self.plugin_id), {}).get(
                 "allow_gateway_injection"
             )
             is not True

@@ -44,7 +44,8 @@ from kit_devtools.testing._manifest import plugin_slug
 from kit_devtools.testing._memory_provider import MemoryProviderLoad
 from kit_devtools.testing._model_provider import ModelProviderLoad
 from kit_devtools.testing._state import HostState
-from kit_devtools.testing._upstream_context import UpstreamContext, upstream_manifest
+from kit_devtools.testing._upstream_config import upstream_manifest
+from kit_devtools.testing._upstream_context import UpstreamContext
 from kit_devtools.testing.context import HostContext
 from kit_devtools.testing.entries import (
     CliCommandEntry,

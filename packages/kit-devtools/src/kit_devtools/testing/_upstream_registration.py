@@ -1,0 +1,55 @@
+"""Upstream hermes' ``PluginRegistration``, for :mod:`_upstream_context`: the handle every
+``register_*`` of a release with the registration ledger returns, whose ``dispose()`` takes
+the registration back (``hermes_cli/plugins_ledger.py`` L21-52 at
+0cb8bc231f1f9ab35a6cdd617057c895273e6c90).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+
+class PluginRegistration:
+    """A handle for one registration (``kind``, ``key``, ``plugin_key``, ``persistent``, as
+    hermes' ``PluginRegistration``); ``dispose()`` takes it back (once) and drops it from
+    the ledger (``_on_dispose`` -> ``_forget_registrations``)."""
+
+    __slots__ = ("_forget", "_release", "key", "kind", "persistent", "plugin_key")
+
+    def __init__(
+        self,
+        kind: str,
+        key: str,
+        release: Callable[[], None],
+        plugin_key: str = "",
+        *,
+        persistent: bool = False,
+        forget: Callable[[PluginRegistration], None] | None = None,
+    ) -> None:
+        self.kind = kind
+        self.key = key
+        self.plugin_key = plugin_key
+        self.persistent = persistent
+        self._release: Callable[[], None] | None = release
+        self._forget = forget
+
+    def __repr__(self) -> str:
+        return (
+            f"PluginRegistration(kind={self.kind!r}, key={self.key!r},"
+            f" plugin_key={self.plugin_key!r}, persistent={self.persistent!r})"
+        )
+
+    @property
+    def active(self) -> bool:
+        """Whether this handle still owns its registration."""
+        return self._release is not None
+
+    def dispose(self) -> None:
+        release, self._release = self._release, None
+        if release is None:
+            return
+        try:
+            release()
+        finally:
+            if self._forget is not None:
+                self._forget(self)
