@@ -368,7 +368,8 @@ except SystemExit:
     pass
 heavy = ("kit_devtools.testing.host", "kit_devtools.testing.context", "kit_devtools.cli.lint",
          "kit_devtools.cli._commands", "kit_devtools.testing._pipeline",
-         "kit_devtools.testing._hooks", "kit_devtools.cli._tool_rules")
+         "kit_devtools.testing._hooks", "kit_devtools.cli._tool_rules",
+         "kit_devtools.testing._plugin_load")
 print(json.dumps([name for name in heavy if name in sys.modules]), file=sys.stderr)
 """
 

@@ -16,14 +16,12 @@ in a process with no user to ask), ``check_fn`` caching, and ``plugins.enabled``
 from __future__ import annotations
 
 import contextlib
-import copy
-import sys
 from collections.abc import Callable, Generator, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import Any
 
-from kit_core.hermes import PLUGIN_PACKAGE, HostRelease
+from kit_core.hermes import HostRelease
 from kit_devtools.testing import (
     _bridge,
     _commands,
@@ -33,14 +31,12 @@ from kit_devtools.testing import (
     _memory_provider,
     _model_provider,
     _pipeline,
-    _requires_hermes,
+    _plugin_load,
     _schema,
     _shims,
 )
 from kit_devtools.testing._cron_provider import CronProviderLoad
-from kit_devtools.testing._failure import PluginLoadError, load_failure
 from kit_devtools.testing._home import HermesHome
-from kit_devtools.testing._manifest import plugin_slug
 from kit_devtools.testing._memory_provider import MemoryProviderLoad
 from kit_devtools.testing._model_provider import ModelProviderLoad
 from kit_devtools.testing._state import HostState
@@ -61,12 +57,6 @@ from kit_devtools.testing.entries import (
 from kit_devtools.testing.host_names import BUILTIN_COMMANDS, profile
 
 __all__ = ["InMemoryHost"]
-
-
-def _called_entry_point(loaded: object, release: HostRelease) -> bool:
-    """Whether ``release`` calls what an entry point loaded as the plugin's register: a
-    callable that is not a module, on a release where that works (``entry_point_callable``)."""
-    return release.entry_point_callable and callable(loaded) and not isinstance(loaded, ModuleType)
 
 
 class InMemoryHost:
@@ -204,66 +194,14 @@ class InMemoryHost:
         saying why and where. Raises LookupError when ``target`` names nothing.
         """
         found = _loader.resolve(target, key, self.release)
-        manifest = found.manifest
-        plugin_key = manifest.key or manifest.name
-        for warning in found.warnings:
-            self._state.record("WARNING", manifest.name, "plugin", plugin_key, warning)
-        refused = found.refused or _requires_hermes.gate(found.data, self.release)
-        if refused is not None:
-            return self._keep(found, None, error=refused.error, exception=refused)
-        if manifest.kind == "model-provider":  # recorded as enabled, imported by providers/
-            return self._keep(found, None, enabled=True)
-        namespace = f"{PLUGIN_PACKAGE}.{plugin_slug(plugin_key)}"
-        self._state.override_policy[namespace] = self._state.override_allowed(plugin_key)
-        before = self._state.snapshot()
-        module: ModuleType | None = None
-        ctx: HostContext | None = None
-        with self.activate():
-            try:
-                loaded = found.importer()
-                register: Any = None
-                if _called_entry_point(loaded, self.release):
-                    # an entry point naming module:callable: the loader calls what
-                    # ep.load() returned, before looking for a register on it
-                    # (entry_point_callable; 0.21.5 hermes_cli/plugins_loader.py ~L462,
-                    # 0.22.2 ~L503)
-                    register = loaded
-                    loaded = sys.modules.get(getattr(loaded, "__module__", ""), None)
-                if register is None:
-                    register = getattr(loaded, "register", None)
-                module = loaded
-                if register is None:
-                    message = f"Plugin '{manifest.name}' has no register() function"
-                    self._state.record("WARNING", manifest.name, "plugin", plugin_key, message)
-                    return self._keep(found, module, error="no register() function")
-                ctx = self._context(manifest, found.data)
-                try:
-                    register(ctx)
-                finally:
-                    ctx._adopt_manager_tables()  # pyright: ignore[reportPrivateUsage]
-            except (Exception, SystemExit) as exc:
-                if isinstance(exc, SystemExit):  # hermes catches Exception only: it exits
-                    exc = _exit_error(exc)
-                message = f"Failed to load plugin '{manifest.name}': {exc}"
-                self._state.record("WARNING", manifest.name, "plugin", plugin_key, message, exc)
-                if isinstance(ctx, UpstreamContext):
-                    # upstream's ledger unwinds what register() registered
-                    ctx._rollback()  # pyright: ignore[reportPrivateUsage]
-                credits = self._credits(before, manifest.name, ctx)
-                return self._keep(found, module, error=str(exc), exception=exc, credits=credits)
-        credits = self._credits(before, manifest.name, ctx)
-        return self._keep(found, module, enabled=True, credits=credits)
-
-    def _credits(
-        self, before: Any, plugin: str, ctx: HostContext | None
-    ) -> dict[str, tuple[str, ...]]:
-        """What the plugin is credited with: on a release with the registration ledger its
-        ledger slice, else what the tables gained (0.19.0's ``_load_plugin``)."""
-        earlier = frozenset(h for loaded in self._plugins.values() for h in loaded.hooks)
-        credits = self._state.credits(before, plugin, earlier)
-        if isinstance(ctx, UpstreamContext):
-            credits.update(ctx._ledger_credits())  # pyright: ignore[reportPrivateUsage]
-        return credits
+        return _plugin_load.load(
+            self._state,
+            found,
+            self._plugins,
+            strict=self.strict,
+            activate=self.activate,
+            context=self._context,
+        )
 
     def load_memory_provider(self, directory: str | Path) -> MemoryProviderLoad:
         """Load a memory-provider plugin directory as hermes' memory discovery does when
@@ -301,41 +239,6 @@ class InMemoryHost:
         if self._state.release.registration_ledger:
             return UpstreamContext(self._state, self.dispatch, upstream_manifest(manifest, data))
         return HostContext(self._state, self.dispatch, manifest)
-
-    def _keep(
-        self,
-        found: _loader.Target,
-        module: ModuleType | None,
-        *,
-        enabled: bool = False,
-        error: str | None = None,
-        exception: BaseException | None = None,
-        credits: Mapping[str, tuple[str, ...]] | None = None,
-    ) -> LoadedPlugin:
-        manifest = found.manifest
-        got = credits or {}
-        loaded = LoadedPlugin(
-            key=manifest.key or manifest.name,
-            name=manifest.name,
-            source=found.source,
-            path=found.path,
-            module=module,
-            manifest=copy.deepcopy(found.data),
-            enabled=enabled,
-            error=error,
-            exception=exception,
-            tools=got.get("tools", ()),
-            hooks=got.get("hooks", ()),
-            middleware=got.get("middleware", ()),
-            commands=got.get("commands", ()),
-            cli_commands=got.get("cli_commands", ()),
-            skills=got.get("skills", ()),
-            kind=manifest.kind,
-        )
-        self._plugins[loaded.key] = loaded
-        if self.strict and not enabled:
-            raise PluginLoadError(load_failure(loaded))
-        return loaded
 
     # -- tools ------------------------------------------------------------------------------
 
@@ -468,21 +371,3 @@ def _available(check_fn: Callable[[], Any]) -> bool:
         return bool(check_fn())
     except Exception:
         return False
-
-
-class PluginExited(RuntimeError):
-    """A plugin called ``sys.exit()`` (raised ``SystemExit``) while hermes loaded it."""
-
-
-def _exit_error(exc: SystemExit) -> PluginExited:
-    """What a plugin's ``SystemExit`` is to the kit: hermes catches ``Exception`` around a
-    plugin's import and ``register()``, not ``SystemExit``, so hermes itself would exit
-    with the plugin's code at startup, taking the agent down with it."""
-    error = PluginExited(
-        f"the plugin called sys.exit({exc.code!r}) while loading; hermes catches only"
-        " Exception around a plugin's import and register(), so hermes itself would exit"
-        " at startup: raise an exception instead (hermes logs it and goes on without the"
-        " plugin)"
-    )
-    error.__cause__ = exc
-    return error.with_traceback(exc.__traceback__)  # where it exited: import or register()
