@@ -183,7 +183,7 @@ def test_a_manifest_past_the_size_limit_is_refused(
 def test_the_real_hosts_copy_of_a_plugin_never_follows_a_link_out_of_it(tmp_path: Path) -> None:
     import shutil
 
-    from kit_devtools.testing.real import _within
+    from kit_devtools.testing._real_process import _within
 
     outside = tmp_path / "home" / ".ssh"
     outside.mkdir(parents=True)

@@ -27,7 +27,7 @@ from kit_devtools.testing import (
     _host_envs,
 )
 from kit_devtools.testing._host_choice import installed_hermes
-from kit_devtools.testing.real import _home_config
+from kit_devtools.testing._real_process import _home_config
 
 pytest_plugins = ("pytester",)
 

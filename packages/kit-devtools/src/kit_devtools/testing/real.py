@@ -18,55 +18,39 @@ standard output, as it is when the in-memory host runs the plugin in-process (a 
 Not available: plugin module objects and
 exceptions (only their type and message cross the process boundary), ``activate()``,
 ``send_message`` recording, provisions, and in-process callbacks.
+
+The worker's start, its requests and answers, and its end are
+:mod:`~kit_devtools.testing._real_process`'s (``RealHost`` gets them from its mixin).
 """
 
 from __future__ import annotations
 
-import contextlib
-import json
-import os
-import select
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Final, cast
+from typing import IO, Any, Final
 
-from kit_core.hermes import MANIFEST_FILES, plain_version, release_label
+from kit_core.hermes import MANIFEST_FILES, release_label
 from kit_devtools.testing import _warm_hermes
 from kit_devtools.testing._failure import PluginLoadError
+from kit_devtools.testing._real_process import SCRUBBED as SCRUBBED
+from kit_devtools.testing._real_process import STDERR_TAIL as STDERR_TAIL
+from kit_devtools.testing._real_process import (
+    WORKER,
+    RealHostCallError,
+    RealHostDied,
+    WorkerProcess,
+    environment,
+)
 
 __all__ = ["RealHost", "RealHostCallError", "RealHostDied", "RealPlugin"]
 
-WORKER: Final = Path(__file__).with_name("_real_worker.py")
-SCRUBBED: Final = (
-    "HERMES_SAFE_MODE",
-    "HERMES_ENABLE_PROJECT_PLUGINS",
-    "HERMES_BUNDLED_PLUGINS",
-    "HERMES_KANBAN_TASK",
-)
-"""Variables that would change what hermes discovers (scrubbed here and by ``check --real``)."""
-STDERR_TAIL: Final = 25
 TIMEOUT: Final = 300.0
 """Seconds the worker may take to start (import hermes, discover) or to answer."""
-
-
-class RealHostDied(RuntimeError):
-    """The hermes worker process exited; the message ends with its stderr."""
-
-
-class RealHostCallError(RuntimeError):
-    """hermes raised while answering; ``type`` names the exception, ``remote_traceback``
-    is the worker's traceback."""
-
-    def __init__(self, type_name: str, message: str, remote_traceback: str) -> None:
-        super().__init__(f"{type_name}: {message}")
-        self.type = type_name
-        self.remote_traceback = remote_traceback
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,15 +71,16 @@ class RealPlugin:
     returned: Any = None
 
 
-class RealHost:
+class RealHost(WorkerProcess):
     """Real hermes-agent, with plugins loaded through its own plugin manager.
 
     Args:
         python: the interpreter of the environment hermes-agent is installed in (by
             default this one).
         config: more of the home's ``config.yaml``, merged with what the host writes
-            (see :func:`_home_config`): ``plugins.entries`` and the rest of ``plugins``
-            are kept, and ``plugins.enabled`` lists the loaded plugins after any named.
+            (see :func:`~kit_devtools.testing._real_process._home_config`):
+            ``plugins.entries`` and the rest of ``plugins`` are kept, and
+            ``plugins.enabled`` lists the loaded plugins after any named.
         prepare: called with each plugin directory before hermes loads it (the pytest
             fixture installs the plugin's project into a release's environment there).
         timeout: seconds the worker may take to start or to answer one request; then it
@@ -125,7 +110,7 @@ class RealHost:
         self._prepare = prepare
         self._config = dict(config or {})
         self._warm = (
-            _warm_hermes.lease(self.python, WORKER, self._config, _environment()) if warm else None
+            _warm_hermes.lease(self.python, WORKER, self._config, environment()) if warm else None
         )
         self._home = (
             self._warm.home
@@ -151,123 +136,6 @@ class RealHost:
     @property
     def hermes_home(self) -> Path:
         return self._home
-
-    # -- the worker -------------------------------------------------------------------------
-
-    def _start(self) -> None:
-        self._stop()
-        self._gone = None
-        env = _environment()
-        # a warm process may not have finished importing: it reads config.yaml meanwhile
-        warm = self._warm if self._warm and self._warm.usable(env, self.timeout) else None
-        plugins = self._home / "plugins"
-        shutil.rmtree(plugins, ignore_errors=True)
-        enabled: set[str] = set(self._entry_points)
-        for directory, name in self._directories:
-            ignore = _within(directory)
-            shutil.copytree(directory, plugins / directory.name, ignore=ignore, symlinks=True)
-            enabled |= {directory.name, name}
-        config = _home_config(self._config, enabled)
-        (self._home / "config.yaml").write_text(json.dumps(config), encoding="utf-8")
-        log = self._home / "worker.stderr"
-        log.write_text(warm.import_log() if warm else "", encoding="utf-8")
-        self._stderr = log.open("a+", encoding="utf-8")
-        self._process = warm.fork(log, env) if warm else None
-        if self._process is None:
-            self._process = subprocess.Popen(
-                [self.python, "-P", str(WORKER)],  # -P: the worker's folder is not on sys.path
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=self._stderr,
-                text=True,
-                cwd=self._home,
-                env={**env, "HERMES_HOME": str(self._home)},
-                process_group=0,  # what the plugins start is ended with the worker
-            )
-        ready = self._receive("start")
-        if not ready.get("ready"):
-            raise RealHostDied(
-                f"hermes failed while importing and discovering plugins: {ready.get('type')}:"
-                f" {ready.get('error')}\n{ready.get('traceback', '')}"
-            )
-        reported = ready.get("version")
-        self.package_version = reported if isinstance(reported, str) else None
-        self.version = plain_version(reported) if isinstance(reported, str) else None
-
-    def _receive(self, what: str) -> dict[str, Any]:
-        assert self._process is not None
-        assert self._process.stdout is not None
-        # one line answers each request, so nothing waits in the pipe's buffer unread
-        ready, _, _ = select.select([self._process.stdout], [], [], self.timeout)
-        if not ready:
-            self._process.kill()
-            self._process.wait()
-            why = f"it did not answer {what} within {self.timeout:g} s and was killed"
-            raise self._died(why)
-        line = self._process.stdout.readline()
-        if not line:
-            code = self._process.wait()
-            raise self._died(f"it exited with code {code} during {what}")
-        message: dict[str, Any] = json.loads(line)
-        return message
-
-    def _died(self, why: str) -> RealHostDied:
-        """The worker is gone: end what it left, and say why with its stderr's end (and
-        again at the next request, until a ``load()`` starts a new worker)."""
-        tail = self.stderr_tail()
-        self._stop()
-        self._gone = f"the hermes worker ({self.python}) is gone: {why}"
-        return RealHostDied(f"{self._gone}; the end of its stderr:\n{tail}")
-
-    def stderr_tail(self, lines: int = STDERR_TAIL) -> str:
-        """The last lines the worker wrote to stderr (hermes' logs, plugins' prints)."""
-        if self._stderr is None:
-            return ""
-        self._stderr.flush()
-        text = (self._home / "worker.stderr").read_text(encoding="utf-8", errors="replace")
-        return "\n".join(text.splitlines()[-lines:])
-
-    def _ask(self, op: str, **request: Any) -> Any:
-        if self._process is None:
-            if self._gone is not None:
-                raise RealHostDied(f"{self._gone}; load() a plugin again to start a new one")
-            raise RuntimeError("no plugin loaded: call load(path) first")
-        assert self._process.stdin is not None
-        try:
-            self._process.stdin.write(json.dumps({"op": op, **request}) + "\n")
-            self._process.stdin.flush()
-        except (BrokenPipeError, OSError):
-            pass  # the worker is gone: _receive says how
-        answer = self._receive(op)
-        printed = answer.get("stdout")
-        if printed:  # what the plugin printed answering: on this process's stdout, as
-            sys.stdout.write(printed)  # in-process (the in-memory host) it would be
-            sys.stdout.flush()
-        if not answer.get("ok"):
-            kind, error = str(answer.get("type")), str(answer.get("error"))
-            if kind == "KeyError":
-                raise KeyError(error)
-            raise RealHostCallError(kind, error, str(answer.get("traceback", "")))
-        return answer["value"] if "value" in answer else answer["repr"]
-
-    def _stop(self) -> None:
-        process, self._process = self._process, None
-        if process is not None:
-            with contextlib.suppress(OSError):
-                assert process.stdin is not None
-                process.stdin.close()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-            if process.stdout is not None:
-                process.stdout.close()
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(process.pid, signal.SIGKILL)  # what plugins started and left
-        if self._stderr is not None:
-            self._stderr.close()
-            self._stderr = None
 
     def close(self) -> None:
         """End the worker and remove the temporary hermes home (a warm process's home is
@@ -488,54 +356,6 @@ class RealHost:
         """``hermes <argv>`` against the plugins' terminal commands (the argparse tree
         built as ``hermes_cli.main`` builds it); returns ``args.func(args)``."""
         return self._ask("run_cli", argv=list(argv))
-
-
-def _within(root: Path) -> Callable[[str, list[str]], set[str]]:
-    """The ``copytree`` filter of a plugin's copy: no bytecode, and no symbolic link that
-    leaves the plugin's folder, dangles or loops (links are copied as links, never
-    followed: a link to ``~/.ssh`` is not copied into the temporary home, and a loop
-    cannot hang or crash the copy)."""
-    base = root.resolve()
-    bytecode = shutil.ignore_patterns("__pycache__", "*.pyc")
-
-    def ignore(folder: str, names: list[str]) -> set[str]:
-        dropped = set(bytecode(folder, names))
-        for name in names:
-            path = Path(folder, name)
-            if not path.is_symlink():
-                continue
-            try:
-                target = path.resolve(strict=True)
-            except (OSError, RuntimeError):  # dangling, or a loop
-                dropped.add(name)
-                continue
-            if not target.is_relative_to(base):
-                dropped.add(name)
-        return dropped
-
-    return ignore
-
-
-def _home_config(config: Mapping[str, Any], enabled: set[str]) -> dict[str, Any]:
-    """The home's ``config.yaml``: ``config`` with the plugins loaded enabled. Only
-    ``plugins.enabled`` is the host's (the plugins ``config`` enables, then the loaded
-    ones); everything else under ``plugins`` (``entries`` and their settings,
-    ``disabled``) and outside it is ``config``'s, as given."""
-    merged = dict(config)
-    plugins = merged.get("plugins")
-    section: dict[str, Any] = (
-        dict(cast("Mapping[str, Any]", plugins)) if isinstance(plugins, Mapping) else {}
-    )
-    given = section.get("enabled")
-    named = [str(n) for n in cast("list[Any]", given)] if isinstance(given, list) else []
-    section["enabled"] = [*dict.fromkeys([*named, *sorted(enabled - set(named))])]
-    merged["plugins"] = section
-    return merged
-
-
-def _environment() -> dict[str, str]:
-    """The environment a worker gets (``HERMES_HOME`` aside): this one, scrubbed."""
-    return {k: v for k, v in os.environ.items() if k not in SCRUBBED and k != "HERMES_HOME"}
 
 
 def _plugin(key: str, info: Mapping[str, Any], path: Path) -> RealPlugin:
