@@ -16,7 +16,6 @@ from kit_core._ecma_units import CLASS_ESCAPES, LINE_TERMINATORS, UnitSet, code_
 __all__ = ["UNBOUNDED", "Node", "Parser", "PatternError", "parts"]
 
 _CONTROL: Final = {"f": 0x0C, "n": 0x0A, "r": 0x0D, "t": 0x09, "v": 0x0B}
-_SYNTAX: Final = frozenset("^$\\.*+?()[]{}|/")
 _HEX: Final = frozenset("0123456789abcdefABCDEF")
 UNBOUNDED: Final = -1
 
@@ -29,7 +28,6 @@ class PatternError(ValueError):
 # The syntax tree: ("set", UnitSet) | ("cat", [nodes]) | ("alt", [nodes])
 # | ("rep", node, low, high or UNBOUNDED) | ("assert", "^" | "$" | "b" | "B")
 Node = tuple[object, ...]
-_EMPTY: Final[Node] = ("cat", [])
 
 
 class Parser:

@@ -20,7 +20,6 @@ _SPACES: Final = (
     (0x09, 0x0D), (0x20, 0x20), (0xA0, 0xA0), (0x1680, 0x1680), (0x2000, 0x200A),
     (0x2028, 0x2029), (0x202F, 0x202F), (0x205F, 0x205F), (0x3000, 0x3000), (0xFEFF, 0xFEFF),
 )  # fmt: skip
-_ALL: Final = ((0, 0xFFFF),)
 CLASS_ESCAPES: Final = {
     "d": (_DIGITS, False), "D": (_DIGITS, True), "s": (_SPACES, False),
     "S": (_SPACES, True), "w": (_WORD, False), "W": (_WORD, True),
