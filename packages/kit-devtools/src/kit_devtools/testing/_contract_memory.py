@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
-from kit_devtools.testing import _memory_drive
+from kit_devtools.testing import _memory_drive, _memory_members
 from kit_devtools.testing._host_choice import HostChoice, parse_hosts
 from kit_devtools.testing._memory_lifecycle import lifecycle
 from kit_devtools.testing._memory_manager_model import ModelManager
@@ -35,7 +35,7 @@ KIND: Final = "memory-provider"
 TURN_BOUND: Final = 2.0
 """Seconds a call on the turn's path (``prefetch``, ``sync_turn``, ``queue_prefetch``) may
 take before the suite says it blocks: generous for a provider that queues its work."""
-BLOCKS: Final = _memory_drive.BLOCKS
+BLOCKS: Final = _memory_members.BLOCKS
 
 
 def check_memory_provider(

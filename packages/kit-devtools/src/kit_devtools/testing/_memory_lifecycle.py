@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from kit_core.hermes import version_key
-from kit_devtools.testing._memory_drive import FIRST_HOOKS
+from kit_devtools.testing._memory_members import FIRST_HOOKS
 
 __all__ = ["CHANGES", "REQUIRED", "MemoryLifecycle", "lifecycle"]
 

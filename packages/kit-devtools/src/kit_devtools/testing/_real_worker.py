@@ -219,7 +219,7 @@ class Worker:
         driven through hermes' own ``MemoryManager`` (``_memory_drive``); None when
         discovery gives no provider. The manager's shutdown drain waits ``bound`` seconds at
         most (a provider still blocking has been judged by then)."""
-        drive = _sibling("_memory_drive.py")
+        drive = _kit_module("kit_devtools.testing._memory_drive")
         provider = importlib.import_module("plugins.memory").load_memory_provider(name)
         if provider is None:
             return None
