@@ -109,3 +109,21 @@ def test_a_module_name_like_a_placeholder_does_not_hide_a_literal() -> None:
     shadowed.__annotations__ = handler.__annotations__
     clear_hints()
     assert hints_of(shadowed)["value"] == Literal["kept"]
+
+
+def test_a_text_without_literals_names_each_modules_own_object_and_its_rebinding() -> None:
+    def handler(value: Any) -> None:
+        """A handler."""
+
+    handler.__annotations__ = {"value": "Mode"}
+    one: dict[str, Any] = {"Mode": Literal["a"]}
+    two: dict[str, Any] = {"Mode": Literal["b"]}
+    in_one = FunctionType(handler.__code__, one, "handler")
+    in_two = FunctionType(handler.__code__, two, "handler")
+    in_one.__annotations__ = in_two.__annotations__ = handler.__annotations__
+    clear_hints()
+    assert hints_of(in_one)["value"] == Literal["a"]
+    assert hints_of(in_two)["value"] == Literal["b"]
+    one["Mode"] = Literal["c"]
+    assert hints_of(in_one)["value"] == Literal["c"]
+    assert hints_of(in_two)["value"] == Literal["b"]

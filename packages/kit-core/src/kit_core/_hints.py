@@ -27,7 +27,7 @@ import re
 import typing
 from collections.abc import Callable
 from functools import lru_cache
-from types import CodeType, FunctionType
+from types import FunctionType, SimpleNamespace
 from typing import Any, Final
 
 __all__ = ["clear_hints", "hints_of"]
@@ -51,21 +51,25 @@ _PLACEHOLDERS: Final = tuple(f" {_PLACEHOLDER}{n} " for n in range(32))
 
 
 class _Shape:
-    """The compiled form of annotation texts that differ only in their literals, and the
-    names it reads in the handler's module."""
+    """Annotation texts that differ only in their literals, as one ``typing.ForwardRef``
+    (typing compiles it once), and the names it reads in the handler's module."""
 
-    __slots__ = ("code", "names")
+    __slots__ = ("holder", "names")
 
-    def __init__(self, code: CodeType) -> None:
-        self.code = code
-        self.names = tuple(n for n in code.co_names if not n.startswith(_PLACEHOLDER))
+    def __init__(self, skeleton: str) -> None:
+        ref = typing.ForwardRef(skeleton)
+        self.holder = SimpleNamespace(__annotations__={"value": ref})
+        """What ``typing.get_type_hints`` evaluates: the reference as an annotation."""
+        self.names = tuple(
+            n for n in ref.__forward_code__.co_names if not n.startswith(_PLACEHOLDER)
+        )
         """The names the text reads in its module."""
 
 
 @lru_cache(maxsize=1024)
 def _shape(skeleton: str) -> _Shape:
     """Kept across :func:`clear_hints`, as a spec-style tool's check is kept per shape."""
-    return _Shape(compile(skeleton, "<annotation>", "eval"))
+    return _Shape(skeleton)
 
 
 @lru_cache(maxsize=4096)
@@ -109,7 +113,11 @@ def _evaluate(text: str, namespace: dict[str, Any]) -> object:
         and all(a is b for a, b in zip(kept[1], bound, strict=True))
     ):
         return kept[2]
-    value = eval(shape.code, namespace, literals)
+    # locals never the namespace itself: typing would keep the first value of a reference
+    # evaluated with its globals as locals, and a shape is shared by modules and rebindings
+    value = typing.get_type_hints(
+        shape.holder, globalns=namespace, localns=literals or {}, include_extras=True
+    )["value"]
     _EVALUATED[key] = (namespace, bound, value)
     return value
 
