@@ -19,6 +19,8 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import Any, Final, cast
 
+from kit_core._json_types import is_integer, is_number
+
 __all__ = ["CONSTRAINING", "FastPath", "compile_quick_check"]
 
 CONSTRAINING: Final = frozenset(
@@ -39,16 +41,6 @@ ArgumentCheck = Callable[[dict[str, Any]], "tuple[dict[str, Any], Any]"]
 FullCheck = Callable[[dict[str, Any], "str | None"], "tuple[dict[str, Any], Any]"]
 """The full check, told which lone argument the fast path refused (None: not one)."""
 ValueCheck = Callable[[Any, str], "str | None"]
-
-
-def _is_integer(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _is_number(v: Any) -> bool:
-    if isinstance(v, bool):
-        return False
-    return isinstance(v, int) or (isinstance(v, float) and math.isfinite(v))
 
 
 def _bound(schema: Mapping[str, Any], key: str, fits: Callable[[Any], bool], absent: Any) -> Any:
@@ -122,15 +114,15 @@ def compile_quick_check(schema: Mapping[str, Any]) -> Test | None:
         if enum is not None and not all(isinstance(e, str) for e in cast("list[Any]", enum)):
             return None
         allowed = None if enum is None else frozenset(cast("list[str]", enum))
-        low = _bound(schema, "minLength", _is_integer, 0)
-        high = _bound(schema, "maxLength", _is_integer, sys.maxsize)
+        low = _bound(schema, "minLength", is_integer, 0)
+        high = _bound(schema, "maxLength", is_integer, sys.maxsize)
         if allowed is None and low == 0 and high == sys.maxsize:
             return _is_str
         return _string_test(allowed, low, high)
     if enum is not None:
         return None
-    low = _bound(schema, "minimum", _is_number, -math.inf)
-    high = _bound(schema, "maximum", _is_number, math.inf)
+    low = _bound(schema, "minimum", is_number, -math.inf)
+    high = _bound(schema, "maximum", is_number, math.inf)
     if kind == "number":
         return _number_test(low, high)
     if low == -math.inf and high == math.inf:

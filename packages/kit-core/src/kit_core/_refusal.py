@@ -12,6 +12,7 @@ import json
 from collections.abc import Mapping
 from typing import Any, Final
 
+from kit_core._json_types import NAME_OF_VALUE
 from kit_core.redaction import redact_preview
 
 __all__ = [
@@ -86,22 +87,10 @@ class Rejection:
         )
 
 
-_JSON_NAMES: Final[dict[type, str]] = {
-    str: "string",
-    bool: "boolean",
-    int: "integer",
-    float: "number",
-    list: "array",
-    tuple: "array",
-    dict: "object",
-    type(None): "null",
-}
-
-
 def describe_value(value: Any, secret: bool = False) -> str:
     """How an arrived value is quoted in an error: its JSON type and a short preview."""
     cls: type[object] = type(value)  # pyright: ignore[reportUnknownVariableType]
-    kind = _JSON_NAMES.get(cls) or cls.__name__
+    kind = NAME_OF_VALUE.get(cls) or cls.__name__
     if secret:
         return f"{kind} (value hidden)"
     if isinstance(value, str | int | float) and not isinstance(value, bool):

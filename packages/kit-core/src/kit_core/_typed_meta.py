@@ -13,6 +13,7 @@ import typing
 from collections.abc import Mapping
 from typing import Any, Final, cast
 
+from kit_core._json_types import BY_NAME
 from kit_core._snapshot import deep_copy
 from kit_core.args import ArgSpec
 from kit_core.errors import ToolDefinitionError
@@ -63,15 +64,6 @@ class Meta:
         self.helper: ArgSpec | None = None
 
 
-_HELPERS: Final = {
-    "string": "str_arg",
-    "integer": "int_arg",
-    "number": "number_arg",
-    "boolean": "bool_arg",
-    "array": "array_arg",
-    "object": "object_arg",
-}
-"""The spec helper of each JSON type, as an error names it."""
 _FROM_TYPE: Final = frozenset(
     {"type", "anyOf", "nullable", "description", "items", "properties", "required"}
     | {"additionalProperties"}
@@ -82,7 +74,8 @@ _FROM_TYPE: Final = frozenset(
 
 def helper_name(schema: Mapping[str, Any]) -> str:
     types = [t for t in _declared(schema) if t != "null"]
-    return f"{_HELPERS[types[0]]}(...)" if len(types) == 1 and types[0] in _HELPERS else "arg(...)"
+    helper = BY_NAME[types[0]].helper if len(types) == 1 and types[0] in BY_NAME else None
+    return f"{helper or 'arg'}(...)"
 
 
 def _declared(schema: Mapping[str, Any]) -> list[str]:

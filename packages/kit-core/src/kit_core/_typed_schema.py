@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, Literal, cast
 
 from kit_core._docstrings import parse_docstring
+from kit_core._json_types import SCALARS
 from kit_core._pydantic import dumped, is_model, is_model_class, model_converter, model_fields
 from kit_core._typed_meta import Meta, Need, agrees, merge_meta, split_annotated
 from kit_core.errors import ToolDefinitionError
@@ -25,18 +26,11 @@ __all__ = ["Convert", "json_default", "schema_of"]
 
 Convert = Callable[[Any], Any]
 
-_SCALARS: Final[dict[Any, str]] = {str: "string", int: "integer", float: "number", bool: "boolean"}
-_JSON_OF: Final[tuple[tuple[type, str], ...]] = (
-    (bool, "boolean"),
-    (int, "integer"),
-    (float, "number"),
-    (str, "string"),
-)
-
 
 def _json_type(value: object) -> str | None:
-    for kind, name in _JSON_OF:
-        if isinstance(value, kind):
+    """The JSON type of an allowed value (str, int, float or bool); None for another."""
+    for annotation, name in SCALARS.items():
+        if isinstance(value, annotation):
             return name
     return None
 
@@ -110,7 +104,7 @@ def _or_none(convert: Convert) -> Convert:
 
 
 def _union(members: list[Any], need: Need) -> tuple[dict[str, Any], None]:
-    names = [_SCALARS.get(m) for m in members]
+    names = [SCALARS.get(m) for m in members]
     if all(names) and len(members) > 1:
         unique = list(dict.fromkeys(cast("list[str]", names)))
         return {"anyOf": [{"type": t} for t in unique]}, None
@@ -126,8 +120,8 @@ def _plain_schema(
 ) -> tuple[dict[str, Any], Convert | None, Meta]:
     none = Meta()
     kind: Any = base
-    if base in _SCALARS:
-        return {"type": _SCALARS[base]}, None, none
+    if base in SCALARS:
+        return {"type": SCALARS[base]}, None, none
     if origin is Literal:
         return _enum_schema(list(typing.get_args(base)), need), None, none
     if isinstance(kind, type) and issubclass(kind, enum.Enum):

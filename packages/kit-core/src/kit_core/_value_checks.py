@@ -9,11 +9,11 @@ refused call's value is :mod:`kit_core._every_error`, from the same steps.
 
 from __future__ import annotations
 
-import math
 import operator
 from collections.abc import Callable, Mapping
-from typing import Any, Final, cast
+from typing import Any, cast
 
+from kit_core._json_types import BY_NAME, is_integer, is_number
 from kit_core._refusal import describe_value, render_example, sent_instead, short_name, suggest
 from kit_core.redaction import is_secret_key
 
@@ -30,34 +30,6 @@ __all__ = [
 
 # A value check returns None when the value is fine, else "<what was expected>; got <what arrived>".
 ValueCheck = Callable[[Any, str], "str | None"]
-
-
-def _is_integer(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _is_integer_value(v: Any) -> bool:
-    """An integer argument: an int, or a float with no fractional part (``5.0``), which JSON
-    Schema counts as an integer (and pydantic and FastMCP accept); the check hands it to
-    the handler as an int (:func:`compile_whole_numbers`)."""
-    return _is_integer(v) or (isinstance(v, float) and v.is_integer())
-
-
-def _is_number(v: Any) -> bool:
-    if isinstance(v, bool):
-        return False
-    return isinstance(v, int) or (isinstance(v, float) and math.isfinite(v))
-
-
-_TYPE_TESTS: Final[dict[str, tuple[Callable[[Any], bool], str]]] = {
-    "string": (lambda v: isinstance(v, str), "a string"),
-    "integer": (_is_integer_value, "an integer"),
-    "number": (_is_number, "a finite number"),
-    "boolean": (lambda v: isinstance(v, bool), "true or false"),
-    "array": (lambda v: isinstance(v, list | tuple), "an array"),
-    "object": (lambda v: isinstance(v, dict), "an object"),
-    "null": (lambda v: v is None, "null"),
-}
 
 
 def declared_types(schema: Mapping[str, Any]) -> list[str]:
@@ -102,10 +74,10 @@ def rule_steps(schema: Mapping[str, Any], secret: bool) -> list[tuple[str, Value
     they are asked, each with the rule it checks."""
     steps: list[tuple[str, ValueCheck]] = []
     types = declared_types(schema)
-    tests = [_TYPE_TESTS[t] for t in types if t in _TYPE_TESTS]
-    if tests:
-        wanted = " or ".join(text for _, text in tests)
-        preds = tuple(test for test, _ in tests)
+    known = [BY_NAME[t] for t in types if t in BY_NAME]
+    if known:
+        wanted = " or ".join(t.wanted for t in known)
+        preds = tuple(t.test for t in known)
 
         def check_type(v: Any, path: str) -> str | None:
             for pred in preds:
@@ -191,7 +163,7 @@ def _constraint_steps(schema: Mapping[str, Any], secret: bool) -> list[tuple[str
         ("exclusiveMinimum", operator.gt, ">"),
         ("exclusiveMaximum", operator.lt, "<"),
     ):
-        if _is_number(schema.get(key)):
+        if is_number(schema.get(key)):
             limit: Any = schema[key]
             steps.append((key, _bound(limit, op, f"{word} {limit}", shown)))
     sized: tuple[tuple[str, int, str, Any], ...] = (
@@ -201,7 +173,7 @@ def _constraint_steps(schema: Mapping[str, Any], secret: bool) -> list[tuple[str
         ("maxItems", -1, "at most {} items", (list, tuple)),
     )
     for key, size, noun, kinds in sized:
-        if _is_integer(schema.get(key)):
+        if is_integer(schema.get(key)):
             steps.append((key, _length(schema[key], size, noun.format(schema[key]), kinds, shown)))
     if isinstance(schema.get("pattern"), str):
         steps.append(("pattern", _pattern(schema["pattern"], shown)))
@@ -213,7 +185,7 @@ def _bound(
 ) -> ValueCheck:
     # compared as they are: exact for int against float, and no overflow for huge ints
     def check(v: Any, path: str) -> str | None:
-        if not _is_number(v) or op(v, limit):
+        if not is_number(v) or op(v, limit):
             return None
         return f"{path} must be {text}; got {shown(v)}"
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, cast
 
+from kit_core._json_types import NAMES
 from kit_core._record import Record
 from kit_core._snapshot import ATOMS, deep_copy
 from kit_core.errors import ToolDefinitionError
@@ -26,7 +27,7 @@ __all__ = [
     "str_arg",
 ]
 
-JSON_TYPES: Final = frozenset({"string", "integer", "number", "boolean", "array", "object", "null"})
+JSON_TYPES: Final = NAMES
 """The JSON Schema type names an argument may declare."""
 
 

@@ -18,9 +18,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from kit_core.args import JSON_TYPES
 from kit_devtools.testing._coerce import as_dict, as_list
 
-_TYPE_NAMES = frozenset({"object", "string", "number", "integer", "boolean", "array", "null"})
 _TOP_LEVEL_FORBIDDEN = ("allOf", "anyOf", "oneOf", "enum", "not")
 _UNION_META = ("title", "description", "default", "examples")
 
@@ -102,7 +102,7 @@ def _empty_object(adds_required: bool) -> dict[str, Any]:
 
 def _sanitize_node(node: Any, adds_required: bool = False) -> Any:
     if isinstance(node, str):
-        if node == "object" or node not in _TYPE_NAMES:
+        if node == "object" or node not in JSON_TYPES:
             return _empty_object(adds_required)
         return {"type": node}
     items = as_list(node)
