@@ -23,11 +23,11 @@ from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
+from tests.kit_media.conftest import FakeHost as MediaHost
 
 from kit_media._markers import MARKERS
 
@@ -300,74 +300,35 @@ def no_leaks(tally: Tally) -> Callable[..., None]:
 
 
 @dataclass
-class FakeHost:
-    """The hermes surface kit-media uses, with recorders; chats are per thread."""
+class FakeHost(MediaHost):
+    """kit-media's hermes double (``tests/kit_media/conftest.py``) with each thread in a
+    turn of its own, as the gateway binds its ContextVars per message, and each send
+    recorded with the thread that made it."""
 
-    reply: Callable[[dict[str, Any]], Any] = lambda args: json.dumps(
+    reply: Any = lambda args: json.dumps(
         {"success": True, "platform": "telegram", "message_id": "1"}
     )
-    block: str | None = None
     sends: list[tuple[int, dict[str, Any], dict[str, Any]]] = field(default_factory=list)
     local: threading.local = field(default_factory=threading.local)
 
-    def in_chat(self, chat_id: str, thread_id: str = "", session_id: str = "") -> None:
-        """Bind this thread's turn, as the gateway binds its ContextVars per message."""
+    def in_chat(  # type: ignore[override]
+        self, chat_id: str, thread_id: str = "", session_id: str = ""
+    ) -> FakeHost:
+        """Bind this thread's turn."""
         self.local.env = {
             "HERMES_SESSION_PLATFORM": "telegram",
             "HERMES_SESSION_CHAT_ID": chat_id,
             "HERMES_SESSION_THREAD_ID": thread_id,
             "HERMES_SESSION_ID": session_id,
         }
+        return self
 
     def get_session_env(self, name: str, default: str = "") -> str:
         return getattr(self.local, "env", {}).get(name, default)
 
-    def resolve_pre_tool_block(self, tool_name: str, args: Any, **context: Any) -> str | None:
-        return self.block
-
-    def has_hook(self, name: str) -> bool:
-        return True
-
-    def invoke_hook(self, name: str, **kwargs: Any) -> list[Any]:
-        return []
-
     def send_message_tool(self, args: dict[str, Any], **kwargs: Any) -> Any:
         self.sends.append((threading.get_ident(), args, kwargs))
-        return self.reply(args)
-
-    def validate_media_delivery_path(self, path: str) -> str | None:
-        return path
-
-    def modules(self) -> dict[str, ModuleType]:
-        def module(name: str, **attrs: Any) -> ModuleType:
-            made = ModuleType(name)
-            made.__dict__.update(attrs)
-            return made
-
-        return {
-            "hermes_cli.plugins": module(
-                "hermes_cli.plugins",
-                resolve_pre_tool_block=self.resolve_pre_tool_block,
-                has_hook=self.has_hook,
-                invoke_hook=self.invoke_hook,
-            ),
-            "tools.send_message_tool": module(
-                "tools.send_message_tool",
-                send_message_tool=self.send_message_tool,
-                _media_caption_split=lambda text, media, **kw: (None, text),
-            ),
-            "gateway.session_context": module(
-                "gateway.session_context", get_session_env=self.get_session_env
-            ),
-            "gateway.platforms.base": module(
-                "gateway.platforms.base",
-                validate_media_delivery_path=self.validate_media_delivery_path,
-            ),
-            "gateway.response_filters": module(
-                "gateway.response_filters",
-                is_intentional_silence_response=lambda text: text.strip() == "NO_REPLY",
-            ),
-        }
+        return super().send_message_tool(args, **kwargs)
 
     @contextmanager
     def installed(self) -> Generator[FakeHost, None, None]:

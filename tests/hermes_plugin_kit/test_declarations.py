@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
 import pytest
+from tests._hermes_context import RecordingContext
 
 from hermes_plugin_kit import (
     MEDIA_DELIVERY_HOOKS,
@@ -114,20 +115,6 @@ def test_the_callback_a_record_registers_is_the_declared_object() -> None:
 # -- a module registered as a whole -----------------------------------------------------------
 
 
-class Host:
-    """A plugin context recording what it is handed."""
-
-    def __init__(self) -> None:
-        self.tools: list[str] = []
-        self.hooks: list[tuple[str, Callable[..., Any]]] = []
-
-    def register_tool(self, **kwargs: Any) -> None:
-        self.tools.append(kwargs["name"])
-
-    def register_hook(self, name: str, callback: Callable[..., Any]) -> None:
-        self.hooks.append((name, callback))
-
-
 @pytest.fixture
 def plugin_module() -> Iterator[Any]:
     """A plugin module with one tool and ``from kit_media import MEDIA_DELIVERY_HOOKS``."""
@@ -149,16 +136,16 @@ EXPECTED_HOOKS = [
 def test_register_plugin_registers_the_media_hooks_a_module_imports(
     plugin_module: Any, by_name: bool
 ) -> None:
-    host = Host()
+    host = RecordingContext()
     summary = register_plugin(host, plugin_module.__name__ if by_name else plugin_module)
     assert summary.hooks == ("on_session_end", "transform_llm_output")
     assert summary.tools == ("decls_sync",)
     assert host.hooks == EXPECTED_HOOKS  # the functions themselves, unwrapped
-    assert host.tools == ["decls_sync"]
+    assert list(host.tools) == ["decls_sync"]
 
 
 def test_the_module_and_the_iterable_forms_agree(plugin_module: Any) -> None:
-    from_module, from_items = Host(), Host()
+    from_module, from_items = RecordingContext(), RecordingContext()
     register_plugin(from_module, plugin_module)
     register_plugin(from_items, [decls_sync, *MEDIA_DELIVERY_HOOKS])
     assert (from_module.hooks, from_module.tools) == (from_items.hooks, from_items.tools)
@@ -169,23 +156,23 @@ def test_the_hook_functions_imported_one_by_one_register_too(plugin_module: Any)
     plugin_module.transform_media_delivery_output = transform_media_delivery_output
     plugin_module.clear_media_delivery_state = clear_media_delivery_state
     plugin_module.HOOKS = MEDIA_DELIVERY_HOOKS  # the same objects again: counted once
-    host = Host()
+    host = RecordingContext()
     register_plugin(host, plugin_module)
     assert host.hooks == EXPECTED_HOOKS
 
 
 def test_register_all_registers_the_tools_only(plugin_module: Any) -> None:
-    host = Host()
+    host = RecordingContext()
     assert register_all(host, plugin_module) == 1
-    assert (host.tools, host.hooks) == (["decls_sync"], [])
+    assert (list(host.tools), host.hooks) == (["decls_sync"], [])
 
 
 def test_a_second_callback_for_a_media_hook_is_refused_not_dropped(plugin_module: Any) -> None:
     plugin_module.own_output = hook("transform_llm_output")(lambda **kwargs: None)
-    host = Host()
+    host = RecordingContext()
     with pytest.raises(RegistrationError, match="duplicate hook name: transform_llm_output"):
         register_plugin(host, plugin_module)
-    assert (host.tools, host.hooks) == ([], [])
+    assert (list(host.tools), host.hooks) == ([], [])
 
 
 def test_the_registrars_find_the_same_declarations(plugin_module: Any) -> None:
@@ -211,9 +198,9 @@ def test_a_declaration_register_plugin_cannot_register_is_refused_not_skipped(
         return None
 
     plugin_module.later = declare(later, FutureSpec())
-    host = Host()
+    host = RecordingContext()
     with pytest.raises(RegistrationError, match=r"FutureSpec declaration \(surface 'future'\)"):
         register_plugin(host, plugin_module)
     with pytest.raises(RegistrationError, match="register_plugin does not register"):
         register_plugin(host, [later])
-    assert (host.tools, host.hooks) == ([], [])
+    assert (list(host.tools), host.hooks) == ([], [])

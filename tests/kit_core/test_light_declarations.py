@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 import pytest
+from tests._hermes_context import RecordingContext
 
 from kit_core import (
     ToolDefinitionError,
@@ -202,14 +203,6 @@ def test_nested_shapes_are_shared_and_still_checked() -> None:
 # -- one stored schema; copies for everyone ---------------------------------------------------
 
 
-class Host:
-    def __init__(self) -> None:
-        self.tools: dict[str, dict[str, Any]] = {}
-
-    def register_tool(self, **fields: Any) -> None:
-        self.tools[fields["name"]] = fields
-
-
 def containers(value: Any) -> list[Any]:
     found: list[Any] = []
     if isinstance(value, dict | list):
@@ -230,7 +223,7 @@ def test_the_host_cannot_corrupt_the_tool_or_another_registration_through_its_sc
     module = types.ModuleType("light_host_plugin")
     vars(module).update(first=first, second=second)
     pristine = spec_of(first).schema
-    host, other_host = Host(), Host()
+    host, other_host = RecordingContext(), RecordingContext()
     register_all(host, module)
     kept = host.tools["light_host_one"]["schema"]
     assert not ids(kept) & ids(host.tools["light_host_two"]["schema"])

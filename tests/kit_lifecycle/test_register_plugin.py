@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests._hermes_context import RecordingContext
 
 from kit_core import (
     HookSpec,
@@ -45,101 +46,6 @@ def spec_of(fn: object) -> ToolSpec:
     spec = declaration_of(fn, ToolSpec)
     assert spec is not None, f"{fn!r} carries no ToolSpec"
     return spec
-
-
-# --- a fake host context with the signatures of hermes-agent 0.19.0's PluginContext -----------
-
-
-class FakeContext:
-    """Records every registrar call with its arguments bound to the host's parameter names."""
-
-    def __init__(self, manifest: Any = None) -> None:
-        self.manifest = manifest
-        self.calls: list[tuple[str, dict[str, Any]]] = []
-
-    def register_command(
-        self, name: str, handler: Callable[..., Any], description: str = "", args_hint: str = ""
-    ) -> None:
-        self.calls.append(
-            (
-                "register_command",
-                {
-                    "name": name,
-                    "handler": handler,
-                    "description": description,
-                    "args_hint": args_hint,
-                },
-            )
-        )
-
-    def register_cli_command(
-        self,
-        name: str,
-        help: str,
-        setup_fn: Callable[..., Any],
-        handler_fn: Callable[..., Any] | None = None,
-        description: str = "",
-    ) -> None:
-        self.calls.append(
-            (
-                "register_cli_command",
-                {
-                    "name": name,
-                    "help": help,
-                    "setup_fn": setup_fn,
-                    "handler_fn": handler_fn,
-                    "description": description,
-                },
-            )
-        )
-
-    def register_tool(
-        self,
-        name: str,
-        toolset: str,
-        schema: dict[str, Any],
-        handler: Callable[..., Any],
-        check_fn: Callable[[], Any] | None = None,
-        requires_env: list[str] | None = None,
-        is_async: bool = False,
-        description: str = "",
-        emoji: str = "",
-        override: bool = False,
-    ) -> None:
-        self.calls.append(
-            (
-                "register_tool",
-                {
-                    "name": name,
-                    "toolset": toolset,
-                    "schema": schema,
-                    "handler": handler,
-                    "check_fn": check_fn,
-                    "requires_env": requires_env,
-                    "is_async": is_async,
-                    "description": description,
-                    "emoji": emoji,
-                    "override": override,
-                },
-            )
-        )
-
-    def register_middleware(self, kind: str, callback: Callable[..., Any]) -> None:
-        self.calls.append(("register_middleware", {"kind": kind, "callback": callback}))
-
-    def register_hook(self, hook_name: str, callback: Callable[..., Any]) -> None:
-        self.calls.append(("register_hook", {"hook_name": hook_name, "callback": callback}))
-
-    def register_skill(self, name: str, path: Path, description: str = "") -> None:
-        if not path.exists():  # the host needs a Path (a str fails on .exists()) to a real file
-            raise FileNotFoundError(path)
-        self.calls.append(
-            ("register_skill", {"name": name, "path": path, "description": description})
-        )
-
-    def names(self) -> list[tuple[str, str]]:
-        keys = {"register_middleware": "kind", "register_hook": "hook_name"}
-        return [(method, str(kwargs[keys.get(method, "name")])) for method, kwargs in self.calls]
 
 
 def manifest(name: str | None) -> types.SimpleNamespace:
@@ -317,7 +223,7 @@ def test_the_three_forms_give_identical_summaries_and_host_calls(
 ) -> None:
     results: list[tuple[RegistrationSummary, list[tuple[str, dict[str, Any]]]]] = []
     for declarations in (loaded_module, MODULE_NAME, DECLARATIONS, tuple(reversed(DECLARATIONS))):
-        ctx = FakeContext(manifest("lc-demo"))
+        ctx = RecordingContext(manifest("lc-demo"))
         summary = register_plugin(ctx, declarations, skills)
         results.append((summary, ctx.calls))
     first_summary, first_calls = results[0]
@@ -328,21 +234,21 @@ def test_the_three_forms_give_identical_summaries_and_host_calls(
 
 
 def test_an_iterator_and_a_generator_work_too(skills: tuple[PluginSkill, ...]) -> None:
-    ctx = FakeContext(manifest("lc-demo"))
+    ctx = RecordingContext(manifest("lc-demo"))
     assert register_plugin(ctx, iter(DECLARATIONS), skills) == EXPECTED_SUMMARY
-    ctx2 = FakeContext(manifest("lc-demo"))
+    ctx2 = RecordingContext(manifest("lc-demo"))
     assert register_plugin(ctx2, (d for d in DECLARATIONS), skills) == EXPECTED_SUMMARY
     assert ctx.calls == ctx2.calls
 
 
 def test_registration_order(skills: tuple[PluginSkill, ...]) -> None:
-    ctx = FakeContext(manifest("lc-demo"))
+    ctx = RecordingContext(manifest("lc-demo"))
     register_plugin(ctx, DECLARATIONS, skills)
     assert ctx.names() == EXPECTED_ORDER
 
 
 def test_the_exact_host_arguments(skills: tuple[PluginSkill, ...], tmp_path: Path) -> None:
-    ctx = FakeContext(manifest("lc-demo"))
+    ctx = RecordingContext(manifest("lc-demo"))
     register_plugin(ctx, DECLARATIONS, skills)
     calls = dict(zip((name for _, name in EXPECTED_ORDER), ctx.calls, strict=True))
 
@@ -403,7 +309,7 @@ def test_the_exact_host_arguments(skills: tuple[PluginSkill, ...], tmp_path: Pat
 def test_registered_cli_commands_run_like_the_host_wires_them(
     skills: tuple[PluginSkill, ...],
 ) -> None:
-    ctx = FakeContext(manifest("lc-demo"))
+    ctx = RecordingContext(manifest("lc-demo"))
     register_plugin(ctx, DECLARATIONS, skills)
     parser = argparse.ArgumentParser(prog="hermes")
     subparsers = parser.add_subparsers()
@@ -423,14 +329,14 @@ def test_registered_cli_commands_run_like_the_host_wires_them(
 
 
 def test_registered_slash_handlers_answer(skills: tuple[PluginSkill, ...]) -> None:
-    ctx = FakeContext(manifest("lc-demo"))
+    ctx = RecordingContext(manifest("lc-demo"))
     register_plugin(ctx, DECLARATIONS, skills)
     handlers = {k["name"]: k["handler"] for m, k in ctx.calls if m == "register_command"}
     assert handlers["lcdemo-ping"]("there") == "pong there"
 
 
 def test_the_same_object_twice_is_registered_once() -> None:
-    ctx = FakeContext()
+    ctx = RecordingContext()
     twice = [ping, ping, rewrite, fetch_note, rewrite, fetch_note, add_context, add_context]
     summary = register_plugin(ctx, twice, plugin_name="lc-demo")
     assert summary == RegistrationSummary(
@@ -443,7 +349,7 @@ def test_the_same_object_twice_is_registered_once() -> None:
 
 
 def test_a_module_attribute_alias_is_registered_once() -> None:
-    ctx = FakeContext()
+    ctx = RecordingContext()
     module = make_module(ping=ping, ping_alias=ping, fetch=fetch_note, fetch_again=fetch_note)
     summary = register_plugin(ctx, module)
     assert summary.commands == ("lcdemo-ping",)
@@ -452,13 +358,13 @@ def test_a_module_attribute_alias_is_registered_once() -> None:
 
 
 def test_a_single_skill_may_be_passed_without_a_tuple(skills: tuple[PluginSkill, ...]) -> None:
-    ctx = FakeContext(manifest("lc-demo"))
+    ctx = RecordingContext(manifest("lc-demo"))
     summary = register_plugin(ctx, [], skills[2])  # pyright: ignore[reportArgumentType]
     assert summary.skills == ("alpha",)
 
 
 def test_nothing_to_register() -> None:
-    ctx = FakeContext()
+    ctx = RecordingContext()
     assert register_plugin(ctx, []) == RegistrationSummary()
     assert ctx.calls == []
 
@@ -569,7 +475,7 @@ def test_duplicates_are_refused_before_any_host_call(
         if form == "module name":
             monkeypatch.setitem(sys.modules, MODULE_NAME, module)
             declarations = MODULE_NAME
-    ctx = FakeContext(manifest("lc-demo"))
+    ctx = RecordingContext(manifest("lc-demo"))
     with pytest.raises(RegistrationError) as excinfo:
         register_plugin(ctx, declarations, skills)
     assert message in str(excinfo.value)
@@ -579,7 +485,7 @@ def test_duplicates_are_refused_before_any_host_call(
 
 def test_a_duplicate_message_says_how_to_fix_it() -> None:
     with pytest.raises(RegistrationError) as excinfo:
-        register_plugin(FakeContext(), list(two_tools()))
+        register_plugin(RecordingContext(), list(two_tools()))
     msg = str(excinfo.value)
     assert msg.startswith("duplicate tool name: lcdemo_dup (two different declarations)")
     assert "combine the behaviour inside it" in msg
@@ -590,7 +496,7 @@ def test_duplicate_skills_are_refused_before_any_host_call(
 ) -> None:
     caplog.set_level(logging.INFO)
     again = plugin_skill("beta", tmp_path / "alpha" / "SKILL.md", "Beta again.")
-    ctx = FakeContext(manifest("lc-demo"))
+    ctx = RecordingContext(manifest("lc-demo"))
     with pytest.raises(RegistrationError) as excinfo:
         register_plugin(ctx, DECLARATIONS, (*skills, again))
     assert str(excinfo.value) == (
@@ -613,7 +519,7 @@ def test_a_skill_name_is_unique_even_when_the_first_one_is_skipped(
         second = plugin_skill("gamma", present_gamma, "Gamma, shipped.")
     else:
         second = plugin_skill("gamma", tmp_path / "nowhere" / "SKILL.md", "Gamma.", optional=True)
-    ctx = FakeContext(manifest("lc-demo"))
+    ctx = RecordingContext(manifest("lc-demo"))
     with pytest.raises(RegistrationError, match="duplicate skill name: gamma"):
         register_plugin(ctx, DECLARATIONS, (skills[0], missing_optional, second))
     assert ctx.calls == []
@@ -623,7 +529,7 @@ def test_a_skipped_skill_after_a_registered_one_of_the_same_name_is_a_duplicate(
     skills: tuple[PluginSkill, ...], tmp_path: Path
 ) -> None:
     skipped_beta = plugin_skill("beta", tmp_path / "nowhere" / "SKILL.md", "B.", optional=True)
-    ctx = FakeContext(manifest("lc-demo"))
+    ctx = RecordingContext(manifest("lc-demo"))
     with pytest.raises(RegistrationError, match="duplicate skill name: beta"):
         register_plugin(ctx, DECLARATIONS, (*skills, skipped_beta))
     assert ctx.calls == []
@@ -635,7 +541,7 @@ def test_a_missing_required_skill_is_refused_before_any_host_call(
     caplog.set_level(logging.INFO)
     path = tmp_path / "delta" / "SKILL.md"
     required = plugin_skill("delta", path, "Delta skill.")
-    ctx = FakeContext(manifest("lc-demo"))
+    ctx = RecordingContext(manifest("lc-demo"))
     with pytest.raises(RegistrationError) as excinfo:
         register_plugin(ctx, DECLARATIONS, (*skills, required))
     assert str(excinfo.value) == (
@@ -657,7 +563,7 @@ def test_a_missing_skill_given_by_a_relative_path_says_to_start_from_the_plugin(
     directory, never the plugin's own."""
     monkeypatch.chdir(tmp_path)
     required = plugin_skill("x", Path(given), "X skill.")
-    ctx = FakeContext(manifest("lc-demo"))
+    ctx = RecordingContext(manifest("lc-demo"))
     with pytest.raises(RegistrationError) as excinfo:
         register_plugin(ctx, DECLARATIONS, (required,))
     assert str(excinfo.value) == (
@@ -675,7 +581,7 @@ def test_an_optional_skill_missing_at_a_relative_path_is_warned_about_with_the_f
     monkeypatch.chdir(tmp_path)
     caplog.set_level(logging.WARNING)
     optional = plugin_skill("x", Path("skills/x/SKILL.md"), "X skill.", optional=True)
-    register_plugin(FakeContext(manifest("lc-demo")), DECLARATIONS, (optional,))
+    register_plugin(RecordingContext(manifest("lc-demo")), DECLARATIONS, (optional,))
     (warning,) = [r.getMessage() for r in caplog.records if "optional skill" in r.getMessage()]
     assert warning.endswith("use Path(__file__).parent / 'skills/x/SKILL.md')")
 
@@ -684,7 +590,7 @@ def test_a_missing_optional_skill_is_skipped_with_a_warning(
     skills: tuple[PluginSkill, ...], tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.DEBUG)
-    ctx = FakeContext(manifest("lc-demo"))
+    ctx = RecordingContext(manifest("lc-demo"))
     summary = register_plugin(ctx, DECLARATIONS, skills)
     assert summary.skipped_optional_skills == ("gamma",)
     assert "gamma" not in summary.skills
@@ -711,12 +617,12 @@ def test_a_missing_optional_skill_is_skipped_with_a_warning(
 def test_a_context_missing_a_needed_registrar_is_refused(
     registrar: str, skills: tuple[PluginSkill, ...]
 ) -> None:
-    ctx = FakeContext(manifest("lc-demo"))
+    ctx = RecordingContext(manifest("lc-demo"))
     setattr(ctx, registrar, None)
     with pytest.raises(RegistrationError) as excinfo:
         register_plugin(ctx, DECLARATIONS, skills)
     assert str(excinfo.value) == (
-        f"this hermes plugin context (FakeContext) does not support {registrar}(); pass the"
+        f"this hermes plugin context (RecordingContext) does not support {registrar}(); pass the"
         " PluginContext hermes gives register(ctx), or a newer hermes-agent"
     )
     assert ctx.calls == []
@@ -725,7 +631,7 @@ def test_a_context_missing_a_needed_registrar_is_refused(
 def test_a_plugin_name_that_cannot_namespace_skills_is_refused(
     skills: tuple[PluginSkill, ...],
 ) -> None:
-    ctx = FakeContext(manifest("lc demo"))
+    ctx = RecordingContext(manifest("lc demo"))
     with pytest.raises(RegistrationError, match=r"plugin name 'lc demo' cannot namespace skills"):
         register_plugin(ctx, DECLARATIONS, skills)
     assert ctx.calls == []
@@ -748,7 +654,7 @@ def test_a_tool_name_hermes_already_holds_is_refused(
     monkeypatch: pytest.MonkeyPatch, skills: tuple[PluginSkill, ...]
 ) -> None:
     plant_registry(monkeypatch, {"lcdemo_fetch_note": "web"})
-    ctx = FakeContext(manifest("lc-demo"))
+    ctx = RecordingContext(manifest("lc-demo"))
     with pytest.raises(RegistrationError) as excinfo:
         register_plugin(ctx, DECLARATIONS, skills)
     msg = str(excinfo.value)
@@ -761,7 +667,7 @@ def test_a_tool_already_held_in_the_plugins_own_toolset_is_fine(
     monkeypatch: pytest.MonkeyPatch, skills: tuple[PluginSkill, ...]
 ) -> None:
     plant_registry(monkeypatch, {"lcdemo_fetch_note": "lcdemo"})
-    assert register_plugin(FakeContext(manifest("lc-demo")), DECLARATIONS, skills) == (
+    assert register_plugin(RecordingContext(manifest("lc-demo")), DECLARATIONS, skills) == (
         EXPECTED_SUMMARY
     )
 
@@ -792,7 +698,7 @@ PASS_MODULES = "pass modules, module names and decorated callables (skills go in
 def test_a_non_declaration_is_refused_naming_its_index_and_the_fix(
     items: list[Any], index: int, fix: str
 ) -> None:
-    ctx = FakeContext()
+    ctx = RecordingContext()
     with pytest.raises(RegistrationError) as excinfo:
         register_plugin(ctx, items)
     assert str(excinfo.value) == (
@@ -803,7 +709,7 @@ def test_a_non_declaration_is_refused_naming_its_index_and_the_fix(
 
 
 def test_a_skill_among_the_declarations_points_to_skills(skills: tuple[PluginSkill, ...]) -> None:
-    ctx = FakeContext()
+    ctx = RecordingContext()
     with pytest.raises(
         RegistrationError, match=r"declarations\[1\] .*; pass skills in skills=, not among the"
     ):
@@ -814,7 +720,7 @@ def test_a_skill_among_the_declarations_points_to_skills(skills: tuple[PluginSki
 @pytest.mark.parametrize("declarations", [5, None, b"lcdemo", {"ping": ping}])
 def test_declarations_of_the_wrong_kind_are_refused(declarations: Any) -> None:
     with pytest.raises(RegistrationError) as excinfo:
-        register_plugin(FakeContext(), declarations)
+        register_plugin(RecordingContext(), declarations)
     assert str(excinfo.value).startswith(
         "declarations must be a module, a loaded module's name, or an iterable of modules"
         " and decorated callables; got "
@@ -823,12 +729,12 @@ def test_declarations_of_the_wrong_kind_are_refused(declarations: Any) -> None:
 
 def test_an_unimportable_module_name_is_refused() -> None:
     with pytest.raises(RegistrationError, match="cannot import module 'lcdemo_no_such_module_x'"):
-        register_plugin(FakeContext(), "lcdemo_no_such_module_x")
+        register_plugin(RecordingContext(), "lcdemo_no_such_module_x")
 
 
 @pytest.mark.parametrize("bad", ["alpha", 3, None])
 def test_skills_must_be_plugin_skill_declarations(bad: object) -> None:
-    ctx = FakeContext()
+    ctx = RecordingContext()
     with pytest.raises(RegistrationError) as excinfo:
         register_plugin(ctx, [ping], [bad])  # type: ignore[list-item]
     assert str(excinfo.value) == f"skills must contain plugin_skill() declarations, got {bad!r}"
@@ -847,20 +753,20 @@ def receipt_plugin(caplog: pytest.LogCaptureFixture) -> str:
 
 def test_plugin_name_argument_wins(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO)
-    register_plugin(FakeContext(manifest("from-manifest")), [ping], plugin_name="  given  ")
+    register_plugin(RecordingContext(manifest("from-manifest")), [ping], plugin_name="  given  ")
     assert receipt_plugin(caplog) == "given"
 
 
 def test_the_manifest_name_comes_next(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO)
-    register_plugin(FakeContext(manifest(" from-manifest ")), make_module(ping=ping))
+    register_plugin(RecordingContext(manifest(" from-manifest ")), make_module(ping=ping))
     assert receipt_plugin(caplog) == "from-manifest"
 
 
 @pytest.mark.parametrize("ctx_manifest", [None, manifest(""), manifest("  "), manifest(None)])
 def test_then_the_module_name(ctx_manifest: Any, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO)
-    register_plugin(FakeContext(ctx_manifest), make_module(ping=ping))
+    register_plugin(RecordingContext(ctx_manifest), make_module(ping=ping))
     assert receipt_plugin(caplog) == MODULE_NAME
 
 
@@ -868,7 +774,7 @@ def test_an_iterable_is_named_after_its_first_declarations_module(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     caplog.set_level(logging.INFO)
-    register_plugin(FakeContext(), [ping])
+    register_plugin(RecordingContext(), [ping])
     assert receipt_plugin(caplog) == ping.__module__
 
 
@@ -876,7 +782,7 @@ def test_an_empty_iterable_without_a_manifest_is_the_kits_name(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     caplog.set_level(logging.INFO)
-    register_plugin(FakeContext(), [])
+    register_plugin(RecordingContext(), [])
     (record,) = info_records(caplog)
     assert record.name == "hermes_plugin_kit"
     assert record.getMessage() == (
@@ -888,7 +794,7 @@ def test_an_empty_iterable_without_a_manifest_is_the_kits_name(
 
 @pytest.mark.parametrize("bad", ["", "   ", 5])
 def test_a_blank_plugin_name_is_refused(bad: Any) -> None:
-    ctx = FakeContext(manifest("lc-demo"))
+    ctx = RecordingContext(manifest("lc-demo"))
     with pytest.raises(RegistrationError, match="plugin_name must be a non-empty string"):
         register_plugin(ctx, [ping], plugin_name=bad)
     assert ctx.calls == []
@@ -896,7 +802,7 @@ def test_a_blank_plugin_name_is_refused(bad: Any) -> None:
 
 @pytest.mark.parametrize("bad", ["lcdemo", print, logging.LoggerAdapter(logging.getLogger("x"))])
 def test_the_logger_must_be_a_logger(bad: Any) -> None:
-    ctx = FakeContext(manifest("lc-demo"))
+    ctx = RecordingContext(manifest("lc-demo"))
     with pytest.raises((RegistrationError, TypeError), match=r"logger must be a logging\.Logger"):
         register_plugin(ctx, [ping], logger=bad)
     assert ctx.calls == []
@@ -906,7 +812,7 @@ def test_exactly_one_info_receipt_with_the_exact_text(
     skills: tuple[PluginSkill, ...], caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.DEBUG)
-    register_plugin(FakeContext(manifest("lc-demo")), DECLARATIONS, skills)
+    register_plugin(RecordingContext(manifest("lc-demo")), DECLARATIONS, skills)
     (receipt,) = info_records(caplog)
     assert receipt.getMessage() == EXPECTED_RECEIPT
     assert receipt.getMessage().startswith(RECEIPT_PREFIX + "; plugin=lc-demo; ")
@@ -924,7 +830,7 @@ def test_the_receipt_goes_to_the_given_logger(
 ) -> None:
     caplog.set_level(logging.INFO)
     logger = logging.getLogger("lcdemo.receipts")
-    register_plugin(FakeContext(manifest("lc-demo")), DECLARATIONS, skills, logger=logger)
+    register_plugin(RecordingContext(manifest("lc-demo")), DECLARATIONS, skills, logger=logger)
     (receipt,) = info_records(caplog)
     assert receipt.name == "lcdemo.receipts"
     assert receipt.getMessage() == EXPECTED_RECEIPT
@@ -935,7 +841,7 @@ def test_a_module_registers_on_its_own_logger(
     loaded_module: types.ModuleType, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO)
-    register_plugin(FakeContext(manifest("lc-demo")), MODULE_NAME)
+    register_plugin(RecordingContext(manifest("lc-demo")), MODULE_NAME)
     (receipt,) = info_records(caplog)
     assert receipt.name == MODULE_NAME
 
@@ -1000,7 +906,7 @@ def test_the_receipt_lists_exactly_the_declared_names(
     logger.addHandler(keep)
     logger.setLevel(logging.INFO)
     try:
-        ctx = FakeContext(manifest("lc-prop"))
+        ctx = RecordingContext(manifest("lc-prop"))
         summary = register_plugin(ctx, declarations, logger=logger)
     finally:
         logger.removeHandler(keep)
@@ -1108,7 +1014,7 @@ def test_under_hermes_validate_probe_a_plugin_with_skills_is_named_by_plugin_id(
 
 def test_a_manifest_name_still_comes_before_plugin_id(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO)
-    ctx = FakeContext(manifest("from-manifest"))
+    ctx = RecordingContext(manifest("from-manifest"))
     ctx.plugin_id = "from-plugin-id"  # type: ignore[attr-defined]
     register_plugin(ctx, make_module(ping=ping))
     assert receipt_plugin(caplog) == "from-manifest"
@@ -1120,7 +1026,7 @@ def test_a_plugin_id_that_is_not_a_name_falls_back_to_the_module(
 ) -> None:
     """0.21.3's probe answers every attribute with a no-op callable: not a name either."""
     caplog.set_level(logging.INFO)
-    ctx = FakeContext()
+    ctx = RecordingContext()
     ctx.plugin_id = plugin_id  # type: ignore[attr-defined]
     register_plugin(ctx, make_module(ping=ping))
     assert receipt_plugin(caplog) == MODULE_NAME
