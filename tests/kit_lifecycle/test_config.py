@@ -14,17 +14,20 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from tests._hermes_context import RecordingContext
 
 from kit_lifecycle import configure_stderr_logging, load_plugin_config
 
 SECRET = "loader-error-text-6b1f-never-logged"
 
 
-class Ctx:
-    def __init__(self, config: Any = None, get_config: Callable[[], Any] | None = None) -> None:
-        self.manifest = types.SimpleNamespace(name="demo", config=config)
-        if get_config is not None:
-            self.get_config = get_config
+def context(config: Any = None, get_config: Callable[[], Any] | None = None) -> RecordingContext:
+    """A plugin context whose manifest holds ``config``, with upstream's ``get_config``
+    when one is given."""
+    ctx = RecordingContext(types.SimpleNamespace(name="demo", config=config))
+    if get_config is not None:
+        ctx.get_config = get_config  # type: ignore[attr-defined]
+    return ctx
 
 
 def plant_host_config(monkeypatch: pytest.MonkeyPatch, loader: Callable[[], Any]) -> None:
@@ -43,7 +46,7 @@ def host_config(plugins: Any) -> dict[str, Any]:
 def test_the_manifest_config_wins_and_is_a_deep_copy(monkeypatch: pytest.MonkeyPatch) -> None:
     plant_host_config(monkeypatch, lambda: host_config({"demo": {"from": "host"}}))
     source = {"limits": {"max": [1, 2]}, "name": "manifest"}
-    ctx = Ctx(config=source, get_config=lambda: {"from": "api"})
+    ctx = context(config=source, get_config=lambda: {"from": "api"})
     result = load_plugin_config(ctx, "demo")
     assert result == source
     result["limits"]["max"].append(3)
@@ -53,7 +56,7 @@ def test_the_manifest_config_wins_and_is_a_deep_copy(monkeypatch: pytest.MonkeyP
 
 def test_the_result_is_a_plain_dict() -> None:
     source = types.MappingProxyType({"a": 1})
-    result = load_plugin_config(Ctx(config=source), "demo")
+    result = load_plugin_config(context(config=source), "demo")
     assert result == {"a": 1}
     assert type(result) is dict
 
@@ -64,7 +67,9 @@ def test_the_context_api_is_used_without_a_manifest_config(
     plant_host_config(monkeypatch, lambda: host_config({"demo": {"from": "host"}}))
     source = {"from": "api", "nested": {"list": [1]}}
     for manifest_config in (None, {}):
-        result = load_plugin_config(Ctx(config=manifest_config, get_config=lambda: source), "demo")
+        result = load_plugin_config(
+            context(config=manifest_config, get_config=lambda: source), "demo"
+        )
         assert result == source
         result["nested"]["list"].append(2)
         assert source == {"from": "api", "nested": {"list": [1]}}
@@ -95,7 +100,7 @@ def test_a_failing_api_warns_without_its_message_and_falls_through(
     def broken() -> Any:
         raise RuntimeError(SECRET)
 
-    assert load_plugin_config(Ctx(get_config=broken), "demo") == {"from": "host"}
+    assert load_plugin_config(context(get_config=broken), "demo") == {"from": "host"}
     assert [(r.levelno, r.getMessage()) for r in caplog.records] == [
         (logging.WARNING, "hermes_plugin_kit: plugin config API failed for demo: RuntimeError")
     ]
@@ -108,7 +113,7 @@ def test_an_api_without_settings_falls_through_quietly(
 ) -> None:
     caplog.set_level(logging.DEBUG)
     plant_host_config(monkeypatch, lambda: host_config({"demo": {"from": "host"}}))
-    assert load_plugin_config(Ctx(get_config=lambda: api_result), "demo") == {"from": "host"}
+    assert load_plugin_config(context(get_config=lambda: api_result), "demo") == {"from": "host"}
     assert caplog.records == []
 
 
@@ -118,7 +123,7 @@ def test_an_api_answer_that_is_not_a_mapping_is_warned_about_then_passed_over(
 ) -> None:
     caplog.set_level(logging.DEBUG)
     plant_host_config(monkeypatch, lambda: host_config({"demo": {"from": "host"}}))
-    assert load_plugin_config(Ctx(get_config=lambda: api_result), "demo") == {"from": "host"}
+    assert load_plugin_config(context(get_config=lambda: api_result), "demo") == {"from": "host"}
     assert [(r.levelno, r.getMessage()) for r in caplog.records] == [
         (
             logging.WARNING,
@@ -132,7 +137,7 @@ def test_an_api_answer_that_is_not_a_mapping_is_warned_about_then_passed_over(
 @pytest.mark.parametrize("bad", ["", "   ", None, 3])
 def test_a_blank_plugin_name_is_refused(bad: Any) -> None:
     with pytest.raises(ValueError, match="plugin_name must be a non-empty string"):
-        load_plugin_config(Ctx(config={"a": 1}), bad)
+        load_plugin_config(context(config={"a": 1}), bad)
 
 
 # --- load_plugin_config: the host's read-only config -
@@ -143,7 +148,7 @@ def test_nothing_when_hermes_is_not_importable(caplog: pytest.LogCaptureFixture)
     assert "hermes_cli.config" not in sys.modules
     with pytest.raises(ImportError):
         importlib.import_module("hermes_cli.config")  # the conftest hides the real host
-    assert load_plugin_config(Ctx(), "demo") == {}
+    assert load_plugin_config(context(), "demo") == {}
     assert load_plugin_config(object(), "demo") == {}
     assert caplog.records == []
 
@@ -159,7 +164,7 @@ def test_entries_settings_win_over_the_legacy_table(monkeypatch: pytest.MonkeyPa
             }
         ),
     )
-    assert load_plugin_config(Ctx(), "demo") == {"from": "entries"}
+    assert load_plugin_config(context(), "demo") == {"from": "entries"}
 
 
 @pytest.mark.parametrize(
@@ -173,12 +178,12 @@ def test_the_legacy_table_without_entries_settings(
     if entries is not None:
         plugins["entries"] = entries
     plant_host_config(monkeypatch, lambda: host_config(plugins))
-    assert load_plugin_config(Ctx(), "demo") == {"from": "legacy"}
+    assert load_plugin_config(context(), "demo") == {"from": "legacy"}
 
 
 def test_the_plugin_name_is_stripped_for_the_lookup(monkeypatch: pytest.MonkeyPatch) -> None:
     plant_host_config(monkeypatch, lambda: host_config({"demo": {"from": "legacy"}}))
-    assert load_plugin_config(Ctx(), "  demo ") == {"from": "legacy"}
+    assert load_plugin_config(context(), "  demo ") == {"from": "legacy"}
 
 
 @pytest.mark.parametrize(
@@ -197,7 +202,7 @@ def test_nothing_when_the_host_has_no_settings(
     config: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     plant_host_config(monkeypatch, lambda: config)
-    assert load_plugin_config(Ctx(), "demo") == {}
+    assert load_plugin_config(context(), "demo") == {}
 
 
 def test_the_host_config_is_deep_copied(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -205,14 +210,14 @@ def test_the_host_config_is_deep_copied(monkeypatch: pytest.MonkeyPatch) -> None
         {"entries": {"demo": {"settings": {"list": [1]}}}, "legacy": {"list": [1]}}
     )
     plant_host_config(monkeypatch, lambda: shared)
-    result = load_plugin_config(Ctx(), "demo")
+    result = load_plugin_config(context(), "demo")
     result["list"].append(2)
     result["new"] = True
     assert shared["plugins"]["entries"]["demo"]["settings"] == {"list": [1]}
 
     legacy = host_config({"demo": {"nested": {"k": "v"}}})
     plant_host_config(monkeypatch, lambda: legacy)
-    result = load_plugin_config(Ctx(), "demo")
+    result = load_plugin_config(context(), "demo")
     result["nested"]["k"] = "changed"
     assert legacy["plugins"]["demo"] == {"nested": {"k": "v"}}
 
@@ -226,7 +231,7 @@ def test_a_raising_loader_warns_and_gives_nothing(
         raise OSError(SECRET)
 
     plant_host_config(monkeypatch, broken)
-    assert load_plugin_config(Ctx(), "demo") == {}
+    assert load_plugin_config(context(), "demo") == {}
     assert [(r.name, r.levelno, r.getMessage()) for r in caplog.records] == [
         (
             "hermes_plugin_kit",
@@ -247,7 +252,7 @@ def test_a_host_without_the_read_only_loader_is_read_with_load_config(
     settings = {"entries": {"demo": {"settings": {"greeting": "hi", "limits": {"max": 3}}}}}
     fake.load_config = lambda: host_config(settings)  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "hermes_cli.config", fake)
-    assert load_plugin_config(Ctx(), "demo") == {"greeting": "hi", "limits": {"max": 3}}
+    assert load_plugin_config(context(), "demo") == {"greeting": "hi", "limits": {"max": 3}}
     assert caplog.records == []
 
 
@@ -256,7 +261,7 @@ def test_a_host_config_module_without_a_loader_is_warned_about(
 ) -> None:
     caplog.set_level(logging.DEBUG)
     monkeypatch.setitem(sys.modules, "hermes_cli.config", types.ModuleType("hermes_cli.config"))
-    assert load_plugin_config(Ctx(), "demo") == {}
+    assert load_plugin_config(context(), "demo") == {}
     assert [r.getMessage() for r in caplog.records] == [
         "hermes_plugin_kit: plugin config for demo: hermes_cli.config has neither"
         " load_config_readonly nor load_config, so the host's settings cannot be read"
@@ -278,7 +283,7 @@ def test_the_host_config_module_is_imported_when_not_loaded(
         return real_import(name, package)
 
     monkeypatch.setattr(importlib, "import_module", import_module)
-    assert load_plugin_config(Ctx(), "demo") == {"from": "imported"}
+    assert load_plugin_config(context(), "demo") == {"from": "imported"}
     assert imported == ["hermes_cli.config"]
 
 
@@ -311,19 +316,21 @@ def walk(value: Any, depth: int) -> Any:
 SOURCES = ("manifest", "api", "entries", "legacy")
 
 
-def plant(source: str, settings: Any, monkeypatch: pytest.MonkeyPatch) -> tuple[Ctx, str]:
+def plant(
+    source: str, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> tuple[RecordingContext, str]:
     """``settings`` where ``source`` keeps them; returns the context and the key path root."""
     if source == "manifest":
-        return Ctx(config=settings), "ctx.manifest.config"
+        return context(config=settings), "ctx.manifest.config"
     if source == "api":
-        return Ctx(get_config=lambda: settings), "ctx.get_config()"
+        return context(get_config=lambda: settings), "ctx.get_config()"
     if source == "entries":
         plant_host_config(
             monkeypatch, lambda: host_config({"entries": {"demo": {"settings": settings}}})
         )
-        return Ctx(), "plugins.entries.demo.settings"
+        return context(), "plugins.entries.demo.settings"
     plant_host_config(monkeypatch, lambda: host_config({"demo": settings}))
-    return Ctx(), "plugins.demo"
+    return context(), "plugins.demo"
 
 
 def warnings_of(caplog: pytest.LogCaptureFixture) -> list[str]:
@@ -372,7 +379,7 @@ def test_a_lock_ten_thousand_levels_down_is_kept_and_its_path_shortened(
 ) -> None:
     caplog.set_level(logging.DEBUG)
     lock = threading.Lock()
-    result = load_plugin_config(Ctx(config=deep_dict(10_000, lock)), "demo")
+    result = load_plugin_config(context(config=deep_dict(10_000, lock)), "demo")
     assert walk(result, 10_000) is lock
     (message,) = warnings_of(caplog)
     assert message.endswith(
@@ -385,7 +392,7 @@ def test_a_tuple_nested_past_the_recursion_limit_is_kept(caplog: pytest.LogCaptu
     nested: tuple[Any, ...] = ()
     for _ in range(sys.getrecursionlimit() * 2):
         nested = (nested,)
-    result = load_plugin_config(Ctx(config={"chain": nested, "n": 1}), "demo")
+    result = load_plugin_config(context(config={"chain": nested, "n": 1}), "demo")
     assert result == {"chain": nested, "n": 1}
     assert result["chain"] is nested
     try:  # Python 3.13 deep-copies it (the same tuple back); 3.11 and 3.12 run out of stack
@@ -402,7 +409,7 @@ def test_shared_and_cyclic_values_stay_shared_and_cyclic() -> None:
     shared = {"x": [1]}
     cyclic: dict[str, Any] = {"a": shared, "b": shared}
     cyclic["self"] = cyclic
-    result = load_plugin_config(Ctx(config=cyclic), "demo")
+    result = load_plugin_config(context(config=cyclic), "demo")
     assert result["self"] is result
     assert result["a"] is result["b"]
     assert result["a"] is not shared
@@ -418,7 +425,7 @@ def test_settings_that_cannot_be_read_at_all_are_passed_over_with_a_warning(
             raise RuntimeError(SECRET)
 
     plant_host_config(monkeypatch, lambda: host_config({"demo": {"from": "host"}}))
-    assert load_plugin_config(Ctx(config=Broken(a=1)), "demo") == {"from": "host"}
+    assert load_plugin_config(context(config=Broken(a=1)), "demo") == {"from": "host"}
     assert warnings_of(caplog) == [
         "hermes_plugin_kit: plugin config for demo: ctx.manifest.config could not be read"
         " (RuntimeError); it was passed over"
@@ -429,7 +436,7 @@ def test_settings_that_cannot_be_read_at_all_are_passed_over_with_a_warning(
 def test_at_most_ten_key_paths_are_listed(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG)
     locks = {f"lock{i:02}": threading.Lock() for i in range(25)}
-    assert load_plugin_config(Ctx(config=locks), "demo") == locks
+    assert load_plugin_config(context(config=locks), "demo") == locks
     (message,) = warnings_of(caplog)
     assert "25 value(s) could not be copied" in message
     assert message.count("cannot be copied (TypeError)") == 10
@@ -439,7 +446,7 @@ def test_at_most_ten_key_paths_are_listed(caplog: pytest.LogCaptureFixture) -> N
 def test_a_key_that_looks_like_a_secret_is_not_shown(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG)
     token = "sk-" + "a1b2c3d4" * 4
-    load_plugin_config(Ctx(config={"keys": {token: threading.Lock()}}), "demo")
+    load_plugin_config(context(config={"keys": {token: threading.Lock()}}), "demo")
     assert token not in caplog.text
     assert "ctx.manifest.config.keys['***']: cannot be copied (TypeError)" in caplog.text
 
@@ -449,7 +456,7 @@ def test_a_manifest_config_that_is_not_a_mapping_is_warned_about(
     manifest_config: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.DEBUG)
-    assert load_plugin_config(Ctx(config=manifest_config), "demo") == {}
+    assert load_plugin_config(context(config=manifest_config), "demo") == {}
     assert warnings_of(caplog) == [
         "hermes_plugin_kit: plugin config for demo: ctx.manifest.config is a"
         f" {type(manifest_config).__name__}, not a mapping of settings; it was ignored (write"
@@ -500,7 +507,7 @@ def test_host_config_that_is_passed_over_is_warned_about(
 ) -> None:
     caplog.set_level(logging.DEBUG)
     plant_host_config(monkeypatch, lambda: host_config(plugins))
-    assert load_plugin_config(Ctx(), "demo") == expected
+    assert load_plugin_config(context(), "demo") == expected
     (message,) = warnings_of(caplog)
     assert message.startswith("hermes_plugin_kit: plugin config for demo: ")
     assert warned in message
@@ -513,7 +520,7 @@ def test_hermes_own_plugin_keys_are_never_a_plugins_settings(
     caplog.set_level(logging.DEBUG)
     plugins = {"enabled": [name], "disabled": [], "entries": {"other": {"settings": {"x": 1}}}}
     plant_host_config(monkeypatch, lambda: host_config(plugins))
-    assert load_plugin_config(Ctx(), name) == {}
+    assert load_plugin_config(context(), name) == {}
     assert caplog.records == []
 
 
