@@ -73,6 +73,8 @@ HOST_FUNCTIONS = (
     "agent.transcription_provider.TranscriptionProvider",
     "hermes_cli.dashboard_auth.DashboardAuthProvider",
     "agent.secret_sources.base.SecretSource",
+    # cron scheduler providers found in plugin folders (plugins/cron_providers/__init__.py)
+    "plugins.cron_providers.load_cron_scheduler",
 )
 """Module-level hermes functions a kit package calls (``module.function`` or
 ``module.Class.method``), and classes the in-memory host needs to know a release ships:
@@ -460,6 +462,35 @@ def home_folders(config: Any) -> list[str]:
         )
 
 
+def memory_facts() -> dict[str, Any]:
+    """What the memory manager does with a provider (``agent/memory_provider.py``,
+    ``agent/memory_manager.py``): the members ``MemoryProvider`` gives a default for
+    (public, not abstract, methods and properties), whether ``sync_all`` and
+    ``queue_prefetch_all`` run on the manager's worker thread (``_submit_background``),
+    whether ``normalize_tool_schema`` unwraps a provider's schemas, and whether
+    ``add_provider`` drops a tool named like one of hermes' core tools."""
+    base = importlib.import_module("agent.memory_provider").MemoryProvider
+    manager_module = importlib.import_module("agent.memory_manager")
+    manager = manager_module.MemoryManager
+    abstract = getattr(base, "__abstractmethods__", frozenset())
+    members = {name: inspect.getattr_static(base, name) for name in dir(base)}
+    return {
+        "memory_optional": sorted(
+            name
+            for name, value in members.items()
+            if not name.startswith("_")
+            and name not in abstract
+            and (callable(value) or isinstance(value, property | staticmethod | classmethod))
+        ),
+        "memory_background_sync": hasattr(manager, "_submit_background"),
+        "memory_normalizes_schemas": callable(
+            getattr(manager_module, "normalize_tool_schema", None)
+        ),
+        "memory_rejects_core_tools": "_HERMES_CORE_TOOLS"
+        in inspect.getsource(manager.add_provider),
+    }
+
+
 def read_facts(state: Any) -> dict[str, Any]:
     """What the installed hermes offers; call before anything else imports hermes."""
     plugins = importlib.import_module("hermes_cli.plugins")
@@ -535,6 +566,7 @@ def read_facts(state: Any) -> dict[str, Any]:
         ),
         "top_level": sorted((dist.read_text("top_level.txt") or "").split()),
         "home_folders": home_folders(importlib.import_module("hermes_cli.config")),
+        **memory_facts(),
         **behaviour(plugins, model_tools, state),
     }
 

@@ -29,9 +29,8 @@ DEVTOOLS = {
     "cli/_cron_rules.py": 1,
     "cli/_manifest_rules.py": 5,
     "cli/_memory_contract.py": 1,
-    "cli/_scaffold_engine.py": 1,
     "cli/_scaffold_memory.py": 2,
-    "cli/_scaffold_speech.py": 3,
+    "cli/_scaffold_speech.py": 1,
     "cli/_scaffold_standalone.py": 1,
     "cli/_scan.py": 2,
     "cli/_target.py": 4,
@@ -39,11 +38,8 @@ DEVTOOLS = {
     "cli/_tool_rules.py": 3,
     "cli/lint.py": 1,
     "testing/_contract_speech.py": 1,
-    "testing/_cron_provider.py": 1,
     "testing/_host_choice.py": 2,
     "testing/_manifest.py": 1,
-    "testing/_memory_lifecycle.py": 5,
-    "testing/_memory_provider.py": 1,
     "testing/pytest_plugin.py": 2,
 }
 """What is left to move into the model, file by file."""

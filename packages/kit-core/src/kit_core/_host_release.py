@@ -50,6 +50,10 @@ class HostRelease(Record):
         "installer_manifest_version",
         "manifest",
         "manifest_known_fields",
+        "memory_background_sync",
+        "memory_normalizes_schemas",
+        "memory_optional",
+        "memory_rejects_core_tools",
         "middleware",
         "middleware_schema_version",
         "modify_directive",
@@ -213,6 +217,24 @@ class HostRelease(Record):
     ``register`` is called; from 0.21.5, the loader calls what ``ep.load()`` returns when it
     is callable). Before, the loader looks for ``register`` on the function and refuses."""
 
+    memory_optional: frozenset[str]
+    """The members ``MemoryProvider`` gives a default for and hermes calls when a provider
+    has them (observed: the base's public methods and properties that are not abstract):
+    ``backup_paths`` from 0.18.0, ``unavailable_reason`` and ``recall_status`` from
+    0.20.1, ``identity_signature`` from 0.21.3."""
+    memory_background_sync: bool
+    """Whether ``sync_all`` and ``queue_prefetch_all`` run on the memory manager's one
+    worker thread (observed: ``MemoryManager._submit_background``; from 0.17.0); before, on
+    the agent's thread, which the turn waits for."""
+    memory_normalizes_schemas: bool
+    """Whether the memory manager unwraps a provider's ``{"type": "function", "function":
+    ...}`` schemas (observed: ``agent.memory_manager.normalize_tool_schema``; from 0.18.0);
+    before, such a schema is wrapped once more and reaches the model with no name."""
+    memory_rejects_core_tools: bool
+    """Whether ``add_provider`` drops a provider tool named like one of
+    ``toolsets._HERMES_CORE_TOOLS`` (observed in its source; from 0.17.0); before, agent
+    start skips a schema whose name the agent already has."""
+
     def __init__(self, facts: Mapping[str, Any], *, modelled: bool = False) -> None:
         setattr_ = object.__setattr__
         setattr_(self, "version", plain_version(str(facts["version"])))
@@ -264,8 +286,12 @@ class HostRelease(Record):
             "directory_beats_entry_point",
             "entry_point_callable",
             "reads_hooks_spelling",
+            "memory_background_sync",
+            "memory_normalizes_schemas",
+            "memory_rejects_core_tools",
         ):
             setattr_(self, flag, bool(facts.get(flag, False)))
+        setattr_(self, "memory_optional", frozenset(facts.get("memory_optional", ())))
         for name in ("manifest_known_fields", "config_schema_types"):
             setattr_(self, name, frozenset(facts.get(name, ())))
         setattr_(self, "home_folders", tuple(facts.get("home_folders", ())))

@@ -40,6 +40,7 @@ __all__ = [
     "RESERVED_CONFIG_ROOTS",
     "HostRelease",
     "first_release",
+    "first_version",
     "installed_distribution",
     "installed_release",
     "known_releases",
@@ -189,6 +190,16 @@ def installed_release() -> HostRelease | None:
 def first_release(has: Callable[[HostRelease], bool]) -> HostRelease | None:
     """The oldest known release for which ``has`` holds (None: no release)."""
     return next((r for r in known_releases() if has(r)), None)
+
+
+def first_version(has: Callable[[HostRelease], bool]) -> str:
+    """The version of the oldest known release for which ``has`` holds: a fact the model
+    holds, as the release a message names ("from 0.18.0"). LookupError when no release
+    has it (the model is older than the code asking)."""
+    found = first_release(has)
+    if found is None:
+        raise LookupError("no modelled hermes release has this; run scripts/host_model.py")
+    return found.version
 
 
 def release_label(version: str | None) -> str:

@@ -23,8 +23,7 @@ version: 0.1.0
 description: A hermes-agent context engine built with hermes-plugin-kit
 kind: standalone
 requires_hermes: ">=$floor"
-# manifest v1: `hermes plugins install` refuses manifest_version 2 on every release
-# through 0.21.3
+# manifest v1: the installer of the older hermes releases refuses manifest_version 2
 manifest_version: 1
 """)
 

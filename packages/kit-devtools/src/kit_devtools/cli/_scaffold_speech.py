@@ -15,21 +15,24 @@ from __future__ import annotations
 from string import Template
 from typing import Final
 
-from kit_core.hermes import HERMES_DISTRIBUTIONS
+from kit_core.hermes import HERMES_DISTRIBUTIONS, first_version
 from kit_devtools.cli._scaffold_kinds import ProjectKind
 
-FLOOR: Final = "0.15.0"
-"""The first release with the speech bases and registrars."""
+SPEECH_BASES: Final = (
+    "agent.tts_provider.TTSProvider",
+    "agent.transcription_provider.TranscriptionProvider",
+)
+FLOOR: Final = first_version(lambda r: all(base in r.functions for base in SPEECH_BASES))
+"""The first release with the speech bases (and their registrars)."""
 
 PLUGIN_YAML: Final = Template("""\
 name: $name
 version: 0.1.0
 description: A hermes-agent $what provider built with hermes-plugin-kit
 kind: standalone
-# the speech provider bases arrive in hermes 0.15.0
+# the speech provider bases arrive in hermes $floor
 requires_hermes: ">=$floor"
-# manifest v1: `hermes plugins install` refuses manifest_version 2 on every release
-# through 0.21.3
+# manifest v1: the installer of the older hermes releases refuses manifest_version 2
 manifest_version: 1
 """)
 

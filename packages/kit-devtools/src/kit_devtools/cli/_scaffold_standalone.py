@@ -17,8 +17,7 @@ kind: standalone
 # the oldest hermes-agent this plugin runs on (upstream 0.21 refuses to load it on an older
 # one; 0.19.0 and older ignore the key)
 requires_hermes: ">=$floor"
-# manifest v1: `hermes plugins install` refuses manifest_version 2 on every release
-# through 0.21.3
+# manifest v1: the installer of the older hermes releases refuses manifest_version 2
 manifest_version: 1
 # what register() registers: catalogue admission (`hermes plugins validate`) refuses a
 # plugin that registers more; `hermes-plugin-kit preflight --write` keeps them in step

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from kit_core.hermes import version_key
+from kit_core.hermes import first_version, version_key
 from kit_devtools.testing._discovered_provider import Category, provider_from
 
 __all__ = ["CRON", "CRON_SINCE", "REQUIRED", "CronProviderLoad", "load"]
@@ -33,8 +33,10 @@ CRON: Final = Category(
     ignored=("register_tool", "register_hook", "register_memory_provider", "register_cli_command"),
     base=("cron.scheduler_provider", "CronScheduler"),
 )
-CRON_SINCE: Final = "0.18.0"
-"""The first hermes-agent release with cron scheduler providers (``plugins/cron_providers``)."""
+CRON_SINCE: Final = first_version(
+    lambda r: "plugins.cron_providers.load_cron_scheduler" in r.functions
+)
+"""The first hermes release with cron scheduler providers (``plugins/cron_providers``)."""
 REQUIRED: Final = ("name", "is_available", "start")
 """What the resolver and the gateway use: ``CronScheduler``'s abstract ``name`` and
 ``start`` (0.19.0 ``cron/scheduler_provider.py`` 37-66) and ``is_available``, which the base

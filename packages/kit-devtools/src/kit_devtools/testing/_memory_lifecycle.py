@@ -1,9 +1,10 @@
 """The memory-provider lifecycle of each hermes release, as the contract suite drives it.
 
-Read from each installed release (``agent/memory_provider.py``, ``agent/memory_manager.py``,
-and the agent start that calls ``initialize_all``: ``run_agent.py`` through 0.14.0,
-``agent/agent_init.py`` from 0.15.0). The facts that change are kept by the first release
-they hold on (:data:`CHANGES`). The in-memory host plays them; a real host reads the
+What changes from release to release is the host model's (``kit_core.hermes``: each
+release's ``memory_*`` facts, observed by ``scripts/host_facts.py``), but for the keywords
+agent start passes ``initialize``, read from the agent start that calls ``initialize_all``
+(``run_agent.py`` through 0.14.0, ``agent/agent_init.py`` from 0.15.0; :data:`INIT_KWARGS`,
+:data:`CALLBACKS`). The in-memory host plays them; a real host reads the
 optional members and the thread ``sync_all`` uses from the release itself
 (``_memory_drive.release_facts``), and ``initialize``'s keywords from the release's own
 builder from 0.21.3 (``_memory_drive.release_init``); before, agent start assembles them
@@ -33,17 +34,32 @@ What every release does (lines of 0.13.0 / 0.19.0 / 0.22.2):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
-from typing import Any, Final
+from dataclasses import dataclass
+from typing import Final
 
-from kit_core.hermes import version_key
-from kit_devtools.testing._memory_members import FIRST_HOOKS
+from kit_core.hermes import registry_releases, version_key
 
-__all__ = ["CHANGES", "REQUIRED", "MemoryLifecycle", "lifecycle"]
+__all__ = ["CALLBACKS", "INIT_KWARGS", "REQUIRED", "MemoryLifecycle", "lifecycle"]
 
 REQUIRED: Final = ("name", "is_available", "initialize", "get_tool_schemas")
 """``MemoryProvider``'s abstract members (``agent/memory_provider.py`` 43-140, 0.13.0 on)."""
+
+
+INIT_KWARGS: Final = (
+    "platform",
+    "hermes_home",
+    "agent_context",
+    "agent_identity",
+    "agent_workspace",
+)
+"""The keywords agent start passes ``initialize(session_id, ...)`` in a CLI session on
+every release (``run_agent.py`` 0.13.0 2005-2043: then ``agent_identity`` and
+``agent_workspace`` from the active profile); the gateway adds user and chat identities,
+and ``cwd`` (0.21.4 on) comes only when the session has one."""
+CALLBACKS: Final = ("warning_callback", "status_callback")
+"""What the CLI's agent start adds to them where the memory manager works on a thread of
+its own (``agent/agent_init.py`` 0.17.0 1171-1176): the release that brought the worker
+brought these."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,11 +67,11 @@ class MemoryLifecycle:
     """What one release's memory manager does with a provider."""
 
     release: str
-    optional: tuple[str, ...]
+    optional: frozenset[str]
     """The members ``MemoryProvider`` gives a default for, which hermes calls."""
     init_kwargs: tuple[str, ...]
     """The keywords agent start passes ``initialize(session_id, ...)`` in a CLI session,
-    besides ``session_id`` (the gateway adds user and chat identities)."""
+    besides ``session_id``."""
     background_sync: bool
     """``sync_all`` and ``queue_prefetch_all`` run on the manager's single worker thread;
     before 0.17.0 on the agent's thread, which the turn waits for."""
@@ -68,66 +84,17 @@ class MemoryLifecycle:
     the agent already has (``run_agent.py`` 0.13.0 2060-2070)."""
 
 
-FIRST: Final = MemoryLifecycle(
-    release="0.13.0",
-    optional=FIRST_HOOKS,
-    # run_agent.py 0.13.0 2005-2043: session_id, platform, hermes_home, agent_context, then
-    # agent_identity and agent_workspace from the active profile
-    init_kwargs=("platform", "hermes_home", "agent_context", "agent_identity", "agent_workspace"),
-    background_sync=False,  # agent/memory_manager.py 0.13.0 317-326: inline
-    normalizes_schemas=False,  # 0.13.0 330-346: schema.get("name") as it comes
-    rejects_core_tools=False,
-)
-
-CHANGES: Final[tuple[tuple[str, Mapping[str, Any]], ...]] = (
-    # 0.17.0: agent/memory_manager.py 515 (sync_all) and 328/499/571 (_submit_background);
-    # add_provider's core-tool check 367; agent/agent_init.py 1171-1176 adds the CLI's
-    # warning_callback and status_callback
-    (
-        "0.17.0",
-        {
-            "background_sync": True,
-            "rejects_core_tools": True,
-            "init_kwargs": (*FIRST.init_kwargs, "warning_callback", "status_callback"),
-        },
-    ),
-    # 0.18.0: normalize_tool_schema (agent/memory_manager.py 49); backup_paths
-    # (agent/memory_provider.py 298-315)
-    ("0.18.0", {"normalizes_schemas": True, "optional": (*FIRST.optional, "backup_paths")}),
-    # 0.20.1: unavailable_reason and recall_status (agent/memory_provider.py)
-    (
-        "0.20.1",
-        {
-            "optional": (
-                *FIRST.optional,
-                "backup_paths",
-                "unavailable_reason",
-                "recall_status",
-            )
-        },
-    ),
-    # 0.21.3: identity_signature (agent/memory_provider.py), read by the gateway
-    (
-        "0.21.3",
-        {
-            "optional": (
-                *FIRST.optional,
-                "backup_paths",
-                "unavailable_reason",
-                "recall_status",
-                "identity_signature",
-            )
-        },
-    ),
-)
-"""Release -> what changed from it on (``cwd``, 0.21.4 on, is passed only when the session
-has one, so it is not in :attr:`MemoryLifecycle.init_kwargs`)."""
-
-
 def lifecycle(version: str) -> MemoryLifecycle:
-    """The lifecycle of release ``version`` (the oldest modelled for an older one)."""
-    found = replace(FIRST, release=version)
-    for first, changes in CHANGES:
-        if version_key(version) >= version_key(first):
-            found = replace(found, **changes)
-    return found
+    """The lifecycle of release ``version``: the model's newest release not after it (the
+    oldest modelled for an older one)."""
+    releases = registry_releases()
+    known = [r for r in releases if version_key(r.version) <= version_key(version)]
+    release = known[-1] if known else releases[0]
+    return MemoryLifecycle(
+        release=version,
+        optional=release.memory_optional,
+        init_kwargs=(*INIT_KWARGS, *(CALLBACKS if release.memory_background_sync else ())),
+        background_sync=release.memory_background_sync,
+        normalizes_schemas=release.memory_normalizes_schemas,
+        rejects_core_tools=release.memory_rejects_core_tools,
+    )

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, cast
 
-from kit_core.hermes import version_key
+from kit_core.hermes import first_version, version_key
 from kit_devtools.testing._discovered_provider import Category, provider_from
 
 USER_NAMESPACE: Final = "_hermes_user_memory"
@@ -79,9 +79,9 @@ MEMORY: Final = Category(
 """hermes' memory discovery, as :mod:`._discovered_provider` takes a provider from it."""
 
 
-CORE_TOOLS_DROPPED_SINCE: Final = "0.17.0"
+CORE_TOOLS_DROPPED_SINCE: Final = first_version(lambda r: r.memory_rejects_core_tools)
 """From this release the memory manager drops a provider tool named like a core tool
-(0.17.0 ``agent/memory_manager.py`` 360-392, ``_HERMES_CORE_TOOLS``); before, it offers it."""
+(``HostRelease.memory_rejects_core_tools``); before, it offers it."""
 
 
 def load(directory: Path, release: str = CORE_TOOLS_DROPPED_SINCE) -> MemoryProviderLoad:
