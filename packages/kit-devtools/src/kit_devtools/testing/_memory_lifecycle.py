@@ -39,10 +39,7 @@ from typing import Final
 
 from kit_core.hermes import registry_releases, version_key
 
-__all__ = ["CALLBACKS", "INIT_KWARGS", "REQUIRED", "MemoryLifecycle", "lifecycle"]
-
-REQUIRED: Final = ("name", "is_available", "initialize", "get_tool_schemas")
-"""``MemoryProvider``'s abstract members (``agent/memory_provider.py`` 43-140, 0.13.0 on)."""
+__all__ = ["CALLBACKS", "INIT_KWARGS", "MemoryLifecycle", "lifecycle"]
 
 
 INIT_KWARGS: Final = (
