@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from kit_core.hermes import HostRelease, registry_release
@@ -21,6 +22,7 @@ DEFAULT_RELEASE = "0.19.0"
 expectations were first read from (the real-host suite runs every release)."""
 
 
+@cache
 def signature_of(text: str) -> inspect.Signature:
     """A signature as the model stores it, ``"(self, name: 'str') -> 'None'"``, without
     ``self``."""

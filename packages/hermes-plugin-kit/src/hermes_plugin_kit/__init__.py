@@ -16,7 +16,6 @@ Author tooling (the in-memory host, the pytest plugin, the ``hermes-plugin-kit``
 command) is not here: it is ``kit-devtools``, installed with ``hermes-plugin-kit[dev]``.
 """
 
-from types import ModuleType
 from typing import TYPE_CHECKING
 
 from hermes_plugin_kit._foreign_core import refuse as _refuse_a_foreign_kit_core
@@ -30,6 +29,8 @@ _confirm(__name__, __file__)  # the folder really imported is of kit_core's buil
 from kit_core import *  # noqa: E402, F403  # pyright: ignore[reportWildcardImportFromLibrary]
 
 if TYPE_CHECKING:
+    from types import ModuleType
+
     from kit_lifecycle import *  # noqa: F403  # pyright: ignore[reportWildcardImportFromLibrary]
     from kit_media import *  # noqa: F403  # pyright: ignore[reportWildcardImportFromLibrary]
     from kit_media import MEDIA_DELIVERY_HOOKS as MEDIA_DELIVERY_HOOKS
@@ -42,9 +43,8 @@ _HELD = ("MEDIA_DELIVERY_HOOKS", "clear_media_delivery_state", "transform_media_
 """kit-media's names importable by name and left out of every ``__all__`` (see above)."""
 
 
-def _packages() -> tuple[ModuleType, ...]:
-    """The kit packages, in the order a name is looked for (kit-lifecycle's names are
-    the ones nearly every plugin asks for first)."""
+def _packages() -> "tuple[ModuleType, ...]":
+    """The kit packages whose ``__all__`` the façade serves, in that order."""
     import kit_core
     import kit_lifecycle
     import kit_media
@@ -60,7 +60,7 @@ def __getattr__(name: str) -> object:
         value: object = [n for package in _packages() for n in package.__all__]
     elif name.startswith("__"):  # a probe of the module (__path__, __wrapped__): not a name
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    else:
+    else:  # kit-lifecycle first: nearly every plugin asks for one of its names
         import kit_lifecycle
 
         if name in kit_lifecycle.__all__:
