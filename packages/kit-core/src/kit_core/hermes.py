@@ -67,15 +67,14 @@ release: the release is its first three parts."""
 
 MANIFEST_FILES: Final = ("plugin.yaml", "plugin.yml")
 """The manifest a plugin directory must hold to be discovered, ``plugin.yaml`` first
-(``PluginManager._scan_directory``: 0.13.0 ``hermes_cli/plugins.py`` L968-969, 0.19.0
-L1531-1533; a directory with neither is skipped)."""
+(``hermes_cli.plugins.PluginManager._scan_directory``; a directory with neither is
+skipped)."""
 
 
 PLUGIN_PACKAGE: Final = "hermes_plugins"
 """The package hermes imports a directory plugin under: ``hermes_plugins.<slug>``, the
-slug being the manifest key with ``/`` as ``__`` and ``-`` as ``_`` (``_NS_PARENT``:
-``hermes_cli/plugins.py`` L219 of 0.19.0, ``hermes_cli/plugins_loader.py`` L36 of
-0.22.2)."""
+slug being the manifest key with ``/`` as ``__`` and ``-`` as ``_``
+(``hermes_cli.plugins._NS_PARENT``)."""
 
 ENTRY_POINT_GROUP: Final = "hermes_agent.plugins"
 """The one entry-point group hermes scans for pip-installed plugins, the same on every
@@ -85,15 +84,14 @@ MANIFEST_KINDS: Final = frozenset(
     {"standalone", "backend", "exclusive", "platform", "model-provider"}
 )
 """The manifest ``kind`` values hermes takes, the same on every release; any other is read
-as ``standalone`` with a warning naming these (``_VALID_PLUGIN_KINDS``:
-``hermes_cli/plugins.py`` L277 of 0.19.0, ``hermes_cli/plugins_manifest.py`` L27 of
-0.22.2)."""
+as ``standalone`` with a warning naming these
+(``hermes_cli.plugins._VALID_PLUGIN_KINDS``)."""
 
 CATALOG_CATEGORIES: Final = (
     "desktop", "memory", "platform", "web", "tools", "voice", "automation", "models", "general",
 )  # fmt: skip
 """The shelves of hermes' plugin catalogue: an entry whose ``category`` is another is
-refused (``CATALOG_CATEGORIES``, ``hermes_cli/plugin_catalog.py`` L34 of 0.22.2)."""
+refused (``hermes_cli.plugin_catalog.CATALOG_CATEGORIES``, from 0.22.2)."""
 
 CATALOG_CATEGORY_OF_KIND: Final = MappingProxyType({
     "exclusive": "memory",
@@ -109,14 +107,13 @@ own entries file them (memory providers under ``memory``, model providers under
 
 CALL_IDENTITY_KEYS: Final = ("task_id", "session_id", "tool_call_id", "turn_id", "api_request_id")
 """The identity of one tool call, as hermes passes it to its tool pipeline, its hooks and
-its guard helpers (``hermes_cli/plugins.py`` L2228-2237 of 0.19.0; ``turn_id`` and
+its guard helpers (``hermes_cli.plugins.resolve_pre_tool_block``; ``turn_id`` and
 ``api_request_id`` from 0.16.0: what each release's ``handle_function_call`` takes is in
 its model, ``HostRelease.functions``)."""
 
 RESERVED_CONFIG_ROOTS: Final = frozenset({"model", "plugins", "security", "settings"})
 """The top-level config keys ``ctx.get_config``/``ctx.set_config`` refuse a plugin
-(``_plugin_relative_segments``, ``hermes_cli/plugins_state.py`` L16-17 and L24-38
-@25ce047f987023c8665432021f612e2ef7297ac6)."""
+(``hermes_cli.plugins_state._plugin_relative_segments``)."""
 
 
 def _apply(facts: dict[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
@@ -233,9 +230,9 @@ def modelled_middleware() -> frozenset[str]:
 
 LOOP_ANSWERED_TOOLS: Final = frozenset({"clarify", "read_terminal"})
 """Built-in tools the agent loop answers itself, before the registry, on every release
-that has them: ``elif function_name == "clarify"`` (0.13.0 ``run_agent.py`` L10678;
-0.19.0 ``agent/tool_executor.py`` L1332) and ``== "read_terminal"`` (0.17.0
-``agent/tool_executor.py`` L1082; 0.19.0 L1351)."""
+that has them: ``elif function_name == "clarify"`` and ``== "read_terminal"`` (0.17.0
+on) in ``agent.tool_executor.execute_tool_calls_sequential`` (0.13.0:
+``run_agent.AIAgent._invoke_tool``)."""
 
 
 LEGACY_TOOL_ALIASES: Final = MappingProxyType(
@@ -248,9 +245,9 @@ LEGACY_TOOL_ALIASES: Final = MappingProxyType(
     }
 )
 """Old built-in tool names hermes renames to the new ones at every dispatch seam, so a
-plugin tool of an old name is never reached: ``model_tools._LEGACY_TOOL_ALIASES`` (0.21.3
-``model_tools.py`` L601-604, applied in ``handle_function_call`` L878; 0.22.2 L611-613,
-L893, ``todo`` through ``tools/todo_tool.py`` ``TODO_LEGACY_ALIASES``). They apply on every
+plugin tool of an old name is never reached: ``model_tools._LEGACY_TOOL_ALIASES``,
+applied in ``model_tools.handle_function_call`` (0.22.2: ``todo`` through
+``tools.todo_tool.TODO_LEGACY_ALIASES``). They apply on every
 release that has the new tool and not the old one (0.21.3 and later); before, the old
 name is a built-in tool itself."""
 

@@ -8,10 +8,9 @@ for ``get_tool_schemas()`` (bare function schemas, ``{"name", "description",
 ``provider.handle_tool_call(name, args)`` and hands the model the ``str`` it returns
 (``agent/memory_manager.py``, ``add_provider``, ``get_all_tool_schemas`` and
 ``handle_tool_call``); a context engine's tools go the same way, called with
-``messages=`` (0.19.0 ``agent/tool_executor.py`` 1421). :class:`ProviderTools` gives a
-provider both answers from its ``@tool`` functions, with the schema, checks, defaults,
-envelope, logging and redaction of a registered tool, and leaves the provider's base
-class as it is::
+``messages=`` (``agent.tool_executor.execute_tool_calls_sequential``). :class:`ProviderTools` gives
+a provider both answers from its ``@tool`` functions, with the schema, checks, defaults, envelope,
+logging and redaction of a registered tool, and leaves the provider's base class as it is::
 
     class NotesProvider(MemoryProvider):
         @tool(toolset="notes")

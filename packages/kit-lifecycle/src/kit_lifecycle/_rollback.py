@@ -148,7 +148,7 @@ class Rollback:
             step.undo.settle(result)
         if result is None and step.surface == "tool" and (self._ledger or self._handles):
             # a host whose registrars return handles returns None for a tool it refused
-            # (upstream: a name a built-in holds; hermes_cli/plugins.py L483-486 @00067189)
+            # (upstream: a name a built-in holds; hermes_cli.plugins.PluginContext.register_tool)
             raise ToolRefusedError(step.name)
         step.done = True
 

@@ -136,7 +136,7 @@ def _host_config(plugin_name: str) -> dict[str, Any]:
 
 def _keyed(get_config: Callable[..., Any]) -> bool:
     """Whether the host's ``get_config`` needs a key (upstream: ``get_config(key,
-    default=None)``, ``hermes_cli/plugins.py`` L257-267 @00067189)."""
+    default=None)``)."""
     try:
         params = inspect.signature(get_config).parameters.values()
     except (TypeError, ValueError):
@@ -150,10 +150,10 @@ def _keyed(get_config: Callable[..., Any]) -> bool:
 def _entry_config(plugin_id: str, plugin_name: str) -> dict[str, Any]:
     """What ``ctx.get_config(key)`` answers for each top-level key: ``plugins.entries.
     <plugin_id>.settings.<key>`` when the key is present there (an explicit null too), else
-    the legacy ``…config.<key>`` (``hermes_cli/plugins.py`` L257-267 @00067189;
-    ``_nested_plugin_value`` and ``_plugin_settings_entry``, ``hermes_cli/plugins_state.py``
-    L42-49 and L60-63 @25ce047f). Keys ``get_config`` refuses are left out, with a warning.
-    A ``plugins.<name>`` table, which such a host never reads, is warned about."""
+    the legacy ``…config.<key>`` (``hermes_cli.plugins.PluginContext.get_config``, through
+    ``hermes_cli.plugins_state._nested_plugin_value``). Keys ``get_config`` refuses are left
+    out, with a warning. A ``plugins.<name>`` table, which such a host never reads, is
+    warned about."""
     config = _read_host_config(plugin_id)
     _warn_unread_table(config, plugin_id, plugin_name)
     found = _field(_field(_field(config, "plugins"), "entries"), plugin_id)
@@ -184,7 +184,7 @@ def _entry_config(plugin_id: str, plugin_name: str) -> dict[str, Any]:
 def _warn_unread_table(config: object, plugin_id: str, plugin_name: str) -> None:
     """Warn about settings left at ``plugins.<name>`` (hermes-agent 0.19.0's convention) on a
     host whose ``ctx.get_config`` reads only ``plugins.entries.<plugin_id>`` (from 0.20.1:
-    ``PluginContext.get_config``, 0.21.3 ``hermes_cli/plugins.py`` L257-267): hermes itself
+    ``PluginContext.get_config``): hermes itself
     does not migrate them, so the plugin would run without them unsaid."""
     plugins = _field(config, "plugins")
     for name in dict.fromkeys((plugin_id, plugin_name)):
@@ -210,7 +210,7 @@ def _host_key(key: object) -> bool:
 def _with_schema_defaults(ctx: Any, settings: dict[Any, Any], plugin: str) -> dict[str, Any]:
     """``settings`` plus the ``default`` of every ``config_schema`` key of the manifest that
     is not set (hermes itself only checks the schema and never applies a default:
-    ``validate_config_schema``, ``hermes_cli/plugins_manifest.py`` L170-199 @00067189)."""
+    ``hermes_cli.plugins_manifest.validate_config_schema``)."""
     try:
         manifest = getattr(ctx, "manifest", None)
     except Exception:  # already warned about by the manifest read

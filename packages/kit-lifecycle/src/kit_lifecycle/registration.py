@@ -126,12 +126,12 @@ def _check_tool_names(ctx: Any, plan: Plan, plugin_name: str) -> None:
       per-home overlay. ``get_entry(name, *, scope=None)`` answers the current home's
       overlay, then the global tools, and ``snapshot_registration(name, *, scope)`` the
       overlay alone (``ToolRegistry.get_entry`` and ``ToolRegistry.snapshot_registration``
-      in ``tools/registry.py`` @00067189dfecf833d4d009c2dd977ae85cf800e0). ``register_tool``
+      of upstream ``tools.registry``). ``register_tool``
       refuses a name the overlay lacks and the global tools hold, in any toolset, with a
       WARNING, returning None without calling the registry; a name another plugin of the
       same home holds in another toolset reaches ``registry.register``, which rejects it
-      with an ERROR, and ``register_tool`` again returns None (``hermes_cli/plugins.py``
-      L459-502 @00067189, the refusal at L483-486). The kit asks the same two questions,
+      with an ERROR, and ``register_tool`` again returns None
+      (``hermes_cli.plugins.PluginContext.register_tool``). The kit asks the same two questions,
       with the manager's ``scope_key``. A plugin tool of another hermes home is not seen,
       and does not clash.
 
@@ -179,7 +179,7 @@ def _names(ctx: Any, declared: str | None, plugin_name: str | None) -> tuple[str
     ``plugin_name``, the manifest's name, the context's ``plugin_id`` do; the first module's
     name, used where the context has neither, does not (only a context with a manifest
     namespaces skills: ``PluginContext.register_skill`` takes ``manifest.skill_namespace or
-    manifest.name``, hermes 0.21.3 ``hermes_cli/plugins.py`` L985-1009), so it is not
+    manifest.name``, from 0.21.3), so it is not
     checked as a namespace."""
     if plugin_name is not None:
         if not isinstance(plugin_name, str) or not plugin_name.strip():
@@ -194,9 +194,9 @@ def _names(ctx: Any, declared: str | None, plugin_name: str | None) -> tuple[str
     # _PROBE_SCRIPT run by _run_capability_probe: plugin_id = "hermes_validate_probe_plugin",
     # from 0.21.4; other names raise AttributeError unless PluginContext has such a method).
     # The first module's name there may be a submodule's dotted name, which cannot
-    # namespace skills; the plugin_id can. (0.21.3's probe, hermes_cli/plugin_validate.py
-    # L188-263, answers every attribute with a no-op callable: not a str, so the module's
-    # name is used, and its register_skill is one of those no-ops, which namespaces nothing.)
+    # namespace skills; the plugin_id can. (0.21.3's probe answers every attribute with a
+    # no-op callable: not a str, so the module's name is used, and its register_skill is
+    # one of those no-ops, which namespaces nothing.)
     plugin_id = getattr(ctx, "plugin_id", None)
     if isinstance(plugin_id, str) and plugin_id.strip():
         return plugin_id.strip(), True

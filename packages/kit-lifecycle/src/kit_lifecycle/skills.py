@@ -50,7 +50,7 @@ def plugin_skill(
     ``name`` is bare (``[A-Za-z0-9_-]+``, no ``plugin:`` prefix: hermes adds the
     plugin's name), ``path`` is the skill's file itself, not its directory (by custom
     ``SKILL.md``; hermes reads whatever file it is given, ``skill_view`` ->
-    ``_serve_plugin_skill``, ``tools/skills_tool.py`` 857-881 of 0.19.0; give it from the
+    ``tools.skills_tool._serve_plugin_skill``; give it from the
     plugin's own folder, ``Path(__file__).parent / "skills" / "x" / "SKILL.md"``: a
     relative path is taken from the working directory), and the
     description is required. Whether the file exists is checked at registration: a

@@ -21,16 +21,15 @@ MEDIA_POLICY_FUNCTION: Final = "gateway.platforms.base.validate_media_delivery_p
 
 CAPTION_FUNCTION: Final = "tools.send_message_tool._media_caption_split"
 """``send_message``'s one decision whether a message's text rides on its single media
-file as the caption (0.19.0 ``tools/send_message_tool.py`` 86-123, used for Telegram at
-876-880); before it, the text always went out as a message of its own."""
+file as the caption (used for Telegram); before it, the text always went out as a message of its
+own."""
 
 SILENCE_TOKEN: Final = "NO_REPLY"
 """The silence marker the kit answers with: one of the gateway's
-``LIVE_GATEWAY_SILENT_MARKERS`` on every release with a silence filter (0.19.0
-``gateway/response_filters.py`` L19-24; 0.22.2 L19-22), and its ``SILENT_REPLY_TOKEN`` from
-0.17.0 to 0.21.5 (0.19.0 L14; 0.21.5 L145, a compatibility pointer; 0.22.2 has no such
-constant, so the kit never reads it). Written out, not read from the host model, so that
-importing kit-media does not build the model; a test holds it to the model's
+``gateway.response_filters.LIVE_GATEWAY_SILENT_MARKERS`` on every release with a silence
+filter, and its ``SILENT_REPLY_TOKEN`` from 0.17.0 to 0.21.5 (0.21.5's a compatibility
+pointer; 0.22.2 has no such constant, so the kit never reads it). Written out, not read from the
+host model, so that importing kit-media does not build the model; a test holds it to the model's
 ``HostRelease.silence_token`` on every release that has one."""
 
 
@@ -113,12 +112,11 @@ HUMAN_TURN_PREDICATES: Final[dict[str, tuple[Any, ...]]] = {
 }
 """The gateway's human-turn silence predicates (``HostRelease.silence_predicates``), the
 one the gateway decides with first, each with the arguments that describe a person's
-turn: ``silence_allowed(display_kind, reply_expected=None)`` (0.22.2
-``gateway/response_filters.py`` L126-128, asked by ``gateway/run_turn.py`` L1526) for a
-turn of no display kind whose adapter did not say whether it needs a reply (the kit
-cannot know), and ``is_machinery_display_kind(display_kind)`` (0.21.4 and 0.21.5
-L116-123, asked by ``gateway/run_turn.py`` L1519 and L1537) for a turn of no display
-kind. 0.21.3 and older have neither: a person's turn may end silent there."""
+turn: ``gateway.response_filters.silence_allowed(display_kind, reply_expected=None)``
+(0.22.2) for a turn of no display kind whose adapter did not say whether it needs a reply
+(the kit cannot know), and ``is_machinery_display_kind(display_kind)`` (0.21.4 and 0.21.5)
+for a turn of no display kind; ``gateway.run_turn`` asks them. 0.21.3 and older have neither: a
+person's turn may end silent there."""
 
 
 def human_turn_guard(filters: Any) -> str | None:

@@ -6,42 +6,34 @@ function's presence and its signature), never its version number:
 
 1. **pre_tool_call.** ``hermes_cli.plugins.resolve_pre_tool_block`` where it exists (it
    fires ``pre_tool_call`` once, and an ``approve`` directive whose human gate denies,
-   times out or fails is a block: hermes-agent 0.18.1, ``hermes_cli/plugins.py``
-   2226-2274, called from ``model_tools.py`` 1175-1208; 0.19.0 ``model_tools.py``
-   1181-1214). Older releases call ``get_pre_tool_call_block_message`` instead
-   (hermes-agent 0.13.0, ``model_tools.py`` 740-755; 0.17.0, ``model_tools.py``
-   1031-1064), whose keyword parameters grew over time (``task_id``, ``session_id``,
-   ``tool_call_id`` in 0.13.0; ``turn_id``, ``api_request_id`` from 0.16.0): the kit
-   passes only those the function's signature accepts.
+   times out or fails is a block: from 0.18.1, called from
+   ``model_tools.handle_function_call``). Older releases call
+   ``hermes_cli.plugins.get_pre_tool_call_block_message`` instead, whose keyword parameters grew
+   over time (``task_id``, ``session_id``, ``tool_call_id`` in 0.13.0; ``turn_id``,
+   ``api_request_id`` from 0.16.0): the kit passes only those the function's signature accepts.
 2. **Blocked:** the result is ``{"error": <message>}`` exactly as the host writes it, and
    the operation never runs. Where the release's pipeline reports a block to
    ``post_tool_call`` (through ``model_tools._emit_post_tool_call_hook`` with
-   ``status="blocked"``, ``error_type="plugin_block"``: 0.16.0 ``model_tools.py``
-   1006-1022, 0.19.0 ``model_tools.py`` 1198-1214), so does the kit; older releases
-   return without it (0.13.0 ``model_tools.py`` 754-755), and so does the kit.
+   ``status="blocked"``, ``error_type="plugin_block"``: from 0.16.0), so does the kit;
+   older releases return without it, and so does the kit.
 3. **Otherwise** the operation runs, timed, and ``post_tool_call`` is emitted as that
    release emits it: through its ``_emit_post_tool_call_hook``, with the observer fields
    the helper's signature takes (``status`` ``"ok"`` or ``"error"``, ``error_type``
    ``"tool_error"`` when the result carries an error, ``"host_tool_error"`` when the
    operation raised); or, on a release without that helper, with the payload its
    ``handle_function_call`` builds inline (``tool_name``, ``args``, ``result``,
-   ``task_id``, ``session_id``, ``tool_call_id``, ``duration_ms``: 0.13.0
-   ``model_tools.py`` 791-804, 0.15.0 ``model_tools.py`` 849-862).
+   ``task_id``, ``session_id``, ``tool_call_id``, ``duration_ms``: 0.13.0 to 0.15.2).
 
 **modify.** Upstream hermes (PR #87482) lets a ``pre_tool_call`` callback return
 ``{"action": "modify", "args": {...}}``: ``_get_pre_tool_call_directive_details``
 shallow-merges each such dict over the original args (later hooks win per key; an empty
 or non-dict ``args`` is ignored; modify survives a later block), and
 ``_dispatch_pre_tool_call_hooks`` fires the hook once and returns ``(block_message,
-modified_args)`` (``hermes_cli/plugins.py`` at 00067189dfecf833d4d009c2dd977ae85cf800e0:
-``_get_pre_tool_call_directive_details`` L1784-1827, the merge at L1808-1816, and
-``_dispatch_pre_tool_call_hooks`` L1887-1895; its public ``resolve_pre_tool_block``,
-L1847-1852, returns only ``[0]`` of it, dropping the args). hermes' own pipeline then
-runs the tool with the modified args (``model_tools._pre_dispatch_guards`` L765-800:
-``if modified_args is not None: function_args = modified_args``, L782-783, in the stored
-``model_tools.py`` of file id 68283923223, a 0.21-era version whose commit the store
-does not resolve, lines counted from that copy;
-``agent/agent_runtime_helpers._pre_tool_block_message`` does the same). Where the
+modified_args)`` (upstream ``hermes_cli.plugins``; its public ``resolve_pre_tool_block``
+returns only ``[0]`` of it, dropping the args). hermes' own pipeline then runs the tool
+with the modified args (``model_tools._pre_dispatch_guards``: ``if modified_args is not
+None: function_args = modified_args``; ``agent.agent_runtime_helpers`` does the same).
+Where the
 running hermes has ``_dispatch_pre_tool_call_hooks`` (asked by its presence), the kit
 calls it instead of ``resolve_pre_tool_block`` and does the same: the operation runs
 with, and ``post_tool_call`` reports, the modified args.
@@ -78,7 +70,7 @@ first (used where :data:`DISPATCH_FUNCTION` is absent)."""
 
 LEGACY_POST_KEYS: Final = ("task_id", "session_id", "tool_call_id")
 """Call identity in the ``post_tool_call`` payload of a release without
-``_emit_post_tool_call_hook`` (hermes-agent 0.13.0, ``model_tools.py`` 793-802)."""
+``_emit_post_tool_call_hook`` (0.13.0 to 0.15.2)."""
 
 Operation = Callable[[dict[str, Any]], Any]
 """The guarded host operation: gets the (guard-checked) args, returns the result."""
@@ -109,11 +101,11 @@ class HostGuard:
     * through ``model_tools._emit_post_tool_call_hook`` when the host's ``model_tools``
       is loaded and has it (0.16.0 and newer), with the keywords its signature takes;
     * otherwise, on a host whose ``hermes_cli.plugins`` has ``has_hook`` (which that
-      helper is gated on, 0.16.0 ``model_tools.py`` 837-839), with the same observer
+      helper is gated on), with the same observer
       fields through ``has_hook`` / ``invoke_hook`` (a host of someone's own making: every
       release with ``has_hook`` has the helper, and the in-memory host plays both);
     * otherwise with the payload a release without either builds inline, and never
-      for a blocked call (0.13.0 ``model_tools.py`` 754-755, 791-804).
+      for a blocked call.
     """
 
     __slots__ = (
@@ -320,9 +312,8 @@ def _report_block(
 def observe(result: str) -> tuple[str, str | None, str | None]:
     """The host's ``post_tool_call`` status fields for a result string.
 
-    Like ``model_tools._tool_result_observer_fields`` (0.19.0 ``model_tools.py:962-971``),
-    and a reply that says ``"success": false`` is an error too.
-    """
+    Like ``model_tools._tool_result_observer_fields``, and a reply that says ``"success": false`` is
+    an error too."""
     try:
         parsed = json.loads(result)
     except ValueError:

@@ -68,7 +68,7 @@ def session_env(name: str) -> str:
 
     ``gateway.session_context.get_session_env`` reads the ContextVar the gateway bound
     for this turn, and falls back to ``os.environ`` only when this context never bound
-    one (CLI, cron, tests) (``gateway/session_context.py:298-325``).
+    one (CLI, cron, tests).
     """
     getter = getattr(import_host("gateway.session_context"), "get_session_env", None)
     if not callable(getter):

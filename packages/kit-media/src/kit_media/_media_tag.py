@@ -1,18 +1,15 @@
 """How hermes reads the kit's ``MEDIA:`` line back, and the paths it would misread.
 
 The kit sends a file as the last line of a ``send_message`` message, ``MEDIA:<path>``,
-after the caption and a ``[[…]]`` directive. hermes 0.19.0 does not take that path
-verbatim: ``send_message`` checks the whole message for ``[[as_document]]``
-(``tools/send_message_tool.py:437``, also ``gateway/run.py:14577`` and
-``gateway/platforms/base.py:5076``), then ``BasePlatformAdapter.extract_media``
-(``gateway/platforms/base.py:3726-3820``) looks for ``[[audio_as_voice]]`` anywhere in
-the message (``base.py:3754-3760``), blanks text between backticks (``base.py:3663-3669``)
-and finds paths with two patterns: one for paths ending in a deliverable extension
-(``MEDIA_TAG_CLEANUP_RE``, ``base.py:1499-1504``, extensions ``MEDIA_DELIVERY_EXTS``,
-``base.py:1463-1479``), and one for any other path, which ends at the first whitespace or
-quote (``MEDIA_EXTENSIONLESS_TAG_RE``, ``base.py:1517-1523``) and runs over every tag too
-(``base.py:3786-3792``). Each path is then trimmed by ``_normalize_media_tag_path``
-(``base.py:1526-1530``).
+after the caption and a ``[[…]]`` directive. hermes does not take that path verbatim:
+``send_message`` checks the whole message for ``[[as_document]]``, then
+``gateway.platforms.base.BasePlatformAdapter.extract_media`` looks for
+``[[audio_as_voice]]`` anywhere in the message, blanks text between backticks and finds
+paths with two patterns: one for paths ending in a deliverable extension
+(``MEDIA_TAG_CLEANUP_RE``, the extensions ``MEDIA_DELIVERY_EXTS``), and one for any other
+path, which ends at the first whitespace or quote (``MEDIA_EXTENSIONLESS_TAG_RE``) and runs
+over every tag too. Each path is then trimmed by ``_normalize_media_tag_path``. (Where
+each is in each release: docs/hermes-sources.md.)
 
 So a path that satisfies the kit's checks can still make hermes send a different file,
 send it another way, or send a second one. Such a path is refused with a
@@ -43,7 +40,7 @@ part before it names another file
 
 :func:`check_host_reads_back` asks the running host's own ``extract_media`` at
 delivery, so a host whose parser differs from this model refuses rather than sends; and
-since ``validate_media_delivery_path`` trims a path the same way (``base.py:1295-1298``),
+since ``validate_media_delivery_path`` trims a path the same way,
 the delivery also refuses a media-policy answer that names another file.
 """
 
@@ -67,7 +64,7 @@ DIRECTIVES: Final = (MEDIA_PREFIX, VOICE_DIRECTIVE, DOCUMENT_DIRECTIVE)
 """What hermes acts on wherever it stands in a message (matched here in any case)."""
 
 STRIPPED_END: Final = "`\"',.;:)}]"
-"""Characters ``_normalize_media_tag_path`` strips from the end of a path (base.py:1530)."""
+"""Characters ``_normalize_media_tag_path`` strips from the end of a path."""
 
 MEDIA_DELIVERY_EXTS: Final = frozenset(
     {
@@ -81,16 +78,15 @@ MEDIA_DELIVERY_EXTS: Final = frozenset(
         *(".html", ".htm"),
     }
 )
-"""hermes 0.19.0's deliverable extensions (``MEDIA_DELIVERY_EXTS``, base.py:1463-1479; the
-same from 0.16.0): the kit's model where no hermes parser is loaded."""
+"""hermes' deliverable extensions (``gateway.platforms.base.MEDIA_DELIVERY_EXTS``) from
+0.16.0 to 0.19.0: the kit's model where no hermes parser is loaded."""
 
 NEWER_MEDIA_DELIVERY_EXTS: Final = MEDIA_DELIVERY_EXTS | {
     *(".3gp", ".m2a"),
     *(".kmz", ".kml", ".geojson", ".gpx"),
 }
 """The table from 0.20.0 on: a video, an audio and four geospatial extensions more
-(``MEDIA_DELIVERY_EXTS``, hermes 0.20.0 ``gateway/platforms/base.py`` L1642-1661, 0.21.3
-L1171-1181; the same through 0.22.2)."""
+(``MEDIA_DELIVERY_EXTS``; the same through 0.22.2)."""
 
 _TAG_END: Final = r"[\s`\"',;:)\]}]"
 """What may follow a deliverable extension where ``MEDIA_TAG_CLEANUP_RE`` ends a path."""
@@ -298,7 +294,7 @@ def _also_sent(text: str) -> str | None:
     if brk is None:
         return None
     head = text[: brk.start()].rstrip(STRIPPED_END)
-    if not head or _suffix(head) in delivery_extensions():  # hermes skips those (base.py:3788)
+    if not head or _suffix(head) in delivery_extensions():  # hermes skips those
         return None
     return head if os.path.isfile(head) else None
 

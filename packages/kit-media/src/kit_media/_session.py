@@ -5,21 +5,20 @@ A successful delivery arms the one-turn suppression of a session's final reply (
 so the kit arms only under a session id that belongs to *this* call:
 
 1. the ``session_id`` keyword hermes passes to every tool handler (``registry.dispatch``
-   in ``model_tools.handle_function_call``, hermes 0.19.0 ``model_tools.py:1264-1279``),
-   which the author forwards with ``deliver_media(payload, target, **kwargs)``;
+   in ``model_tools.handle_function_call``), which the author forwards with ``deliver_media(payload,
+   target, **kwargs)``;
 2. otherwise the ``HERMES_SESSION_ID`` context variable, if the host bound it in the
    current context: ``gateway.session_context`` keeps it in a ``ContextVar`` named
-   ``HERMES_SESSION_ID`` (``gateway/session_context.py:81``), which
-   ``set_current_session_id`` binds to ``agent.session_id`` for the turn
-   (``session_context.py:142-154``, called from ``agent/agent_init.py:1288-1292``),
-   and tool threads inherit (``tools/thread_context``).
+   ``HERMES_SESSION_ID`` (``gateway.session_context._SESSION_ID``), which
+   ``gateway.session_context.set_current_session_id`` binds to ``agent.session_id`` for
+   the turn (called from ``agent.agent_init.init_agent``), and tool threads inherit.
 
 Never ``get_session_env("HERMES_SESSION_ID")`` as such: when the context variable was
-never bound in this context it falls back to ``os.environ`` (``session_context.py:
-321-327``), and ``set_current_session_id`` writes ``os.environ`` for every agent it
-sets up, so that value is whichever session started last in the process. The gateway
-also binds the variable to ``""`` for every message (``gateway/run.py:16375-16386`` passes
-no ``session_id`` to ``set_session_vars``), which identifies no session either.
+never bound in this context it falls back to ``os.environ``, and ``set_current_session_id`` writes
+``os.environ`` for every agent it sets up, so that value is whichever session started last in the
+process. The gateway also binds the variable to ``""`` for every message
+(``gateway.run.GatewayRunner._set_session_env`` passes no ``session_id`` to ``set_session_vars``),
+which identifies no session either.
 
 The context is read from the standard library (``contextvars.copy_context()``): only a
 variable actually set in this context counts, and when two variables of that name hold

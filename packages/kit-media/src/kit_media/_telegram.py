@@ -8,15 +8,16 @@ one photo itself, under the same ``pre_tool_call``/``post_tool_call`` guard as
 true}``), with the token and routing hermes itself uses:
 
 * token, ``extra.base_url``/``base_file_url``/``local_mode``: the Telegram entry of
-  ``gateway.config.load_gateway_config()`` (``TELEGRAM_BOT_TOKEN`` or config.yaml;
-  ``gateway/config.py:1721-1724``). Never a model argument, never in a result or log.
+  ``gateway.config.load_gateway_config()`` (``TELEGRAM_BOT_TOKEN`` or config.yaml, as
+  ``gateway.config._apply_env_overrides`` reads them). Never a model argument, never in a result or
+  log.
 * proxy: ``TELEGRAM_PROXY`` or the system proxy through the host's
-  ``resolve_proxy_url``, as ``send_message_tool.py`` does for its own Bot.
+  ``resolve_proxy_url``, as ``tools.send_message_tool`` does for its own Bot.
 * routes: the current chat (``origin``), the home channel (with its topic, which
   ``send_message`` ignores), ``telegram:<chat>``, ``telegram:<chat>:<topic>`` or
-  ``telegram:@username`` (``send_message_tool.py:22``, ``telegram_ids.py``); topic
-  ``1`` (a forum's General topic) is sent without ``message_thread_id``
-  (``plugins/platforms/telegram/adapter.py:1171-1174``).
+  ``telegram:@username`` (``tools.send_message_tool._TELEGRAM_TOPIC_TARGET_RE``); topic
+  ``1`` (a forum's General topic) is sent without ``message_thread_id`` (as
+  ``TelegramAdapter._message_thread_id_for_send`` of hermes' Telegram platform does).
 
 The client is one-shot: ``initialize``, ``send_photo``, and ``shutdown`` always, on a
 private event loop (a worker thread when the caller is already inside a running loop).

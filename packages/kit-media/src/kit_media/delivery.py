@@ -230,7 +230,7 @@ def _send(
 
 
 def _host_accepts(path: Path, *, required: bool) -> Path:
-    """Ask hermes' own media policy (``gateway/platforms/base.py:1272-1345``) about ``path``.
+    """Ask hermes' own media policy (``validate_media_delivery_path``) about ``path``.
 
     ``send_message`` would drop a refused path silently and still send any caption, so
     the kit asks first. ``required``: refuse when the policy check itself is missing

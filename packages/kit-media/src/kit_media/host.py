@@ -1,7 +1,7 @@
 """``invoke_host_tool``: call a host capability that is not a registered tool, guarded.
 
-hermes 0.19.0 deliberately keeps ``send_message`` out of the tool registry
-(``tools/send_message_tool.py:1961-1974``), so ``ctx.dispatch_tool("send_message")``
+hermes 0.19.0 deliberately keeps ``send_message`` out of the tool registry (the end of
+``tools.send_message_tool``), so ``ctx.dispatch_tool("send_message")``
 answers "Unknown tool", and calling the handler directly would skip every
 ``pre_tool_call`` policy. ``invoke_host_tool`` resolves the host's own handler and runs
 it inside the host's guard (see :mod:`kit_media._guard` for the exact sequence).

@@ -102,8 +102,8 @@ class MediaPayload:
             raise MediaError(msg)
         if kind is MediaType.VOICE and os.path.splitext(resolved.name)[1].lower() != suffix:
             # hermes flags a voice note by os.path.splitext's extension, which a name of only
-            # dots before it has none of (0.20.0 on: extract_media, 0.21.5
-            # gateway/platforms/base.py L3255), so it would send the file as plain audio
+            # dots before it has none of (0.20.0 on: extract_media), so it would send the
+            # file as plain audio
             msg = (
                 f"voice media {resolved.name!r} has only dots before its extension, and hermes"
                 " then reads no extension and sends it as plain audio, not a voice note:"

@@ -7,23 +7,24 @@ the ``MEDIA:`` tag, which the gateway would deliver a second time). A successful
 
 * :func:`transform_media_delivery_output` (hook ``transform_llm_output``) consumes it and
   returns hermes' silence token ``NO_REPLY``; the gateway then delivers nothing for that
-  turn (0.19.0 ``gateway/response_filters.py`` L14 and L19-24, ``gateway/run.py``
-  L13461-13470). A turn without a marker is left alone (the hook returns ``None``). On a
-  gateway with the human-turn silence guard (0.21.4 and newer: ``HostRelease.
-  silence_predicates``) ``deliver_media`` arms nothing, since the token would there be
-  answered with a visible "unexpected silence" reply (see :mod:`kit_media._capabilities`).
+  turn (``gateway.response_filters.SILENT_REPLY_TOKEN`` and
+  ``LIVE_GATEWAY_SILENT_MARKERS``, read by ``GatewayRunner._handle_message_with_agent``). A turn
+  without a marker is left alone (the hook returns ``None``). On a gateway with the human-turn
+  silence guard (0.21.4 and newer: ``HostRelease. silence_predicates``) ``deliver_media`` arms
+  nothing, since the token would there be answered with a visible "unexpected silence" reply (see
+  :mod:`kit_media._capabilities`).
 * :func:`clear_media_delivery_state` (hook ``on_session_end``, which hermes fires at the
-  end of every turn, ``agent/turn_finalizer.py:612-626``) drops a marker that was not
+  end of every turn, ``agent.turn_finalizer.finalize_turn``) drops a marker that was not
   consumed, for example when the turn was interrupted and ``transform_llm_output`` was
   skipped.
 
 **Keying.** Markers are keyed by the hermes session id, the value both ends really
 receive in hermes 0.19.0: a tool handler gets ``session_id=agent.session_id`` from
-``handle_function_call`` (``model_tools.py:1264-1279``), and ``transform_llm_output`` gets
-``session_id=agent.session_id`` (``agent/turn_finalizer.py:461-467``). ``deliver_media``
+``handle_function_call``, and ``transform_llm_output`` gets ``session_id=agent.session_id``
+(``agent.turn_finalizer.finalize_turn``). ``deliver_media``
 arms only under a session the call itself names: the ``session_id`` in its runtime
 context, else the ``HERMES_SESSION_ID`` context variable if hermes bound it in the
-current context (to ``agent.session_id``, ``agent/agent_init.py:1288-1292``). It never
+current context (to ``agent.session_id``, in ``agent.agent_init.init_agent``). It never
 uses the process-wide ``os.environ`` value ``get_session_env`` falls back to, which
 belongs to whichever session started last, so one session's delivery can never silence
 another's reply; with no session named it arms nothing and its result says so
@@ -73,9 +74,9 @@ logger = logging.getLogger("kit_media.suppression")
 
 SILENT_REPLY_TOKEN: Final = SILENCE_TOKEN
 """hermes' silence token: a final reply of exactly this is not delivered where the gateway
-has a silence filter and no human-turn guard (0.19.0 ``gateway/response_filters.py`` L14,
-``SILENT_REPLY_TOKEN``, from 0.17.0; kept as a compatibility pointer to 0.21.5, L145, and
-gone in 0.22.2, where ``NO_REPLY`` stays one of ``LIVE_GATEWAY_SILENT_MARKERS``, L19-22).
+has a silence filter and no human-turn guard (``gateway.response_filters.SILENT_REPLY_TOKEN``
+from 0.17.0; kept as a compatibility pointer to 0.21.5 and gone in 0.22.2, where
+``NO_REPLY`` stays one of ``LIVE_GATEWAY_SILENT_MARKERS``).
 It is the host model's ``HostRelease.silence_token`` wherever that is not empty:
 ``tests/kit_core/test_host_model.py`` holds the two equal."""
 
