@@ -75,6 +75,8 @@ HOST_FUNCTIONS = (
     "agent.secret_sources.base.SecretSource",
     # cron scheduler providers found in plugin folders (plugins/cron_providers/__init__.py)
     "plugins.cron_providers.load_cron_scheduler",
+    # memory providers found by their hermes_agent.memory_providers entry point
+    "plugins.memory.find_provider_entry_point",
 )
 """Module-level hermes functions a kit package calls (``module.function`` or
 ``module.Class.method``), and classes the in-memory host needs to know a release ships:

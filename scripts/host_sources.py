@@ -25,6 +25,44 @@ from pathlib import Path
 from types import ModuleType
 
 
+CITED: tuple[str, ...] = (
+    "agent.agent_init.init_agent",
+    "agent.agent_runtime_helpers",
+    "agent.tool_executor.execute_tool_calls_sequential",
+    "agent.turn_finalizer.finalize_turn",
+    "gateway.config._apply_env_overrides",
+    "gateway.platforms.base.BasePlatformAdapter.extract_media",
+    "gateway.platforms.base.MEDIA_DELIVERY_EXTS",
+    "gateway.response_filters.LIVE_GATEWAY_SILENT_MARKERS",
+    "gateway.response_filters.SILENT_REPLY_TOKEN",
+    "gateway.run.GatewayRunner._set_session_env",
+    "gateway.run_turn",
+    "gateway.session_context._SESSION_ID",
+    "gateway.session_context.set_current_session_id",
+    "hermes_cli.plugin_catalog.CATALOG_CATEGORIES",
+    "hermes_cli.plugins.PluginContext.get_config",
+    "hermes_cli.plugins.PluginContext.register_tool",
+    "hermes_cli.plugins.PluginManager._scan_directory",
+    "hermes_cli.plugins._NS_PARENT",
+    "hermes_cli.plugins._VALID_PLUGIN_KINDS",
+    "hermes_cli.plugins.get_pre_tool_call_block_message",
+    "hermes_cli.plugins.resolve_pre_tool_block",
+    "hermes_cli.plugins_manifest.validate_config_schema",
+    "hermes_cli.plugins_state._nested_plugin_value",
+    "hermes_cli.plugins_state._plugin_relative_segments",
+    "model_tools._LEGACY_TOOL_ALIASES",
+    "model_tools._pre_dispatch_guards",
+    "model_tools._tool_result_observer_fields",
+    "model_tools.handle_function_call",
+    "run_agent.AIAgent._invoke_tool",
+    "tools.send_message_tool._TELEGRAM_TOPIC_TARGET_RE",
+    "tools.skills_tool._serve_plugin_skill",
+    "tools.todo_tool.TODO_LEGACY_ALIASES",
+)
+"""The hermes code the kit's docstrings, comments and rule texts name (``module.qualname``):
+docs/hermes-sources.md gives where each release defines each."""
+
+
 def _resolve(name: str) -> tuple[object, object, str] | None:
     """The value ``name`` is, the module or class that holds it, and its last part."""
     parts = name.split(".")

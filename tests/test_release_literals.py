@@ -45,11 +45,22 @@ DEVTOOLS = {
 """What is left to move into the model, file by file."""
 
 
+def _cited(node: ast.AST) -> list[ast.AST]:
+    """The parts of a lint rule's ``mirrors`` argument (``Rule(severity, message, fix,
+    mirrors)``): what hermes does, cited as a docstring cites it."""
+    if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Rule"):
+        return []
+    given = node.args[3:4] + [k.value for k in node.keywords if k.arg == "mirrors"]
+    return [part for value in given for part in ast.walk(value)]
+
+
 def code_strings(tree: ast.Module) -> list[str]:
     """The string constants of code: not those that document (a string statement, such
-    as a module's, class's, function's or attribute's docstring)."""
+    as a module's, class's, function's or attribute's docstring, and what a lint rule
+    says it mirrors)."""
     documenting: set[int] = set()
     for node in ast.walk(tree):
+        documenting.update(id(part) for part in _cited(node))
         body = getattr(node, "body", None)
         if isinstance(body, list):
             for statement in body:
@@ -105,5 +116,7 @@ def test_a_string_of_code_is_read_and_a_docstring_is_not() -> None:
         'def f():\n    """From 0.20.1."""\n    return f"on {X} 0.23.0"\n'
     )
     assert code_strings(ast.parse(source)) == ["hermes 0.22.2", "on ", " 0.23.0"]
+    rule = 'Rule(E, "on 0.21.3", "fix", "hermes x (0.21.3 on)")\nRule(E, "m", "f", mirrors="0.20.1")'
+    assert code_strings(ast.parse(rule)) == ["on 0.21.3", "fix", "m", "f"]
     assert RELEASE.search(" 0.23.0")
     assert not RELEASE.search("version 0.1.0")

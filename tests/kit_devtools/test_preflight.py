@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 import yaml
 
-from kit_core.hermes import newest_registry_release
+from kit_core.hermes import newest_registry_release, registry_releases
 from kit_devtools.cli import _parser, main
 from kit_devtools.cli import _upstream as upstream
 from kit_devtools.cli._preflight import preflight_directory
@@ -523,6 +523,16 @@ def test_ci_workflow(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert "--hermes 0.13.0,0.19.0" in ci_workflow("src/demo", "<0.20")
     # each release the workflow names is one --hermes installs (the newest by packaging)
     assert [h.version for h in parse_hosts(f"0.17.0,{NEWEST}")] == ["0.17.0", NEWEST]
+
+
+def test_a_wrong_hermes_value_is_told_with_the_models_own_examples() -> None:
+    oldest, newest = registry_releases()[0].version, registry_releases()[-1].version
+    with pytest.raises(ValueError, match="latest") as refused:
+        parse_hosts("latest")
+    series = newest.rpartition(".")[0]
+    assert f"(e.g. {oldest}, {newest}), a series ({series}: its newest release)" in str(
+        refused.value
+    )
 
 
 def test_preflight_runs_as_a_command(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from kit_core.hermes import registry_releases
 from kit_devtools.cli import _scan
 from kit_devtools.cli._scan import Scanner, scanner
 
@@ -46,6 +47,23 @@ def test_the_installed_engine_is_the_fallback_and_nothing_is_said_plainly(
     why = scanner()
     assert isinstance(why, str)
     assert "--scan-with" in why
+
+
+def test_scan_with_takes_a_series_or_newest_as_hermes_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked: list[str] = []
+
+    def environment(release: str) -> Path:
+        asked.append(release)
+        return tmp_path / release / "bin" / "python"
+
+    monkeypatch.setattr("kit_devtools.testing._host_envs.environment", environment)
+    newest = registry_releases()[-1].version
+    assert scanner("newest") == Scanner(str(tmp_path / newest / "bin" / "python"), "plugin")
+    scanner(newest.rpartition(".")[0])
+    scanner("0.19.0")
+    assert asked == [newest, newest, "0.19.0"]
 
 
 def test_the_installed_scanner_comes_before_a_cached_one(

@@ -94,7 +94,8 @@ def _add_preflight(sub: Any) -> None:
         "--scan-with",
         metavar="RELEASE",
         help="run the install scan with this hermes release's scanner, in its cached"
-        " environment (made with uv if missing), e.g. 0.22.2",
+        " environment (made with uv if missing): a release, a series (its newest release)"
+        " or newest",
     )
     parser.add_argument(
         "--catalog-entry",

@@ -15,11 +15,16 @@ from string import Template
 from typing import Any, Final, cast
 
 from kit_core.errors import ToolDefinitionError
-from kit_core.hermes import installed_release, newest_registry_release, registry_releases
+from kit_core.hermes import (
+    first_version,
+    installed_release,
+    newest_registry_release,
+    registry_releases,
+)
 from kit_core.names import tool_name
 from kit_devtools.cli._scaffold_engine import CONTEXT_ENGINE
 from kit_devtools.cli._scaffold_kinds import PYPROJECT, TOOLING_COMMENT, ProjectKind
-from kit_devtools.cli._scaffold_memory import MEMORY_PROVIDER
+from kit_devtools.cli._scaffold_memory import MEMORY_ENTRY_POINT, MEMORY_PROVIDER
 from kit_devtools.cli._scaffold_model import MODEL_PROVIDER
 from kit_devtools.cli._scaffold_speech import TRANSCRIPTION, TTS
 from kit_devtools.cli._scaffold_standalone import STANDALONE
@@ -228,6 +233,9 @@ def scaffold(
         "sources": sources,
         "floor": project.floor or registry_releases()[0].version,
         "newest": registry_releases()[-1].version,
+        # what the scaffolds' comments say a release starts to do, from the host model
+        "reads_requires_hermes": first_version(lambda r: "requires_hermes" in r.manifest),
+        "memory_entry_points": first_version(lambda r: MEMORY_ENTRY_POINT in r.functions),
         "description": project.description,
         "tooling_comment": TOOLING_COMMENT,
         **project.words,

@@ -19,6 +19,9 @@ from typing import Final
 from kit_core.hermes import HERMES_DISTRIBUTIONS
 from kit_devtools.cli._scaffold_kinds import ProjectKind
 
+MEMORY_ENTRY_POINT: Final = "plugins.memory.find_provider_entry_point"
+"""What a release that finds memory providers by entry point has (``HostRelease.functions``)."""
+
 PLUGIN_YAML: Final = Template("""\
 name: $package
 version: 0.1.0
@@ -172,21 +175,21 @@ name, and make it the active provider (one runs at a time, beside hermes' built-
 (or `memory.provider: $package` under `memory:` in `config.yaml`). The provider needs
 nothing but hermes itself, so the copy is enough.
 
-From hermes 0.20.1 on, installing the project into hermes' Python environment works too:
+From hermes $memory_entry_points on, installing the project into hermes' Python environment
+works too:
 its `hermes_agent.memory_providers` entry point is found by the same name.
 
     uv pip install --python "$$(head -1 "$$(command -v hermes)" | cut -c3-)" .
 
-hermes 0.20.0 and older read no entry point for a memory provider: there, only the folder
-works. The provider is not a general plugin, so `hermes plugins enable` does not apply.
+Older releases read no entry point for a memory provider: there, only the folder works. The provider is not a general plugin, so `hermes plugins enable` does not apply.
 """)
 
 MEMORY_PROVIDER: Final = ProjectKind(
     description="A hermes-agent memory provider.",
     dependencies="",
     entry_points=(
-        "# hermes 0.20.1 and later find a pip-installed memory provider through this entry"
-        " point\n"
+        "# hermes $memory_entry_points and later find a pip-installed memory provider through"
+        " this entry point\n"
         '[project.entry-points."hermes_agent.memory_providers"]\n$package = "$package"\n\n'
     ),
     files={

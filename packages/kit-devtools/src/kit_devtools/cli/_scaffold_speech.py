@@ -116,7 +116,7 @@ class $provider(TranscriptionProvider):
         return "$package"
 
     def transcribe(self, file_path: str, **extra: Any) -> dict[str, Any]:
-        # **extra: hermes passes model=, language= (and prompt= from 0.20.1)
+        # **extra: hermes passes model=, language= (and prompt= where the release has one)
         try:
             with wave.open(file_path) as audio:
                 seconds = audio.getnframes() / audio.getframerate()

@@ -14,8 +14,8 @@ name: $name
 version: 0.1.0
 description: A hermes-agent plugin built with hermes-plugin-kit
 kind: standalone
-# the oldest hermes-agent this plugin runs on (upstream 0.21 refuses to load it on an older
-# one; 0.19.0 and older ignore the key)
+# the oldest hermes-agent this plugin runs on (hermes $reads_requires_hermes and later refuse
+# to load it on an older one; older releases ignore the key)
 requires_hermes: ">=$floor"
 # manifest v1: the installer of the older hermes releases refuses manifest_version 2
 manifest_version: 1

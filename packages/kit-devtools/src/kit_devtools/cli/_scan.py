@@ -212,8 +212,10 @@ def cached_having(module: str) -> list[Path]:
 def scanner(release: str | None = None) -> Scanner | str:
     """Where the scan runs (see the module's text), or why it cannot run."""
     if release is not None:
+        from kit_devtools.testing._host_choice import series_release
         from kit_devtools.testing._host_envs import HostEnvironmentError, environment
 
+        release = series_release(release)
         try:
             return Scanner(str(environment(release)), "plugin")
         except HostEnvironmentError as exc:
@@ -227,7 +229,7 @@ def scanner(release: str | None = None) -> Scanner | str:
         return Scanner(sys.executable, "engine")
     return (
         "no hermes here has its install scanner (tools/plugin_guard.py) or its pattern"
-        " engine (tools/skills_guard.py); install hermes, or pass --scan-with 0.22.2"
+        " engine (tools/skills_guard.py); install hermes, or pass --scan-with newest"
     )
 
 

@@ -19,9 +19,24 @@ from typing import Final, Literal
 from kit_core.hermes import installed_distribution, plain_version, registry_releases
 from kit_devtools.testing import _host_envs
 
-__all__ = ["MEMORY", "HostChoice", "installed_hermes", "parse_hosts", "series_release"]
+__all__ = [
+    "MEMORY",
+    "HostChoice",
+    "example_releases",
+    "installed_hermes",
+    "parse_hosts",
+    "series_release",
+]
 
 Kind = Literal["memory", "installed", "release"]
+
+
+def example_releases() -> tuple[str, str, str]:
+    """What a message gives as examples: the oldest and the newest release the model
+    holds, and the newest's series (``0.13.0``, ``0.22.2``, ``0.22``)."""
+    releases = registry_releases()
+    newest = releases[-1].version
+    return releases[0].version, newest, newest.rpartition(".")[0]
 
 
 def installed_hermes() -> str | None:
@@ -56,7 +71,7 @@ class HostChoice:
             if self.version is None:
                 raise _host_envs.HostEnvironmentError(
                     "hermes-agent is not installed in this environment: install it, or"
-                    " choose releases with --hermes (e.g. --hermes 0.19.0)"
+                    " choose releases with --hermes (e.g. --hermes newest)"
                 )
             return Path(sys.executable)
         if self.kind == "release" and self.version is not None:
@@ -94,9 +109,10 @@ def parse_hosts(text: str) -> list[HostChoice]:
         elif re.match(r"^\d+\.\d+\.\d+", word) and _host_envs.RELEASE.match(word):
             choice = HostChoice("release", plain_version(word))
         else:
+            oldest, newest, series = example_releases()
             raise ValueError(
-                f"--hermes: {word!r} is not `installed`, a hermes release (e.g. 0.17.0,"
-                " 0.21.3), a series (0.21: its newest release) or `newest`"
+                f"--hermes: {word!r} is not `installed`, a hermes release (e.g. {oldest},"
+                f" {newest}), a series ({series}: its newest release) or `newest`"
             )
         if choice not in found:
             found.append(choice)

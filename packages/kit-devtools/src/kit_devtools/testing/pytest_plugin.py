@@ -44,7 +44,13 @@ import pytest
 
 from kit_devtools.testing import _host_envs
 from kit_devtools.testing._contract_memory import TURN_BOUND, check_memory_provider
-from kit_devtools.testing._host_choice import MEMORY, HostChoice, installed_hermes, parse_hosts
+from kit_devtools.testing._host_choice import (
+    MEMORY,
+    HostChoice,
+    example_releases,
+    installed_hermes,
+    parse_hosts,
+)
 from kit_devtools.testing.contracts import ContractReport
 from kit_devtools.testing.host import InMemoryHost
 from kit_devtools.testing.real import RealHost
@@ -82,9 +88,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=None,
         metavar="HOSTS",
         help="real hosts for real_host and any_host, comma-separated: `installed` (the"
-        " hermes-agent installed here), hermes releases such as 0.17.0 or 0.21.3 (installed"
-        " with uv into a cached environment), a series such as 0.21 (its newest release) or"
-        " `newest`; none by default (or with an empty value): the in-memory host alone",
+        " hermes-agent installed here), hermes releases such as {} or {} (installed with uv"
+        " into a cached environment), a series such as {} (its newest release) or `newest`;"
+        " none by default (or with an empty value): the in-memory host alone".format(
+            *example_releases()
+        ),
     )
 
 
@@ -122,8 +130,8 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
             )
             msg = (
                 f"{metafunc.definition.nodeid} uses real_host, but no real hermes is selected:"
-                f" pass {ways} (e.g. --hermes 0.17.0,0.19.0); a plain pytest runs on the"
-                " in-memory host alone"
+                f" pass {ways} (e.g. --hermes {','.join(example_releases()[:2])}); a plain"
+                " pytest runs on the in-memory host alone"
             )
             raise pytest.UsageError(msg)
         metafunc.parametrize("real_host", real, ids=[c.id for c in real], indirect=True)
