@@ -4,7 +4,7 @@ hermes-agent parses a manifest with PyYAML's safe loader (``utils.fast_safe_load
 libyaml ``CSafeLoader`` when built, else ``SafeLoader``, "identical everywhere"), treats an
 empty document as ``{}``, and refuses (logs "Failed to parse") anything that raises while
 reading it, a document that is not a mapping included
-(``hermes_cli.plugins.PluginManager._parse_manifest``, the same through 0.20.0).
+(``hermes_cli.plugins.PluginManager._parse_manifest`` of 0.19.0, the same through 0.20.0).
 
 From 0.20.1 the manifest carries the v2 fields (:mod:`._manifest_v2`; ``_parse_manifest`` in
 0.20.1, ``hermes_cli.plugins_manifest.parse_manifest_file`` from 0.21.3). 0.22.2 reads the

@@ -1,5 +1,4 @@
-"""One tool call as hermes 0.19.0 runs it: ``tools.registry.ToolRegistry.dispatch`` (with
-``tools.registry.ToolRegistry._normalize_handler_result``) and
+"""One tool call as hermes 0.19.0 runs it: ``tools.registry.ToolRegistry.dispatch`` and
 ``model_tools.handle_function_call``, over the host's tables.
 
 On the upstream profile the ``pre_tool_call`` decision is upstream's: a guard that raises
