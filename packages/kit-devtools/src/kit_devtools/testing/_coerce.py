@@ -1,4 +1,4 @@
-"""Argument coercion as ``model_tools.coerce_tool_args`` does it (0.19.0, 656-971).
+"""Argument coercion as ``model_tools.coerce_tool_args`` does it (0.19.0).
 
 Strings become the schema's integer, number, boolean, null, array or object; a bare
 value for an ``array`` property is wrapped in a list; JSON-encoded nested values are

@@ -2,35 +2,35 @@
 ``context.engine`` selects.
 
 Every release has ``agent.context_engine.ContextEngine`` with the same abstract members
-(``name``, ``update_from_response``, ``should_compress``, ``compress``: 0.13.0 L37-97,
-0.19.0 L61-118, 0.22.2 L52-110). A plugin registers its engine with
-``ctx.register_context_engine`` (one per process; another class is ignored with a WARNING:
-``hermes_cli/plugins.py`` 0.19.0 L616-640), and an agent whose ``context.engine`` names it
-(``get_plugin_context_engine()``, selected when ``engine.name`` equals that name; the
-default ``compressor`` never selects a plugin: ``agent/agent_init.py`` 0.19.0 L1822-1876)
+(``name``, ``update_from_response``, ``should_compress``, ``compress``). A plugin registers
+its engine with ``ctx.register_context_engine`` (one per process; another class is ignored
+with a WARNING: ``hermes_cli.plugins.PluginContext.register_context_engine``), and an agent
+whose ``context.engine`` names it (``get_plugin_context_engine()``, selected when
+``engine.name`` equals that name; the default ``compressor`` never selects a plugin:
+``agent.agent_init.init_agent``, from 0.22.2 ``agent.agent_init._select_context_engine``)
 then, in this order:
 
-1. takes its own copy: ``copy.deepcopy`` from 0.18.0 (0.19.0 L1857), ``clone_for_agent()``
-   where the base has it (0.22.2 L1934); a failure falls back to the built-in compressor;
+1. takes its own copy: ``copy.deepcopy`` from 0.18.0, ``clone_for_agent()`` where the base
+   has it; a failure falls back to the built-in compressor;
 2. ``update_model(model=, context_length=, base_url=, api_key=, provider=[, api_mode=])``
-   (``api_mode`` from 0.15.0: 0.15.0 L1441, 0.13.0 ``run_agent.py`` L2318-2324; 0.19.0
-   L1899-1906), uncaught;
+   (``api_mode`` from 0.15.0; 0.13.0 ``run_agent.AIAgent.__init__``), uncaught;
 3. ``get_tool_schemas()``, each normalised by ``normalize_tool_schema`` and a nameless one
-   skipped with a WARNING (0.19.0 L2007-2025);
+   skipped with a WARNING;
 4. ``on_session_start(session_id, hermes_home=, platform=, model=, context_length=,
-   conversation_id=)``, a raise logged at debug level (0.19.0 L2029-2041);
-5. per API response ``update_from_response(usage)`` (``agent/conversation_loop.py`` 0.19.0
-   L2249), per turn ``should_compress(prompt_tokens)`` (L5142), and when it is true
-   ``compress(messages, ...)`` with the keywords its signature accepts
-   (``_supported_compression_kwargs``, ``agent/conversation_compression.py`` 0.19.0
-   L195-240 and L1034-1061; before 0.19.0 ``current_tokens``, ``focus_topic`` and (0.16.0
-   on) ``force``, retried with ``current_tokens`` alone on a TypeError: 0.13.0
-   ``run_agent.py`` L10377-10382, 0.16.0 ``conversation_compression.py`` L435-440); the list
-   it returns becomes the conversation;
+   conversation_id=)``, a raise logged at debug level;
+5. per API response ``update_from_response(usage)`` and per turn
+   ``should_compress(prompt_tokens)`` (``agent.conversation_loop.run_conversation``), and
+   when it is true ``compress(messages, ...)`` with the keywords its signature accepts
+   (``agent.conversation_compression._supported_compression_kwargs``, called from
+   ``agent.conversation_compression.compress_context``; before 0.19.0 ``current_tokens``,
+   ``focus_topic`` and (0.16.0 on) ``force``, retried with ``current_tokens`` alone on a
+   TypeError: 0.13.0 ``run_agent.AIAgent._compress_context``); the list it returns becomes
+   the conversation;
 6. ``handle_tool_call(name, args, messages=...)`` for its tools, whose result must be a JSON
-   string (``agent/tool_executor.py`` 0.19.0 L1408-1433); ``get_status()`` for display;
-7. ``on_session_end(session_id, messages)`` at a real session boundary (``run_agent.py``
-   0.19.0 L3472).
+   string (``agent.tool_executor.execute_tool_calls_sequential``); ``get_status()`` for
+   display;
+7. ``on_session_end(session_id, messages)`` at a real session boundary
+   (``run_agent.AIAgent.shutdown_memory_provider``).
 """
 
 from __future__ import annotations
@@ -139,7 +139,7 @@ def _copy(done: Drive, engine: Any, base: Any, version: tuple[int, ...]) -> Any:
 
 
 def _per_agent(done: Drive, engine: Any, version: tuple[int, ...]) -> None:
-    # api_mode from 0.15.0 (agent/agent_init.py 0.15.0 L1441; 0.13.0 run_agent.py L2318-2324)
+    # api_mode from 0.15.0 (``agent.agent_init.init_agent``; 0.13.0 ``run_agent.AIAgent.__init__``)
     declared = [k for k in MODEL if k != "api_mode" or version >= (0, 15, 0)]
     done.call(
         "update_model",

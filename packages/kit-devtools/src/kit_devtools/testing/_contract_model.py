@@ -2,17 +2,17 @@
 read it.
 
 Every release (0.13.0 on) has ``providers/``: a plugin under
-``$HERMES_HOME/plugins/model-providers/<name>/`` is imported by ``_discover_providers``
-after hermes' bundled ones, and calls ``register_provider(profile)`` while it imports; the
-registry keys the profile by ``name`` and its ``aliases`` (later wins: a user profile of a
-bundled name replaces hermes' own) (``providers/__init__.py`` 0.19.0 L53-190, 0.22.2
-L122-520). hermes then reads the profile's fields (``name``, ``aliases``, ``api_mode``,
-``base_url``, ``env_vars``, ``auth_type`` ...; ``providers/base.py`` 0.19.0 L39-95) and
-calls its hooks from the transports: ``get_hostname()``, ``prepare_messages(messages)``,
-``build_extra_body(session_id=...)``, ``build_api_kwargs_extras(reasoning_config=...)``
-(a pair of dicts), ``default_vision_model()`` and ``get_max_tokens(model)`` (0.19.0
-L98-175; each release's base declares its own: 0.13.0 has the first four). The suite calls
-the hooks the release's base declares; ``fetch_models`` (network) is not called.
+``$HERMES_HOME/plugins/model-providers/<name>/`` is imported by
+``providers._discover_providers`` after hermes' bundled ones, and calls
+``register_provider(profile)`` while it imports; the registry keys the profile by ``name``
+and its ``aliases`` (later wins: a user profile of a bundled name replaces hermes' own).
+hermes then reads the profile's fields (``name``, ``aliases``, ``api_mode``, ``base_url``,
+``env_vars``, ``auth_type`` ...; ``providers.base.ProviderProfile``) and calls its hooks
+from the transports: ``get_hostname()``, ``prepare_messages(messages)``,
+``build_extra_body(session_id=...)``, ``build_api_kwargs_extras(reasoning_config=...)`` (a
+pair of dicts), ``default_vision_model()`` and ``get_max_tokens(model)`` (each release's
+base declares its own: 0.13.0 has the first four). The suite calls the hooks the release's
+base declares; ``fetch_models`` (network) is not called.
 """
 
 from __future__ import annotations

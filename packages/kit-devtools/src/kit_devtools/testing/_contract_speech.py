@@ -4,26 +4,23 @@ hermes' ``text_to_speech`` and ``transcribe_audio`` tools drive the one ``tts.pr
 ``stt.provider`` names.
 
 Both kinds arrive in 0.15.0 (0.13.0 and 0.14.0 have neither base, nor the registrars). On
-every release the abstract members are ``name`` and ``synthesize`` / ``transcribe``
-(0.19.0 ``tts_provider.py`` L72-181, ``transcription_provider.py`` L69-160; from 0.21.3
-``name`` comes from ``agent.provider_base.CatalogProviderBase``). The registry
-(``agent/tts_registry.py`` 0.19.0 L67-109, ``agent/transcription_registry.py`` L56-99;
+every release the abstract members are ``name`` and ``synthesize`` / ``transcribe`` (from
+0.21.3 ``name`` comes from ``agent.provider_base.CatalogProviderBase``). The registry
+(``agent.tts_registry.register_provider``, ``agent.transcription_registry.register_provider``;
 ``agent.provider_registry.ProviderRegistry`` from 0.21.3) raises ValueError for a name that
 is no non-empty string, and ignores with a WARNING a name among its built-ins
 (``_BUILTIN_NAMES``). Then the tool's dispatcher:
 
-* TTS (``tools/tts_tool.py`` ``_dispatch_to_plugin_provider`` 0.15.0 L427-515, 0.19.0
-  L480-569; ``tools/tts_tool_plugins.py`` from 0.21.3): ``synthesize(text, output_path,
-  voice=, model=, speed=, format=)``, uncaught (``text_to_speech_tool`` turns a raise into
-  ``TTS generation failed``); a non-str return means ``output_path``; the file must then
-  exist and be non-empty (0.19.0 L2528-2533, ``TTS generation produced no output``).
-  ``voice_compatible`` is read for voice-bubble delivery.
-* transcription (``tools/transcription_tools.py`` ``_dispatch_to_plugin_provider`` 0.15.0
-  L853-980, 0.19.0 L906-1020; ``tools/transcription_command.py`` from 0.21.3):
-  ``is_available()`` (a raise or False gives the "not available" envelope), then
-  ``transcribe(file_path, model=, language=)`` (``prompt=`` too when set, from 0.20.1); a
-  raise or a non-dict result becomes hermes' error envelope. The caller reads
-  ``success`` and ``transcript`` (``error`` on failure).
+* TTS (``tools.tts_tool._dispatch_to_plugin_provider``; ``tools/tts_tool_plugins.py`` from
+  0.21.3): ``synthesize(text, output_path, voice=, model=, speed=, format=)``, uncaught
+  (``text_to_speech_tool`` turns a raise into ``TTS generation failed``); a non-str return
+  means ``output_path``; the file must then exist and be non-empty (``TTS generation
+  produced no output``). ``voice_compatible`` is read for voice-bubble delivery.
+* transcription (``tools.transcription_tools._dispatch_to_plugin_provider``;
+  ``tools/transcription_command.py`` from 0.21.3): ``is_available()`` (a raise or False
+  gives the "not available" envelope), then ``transcribe(file_path, model=, language=)``
+  (``prompt=`` too when set, from 0.20.1); a raise or a non-dict result becomes hermes'
+  error envelope. The caller reads ``success`` and ``transcript`` (``error`` on failure).
 """
 
 from __future__ import annotations
@@ -138,8 +135,8 @@ def _catalog(done: Drive, provider: Any) -> None:
 
 UNAVAILABLE: Final = {
     "tts": "hermes offers the model no text_to_speech tool (its check_fn,"
-    " check_tts_requirements, asks the selected provider's is_available: 0.19.0"
-    " tools/tts_tool.py L2610-2680) and never calls synthesize",
+    " check_tts_requirements, asks the selected provider's is_available) and never"
+    " calls synthesize",
     "transcription": "hermes answers 'not available' and never calls transcribe",
 }
 """Per kind: what hermes does with a provider whose ``is_available()`` is False."""
@@ -200,7 +197,7 @@ def _synthesize(
 
 
 def _kit_tts(provider: Any, key: str, output: str) -> Any:
-    """0.19.0's call (``tools/tts_tool.py`` L557-563), with no ``tts:`` settings."""
+    """0.19.0's call (``tools.tts_tool._dispatch_to_plugin_provider``), no ``tts:`` settings."""
     written = provider.synthesize(TEXT, output, voice=None, model=None, speed=None, format="mp3")
     return written if isinstance(written, str) and written else output
 
@@ -238,7 +235,7 @@ def _transcribe(
 
 
 def _kit_stt(provider: Any, key: str, audio: str) -> Any:
-    """0.19.0's call (``tools/transcription_tools.py`` L1005-1009)."""
+    """0.19.0's call (``tools.transcription_tools._dispatch_to_plugin_provider``)."""
     return provider.transcribe(audio, model=None, language=None)
 
 

@@ -2,18 +2,19 @@
 the way hermes' cron resolver uses it.
 
 From hermes-agent 0.18.0 a folder whose ``__init__.py`` mentions ``CronScheduler`` or
-``register_cron_scheduler`` is a cron scheduler provider (``plugins/cron_providers``
-``_is_cron_provider_dir``, the text test of memory discovery with other words); the
-operator activates one with ``cron.provider: <folder>``. ``load_cron_scheduler`` takes it
-as memory discovery takes a memory provider (:mod:`._discovered_provider`; 0.19.0
-``plugins/cron_providers/__init__.py`` 190-356, its collector keeping
-``register_cron_scheduler`` and ignoring ``register_tool``, ``register_hook``,
-``register_memory_provider`` and ``register_cli_command``). hermes' general loader does
-not re-kind such a folder: with a plugin.yaml it loads it as a general plugin too.
+``register_cron_scheduler`` is a cron scheduler provider
+(``plugins.cron_providers._is_cron_provider_dir``, the text test of memory discovery with
+other words); the operator activates one with ``cron.provider: <folder>``.
+``load_cron_scheduler`` takes it as memory discovery takes a memory provider
+(:mod:`._discovered_provider`; ``plugins.cron_providers._load_provider_from_dir``, its
+collector ``plugins.cron_providers._ProviderCollector`` keeping ``register_cron_scheduler``
+and ignoring ``register_tool``, ``register_hook``, ``register_memory_provider`` and
+``register_cli_command``). hermes' general loader does not re-kind such a folder: with a
+plugin.yaml it loads it as a general plugin too.
 
-``cron.scheduler_provider.resolve_cron_scheduler`` (0.19.0 lines 122-161) then calls
-``is_available()`` (False, or raising, falls back to the built-in ticker) and reads
-``name``; the gateway calls ``start(stop_event, ...)``. What would fail there is a problem.
+``cron.scheduler_provider.resolve_cron_scheduler`` then calls ``is_available()`` (False, or
+raising, falls back to the built-in ticker) and reads ``name``; the gateway calls
+``start(stop_event, ...)``. What would fail there is a problem.
 """
 
 from __future__ import annotations
@@ -39,8 +40,8 @@ CRON_SINCE: Final = first_version(
 """The first hermes release with cron scheduler providers (``plugins/cron_providers``)."""
 REQUIRED: Final = ("name", "is_available", "start")
 """What the resolver and the gateway use: ``CronScheduler``'s abstract ``name`` and
-``start`` (0.19.0 ``cron/scheduler_provider.py`` 37-66) and ``is_available``, which the base
-class gives (a provider registered from another class must have it)."""
+``start`` and ``is_available``, which the base class gives (a provider registered from
+another class must have it)."""
 
 
 @dataclass(frozen=True, slots=True)

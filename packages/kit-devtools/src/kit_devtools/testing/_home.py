@@ -2,11 +2,11 @@
 hermes lays out its own, or a real one the author names.
 
 hermes creates ``$HERMES_HOME`` and its folders before it loads plugins
-(``ensure_hermes_home``, ``hermes_cli/config.py`` 922-969 in hermes-agent 0.19.0), and
-plugins open their files there while registering (databases, caches, logs). Without a home
-on disk such a plugin fails in the kit and loads in hermes; with ``HERMES_HOME`` unset it
-would reach the author's own ``~/.hermes``. While the host runs plugin code,
-``HERMES_HOME`` names this home, which ``hermes_constants.get_hermes_home()`` reads.
+(``hermes_cli.config.ensure_hermes_home``), and plugins open their files there while
+registering (databases, caches, logs). Without a home on disk such a plugin fails in the kit
+and loads in hermes; with ``HERMES_HOME`` unset it would reach the author's own
+``~/.hermes``. While the host runs plugin code, ``HERMES_HOME`` names this home, which
+``hermes_constants.get_hermes_home()`` reads.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ __all__ = ["HOME_FOLDERS", "HermesHome"]
 HOME_FOLDERS: Final = MODELLED.home_folders
 """The folders hermes lays out in an empty home (``ensure_hermes_home``) on the release the
 in-memory host plays by default; another release's are its ``home_folders`` (observed:
-five on 0.13.0, ``config.py`` ``ensure_hermes_home``; ten on 0.19.0, config.py 960-966)."""
+five on 0.13.0, ten on 0.19.0)."""
 
 _VARIABLE: Final = "HERMES_HOME"
 

@@ -3,17 +3,17 @@
 hermes-agent parses a manifest with PyYAML's safe loader (``utils.fast_safe_load``: the
 libyaml ``CSafeLoader`` when built, else ``SafeLoader``, "identical everywhere"), treats an
 empty document as ``{}``, and refuses (logs "Failed to parse") anything that raises while
-reading it, a document that is not a mapping included (``_parse_manifest``,
-``hermes_cli/plugins.py`` 1565-1644 in 0.19.0; the same through 0.20.0, L1582).
+reading it, a document that is not a mapping included
+(``hermes_cli.plugins.PluginManager._parse_manifest`` of 0.19.0, the same through 0.20.0).
 
-From 0.20.1 the manifest carries the v2 fields (:mod:`._manifest_v2`; ``_parse_manifest``
-in ``plugins.py`` L4270 of 0.20.1, ``parse_manifest_file`` in ``plugins_manifest.py``
-from 0.21.3). 0.22.2 reads the file as ``utf-8-sig`` with ruamel.yaml at YAML 1.1
-(``hermes_yaml.safe_load``, called by ``utils.fast_safe_load``): the same documents as
-PyYAML except that a duplicate key is an error and a bare ``y``/``n`` is a boolean; and it
-refuses a non-mapping document with "top level must be a mapping" (``parse_manifest_file``
-L525-560). The host model records a release's ``PluginManifest`` fields, not its YAML
-reader, so the reader is told by :data:`RUAMEL_FROM`.
+From 0.20.1 the manifest carries the v2 fields (:mod:`._manifest_v2`; ``_parse_manifest`` in
+0.20.1, ``hermes_cli.plugins_manifest.parse_manifest_file`` from 0.21.3). 0.22.2 reads the
+file as ``utf-8-sig`` with ruamel.yaml at YAML 1.1 (``hermes_yaml.safe_load``, called by
+``utils.fast_safe_load``): the same documents as PyYAML except that a duplicate key is an
+error and a bare ``y``/``n`` is a boolean; and it refuses a non-mapping document with "top
+level must be a mapping" (``parse_manifest_file``). The host model records a release's
+``PluginManifest`` fields, not its YAML reader, so the reader is told by
+:data:`RUAMEL_FROM`.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from kit_devtools.testing.entries import PluginManifest
 
 RUAMEL_FROM: Final = "0.22.2"
 """The first release whose ``utils.fast_safe_load`` is ``hermes_yaml.safe_load`` (ruamel;
-0.21.5's is still PyYAML's ``CSafeLoader``, ``utils.py`` L497-499 of 0.21.3)."""
+0.21.5's is still PyYAML's ``CSafeLoader``)."""
 
 _LOADER: Final[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -223,8 +223,8 @@ MODEL_PROVIDER_MARKERS: Final = ("register_provider", "ProviderProfile")
 
 def _head(directory: Path) -> str:
     """The first characters of the plugin's ``__init__.py``, as hermes-agent 0.19.0 reads
-    them (the locale's encoding, ``hermes_cli/plugins.py`` L1604; upstream reads
-    ``utf-8-sig``, which ``compat`` models)."""
+    them (the locale's encoding, ``hermes_cli.plugins.PluginManager._parse_manifest``;
+    upstream reads ``utf-8-sig``, which ``compat`` models)."""
     init = directory / "__init__.py"
     try:
         return init.read_text(errors="replace")[:REKIND_LIMIT] if init.exists() else ""
@@ -233,8 +233,8 @@ def _head(directory: Path) -> str:
 
 
 def is_memory_provider_source(source: str) -> bool:
-    """hermes' text test for a memory provider (``_is_memory_provider_dir``,
-    ``plugins/memory/__init__.py`` 74-88; the same words re-kind a manifest)."""
+    """hermes' text test for a memory provider (``plugins.memory._is_memory_provider_dir``;
+    the same words re-kind a manifest)."""
     return any(marker in source for marker in MEMORY_MARKERS)
 
 
@@ -249,8 +249,8 @@ def has_manifest(directory: Path) -> bool:
 
 
 CRON_MARKERS: Final = ("register_cron_scheduler", "CronScheduler")
-"""Either word makes a folder a cron scheduler provider (``_is_cron_provider_dir``,
-``plugins/cron_providers/__init__.py`` 77-91, 0.18.0 on); no kind is changed by them."""
+"""Either word makes a folder a cron scheduler provider
+(``plugins.cron_providers._is_cron_provider_dir``, 0.18.0 on); no kind is changed by them."""
 
 
 def is_cron_provider_dir(directory: Path) -> bool:
@@ -312,7 +312,7 @@ def manifest_class(fields: tuple[str, ...]) -> type[PluginManifest]:
 
 
 def _author(value: object) -> str:
-    """``_display_author`` (0.20.1 plugins.py L636-644): a mapping's name, email and url."""
+    """``hermes_cli.plugins._display_author`` (0.20.1): a mapping's name, email and url."""
     if isinstance(value, dict):
         entry = cast("dict[str, Any]", value)
         return ", ".join(str(entry[f]) for f in ("name", "email", "url") if entry.get(f))

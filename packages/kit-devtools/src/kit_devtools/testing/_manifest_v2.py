@@ -1,17 +1,18 @@
 """The manifest fields hermes reads from 0.20.1 on (manifest v2, upstream #64165).
 
-Read from the releases (each cited file is the installed wheel's):
+Read from the releases (each cited name is the installed wheel's):
 
-* 0.20.1: ``PluginManager._parse_manifest`` and ``_parse_manifest_v2_fields`` in
-  ``hermes_cli/plugins.py`` (L4270-4358, L683-810); ``_display_author`` (L636-644);
-  ``parse_declared_capabilities`` in ``hermes_cli/plugin_capabilities.py`` (L145-178).
+* 0.20.1: ``hermes_cli.plugins.PluginManager._parse_manifest`` and
+  ``hermes_cli.plugins._parse_manifest_v2_fields``; ``hermes_cli.plugins._display_author``;
+  ``hermes_cli.plugin_capabilities.parse_declared_capabilities``.
 * 0.21.3 on: the same code moved to ``hermes_cli/plugins_manifest.py``
-  (``parse_manifest_file`` L458-486, ``_parse_manifest_v2_fields`` L112-167), called from
-  ``plugins_discovery.py`` (``_scan_directory_level`` L118); ``requires_hermes`` joins
-  the fields (``str(data.get("requires_hermes") or "").strip()``).
-* 0.22.2: ``parse_manifest_file`` L525-560 adds ``provides_locales`` / ``locale_metadata``
-  (``parse_provides_locales`` with ``agent/i18n_layers.py``'s language ids) and reads
-  ``provides_hooks`` falling back to the old spelling ``hooks``.
+  (``hermes_cli.plugins_manifest.parse_manifest_file``,
+  ``hermes_cli.plugins_manifest._parse_manifest_v2_fields``), called from
+  ``hermes_cli.plugins_discovery.scan_directory``; ``requires_hermes`` joins the fields
+  (``str(data.get("requires_hermes") or "").strip()``).
+* 0.22.2: ``parse_manifest_file`` adds ``provides_locales`` / ``locale_metadata``
+  (``hermes_cli.plugins_manifest.parse_provides_locales`` with ``agent/i18n_layers.py``'s
+  language ids) and reads ``provides_hooks`` falling back to the old spelling ``hooks``.
 
 Every problem of these fields is a WARNING (logged by ``hermes_cli.plugins`` as "Plugin
 <key>: ..."), never a refusal; the returned warnings are those, in hermes' order.
@@ -36,7 +37,7 @@ CAPABILITY_IDS: Final = frozenset(
 (read by importing each release)."""
 
 _LANGUAGE_ID: Final = re.compile(r"^[a-z]{2,3}(-[a-z0-9]{2,8})*$")
-"""``agent/i18n_layers.py`` ``_LANGUAGE_ID_RE`` (0.22.2 L34)."""
+"""``agent.i18n_layers._LANGUAGE_ID_RE`` (0.22.2)."""
 
 
 def _as_int(raw: object, fallback: int | None) -> tuple[int | None, bool]:
@@ -50,7 +51,7 @@ def _listed(
     data: Mapping[str, Any], name: str, what: str, coerce: Callable[[object], Any], warn: str,
     key: str, warnings: list[str],
 ) -> list[Any]:  # fmt: skip
-    """``_manifest_list`` (0.21.3 plugins_manifest.py L80-89)."""
+    """``hermes_cli.plugins_manifest._manifest_list`` (0.21.3)."""
     raw = data.get(name)
     if raw is not None and not isinstance(raw, list):
         warnings.append(f"Plugin {key}: {name} must be {what}; ignoring")
@@ -108,7 +109,7 @@ def _config_schema(
 
 
 def capabilities(raw: object, name: object, warnings: list[str]) -> list[str]:
-    """``parse_declared_capabilities`` (plugin_capabilities.py L145-178, 0.20.1)."""
+    """``hermes_cli.plugin_capabilities.parse_declared_capabilities`` (0.20.1)."""
     if not raw:
         return []
     if not isinstance(raw, (list, tuple)):

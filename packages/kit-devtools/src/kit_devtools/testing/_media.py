@@ -108,8 +108,9 @@ def media_caption_split(
     text: Any, media_files: Any, *, max_caption_len: int
 ) -> tuple[str | None, Any]:
     """Whether the text rides on the single media file as its caption: ``(caption, "")``,
-    else ``(None, text)`` (hermes-agent 0.19.0 ``tools/send_message_tool.py`` 86-123:
-    one captionable file, not a voice note, text within the limit)."""
+    else ``(None, text)`` (hermes-agent 0.19.0
+    ``tools.send_message_tool._media_caption_split``: one captionable file, not a voice
+    note, text within the limit)."""
     stripped = (text or "").strip()
     media = list(media_files or [])
     if not stripped or len(media) != 1:

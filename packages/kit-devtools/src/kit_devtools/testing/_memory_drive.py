@@ -276,8 +276,9 @@ class _CliAgent:
 
 def release_init(agent_init: Any) -> dict[str, Any] | None:
     """The keywords (and values) the release's agent start passes ``initialize`` besides
-    ``session_id`` in a CLI session, from its own builder (``_memory_provider_init_kwargs``,
-    ``agent/agent_init.py`` 0.21.3 on); None where agent start builds them inline."""
+    ``session_id`` in a CLI session, from its own builder
+    (``agent.agent_init._memory_provider_init_kwargs``, 0.21.3 on); None where agent start
+    builds them inline."""
     build = getattr(agent_init, "_memory_provider_init_kwargs", None)
     if not callable(build):
         return None

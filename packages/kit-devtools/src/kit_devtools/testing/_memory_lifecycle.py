@@ -11,23 +11,25 @@ builder from 0.21.3 (``_memory_drive.release_init``); before, agent start assemb
 inline, and :attr:`MemoryLifecycle.init_kwargs` stands in (tests/host/test_memory_contract.py
 holds it to the builder's keywords on each release that has one).
 
-What every release does (lines of 0.13.0 / 0.19.0 / 0.22.2):
+What every release does (where in 0.13.0 / 0.19.0 / 0.22.2):
 
-- ``MemoryProvider``'s abstract members are ``name``, ``is_available``, ``initialize`` and
-  ``get_tool_schemas`` (``agent/memory_provider.py`` 43-140 on every release);
+- ``agent.memory_provider.MemoryProvider``'s abstract members are ``name``,
+  ``is_available``, ``initialize`` and ``get_tool_schemas`` on every release;
 - agent start loads the provider named by ``memory.provider``, calls ``is_available()`` and
   only then ``add_provider`` (which reads ``get_tool_schemas()``) and ``initialize_all``
-  (``run_agent.py`` 2001-2045 / ``agent/agent_init.py`` 1458-1507 / 1350-1367);
+  (``run_agent.AIAgent.__init__`` / ``agent.agent_init.init_agent`` /
+  ``agent.agent_init._init_memory``);
 - each turn: ``on_turn_start`` and ``prefetch_all`` before the model is called
-  (``run_agent.py`` 12210-12223 / ``agent/turn_context.py`` 791-800 / 927), then at the end
-  of ``run_conversation``, on the agent's thread, ``sync_all`` and ``queue_prefetch_all``
-  (``_sync_external_memory_for_turn``: ``run_agent.py`` 5739-5743 / 3553-3558 / 927-930);
-- a provider tool call is routed by ``MemoryManager.handle_tool_call``, whose result goes to
-  the model as it is (``agent/memory_manager.py`` 356-374 / 819-837 / 715-729);
+  (``run_agent.AIAgent.run_conversation`` / ``agent.turn_context.build_turn_context`` /
+  ``agent.turn_context._memory_turn_start_and_prefetch``), then at the end of
+  ``run_conversation``, on the agent's thread, ``sync_all`` and ``queue_prefetch_all``
+  (``run_agent.AIAgent._sync_external_memory_for_turn`` on all three);
+- a provider tool call is routed by ``agent.memory_manager.MemoryManager.handle_tool_call``,
+  whose result goes to the model as it is;
 - the built-in memory tool's writes go to ``on_memory_write``; context compression calls
   ``on_pre_compress`` and ``on_session_switch``; a finished subagent ``on_delegation``;
-  the session's end ``on_session_end`` and ``shutdown_all`` (``run_agent.py`` 5659-5663 /
-  3462-3466);
+  the session's end ``on_session_end`` and ``shutdown_all``
+  (``run_agent.AIAgent.shutdown_memory_provider``);
 - the manager catches and logs whatever a provider raises: the call's work is lost, and
   the agent goes on.
 """
@@ -50,12 +52,12 @@ INIT_KWARGS: Final = (
     "agent_workspace",
 )
 """The keywords agent start passes ``initialize(session_id, ...)`` in a CLI session on
-every release (``run_agent.py`` 0.13.0 2005-2043: then ``agent_identity`` and
+every release (0.13.0 ``run_agent.AIAgent.__init__``: then ``agent_identity`` and
 ``agent_workspace`` from the active profile); the gateway adds user and chat identities,
 and ``cwd`` (0.21.4 on) comes only when the session has one."""
 CALLBACKS: Final = ("warning_callback", "status_callback")
 """What the CLI's agent start adds to them where the memory manager works on a thread of
-its own (``agent/agent_init.py`` 0.17.0 1171-1176): the release that brought the worker
+its own (0.17.0 ``agent.agent_init.init_agent``): the release that brought the worker
 brought these."""
 
 
@@ -78,7 +80,7 @@ class MemoryLifecycle:
     rejects_core_tools: bool
     """``add_provider`` and ``get_all_tool_schemas`` drop a tool named like one of
     ``toolsets._HERMES_CORE_TOOLS``; before 0.17.0 agent start skips a schema whose name
-    the agent already has (``run_agent.py`` 0.13.0 2060-2070)."""
+    the agent already has (0.13.0 ``run_agent.AIAgent.__init__``)."""
 
 
 def lifecycle(version: str) -> MemoryLifecycle:

@@ -2,9 +2,9 @@
 
 What the contract suite (``_memory_drive``) relies on, per release
 (:class:`~kit_devtools.testing._memory_lifecycle.MemoryLifecycle`): each call of a provider
-member caught and logged as hermes catches it (``agent/memory_manager.py``: 0.13.0 264-555,
-0.19.0 476-1231), the tool routing table of ``add_provider`` (0.13.0 204-248, 0.19.0
-394-460), the schemas ``get_all_tool_schemas`` offers (as they come before 0.18.0, through
+member caught and logged as hermes catches it (``agent.memory_manager.MemoryManager``), the
+tool routing table of ``agent.memory_manager.MemoryManager.add_provider``, the schemas
+``get_all_tool_schemas`` offers (as they come before 0.18.0, through
 ``normalize_tool_schema`` after; core tool names dropped from 0.17.0), ``handle_tool_call``
 returning what the provider returns, and an error string for an unknown name. The manager's
 worker thread is not modelled: the suite times each call on a thread of its own, whichever
@@ -26,7 +26,8 @@ __all__ = ["ModelManager"]
 
 def _accepts(method: Callable[..., Any], keyword: str) -> bool:
     """Whether ``method`` takes ``keyword`` (the manager's signature test, 0.19.0
-    ``_provider_sync_accepts_messages`` 617-626; uninspectable: yes)."""
+    ``agent.memory_manager.MemoryManager._provider_sync_accepts_messages``; uninspectable:
+    yes)."""
     try:
         params = inspect.signature(method).parameters
     except (TypeError, ValueError):

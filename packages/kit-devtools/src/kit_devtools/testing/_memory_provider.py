@@ -4,10 +4,11 @@ the way hermes' memory manager uses it.
 hermes' general plugin loader never imports a memory provider: a plugin directory whose
 manifest has no ``kind`` and whose ``__init__.py`` mentions ``MemoryProvider`` or
 ``register_memory_provider`` is re-kinded ``exclusive`` and only recorded
-(``hermes_cli/plugins.py`` 1396-1410 and 1594-1614, hermes-agent 0.19.0). The operator
-activates one with ``memory.provider: <name>``; then ``plugins.memory.load_memory_provider``
-(``plugins/memory/__init__.py``: ``find_provider_dir`` 124-143, ``_load_provider_from_dir``
-219-324, ``_ProviderCollector`` 326-348):
+(``hermes_cli.plugins.PluginManager._parse_manifest`` and
+``hermes_cli.plugins.PluginManager._discover_and_load_inner``, hermes-agent 0.19.0). The
+operator activates one with ``memory.provider: <name>``; then
+``plugins.memory.load_memory_provider`` (``plugins.memory.find_provider_dir``,
+``plugins.memory._load_provider_from_dir``, ``plugins.memory._ProviderCollector``):
 
 - imports the directory as ``_hermes_user_memory.<folder>``; an import error is logged at
   debug level and gives no provider;
@@ -16,7 +17,7 @@ activates one with ``memory.provider: <name>``; then ``plugins.memory.load_memor
   anything else it lacks raises AttributeError, which is logged and skipped;
 - else instantiates the module's first ``MemoryProvider`` subclass (by name order).
 
-The memory manager (``agent/memory_manager.py`` ``add_provider`` 394-445) then reads the
+The memory manager (``agent.memory_manager.MemoryManager.add_provider``) then reads the
 provider's ``name`` and ``get_tool_schemas()``, drops a tool named like a core tool, and
 the agent calls ``is_available()`` and ``initialize()``. What would fail there is a
 problem here.
@@ -36,7 +37,7 @@ USER_NAMESPACE: Final = "_hermes_user_memory"
 """The namespace hermes imports a user-installed provider under (``plugins/memory``)."""
 
 REQUIRED: Final = ("name", "is_available", "initialize", "get_tool_schemas")
-"""``MemoryProvider``'s abstract members (``agent/memory_provider.py`` 43-140)."""
+"""``agent.memory_provider.MemoryProvider``'s abstract members."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,9 +128,9 @@ def _checked(provider: object, how: str, core_tools: frozenset[str]) -> MemoryPr
 
 
 def normalized(schema: object) -> dict[str, Any] | None:
-    """``normalize_tool_schema`` (``agent/memory_manager.py`` 50-80): a bare function
-    schema, or one already wrapped as ``{"type": "function", "function": ...}``,
-    unwrapped; None when it has no non-empty string name."""
+    """``agent.memory_manager.normalize_tool_schema``: a bare function schema, or one
+    already wrapped as ``{"type": "function", "function": ...}``, unwrapped; None when it
+    has no non-empty string name."""
     if not isinstance(schema, dict):
         return None
     found = cast("dict[str, Any]", schema)

@@ -1,13 +1,12 @@
 """A model-provider plugin loaded the way hermes' ``providers/`` discovery loads one.
 
 hermes' general loader records a ``model-provider`` plugin as enabled and never imports
-it (``hermes_cli/plugins.py`` 1412-1425, hermes-agent 0.19.0): a ``ProviderProfile``
-would otherwise be registered twice. ``providers._discover_providers``
-(``providers/__init__.py`` 140-190) imports each directory under
-``$HERMES_HOME/plugins/model-providers/`` under the name ``_hermes_user_provider_<name>``
-(``_import_plugin_dir`` 102-138; an import error is logged as a warning and skipped; the
-kit imports it as ``_hermes_user_provider.<name>``), and
-the plugin registers its profile with ``providers.register_provider(profile)`` while it
+it (``hermes_cli.plugins.PluginManager._discover_and_load_inner``, hermes-agent 0.19.0): a
+``ProviderProfile`` would otherwise be registered twice. ``providers._discover_providers``
+imports each directory under ``$HERMES_HOME/plugins/model-providers/`` under the name
+``_hermes_user_provider_<name>`` (``providers._import_plugin_dir``; an import error is
+logged as a warning and skipped; the kit imports it as ``_hermes_user_provider.<name>``),
+and the plugin registers its profile with ``providers.register_provider(profile)`` while it
 imports. A plugin that registers nothing gives hermes no provider.
 """
 

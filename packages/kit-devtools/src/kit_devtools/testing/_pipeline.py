@@ -1,5 +1,5 @@
-"""One tool call as hermes 0.19.0 runs it: ``registry.dispatch`` (``tools/registry.py``
-583-644) and ``model_tools.handle_function_call`` (1025-1352), over the host's tables.
+"""One tool call as hermes 0.19.0 runs it: ``tools.registry.ToolRegistry.dispatch`` and
+``model_tools.handle_function_call``, over the host's tables.
 
 On the upstream profile the ``pre_tool_call`` decision is upstream's: a guard that raises
 or times out blocks (:mod:`kit_devtools.testing._upstream_hooks`), and a ``modify``
@@ -217,8 +217,8 @@ def _unexpected_keyword(release: HostRelease, key: str) -> str:
 def reports_status(release: HostRelease) -> bool:
     """Whether the release's observers hear how a call ended (``status``, ``error_type``,
     ``error_message``) and hear of a blocked call at all: with
-    ``model_tools._emit_post_tool_call_hook`` (0.16.0 ``model_tools.py`` L812-858,
-    L1010-1021). Before, a blocked call returns at once (0.15.2 L798-799)."""
+    ``model_tools._emit_post_tool_call_hook`` (0.16.0 on). Before, a blocked call returns
+    at once (0.15.2 ``model_tools.handle_function_call``)."""
     return EMITTER in release.functions
 
 
@@ -312,9 +312,9 @@ def handle_function_call(
             block, modified = None, None
         if modified is not None:
             # upstream applies a pre_tool_call "modify" directive to the call (PR #87482:
-            # model_tools.handle_function_call -> _pre_dispatch_guards substitutes the
-            # args _dispatch_pre_tool_call_hooks returns: model_tools.py L782-783 of stored
-            # file id 68283923223; hermes_cli/plugins.py L1887-1895 @00067189)
+            # ``model_tools.handle_function_call`` -> ``model_tools._pre_dispatch_guards``
+            # substitutes the args ``hermes_cli.plugins._dispatch_pre_tool_call_hooks``
+            # returns)
             args = modified
         if block is not None:
             result = json.dumps({"error": block}, ensure_ascii=False)

@@ -40,8 +40,8 @@ def base_class(module: str, name: str) -> type | None:
 
 
 def _protocol_problem(cls: type) -> str | None:
-    """What ``assert_protocol_compliance`` (``hermes_cli/dashboard_auth/base.py`` L273-306)
-    raises its TypeError with for ``cls``; None for a compliant class."""
+    """What ``hermes_cli.dashboard_auth.base.assert_protocol_compliance`` raises its
+    TypeError with for ``cls``; None for a compliant class."""
     for attr in ("name", "display_name"):
         if not getattr(cls, attr, ""):
             return f"{cls.__name__} missing or empty attribute: {attr!r}"
@@ -75,12 +75,12 @@ def dashboard_auth_verdict(state: HostState, plugin: str, provider: Any) -> tupl
     """``register_provider``'s protocol check and duplicate check, a failure logged
     and swallowed as ``PluginContext.register_dashboard_auth_provider`` does. Where the
     release keeps plugins' providers in one process-wide slot
-    (``HostRelease.global_dashboard_auth``: ``register_global_provider``,
-    hermes_cli/dashboard_auth/registry.py 0.21.3 L99-111, called by
-    ``register_dashboard_auth_provider``, hermes_cli/plugins.py 0.22.2 L735-774), a
-    same-named provider replaces the one held instead of being refused. (0.22.2 also
-    ignores one registered from a profile other than the launch profile: the in-memory
-    host has only the launch profile.)"""
+    (``HostRelease.global_dashboard_auth``:
+    ``hermes_cli.dashboard_auth.registry.register_global_provider``, called by
+    ``hermes_cli.plugins.PluginContext.register_dashboard_auth_provider``), a same-named
+    provider replaces the one held instead of being refused. (0.22.2 also ignores one
+    registered from a profile other than the launch profile: the in-memory host has only the
+    launch profile.)"""
     registered = state.provisions.get("dashboard_auth", {})
     problem = _protocol_problem(cast("type[Any]", type(provider)))
     replaces = state.release.global_dashboard_auth  # the process-wide slot's upsert

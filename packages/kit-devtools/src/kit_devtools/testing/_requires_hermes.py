@@ -1,17 +1,18 @@
 """``requires_hermes``: the manifest's version gate, as upstream hermes reads it.
 
-Modelled from upstream hermes-agent's source at commit
-``00067189dfecf833d4d009c2dd977ae85cf800e0`` (0.21.3; it needs Python 3.14, so it is read,
-not run):
+Modelled from upstream hermes-agent's source of 0.21.3 (it needs Python 3.14, so it is
+read, not run):
 
-* the loader, ``hermes_cli/plugins_manifest.py``: ``_VERSION_COMPARATOR_RE`` (L374),
-  ``_version_tuple`` (L386-393), ``version_satisfies`` (L396-409, *permissive*: a clause
-  whose version does not parse gates nothing), ``requires_hermes_error`` (L412-420, the
+* the loader, ``hermes_cli/plugins_manifest.py``:
+  ``hermes_cli.plugins_manifest._VERSION_COMPARATOR_RE``,
+  ``hermes_cli.plugins_manifest._version_tuple``,
+  ``hermes_cli.plugins_manifest.version_satisfies`` (*permissive*: a clause whose version
+  does not parse gates nothing), ``hermes_cli.plugins_manifest.requires_hermes_error`` (the
   reason "requires hermes X, running Y"), and ``parse_manifest_file``, which reads the
   field as ``str(data.get("requires_hermes") or "").strip()``;
 * ``hermes plugins validate``, ``hermes_cli/plugin_validate.py``:
-  ``_requires_hermes_spec_valid`` (L74-91, *strict*: such a clause fails admission) and
-  ``_check_requires_hermes`` (L108-121).
+  ``hermes_cli.plugin_validate._requires_hermes_spec_valid`` (*strict*: such a clause fails
+  admission) and ``hermes_cli.plugin_validate._check_requires_hermes``.
 
 The registry releases (0.13.0-0.19.0) have no such field: their ``PluginManifest`` does
 not read it, so they load the plugin whatever it says.
@@ -29,13 +30,12 @@ from kit_devtools.testing._failure import PluginRefused
 __all__ = ["enforces", "gate", "spec_of", "spec_parses", "version_satisfies", "version_tuple"]
 
 COMPARATOR: Final = re.compile(r"^\s*(>=|<=|==|!=|>|<)\s*(.+?)\s*$")
-"""``_VERSION_COMPARATOR_RE`` (plugins_manifest.py L374)."""
+"""``_VERSION_COMPARATOR_RE``."""
 
 
 def version_tuple(version: str) -> tuple[int, ...] | None:
-    """``_version_tuple`` (plugins_manifest.py L386-393): ``v1.2.3-rc1`` -> ``(1, 2, 3)``,
-    missing segments are 0, segments past the third are ignored; None when one of the
-    first three is not an integer."""
+    """``_version_tuple``: ``v1.2.3-rc1`` -> ``(1, 2, 3)``, missing segments are 0, segments
+    past the third are ignored; None when one of the first three is not an integer."""
     parts = re.split(r"[-+]", str(version).strip().lstrip("v"), maxsplit=1)[0].split(".")
     parts += ["0"] * (3 - len(parts))
     try:
@@ -56,8 +56,8 @@ def _clauses(spec: str) -> list[tuple[str, str]]:
 
 
 def version_satisfies(spec: str, current: str) -> bool:
-    """``version_satisfies`` (plugins_manifest.py L396-409): comma-separated clauses are
-    ANDed, a bare version means ``>=``, and what does not parse is permissive."""
+    """``version_satisfies``: comma-separated clauses are ANDed, a bare version means
+    ``>=``, and what does not parse is permissive."""
     now = version_tuple(current)
     if now is None:
         return True
@@ -75,9 +75,9 @@ def version_satisfies(spec: str, current: str) -> bool:
 
 
 def spec_parses(spec: str) -> bool:
-    """``_requires_hermes_spec_valid`` (plugin_validate.py L74-91): every clause's version
-    parses. Note a lone operator (``">="``) is not a comparator match, so its "version"
-    is the operator itself, which does not parse."""
+    """``_requires_hermes_spec_valid``: every clause's version parses. Note a lone operator
+    (``">="``) is not a comparator match, so its "version" is the operator itself, which
+    does not parse."""
     return all(version_tuple(target) is not None for _, target in _clauses(spec))
 
 

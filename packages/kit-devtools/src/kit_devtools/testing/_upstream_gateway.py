@@ -7,13 +7,13 @@ silence" reply instead. The releases' ``HostRelease.silence_predicates`` name wh
 ``gateway/response_filters.py`` offers for it; the functions here are those of the
 installed packagings (``.cache/hosts/<version>/lib/python3.11/site-packages``):
 
-* ``INTERNAL_NOTIFICATION_DISPLAY_KIND``, ``MACHINERY_DISPLAY_KINDS`` (L33-34 on 0.21.4,
-  0.21.5 and 0.22.2);
-* ``display_kind_for_event(event)`` (L104-113 on all three): an ``internal`` event or one
-  the heartbeat poller stamped (``_heartbeat_session_id``) is machinery;
-* ``is_machinery_display_kind(display_kind)`` (L116-123 on all three);
-* ``silence_allowed(display_kind, reply_expected=None)`` (0.22.2 only, L126-128):
-  machinery, or a turn the adapter says needs no reply (``reply_expected is False``).
+* ``INTERNAL_NOTIFICATION_DISPLAY_KIND``, ``MACHINERY_DISPLAY_KINDS`` (on 0.21.4, 0.21.5 and
+  0.22.2);
+* ``display_kind_for_event(event)`` (on all three): an ``internal`` event or one the
+  heartbeat poller stamped (``_heartbeat_session_id``) is machinery;
+* ``is_machinery_display_kind(display_kind)`` (on all three);
+* ``silence_allowed(display_kind, reply_expected=None)`` (0.22.2 only): machinery, or a turn
+  the adapter says needs no reply (``reply_expected is False``).
 
 0.21.3 and older have none of them: a person's turn ends silent on a bare marker.
 """
@@ -27,42 +27,42 @@ if TYPE_CHECKING:
     from kit_core.hermes import HostRelease
 
 INTERNAL_NOTIFICATION_DISPLAY_KIND: Final = "internal_notification"
-"""The display kind a self-injected (machinery) turn persists with (L33)."""
+"""The display kind a self-injected (machinery) turn persists with."""
 
 MACHINERY_DISPLAY_KINDS: Final = frozenset({INTERNAL_NOTIFICATION_DISPLAY_KIND})
-"""The display kinds that may end in silence (L34)."""
+"""The display kinds that may end in silence."""
 
 UNEXPECTED_SILENCE_REPLY: Final = (
     "⚠️ The model returned only a silence marker for a message that needed a reply. "
     "Try again or rephrase."
 )
-"""What a person gets instead of silence on 0.21.4 and 0.21.5: ``_UNEXPECTED_SILENCE_REPLY``
-of ``gateway/run_turn.py`` (L84-87 on both)."""
+"""What a person gets instead of silence on 0.21.4 and 0.21.5:
+``gateway.run_turn._UNEXPECTED_SILENCE_REPLY``."""
 
 UNEXPECTED_SILENCE_KEY: Final = "gateway.errors.unexpected_silence"
-"""What a person gets instead of silence on 0.22.2: ``_unexpected_silence_reply()``
-(``gateway/run_turn.py`` L87-89) returns ``t("gateway.errors.unexpected_silence")``; the
-packaging ships no catalog with that key, so ``agent.i18n.t`` returns the key itself
-(``agent/i18n.py`` L223-243; observed by calling it in the installed 0.22.2)."""
+"""What a person gets instead of silence on 0.22.2:
+``gateway.run_turn._unexpected_silence_reply`` returns
+``t("gateway.errors.unexpected_silence")``; the packaging ships no catalog with that key, so
+``agent.i18n.t`` returns the key itself (observed by calling it in the installed 0.22.2)."""
 
 
 def display_kind_for_event(event: Any) -> str | None:
-    """The turn's display kind: machinery for an ``internal`` or heartbeat event
-    (0.21.4 ``gateway/response_filters.py`` L104-113, the same on 0.21.5 and 0.22.2)."""
+    """The turn's display kind: machinery for an ``internal`` or heartbeat event (0.21.4,
+    the same on 0.21.5 and 0.22.2)."""
     if getattr(event, "internal", False) or getattr(event, "_heartbeat_session_id", None):
         return INTERNAL_NOTIFICATION_DISPLAY_KIND
     return None
 
 
 def is_machinery_display_kind(display_kind: Any) -> bool:
-    """Whether a turn of this display kind may vanish on a bare marker (0.21.4
-    ``gateway/response_filters.py`` L116-123, the same on 0.21.5 and 0.22.2)."""
+    """Whether a turn of this display kind may vanish on a bare marker (0.21.4, the same on
+    0.21.5 and 0.22.2)."""
     return display_kind in MACHINERY_DISPLAY_KINDS
 
 
 def silence_allowed(display_kind: Any, reply_expected: bool | None = None) -> bool:
     """Whether a successful bare marker may stay silent: machinery, or a turn that needs
-    no reply (0.22.2 ``gateway/response_filters.py`` L126-128)."""
+    no reply (0.22.2)."""
     return is_machinery_display_kind(display_kind) or reply_expected is False
 
 
@@ -77,8 +77,8 @@ CONSTANTS: Final[dict[str, Any]] = {
     "INTERNAL_NOTIFICATION_DISPLAY_KIND": INTERNAL_NOTIFICATION_DISPLAY_KIND,
     "MACHINERY_DISPLAY_KINDS": MACHINERY_DISPLAY_KINDS,
 }
-"""The names that come with ``is_machinery_display_kind`` (L33-34, on every release that
-has it)."""
+"""The names that come with ``is_machinery_display_kind`` (on every release that has
+it)."""
 
 
 def members(release: HostRelease) -> dict[str, Any]:
@@ -107,12 +107,12 @@ def final_delivery(
     ``final_text``: ``None`` for nothing, else the text.
 
     A reply that is no silence marker goes out as it is. A marker is dropped where the
-    release has no guard (0.19.0 ``gateway/run.py`` L13461-13470; 0.21.3
-    ``gateway/run_turn.py`` L1379, then L1766-1769 ``response = ""``). With it
-    (``_hmwa_shape_agent_response`` in ``gateway/run_turn.py``: 0.21.4 L1515-1525,
-    0.21.5 L1533-1543, ``is_machinery_display_kind``; 0.22.2 L1520-1532,
-    ``silence_allowed`` with the turn's ``reply_expected``) a marker ends only a turn the
-    predicate allows, and any other gets :func:`unexpected_silence_reply`.
+    release has no guard (0.19.0 ``gateway.run.GatewayRunner._handle_message_with_agent``;
+    0.21.3 ``gateway.run_turn.GatewayTurnMixin._hmwa_shape_agent_response``, then
+    ``response = ""`` in ``gateway.run_turn.GatewayTurnMixin._hmwa_deliver_turn_response``).
+    With it (``_hmwa_shape_agent_response``: 0.21.4 and 0.21.5 ``is_machinery_display_kind``;
+    0.22.2 ``silence_allowed`` with the turn's ``reply_expected``) a marker ends only a turn
+    the predicate allows, and any other gets :func:`unexpected_silence_reply`.
     ``internal`` is the turn's event (``display_kind_for_event``).
     """
     if not is_silence(final_text):
