@@ -216,11 +216,11 @@ def _reader() -> str | None:
 
 
 def kit_reading(data: dict[str, Any]) -> str | None:
-    """The first problem the loader's checks find, in its words: a name not matching
-    ``_NAME_RE`` (L56 of 0.22.2's ``hermes_cli/plugin_catalog.py``, :data:`NAME`), a repo
-    not starting ``https://``, a sha not matching ``_SHA_RE`` (L43, :data:`SHA`), a tier
-    outside ``CATALOG_TIERS`` (L31), a category outside ``CATALOG_CATEGORIES`` (L34);
-    checked L130-147."""
+    """The first problem the loader's checks find, in its words
+    (``hermes_cli.plugin_catalog.entry_from_mapping``): a name not matching
+    ``hermes_cli.plugin_catalog._NAME_RE`` (:data:`NAME`), a repo not starting
+    ``https://``, a sha not matching ``_SHA_RE`` (:data:`SHA`), a tier outside
+    ``CATALOG_TIERS``, a category outside ``CATALOG_CATEGORIES``."""
     name, repo, sha = (str(data.get(k) or "") for k in ("name", "repo", "sha"))
     tier, category = data.get("tier"), data.get("category")
     if not NAME.match(name):

@@ -42,20 +42,20 @@ declare("compat", {
                    " plugins.allow_deprecated_imports: true",
                    "import it from the module it moved to (upstream's compat_manifest.json"
                    " names it), or do without it",
-                   "upstream's loader skips the plugin (hermes_cli/plugin_compat.py"
-                   " @00067189)"),
+                   "upstream's loader skips the plugin"
+                   " (hermes_cli.plugin_compat.disable_reason)"),
     "HPK502": Rule(E, "plugin.yaml has no 'kind' and the first 8192 characters of __init__.py"
                    " contain {marker!r} (line {line}): hermes re-kinds the plugin as {kind!r}"
                    " ({what}) and its general plugin loader never imports it",
                    "add 'kind: standalone' to plugin.yaml (a real one states 'kind:"
-                   " {kind}')", f"_parse_manifest's text test (hermes_cli/plugins.py"
-                   f" 1594-1627): {_NEVER_LOADED}"),
+                   " {kind}')", f"_parse_manifest's text test"
+                   f" (hermes_cli.plugins.PluginManager._parse_manifest): {_NEVER_LOADED}"),
     "HPK504": Rule(E, "absolute import of the plugin's own package ({statement}): hermes"
                    " imports a directory plugin as hermes_plugins.{slug}, so {top!r} is not"
                    " importable there (it works only where the plugin's parent folder is on"
                    " sys.path, as in its own tests)", "import it relatively: {suggestion}",
                    "_load_directory_module imports the plugin as hermes_plugins.<slug>"
-                   " (hermes_cli/plugins.py 1832-1868)"),
+                   " (hermes_cli.plugins.PluginManager._load_directory_module)"),
     "HPK507": Rule(W, "ctx.{member} is not on {release} (it came with {since}): there the"
                    " plugin's call raises AttributeError, or, guarded (hasattr, getattr, try),"
                    " does nothing, and hermes says nothing of it",
@@ -115,12 +115,11 @@ def rekind_finding(directory: Path, manifest: dict[str, object]) -> Finding | No
     ``__init__.py`` (read with ``errors="replace"``) are searched for
     ``"register_memory_provider"`` or ``"MemoryProvider"`` (-> ``exclusive``), else for
     both ``"register_provider"`` and ``"ProviderProfile"`` (-> ``model-provider``).
-    hermes-agent 0.19.0: ``PluginManager._scan_directory_level``, ``hermes_cli/plugins.py``
-    L1600-1627 (the registry wheel); upstream at 00067189dfecf833d4d009c2dd977ae85cf800e0:
-    ``_detect_kind_from_source`` (``hermes_cli/plugins_manifest.py`` about L250-258) on
-    ``_read_source_from_origin(..., limit=8192)`` (about L261-270, which reads
+    hermes-agent 0.19.0: ``hermes_cli.plugins.PluginManager._parse_manifest`` (the registry
+    wheel); upstream: ``hermes_cli.plugins_manifest._detect_kind_from_source`` on
+    ``hermes_cli.plugins_manifest._read_source_from_origin(..., limit=8192)`` (which reads
     ``utf-8-sig``: a byte-order mark is not counted), both mirroring
-    ``plugins/memory/__init__.py:_is_memory_provider_dir``.
+    ``plugins.memory._is_memory_provider_dir``.
     """
     if "kind" in manifest:
         return None
@@ -179,10 +178,9 @@ def _relative(path: Path, root: Path, module: str, names: list[str]) -> str:
 def absolute_import_findings(directory: Path, key: str) -> list[Finding]:
     """HPK504 for each ``import <own>``/``from <own>[.x] import`` in a file hermes
     imports (test files are not: hermes never imports them). hermes imports a directory
-    plugin as ``hermes_plugins.<slug>`` (0.19.0 ``hermes_cli/plugins.py``
-    ``_load_directory_module``, L1832; upstream the same: ``hermes_cli/plugins_loader.py``
-    ``_load_directory_module`` L427-462, the name from ``_directory_module_name`` L408-417,
-    @00067189dfecf833d4d009c2dd977ae85cf800e0)."""
+    plugin as ``hermes_plugins.<slug>``
+    (``hermes_cli.plugins.PluginManager._load_directory_module``, 0.19.0 and upstream alike;
+    upstream takes the name from ``hermes_cli.plugins.PluginManager._directory_module_name``)."""
     own = _own_package_names(directory, key)
     found: list[Finding] = []
     for path in python_files(directory):

@@ -21,15 +21,16 @@ declare("cron scheduler providers", {
                    " no scheduler: {why}", "a cron scheduler provider calls"
                    " ctx.register_cron_scheduler(scheduler) in register(), with an instance of"
                    " cron.scheduler_provider.CronScheduler, or defines a CronScheduler subclass",
-                   "plugins/cron_providers/__init__.py 190-356 (0.18.0 on): register(collector),"
-                   " else a CronScheduler subclass; with neither, load_cron_scheduler returns"
-                   " None and 'cron.provider' keeps the built-in ticker"
-                   " (cron/scheduler_provider.py 122-161)"),
+                   "plugins.cron_providers._load_provider_from_dir (0.18.0 on):"
+                   " register(collector), else a CronScheduler subclass; with neither,"
+                   " plugins.cron_providers.load_cron_scheduler returns None and"
+                   " 'cron.provider' keeps the built-in ticker"
+                   " (cron.scheduler_provider.resolve_cron_scheduler)"),
     "HPK609": Rule(E, "the cron scheduler {name!r} {problem}",
                    "implement it as cron.scheduler_provider.CronScheduler declares",
-                   "the cron resolver calls the scheduler's is_available() and name, the"
-                   " gateway its start() (cron/scheduler_provider.py 122-161): a missing or"
-                   " failing one makes hermes fall back to its built-in ticker"),
+                   "the cron resolver (cron.scheduler_provider.resolve_cron_scheduler) calls"
+                   " the scheduler's is_available() and name, the gateway its start(): a"
+                   " missing or failing one makes hermes fall back to its built-in ticker"),
 })  # fmt: skip
 
 

@@ -23,17 +23,20 @@ declare("plugin and manifest", {
     "HPK001": Rule(E, "register() raised {error}: hermes disables the whole plugin and keeps"
                    " whatever it registered before the error", "fix the error; run check again",
                    "_load_plugin catches the exception and records the plugin as not enabled"
-                   " with its error (hermes_cli/plugins.py 1748-1830)"),
+                   " with its error (hermes_cli.plugins.PluginManager._load_plugin)"),
     "HPK002": Rule(E, "the plugin has no register() function", "define def register(ctx): ...",
                    "_load_plugin records 'no register() function' and does not enable it"
-                   " (hermes_cli/plugins.py 1770-1775)"),
+                   " (hermes_cli.plugins.PluginManager._load_plugin)"),
     "HPK003": Rule(E, "the plugin could not be imported: {error}", "fix the import error",
                    "an exception while importing the plugin module leaves it not enabled,"
-                   " with the error recorded (hermes_cli/plugins.py 1748-1830)"),
+                   " with the error recorded (hermes_cli.plugins.PluginManager._load_plugin)"),
     "HPK009": Rule(E, "hermes does not load this plugin: {reason}", "{fix}",
                    "discovery and _parse_manifest: no plugin.yaml, a manifest that does not"
                    " parse or whose name is not a string, or a kind the general loader"
-                   " records without importing (hermes_cli/plugins.py 1380-1476, 1507-1652)"),
+                   " records without importing"
+                   " (hermes_cli.plugins.PluginManager._discover_and_load_inner,"
+                   " hermes_cli.plugins.PluginManager._scan_directory_level,"
+                   " hermes_cli.plugins.PluginManager._parse_manifest)"),
     "HPK018": Rule(W, "the plugin imports {module}, a hermes module the in-memory host does"
                    " not model, and hermes-agent is not installed here: {error}",
                    "install hermes-agent beside the plugin (pip install hermes-agent) to"
@@ -51,7 +54,8 @@ declare("compat", {
                    " register() raises AttributeError and hermes disables the whole plugin",
                    "pass a pathlib.Path, e.g. Path(__file__).parent / 'skills' / '<name>' /"
                    " 'SKILL.md' (plugin_skill(...) does this for you)",
-                   "register_skill calls path.exists() (hermes_cli/plugins.py 1198-1241)"),
+                   "register_skill calls path.exists()"
+                   " (hermes_cli.plugins.PluginContext.register_skill)"),
 })  # fmt: skip
 
 

@@ -1,9 +1,9 @@
 """``check``'s plugin.yaml rules: the keys each host reads, and manifest v2's fields.
 
 The v2 fields (``requires_hermes``, ``config_schema``, ``manifest_version``) are checked
-as upstream hermes-agent checks them at commit ``00067189dfecf833d4d009c2dd977ae85cf800e0``
-(0.21.3, read from source, not run): ``hermes_cli/plugin_validate.py`` (the catalog's
-admission command) and ``hermes_cli/plugins_manifest.py`` (the loader). Whatever host
+as upstream hermes-agent checks them in 0.21.3 (read from source, not run):
+``hermes_cli.plugin_validate`` (the catalog's admission command) and
+``hermes_cli.plugins_manifest`` (the loader). Whatever host
 ``check`` plays, since the catalog and the installer are upstream's. hermes-agent 0.19.0
 reads none of them: it drops every key it does not know (``_parse_manifest``).
 """
@@ -35,56 +35,61 @@ declare("plugin and manifest", {
                    " register_provider and ProviderProfile), and then stops loading it",
                    "add 'kind: standalone' to plugin.yaml",
                    "_parse_manifest's text test on a manifest without 'kind'"
-                   " (hermes_cli/plugins.py 1594-1627); without those words hermes loads the"
-                   " plugin as standalone"),
+                   " (hermes_cli.plugins.PluginManager._parse_manifest); without those words"
+                   " hermes loads the plugin as standalone"),
     "HPK005": Rule(W, "plugin.yaml key {key!r} is not one hermes reads: hermes-agent 0.19.0"
                    " drops it silently, upstream 0.21 logs it (at debug for a manifest_version"
                    " 1 file, at warning for 2) and ignores it",
                    "remove it (read settings with load_plugin_config)",
-                   "_parse_manifest keeps only PluginManifest's fields (hermes_cli/plugins.py"
-                   " 1563-1652); upstream's plugins_manifest.py L32-39 @00067189 logs the"
-                   " rest: the plugin loads, the setting is lost"),
+                   "_parse_manifest keeps only PluginManifest's fields"
+                   " (hermes_cli.plugins.PluginManager._parse_manifest); upstream logs the"
+                   " rest (hermes_cli.plugins_manifest._KNOWN_MANIFEST_FIELDS): the plugin"
+                   " loads, the setting is lost"),
     "HPK006": Rule(E, "the plugin name {name!r} cannot namespace skills: hermes registers"
                    " them as '{name}:<skill>', but skill_view refuses a namespace outside"
                    " [A-Za-z0-9_-]+, so they can never be loaded",
                    "rename the plugin in plugin.yaml",
                    "register_skill checks only the skill's own name and stores"
-                   " '<plugin name>:<skill>' (hermes_cli/plugins.py 1198-1241); skill_view"
-                   " answers 'Invalid namespace' for it (tools/skills_tool.py 1002-1016)"),
+                   " '<plugin name>:<skill>' (hermes_cli.plugins.PluginContext.register_skill);"
+                   " skill_view answers 'Invalid namespace' for it"
+                   " (tools.skills_tool.skill_view)"),
     "HPK012": Rule(E, "requires_hermes {spec!r} does not parse: upstream's `hermes plugins"
                    " validate` (catalog admission) refuses it, and upstream's loader, which"
                    " skips a clause it cannot parse, enforces nothing",
                    "write version clauses, e.g. requires_hermes: \">={floor}\" (or"
                    " \">={floor}, <1.0\")",
-                   "_check_requires_hermes and _requires_hermes_spec_valid"
-                   " (hermes_cli/plugin_validate.py L74-121 @00067189)"),
+                   "hermes_cli.plugin_validate._check_requires_hermes and"
+                   " hermes_cli.plugin_validate._requires_hermes_spec_valid"),
     "HPK013": Rule(W, "requires_hermes is the YAML {kind} {value!r}, which hermes reads as"
                    " {read!r}", "quote it, e.g. requires_hermes: \">={floor}\"",
                    "upstream reads the YAML value with str(): the plugin loads, with a floor"
-                   " other than the author meant (hermes_cli/plugins_manifest.py L479 @00067189)"),
+                   " other than the author meant"
+                   " (hermes_cli.plugins_manifest.parse_manifest_file)"),
     "HPK014": Rule(W, "requires_hermes {spec!r} excludes {host}, which does not read the"
                    " field (hermes enforces it from 0.21.3) and loads the plugin anyway",
                    "make the plugin work there too, or tell its operators which hermes it"
                    " needs", "registry releases drop requires_hermes with the other unknown"
-                   " keys (hermes_cli/plugins.py 1563-1652) and load the plugin"),
+                   " keys (hermes_cli.plugins.PluginManager._parse_manifest) and load the"
+                   " plugin"),
     "HPK015": Rule(E, "config_schema {problem}: upstream's `hermes plugins validate` refuses"
                    " the plugin (hermes-agent 0.19.0 ignores config_schema)",
                    "declare each setting as {{type: str|int|float|bool|list|dict, default:"
                    " ..., required: true|false, description: ...}}",
-                   "_check_config_spec (hermes_cli/plugin_validate.py L124-154 @00067189)"),
+                   "hermes_cli.plugin_validate._check_config_spec"),
     "HPK016": Rule(W, "config_schema.{key}: type {type!r} passes `hermes plugins validate`,"
                    " but upstream's loader does not know it: it warns at every load and never"
                    " checks that setting's type", "write type: dict",
-                   "doctor's _check_manifest_v2 and the loader's type table"
-                   " (hermes_cli/plugin_dev.py @2a7b56dd): the plugin loads, with a warning"),
+                   "doctor's hermes_cli.plugin_dev._check_manifest_v2 and the loader's type"
+                   " table (hermes_cli.plugins_manifest._CONFIG_SCHEMA_TYPES): the plugin"
+                   " loads, with a warning"),
     "HPK017": Rule(E, "manifest_version {value!r}: {why}; `hermes plugins install` on"
                    " {release} refuses the plugin (its installer accepts integers up to"
                    " {limit}: 1 through 0.21.3, 2 from 0.21.4; the loader reads up to 2)",
                    "write manifest_version: 1, or leave it out (absent means 1)",
-                   "the installer's manifest check (hermes_cli/plugins_cmd.py 507-523 of"
-                   " 0.19.0, _check_manifest_version of 0.21.3; the loader's limit from"
-                   " 0.21.4, pm/plugin_declarations.py manifest_version_error of 0.22.2);"
-                   " the loader itself loads the plugin"),
+                   "the installer's manifest check (hermes_cli.plugins_cmd._install_plugin_core,"
+                   " hermes_cli.plugins_cmd._check_manifest_version; the loader's limit from"
+                   " 0.21.4, pm.plugin_declarations.manifest_version_error); the loader"
+                   " itself loads the plugin"),
 })  # fmt: skip
 
 MANIFEST_KEYS: Final = frozenset(
@@ -100,12 +105,12 @@ UPSTREAM_MANIFEST_KEYS: Final = MANIFEST_KEYS | {
     "config_schema", "license", "homepage", "tags", "capabilities", "emits", "listens",
     "hermes", "depends", "requires_hermes",
 }  # fmt: skip
-"""``_KNOWN_MANIFEST_FIELDS`` (``plugins_manifest.py`` L32-39 at 00067189): other keys are
-logged, at debug for a v1 manifest and at warning for v2, and ignored."""
+"""``hermes_cli.plugins_manifest._KNOWN_MANIFEST_FIELDS``: other keys are logged, at debug
+for a v1 manifest and at warning for v2, and ignored."""
 
 ADMISSION_KEYS: Final = frozenset({"provides_middleware"})
 """Keys the loader does not know but catalogue admission reads from the raw YAML:
-``_check_capabilities`` (``plugin_validate.py`` L340-344 at 00067189) compares
+``hermes_cli.plugin_validate._check_capabilities`` compares
 ``provides_middleware`` with the middleware kinds ``register()`` registers, so a plugin
 with middleware needs it."""
 
@@ -113,11 +118,11 @@ VALIDATE_CONFIG_TYPES: Final = frozenset(
     {"str", "string", "int", "integer", "float", "number", "bool", "boolean", "list",
      "array", "dict", "mapping", "map"}
 )  # fmt: skip
-"""``_CONFIG_TYPES`` (``plugin_validate.py`` L27-30): what admission accepts."""
+"""``hermes_cli.plugin_validate._CONFIG_TYPES``: what admission accepts."""
 
 LOADER_CONFIG_TYPES: Final = VALIDATE_CONFIG_TYPES - {"mapping", "map"}
-"""``_CONFIG_SCHEMA_TYPES`` (``plugins_manifest.py`` L44-48): what the loader type-checks
-(``_parse_manifest_v2_fields`` L146-152 warns on any other type)."""
+"""``hermes_cli.plugins_manifest._CONFIG_SCHEMA_TYPES``: what the loader type-checks
+(``_parse_manifest_v2_fields`` warns on any other type)."""
 
 _NAMESPACE: Final = re.compile(r"[A-Za-z0-9_-]+")
 
@@ -131,7 +136,7 @@ def _requires_hermes(manifest: dict[str, Any], release: HostRelease, where: str)
     spec = spec_of(manifest)
     if not spec:
         return []
-    if not spec_parses(spec):  # plugin_validate.py L108-121
+    if not spec_parses(spec):  # ``hermes_cli.plugin_validate._check_requires_hermes``
         return [finding("HPK012", where, spec=spec, floor=_floor())]
     found: list[Finding] = []
     if not isinstance(raw, str):  # parse_manifest_file: str(value), so 0.20 reads "0.2"
@@ -143,8 +148,8 @@ def _requires_hermes(manifest: dict[str, Any], release: HostRelease, where: str)
 
 
 def _config_schema(manifest: dict[str, Any], where: str) -> list[Finding]:
-    """``_check_config_spec`` (plugin_validate.py L124-154), one finding per problem; and
-    the types admission accepts but the loader does not know."""
+    """``hermes_cli.plugin_validate._check_config_spec``, one finding per problem; and the
+    types admission accepts but the loader does not know."""
     raw: object = manifest.get("config_schema")
     if raw is None or raw == [] or raw == {}:
         return []
@@ -176,18 +181,19 @@ def manifest_version_findings(
     """The installer's gate (``hermes plugins install``: ``int(manifest_version)``, refused
     when it raises or exceeds the installer's limit), checked against ``release``'s limit
     (``installer_manifest_version``, observed by calling the release's own check). The
-    limit is ``_SUPPORTED_MANIFEST_VERSION = 1`` in ``hermes_cli/plugins_cmd.py`` on every
-    release through 0.21.3 (0.19.0 L72 the cap, L507-523 the gate); from 0.21.4 the
-    installer shares the loader's ``SUPPORTED_MANIFEST_VERSION = 2`` (0.21.4
-    ``plugins_cmd.py`` ``_check_manifest_version``, 0.22.2 ``pm/plugin_declarations.py``
-    ``manifest_version_error``; upstream #85879). A non-integer is refused everywhere."""
+    limit is ``hermes_cli.plugins_cmd._SUPPORTED_MANIFEST_VERSION = 1`` on every release
+    through 0.21.3 (the gate: ``hermes_cli.plugins_cmd._install_plugin_core``); from 0.21.4
+    the installer shares the loader's ``SUPPORTED_MANIFEST_VERSION = 2``
+    (``hermes_cli.plugins_cmd._check_manifest_version``,
+    ``pm.plugin_declarations.manifest_version_error``; upstream #85879). A non-integer is
+    refused everywhere."""
     value: object = manifest.get("manifest_version")
     if value is None:
         return []
     try:
         number = int(cast("Any", value))
     except (TypeError, ValueError):
-        # the loader (_manifest_int, plugins_manifest.py L102-108) warns and reads 1
+        # the loader (``hermes_cli.plugins_manifest._manifest_int``) warns and reads 1
         return [
             finding(
                 "HPK017",

@@ -23,20 +23,28 @@ declare("memory providers", {
                    " (kit_devtools.testing.check_memory_provider): hermes' MemoryManager"
                    " catches and logs what a provider raises, so the member's work is lost;"
                    " skips a schema without a name and drops a core tool's name; hands the"
-                   " model what handle_tool_call returns (agent/memory_manager.py 394-460,"
-                   " 774-837, 1134-1231); a real release's own MemoryManager gives the same"
+                   " model what handle_tool_call returns"
+                   " (agent.memory_manager.MemoryManager.add_provider,"
+                   " agent.memory_manager.MemoryManager.get_all_tool_schemas,"
+                   " agent.memory_manager.MemoryManager.handle_tool_call,"
+                   " agent.memory_manager.MemoryManager.initialize_all,"
+                   " agent.memory_manager.MemoryManager.shutdown_all); a real release's own"
+                   " MemoryManager gives the same"
                    " verdict (tests/host/test_memory_contract.py)"),
     "HPK606": Rule(W, "the memory provider {name!r} holds up the turn on hermes {release}:"
                    " {member}: {detail}", "{fix}",
-                   "hermes calls prefetch before each model call (agent/turn_context.py"
-                   " 791-800), and sync_turn and queue_prefetch at the turn's end: on the"
-                   " agent's thread before 0.17.0 (agent/memory_manager.py 0.13.0 304-326), on"
-                   " the manager's single worker thread after it, which every later write"
-                   " waits for and shutdown abandons after 5 s (0.19.0 587-720, 1159-1212)"),
+                   "hermes calls prefetch before each model call"
+                   " (agent.turn_context.build_turn_context), and sync_turn and"
+                   " queue_prefetch at the turn's end (agent.memory_manager.MemoryManager.sync_all,"
+                   " agent.memory_manager.MemoryManager.queue_prefetch_all): on the agent's"
+                   " thread before 0.17.0, on the manager's single worker thread after it"
+                   " (agent.memory_manager.MemoryManager._submit_background), which every"
+                   " later write waits for and shutdown abandons after 5 s"
+                   " (agent.memory_manager.MemoryManager._drain_sync_executor)"),
     "HPK607": Rule(W, "the memory provider {name!r} was not driven: {member}: {detail}",
                    "{fix}; then run check --probe again",
                    "agent start adds the provider only when is_available() returns True"
-                   " (agent/agent_init.py 1460-1461): the contract cannot be driven further"),
+                   " (agent.agent_init.init_agent): the contract cannot be driven further"),
 })  # fmt: skip
 
 UNAVAILABLE = "must return True where the provider can work"

@@ -1,10 +1,10 @@
 """Names upstream hermes moved or deleted in its Sep 2026 decomposition (PR #102117).
 
 Copied from upstream's ``compat_manifest.json`` (repository root) at commit
-0f9c44d87902ab14309b47ece66ac95521761d8b, which ``hermes_cli/plugin_compat.py`` at
-00067189dfecf833d4d009c2dd977ae85cf800e0 reads (``load_manifest``; ``scan_source``
-finds a plugin's uses of them; ``disable_reason`` skips such a plugin from
-``COMPAT_REMOVAL_DATE`` = 2026-09-14 unless ``plugins.allow_deprecated_imports: true``).
+0f9c44d87902ab14309b47ece66ac95521761d8b, which ``hermes_cli.plugin_compat`` reads
+(``load_manifest``; ``scan_source`` finds a plugin's uses of them; ``disable_reason``
+skips such a plugin from ``COMPAT_REMOVAL_DATE`` = 2026-09-14 unless
+``plugins.allow_deprecated_imports: true``).
 
 Only the facade modules the kit, its examples or its tests reach are copied, each with
 all of its entries (an empty tuple: the manifest has none for that module, read from its
@@ -94,9 +94,9 @@ COPIED: Final = frozenset(MOVED)
 
 
 def scan(source: str, moved: Mapping[str, tuple[str, ...]] = MOVED) -> list[str]:
-    """``"F.n"`` for every use of a moved name in ``source`` (the forms ``scan_source``
-    of upstream's ``hermes_cli/plugin_compat.py`` at 00067189dfecf833d4d009c2dd977ae85cf800e0
-    finds, plus ``from F import sub`` then ``sub.n`` and ``getattr(module, "n")``)."""
+    """``"F.n"`` for every use of a moved name in ``source`` (the forms upstream's
+    ``hermes_cli.plugin_compat.scan_source`` finds, plus ``from F import sub`` then
+    ``sub.n`` and ``getattr(module, "n")``)."""
     tree = ast.parse(source)
     hits: set[str] = set()
     aliases: dict[str, str] = {}

@@ -1,45 +1,43 @@
 """``preflight``: the catalogue's admission rules, applied by the kit where hermes has none.
 
 Upstream hermes-agent admits a plugin to its catalogue with ``hermes plugins validate``
-(``hermes_cli/plugin_validate.py`` at commit ``00067189dfecf833d4d009c2dd977ae85cf800e0``,
-0.21.3) and tells authors to run ``hermes plugins doctor`` (``hermes_cli/plugin_dev.py``
-at ``2a7b56dd70106b8c2982c508d6f6f48312e26d8d``, a later main). hermes-agent 0.13.0 to
-0.19.0 have neither (the registry's packagings of upstream have ``plugin_dev`` from 0.20.1
-and ``plugin_validate`` from 0.21.3), so this module applies their rules itself, on any
-host, read from that source (line numbers counted in the stored files):
+(``hermes_cli.plugin_validate`` of 0.21.3) and tells authors to run ``hermes plugins
+doctor`` (``hermes_cli.plugin_dev`` of a later main). hermes-agent 0.13.0 to 0.19.0 have
+neither (the registry's packagings of upstream have ``plugin_dev`` from 0.20.1 and
+``plugin_validate`` from 0.21.3), so this module applies their rules itself, on any host,
+read from that source (functions of ``hermes_cli.plugin_validate``, and of
+``hermes_cli.plugin_dev`` for doctor's):
 
-- ``validate_plugin_dir`` L407-455: ``plugin.yaml``, else ``plugin.yml`` (L418-420), read
-  as ``utf-8-sig`` and ``safe_load``-ed, must be a mapping (L435-447): HPK050;
-- ``_check_manifest_fields`` L94-105: ``name``, ``version`` and ``description`` truthy:
-  HPK051;
-- ``_check_requires_hermes`` L108-121 with ``_requires_hermes_spec_valid`` L74-91: HPK012
-  (``check``'s rule, reused);
-- ``_check_config_spec`` L124-154: HPK015 (reused; HPK016 is doctor's
-  ``_check_manifest_v2`` warning on a type the loader does not know);
-- ``_check_requires_env`` L157-178 (``_UPPER_SNAKE_RE`` L26): HPK052;
-- ``_check_capabilities`` L319-363 with ``_declared_list`` L312-316: register() must run
-  (HPK053); a registered tool, hook or middleware kind missing from ``provides_tools``,
+- ``validate_plugin_dir``: ``plugin.yaml``, else ``plugin.yml``, read as ``utf-8-sig`` and
+  ``safe_load``-ed, must be a mapping: HPK050;
+- ``_check_manifest_fields``: ``name``, ``version`` and ``description`` truthy: HPK051;
+- ``_check_requires_hermes`` with ``_requires_hermes_spec_valid``: HPK012 (``check``'s
+  rule, reused);
+- ``_check_config_spec``: HPK015 (reused; HPK016 is doctor's ``_check_manifest_v2``
+  warning on a type the loader does not know);
+- ``_check_requires_env`` (``_UPPER_SNAKE_RE``): HPK052;
+- ``_check_capabilities`` with ``_declared_list``: register() must run (HPK053); a
+  registered tool, hook or middleware kind missing from ``provides_tools``,
   ``provides_hooks`` or ``provides_middleware`` fails (HPK054); a declared one not
   registered warns (HPK055). A non-list ``provides_*`` reads as empty and non-string
-  items are skipped (L313-316), so they also show as undeclared;
-- ``_check_builtin_collisions`` L382-401: declared and registered tool names against the
-  built-in tools (HPK056); the kit's names are those of its host model for upstream;
-- doctor's ``doctor_plugin`` (plugin_dev.py L335-395): ``provides_hooks`` and
-  ``provides_tools`` must be lists (L354-361), ``provides_hooks`` entries strings naming
-  known hooks (L363-367; HPK057), and every registered hook callback takes ``**kwargs``
-  (L369-377, ``_accepts_var_kwargs`` L267-272; HPK301, reused).
+  items are skipped, so they also show as undeclared;
+- ``_check_builtin_collisions``: declared and registered tool names against the built-in
+  tools (HPK056); the kit's names are those of its host model for upstream;
+- doctor's ``doctor_plugin``: ``provides_hooks`` and ``provides_tools`` must be lists,
+  ``provides_hooks`` entries strings naming known hooks (HPK057), and every registered
+  hook callback takes ``**kwargs`` (``_accepts_var_kwargs``; HPK301, reused).
 
 A plugin hermes' loader refuses by kind (an exclusive memory provider, say) is probed as
 upstream probes it, against a recording stub (``_recording_probe``): admission calls its
 ``register()`` all the same. Otherwise, what differs: upstream probes ``register(ctx)``
-against a recording stub that accepts any call (``_PROBE_SCRIPT`` L188-263); the kit loads
+against a recording stub that accepts any call (``_PROBE_SCRIPT``); the kit loads
 the plugin into its in-memory host, whose context refuses what hermes' real one refuses (a
 ``str`` skill path, say), so a plugin the stub passes but hermes' loader breaks fails
 here. Beyond validate, the command names hermes skips (HPK202, HPK204) and a
 ``manifest_version`` the installer refuses (HPK017) are reported, since a catalogue plugin
 is installed with ``hermes plugins install``; unknown manifest keys warn only on a
 ``manifest_version: 2`` file, as upstream's loader logs them (at debug for v1, at warning
-for v2: ``plugins_manifest.py`` L32-39 and its caller).
+for v2: ``hermes_cli.plugins_manifest._KNOWN_MANIFEST_FIELDS`` and its caller).
 """
 
 from __future__ import annotations
@@ -74,40 +72,41 @@ from kit_devtools.testing.host_names import profile
 
 __all__ = ["PROVIDES", "Preflight", "manifest_path", "preflight_directory"]
 
-_VALIDATE = ("upstream's `hermes plugins validate` (hermes_cli/plugin_validate.py"
-             " @00067189), the catalogue's admission, fails on it")  # fmt: skip
+_VALIDATE = "upstream's `hermes plugins validate`, the catalogue's admission, fails on it"
 
 declare("preflight", {
     "HPK050": Rule(E, "plugin.yaml cannot be read: {why}; `hermes plugins validate` refuses"
                    " the plugin", "add a plugin.yaml mapping with name, version and"
-                   " description", f"{_VALIDATE} (validate_plugin_dir L407-455)"),
+                   " description",
+                   f"{_VALIDATE} (hermes_cli.plugin_validate.validate_plugin_dir)"),
     "HPK051": Rule(E, "plugin.yaml has no {fields}: `hermes plugins validate` refuses the"
                    " plugin", "add them (name, version and description must all be"
-                   " non-empty)", f"{_VALIDATE} (_check_manifest_fields L94-105)"),
+                   " non-empty)",
+                   f"{_VALIDATE} (hermes_cli.plugin_validate._check_manifest_fields)"),
     "HPK052": Rule(E, "requires_env {problem}: `hermes plugins validate` refuses the plugin",
                    "list environment variable names in UPPER_SNAKE_CASE, as strings or as"
-                   " {{name: ...}} mappings", f"{_VALIDATE} (_check_requires_env L157-178)"),
+                   " {{name: ...}} mappings",
+                   f"{_VALIDATE} (hermes_cli.plugin_validate._check_requires_env)"),
     "HPK053": Rule(E, "register() did not run for the capability probe ({error}):"
                    " `hermes plugins validate` refuses the plugin",
                    "make the plugin import and register() with no settings and no network",
-                   f"{_VALIDATE} (_check_capabilities L319-363)"),
+                   f"{_VALIDATE} (hermes_cli.plugin_validate._check_capabilities)"),
     "HPK054": Rule(E, "registers {kind} that {key} does not declare: {names};"
                    " `hermes plugins validate` refuses the plugin",
                    "declare them in {key} (hermes-plugin-kit preflight --write does it)",
-                   f"{_VALIDATE} (_check_capabilities L319-363)"),
+                   f"{_VALIDATE} (hermes_cli.plugin_validate._check_capabilities)"),
     "HPK055": Rule(W, "{key} declares {kind} that register() does not register: {names};"
                    " `hermes plugins validate` warns", "remove them from {key}"
                    " (hermes-plugin-kit preflight --write does it), or register them",
-                   "validate warns and admits the plugin (_check_capabilities L319-363,"
-                   " hermes_cli/plugin_validate.py @00067189)"),
+                   "validate warns and admits the plugin"
+                   " (hermes_cli.plugin_validate._check_capabilities)"),
     "HPK056": Rule(E, "tool names taken by hermes' built-in tools: {names};"
                    " `hermes plugins validate` refuses the plugin",
                    "rename the tools with your plugin's namespace",
-                   f"{_VALIDATE} (_check_builtin_collisions L382-401)"),
+                   f"{_VALIDATE} (hermes_cli.plugin_validate._check_builtin_collisions)"),
     "HPK057": Rule(E, "{key} {problem}: `hermes plugins doctor` reports an error",
                    "write {key} as a list of names (hermes-plugin-kit preflight --write)",
-                   "doctor_plugin (hermes_cli/plugin_dev.py @2a7b56dd) reports it as an"
-                   " error"),
+                   "hermes_cli.plugin_dev.doctor_plugin reports it as an error"),
 })  # fmt: skip
 
 PROVIDES: Final = (
@@ -116,10 +115,10 @@ PROVIDES: Final = (
     ("middleware", "provides_middleware"),
 )
 """What the capability probe compares: registrations of a kind -> the manifest's list
-(``_check_capabilities`` L340-344)."""
+(``hermes_cli.plugin_validate._check_capabilities``)."""
 
 UPPER_SNAKE: Final = re.compile(r"^[A-Z][A-Z0-9_]*$")
-"""``_UPPER_SNAKE_RE`` (plugin_validate.py L26)."""
+"""``hermes_cli.plugin_validate._UPPER_SNAKE_RE``."""
 
 _REUSED_LINT: Final = frozenset({"HPK202", "HPK204", "HPK301"})
 """``check``'s rules preflight reports too: commands hermes skips, callbacks without
@@ -150,7 +149,7 @@ class Preflight:
 
 
 def manifest_path(directory: Path) -> Path | None:
-    """``plugin.yaml``, else ``plugin.yml`` (plugin_validate.py L418-420)."""
+    """``plugin.yaml``, else ``plugin.yml`` (``hermes_cli.plugin_validate.validate_plugin_dir``)."""
     for name in ("plugin.yaml", "plugin.yml"):
         if (directory / name).is_file():
             return directory / name
@@ -158,8 +157,8 @@ def manifest_path(directory: Path) -> Path | None:
 
 
 def declared_list(manifest: dict[str, Any], key: str) -> list[str]:
-    """``_declared_list`` (plugin_validate.py L312-316): a non-list reads as empty, and
-    only string items count."""
+    """``hermes_cli.plugin_validate._declared_list``: a non-list reads as empty, and only
+    string items count."""
     raw: object = manifest.get(key) or []
     if not isinstance(raw, list):
         return []
@@ -199,7 +198,7 @@ def _read_manifest(report: Preflight) -> bool:
 
 
 def _requires_env(manifest: dict[str, Any], where: str) -> list[Finding]:
-    """``_check_requires_env`` (plugin_validate.py L157-178): a list of names or of
+    """``hermes_cli.plugin_validate._check_requires_env``: a list of names or of
     ``{name: ...}`` mappings, each UPPER_SNAKE."""
     raw: object = manifest.get("requires_env") or []
     problems: list[str] = []
@@ -222,8 +221,8 @@ def _requires_env(manifest: dict[str, Any], where: str) -> list[Finding]:
 
 
 def _provides_shape(manifest: dict[str, Any], where: str) -> list[Finding]:
-    """Doctor's checks of the declared lists (``doctor_plugin``, plugin_dev.py
-    @2a7b56dd): each ``provides_hooks``/``provides_tools`` a list of strings, each
+    """Doctor's checks of the declared lists (``hermes_cli.plugin_dev.doctor_plugin``):
+    each ``provides_hooks``/``provides_tools`` a list of strings, each
     declared hook one hermes knows (the newest release's ``VALID_HOOKS``, from the host model)."""
     found: list[Finding] = []
     hooks = newest_registry_release().hooks
@@ -273,7 +272,8 @@ def _registered(plugin: LoadedPlugin) -> dict[str, list[str]]:
 def _probe(report: Preflight) -> None:
     where = f"plugin {report.key}"
     if not (report.directory / "__init__.py").is_file():
-        # upstream: a warning, and the probe "skipped (manifest-only plugin)" (L327-332)
+        # upstream: a warning, and the probe "skipped (manifest-only plugin)"
+        # (``hermes_cli.plugin_validate._check_capabilities``)
         return
     host = InMemoryHost()
     try:

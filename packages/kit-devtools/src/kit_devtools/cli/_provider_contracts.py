@@ -20,22 +20,26 @@ declare("provider contracts", {
                    "the agent drives the engine context.engine names: its copy, update_model,"
                    " get_tool_schemas, on_session_start, update_from_response,"
                    " should_compress, compress, handle_tool_call, get_status, on_session_end"
-                   " (agent/agent_init.py 1822-2041, agent/conversation_compression.py"
-                   " 195-240 and 1034-1061, agent/tool_executor.py 1408-1433)"),
+                   " (agent.agent_init.init_agent,"
+                   " agent.conversation_compression._supported_compression_kwargs,"
+                   " agent.conversation_compression.compress_context,"
+                   " agent.tool_executor.execute_tool_calls_sequential)"),
     "HPK622": Rule(E, "the TTS provider {name!r} breaks its contract on hermes {releases}:"
                    " {member}: {broken}: {detail}", "{fix}",
                    "text_to_speech dispatches to the provider tts.provider names:"
                    " synthesize(text, output_path, voice=, model=, speed=, format=), then"
-                   " needs a non-empty file (tools/tts_tool.py 480-569, 2528-2533)"),
+                   " needs a non-empty file (tools.tts_tool._dispatch_to_plugin_provider,"
+                   " tools.tts_tool.text_to_speech_tool)"),
     "HPK623": Rule(E, "the transcription provider {name!r} breaks its contract on hermes"
                    " {releases}: {member}: {broken}: {detail}", "{fix}",
                    "transcribe_audio dispatches to the provider stt.provider names:"
                    " is_available(), transcribe(file_path, model=, language=), the envelope"
-                   " dict read (tools/transcription_tools.py 906-1020)"),
+                   " dict read (tools.transcription_tools._dispatch_to_plugin_provider)"),
     "HPK624": Rule(E, "the model provider {name!r} breaks its contract on hermes {releases}:"
                    " {member}: {broken}: {detail}", "{fix}",
                    "hermes' transports read the ProviderProfile's fields and call its hooks"
-                   " (providers/base.py 39-175; providers/__init__.py 53-190)"),
+                   " (providers.base.ProviderProfile; providers.register_provider,"
+                   " providers.get_provider_profile)"),
 })  # fmt: skip
 
 RULE_OF: Final = {

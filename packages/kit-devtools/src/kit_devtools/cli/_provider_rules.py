@@ -32,14 +32,16 @@ declare("memory providers", {
                    " ctx.register_memory_provider(provider) in register(), with an instance"
                    " of agent.memory_provider.MemoryProvider; a general plugin adds 'kind:"
                    " standalone' to plugin.yaml",
-                   "plugins/memory/__init__.py 219-331: register(collector), else a"
+                   "plugins.memory._load_provider_from_dir: register(collector), else a"
                    " MemoryProvider subclass; with neither, load_memory_provider returns None"
                    " and 'memory.provider' activates nothing, while the general loader skips"
-                   " the plugin as exclusive (hermes_cli/plugins.py 1396-1410)"),
+                   " the plugin as exclusive"
+                   " (hermes_cli.plugins.PluginManager._discover_and_load_inner)"),
     "HPK602": Rule(E, "the memory provider {name!r} {problem}",
                    "implement it as agent.memory_provider.MemoryProvider declares",
                    "the memory manager calls the provider's name, is_available(),"
-                   " get_tool_schemas() and handle_tool_call() (agent/memory_manager.py);"
+                   " get_tool_schemas() and handle_tool_call()"
+                   " (agent.memory_manager.MemoryManager);"
                    " a missing or failing one breaks memory for the whole agent"),
 })  # fmt: skip
 
@@ -52,9 +54,10 @@ declare("model providers", {
                    " $HERMES_HOME/plugins/model-providers/<name>, the one place hermes imports"
                    " it from; a general plugin adds 'kind: standalone' to plugin.yaml",
                    "hermes' general loader records a model-provider plugin as enabled and"
-                   " never imports it (hermes_cli/plugins.py 1412-1425); providers/__init__.py"
-                   " 102-190 imports each directory under $HERMES_HOME/plugins/model-providers"
-                   " and keeps what it registers"),
+                   " never imports it (hermes_cli.plugins.PluginManager._discover_and_load_inner);"
+                   " providers._discover_providers imports each directory under"
+                   " $HERMES_HOME/plugins/model-providers (providers._import_plugin_dir) and"
+                   " keeps what it registers"),
 })  # fmt: skip
 
 
@@ -109,13 +112,15 @@ declare("providers hermes ignores", {
                    " takes: {fix}",
                    "PluginContext's register_*_provider, register_secret_source and"
                    " register_context_engine log a WARNING and register nothing"
-                   " (hermes_cli/plugins.py 616-929): a provider of the wrong type; a TTS or"
-                   " speech-to-text name among the built-ins (agent/tts_registry.py 86-96,"
-                   " agent/transcription_registry.py 75-86); a dashboard-auth provider"
-                   " failing assert_protocol_compliance or already registered, the"
-                   " registry's error caught (hermes_cli/plugins.py 675-713,"
-                   " hermes_cli/dashboard_auth/registry.py 23-36); a secret source"
-                   " register_source rejects (agent/secret_sources/registry.py 94-137)"),
+                   " (hermes_cli.plugins.PluginContext): a provider of the wrong type; a TTS"
+                   " or speech-to-text name among the built-ins"
+                   " (agent.tts_registry.register_provider,"
+                   " agent.transcription_registry.register_provider); a dashboard-auth"
+                   " provider failing assert_protocol_compliance or already registered, the"
+                   " registry's error caught"
+                   " (hermes_cli.plugins.PluginContext.register_dashboard_auth_provider,"
+                   " hermes_cli.dashboard_auth.registry.register_provider); a secret source"
+                   " register_source rejects (agent.secret_sources.registry.register_source)"),
 })  # fmt: skip
 
 

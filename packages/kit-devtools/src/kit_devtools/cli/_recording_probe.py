@@ -1,9 +1,8 @@
 """The capability probe for a plugin hermes' loader refuses by kind (a memory or model
 provider): the in-memory host never calls its ``register()``, but catalogue admission does.
 
-Mirrors ``_PROBE_SCRIPT`` (``hermes_cli/plugin_validate.py`` L188-263 at
-``00067189dfecf833d4d009c2dd977ae85cf800e0``): the directory's ``__init__.py`` is imported
-as a package of its own, ``register(ctx)`` is called with a context that records
+Mirrors ``hermes_cli.plugin_validate._PROBE_SCRIPT``: the directory's ``__init__.py`` is
+imported as a package of its own, ``register(ctx)`` is called with a context that records
 ``register_tool``/``register_hook``/``register_middleware`` names (middleware by kind) and
 accepts every other call as a no-op, and ``get_config`` answers the default.
 """

@@ -5,8 +5,7 @@ context-engine contract suite on it.
 
 hermes' general loader loads it (folder or ``hermes_agent.plugins`` entry point, enabled
 with ``hermes plugins enable``); ``context.engine: <engine name>`` in ``config.yaml``
-selects the engine ``register_context_engine`` received (``agent/agent_init.py``
-1822-1870, 0.19.0).
+selects the engine ``register_context_engine`` received (``agent.agent_init.init_agent``).
 """
 
 from __future__ import annotations

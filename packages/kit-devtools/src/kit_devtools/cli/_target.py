@@ -23,20 +23,23 @@ declare("plugin and manifest", {
                    "point it at the module: {module!r}",
                    "_load_entrypoint_module returns ep.load() and the loader reads"
                    " .register from it, so a function gives 'no register() function' and"
-                   " an object with a register loads (hermes_cli/plugins.py 1772,"
-                   " 1870-1886); 0.21.5 calls a callable result (plugins_loader.py ~L462)"),
+                   " an object with a register loads"
+                   " (hermes_cli.plugins.PluginManager._load_entrypoint_module,"
+                   " hermes_cli.plugins.PluginManager._load_plugin); 0.21.5 calls a callable"
+                   " result (hermes_cli.plugins.PluginManager._load_plugin_scoped)"),
     "HPK008": Rule(E, "the entry point {name!r} is in group {group!r}, which hermes never"
                    " scans", "declare it under [project.entry-points.\"hermes_agent.plugins\"]",
                    "_scan_entry_points reads only the group 'hermes_agent.plugins'"
-                   " (hermes_cli/plugins.py 217, 1658-1682)"),
+                   " (hermes_cli.plugins.PluginManager._scan_entry_points,"
+                   " hermes_cli.plugins.ENTRY_POINTS_GROUP)"),
     "HPK019": Rule(E, "the entry point {name!r} of {dist} ({value}) has this plugin's name:"
                    " hermes discovers entry points after plugin directories and keeps the"
                    " last plugin of a name, so beside that package this directory never loads"
                    " (through 0.21.3; from 0.21.4 the directory keeps its name)",
                    "rename the plugin in plugin.yaml, or install only one of the two",
-                   "_discover_and_load_inner keeps the last manifest of each key, entry"
-                   " points last (winners, hermes_cli/plugins.py 1317-1384 of 0.19.0);"
-                   " 0.21.4 drops entry points named in directory_keys"),
+                   "hermes_cli.plugins.PluginManager._discover_and_load_inner keeps the last"
+                   " manifest of each key, entry points last (winners); 0.21.4 drops entry"
+                   " points named in directory_keys"),
 })  # fmt: skip
 
 
@@ -60,11 +63,12 @@ class Target:
 def _entry_point_findings(name: str, release: HostRelease) -> Target | None:
     """HPK007 for an entry point naming ``module:object`` whose object gives hermes no
     register: hermes reads ``register`` off what ``ep.load()`` returns (``getattr(module,
-    "register")`` after ``_load_entrypoint_module``, ``hermes_cli/plugins.py`` 1772 and
-    1870-1886 of 0.19.0), so a function is 'no register() function' there, while an object
-    that has a ``register`` loads. From 0.21.5 (``entry_point_callable``) a callable that is
-    not a module is called as the register (``hermes_cli/plugins_loader.py`` ~L462 of
-    0.21.5, ~L503 of 0.22.2). HPK008 for an entry point of another hermes group."""
+    "register")`` in ``hermes_cli.plugins.PluginManager._load_plugin`` after
+    ``hermes_cli.plugins.PluginManager._load_entrypoint_module``), so through 0.21.4 a
+    function is 'no register() function', while an object that has a ``register`` loads.
+    From 0.21.5 (``entry_point_callable``) a callable that is not a module is called as the
+    register (``hermes_cli.plugins.PluginManager._load_plugin_scoped``). HPK008 for an entry
+    point of another hermes group."""
     groups = importlib.metadata.entry_points()
     for ep in groups.select(group=ENTRY_POINT_GROUP, name=name):
         if ":" in ep.value and not release.entry_point_callable and not _gives_register(ep):
@@ -131,11 +135,11 @@ def _find_spec(module: str) -> importlib.machinery.ModuleSpec | None:
 def _shadowing_entry_point(directory: Path, release: HostRelease) -> tuple[Finding, ...]:
     """HPK019 when an installed entry point holds the directory plugin's name on a release
     where the entry point wins: hermes scans entry points after plugin directories and
-    keeps the last plugin of a key (``winners``, ``hermes_cli/plugins.py`` 1382-1384 in
-    0.19.0), so the directory never loads beside that package. From 0.21.4 the directory
-    keeps its name (``directory_beats_entry_point``: ``_discover_and_load_inner`` drops
-    entry points whose key is in ``directory_keys``, ``hermes_cli/plugins.py`` L1324 of
-    0.21.4, L1405 of 0.22.2): nothing to report. Not for a memory provider: hermes' memory
+    keeps the last plugin of a key (``winners`` in
+    ``hermes_cli.plugins.PluginManager._discover_and_load_inner``), so the directory never
+    loads beside that package. From 0.21.4 the directory keeps its name
+    (``directory_beats_entry_point``: ``_discover_and_load_inner`` drops entry points whose
+    key is in ``directory_keys``): nothing to report. Not for a memory provider: hermes' memory
     discovery reads its directory whatever the general loader keeps under its name."""
     if release.directory_beats_entry_point:
         return ()

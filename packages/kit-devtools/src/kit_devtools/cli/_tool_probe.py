@@ -24,7 +24,7 @@ declare("tool name, toolset, handler", {
                    " failed: ...')",
                    "validate arguments and return an error envelope",
                    "registry.dispatch catches the exception and answers 'Tool execution"
-                   " failed' (tools/registry.py 632-644)"),
+                   " failed' (tools.registry.ToolRegistry.dispatch)"),
     "HPK132": Rule(E, "called with {called_with} the tool returned {kind}, not a JSON string:"
                    " hermes replaces it with a tool_result_contract error",
                    "return json.dumps(...) (kit tools do this for you)",
@@ -46,16 +46,17 @@ declare("tool name, toolset, handler", {
                    " is_async=True to register_tool)",
                    "registry.dispatch calls a handler registered without is_async and does not"
                    " await its result; _normalize_handler_result refuses the coroutine"
-                   " (tools/registry.py 615-644); before 0.19.0 hermes hands its repr on"),
+                   " (tools.registry.ToolRegistry.dispatch); before 0.19.0 hermes hands its"
+                   " repr on"),
     "HPK135": Rule(E, "called with {called_with} the async def handler's result is itself a"
                    " coroutine: an await is missing, so the awaited call never runs and every"
                    " call fails (the kit answers result_not_serializable, hermes a"
                    " tool_result_contract error)",
                    "add the missing await: return await ... where the handler returns the"
                    " call of an async function",
-                   "registry.dispatch awaits an is_async handler once (_run_async,"
-                   " model_tools.py 88-140) and refuses the coroutine it returned"
-                   " (_normalize_handler_result, tools/registry.py 615-644); before 0.19.0"
+                   "registry.dispatch awaits an is_async handler once (model_tools._run_async)"
+                   " and refuses the coroutine it returned"
+                   " (tools.registry.ToolRegistry._normalize_handler_result); before 0.19.0"
                    " hermes hands its repr on"),
 })  # fmt: skip
 

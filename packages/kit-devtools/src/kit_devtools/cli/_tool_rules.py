@@ -65,7 +65,8 @@ declare("tool name, toolset, handler", {
     "HPK112": Rule(E, "{why}, so the model can never reach the plugin's tool",
                    "give it your plugin's namespace, e.g. {suggestion}",
                    "the agent loop answers these names before the registry"
-                   " (model_tools.py 606, 1167-1168; agent/tool_executor.py 1247-1474);"
+                   " (model_tools._AGENT_LOOP_TOOLS, model_tools.handle_function_call;"
+                   " agent.tool_executor.execute_tool_calls_sequential);"
                    " tool_search, tool_describe and tool_call from 0.16.0, when hermes'"
                    " tool-search bridge came (tools/tool_search.py); before, they were free"),
     "HPK113": Rule(C, "the name is not lowercase snake_case",
@@ -79,43 +80,44 @@ declare("tool name, toolset, handler", {
                    " and switched on and off with it",
                    "use a toolset named after your plugin",
                    "a plugin toolset named like a static one is not a plugin toolset"
-                   " (toolsets.py 790-804): the operator cannot switch it on its own"),
+                   " (toolsets._get_plugin_toolset_names): the operator cannot switch it on"
+                   " its own"),
     "HPK117": Rule(C, "the memory_ prefix is the kit's convention for hermes' own memory"
                    " tools: hermes reserves exact names only and runs this tool, but an"
                    " active memory provider's tool of the same name shadows it",
                    "if the tool is not a memory provider's, name it {suggestion}",
-                   "model_tools._AGENT_LOOP_TOOLS (model_tools.py 606) holds exact names;"
+                   "model_tools._AGENT_LOOP_TOOLS holds exact names;"
                    " the agent loop also answers the active memory provider's tools first"
-                   " (agent/tool_executor.py 1247-1474)"),
+                   " (agent.tool_executor.execute_tool_calls_sequential)"),
     "HPK118": Rule(C, "with the tool-search bridge, on by default on {release}, the model"
                    " picks tools from one line each, and this tool's reads {line!r}: {why}",
                    "start the description with one short sentence saying what the tool"
                    " does and to what (the model sees 60 characters of it), details after"
                    " it",
                    "tool_search's description lists each deferred tool as '<name>: <first"
-                   " sentence>' clipped to 60 characters (tools/tool_search.py _short_desc,"
+                   " sentence>' clipped to 60 characters (tools.tool_search._short_desc,"
                    " 0.20.0 on); the full schema comes only through tool_describe"),
     "HPK121": Rule(E, "the handler cannot take (args, **kwargs): hermes passes the arguments"
                    " positionally and task_id, session_id and user_task as keywords",
                    "define it as def handler(args, **kwargs)",
                    "registry.dispatch calls handler(args, **kwargs) and turns the TypeError"
-                   " into a tool error (tools/registry.py 615-644)"),
+                   " into a tool error (tools.registry.ToolRegistry.dispatch)"),
     "HPK122": Rule(E, "an async def handler registered without is_async=True returns an"
                    " un-awaited coroutine, which hermes turns into an error",
                    "pass is_async=True to register_tool",
                    "registry.dispatch calls the handler without awaiting and rejects the"
-                   " coroutine result (tools/registry.py 615-644)"),
+                   " coroutine result (tools.registry.ToolRegistry.dispatch)"),
     "HPK123": Rule(E, "is_async=True but the handler is not async def: hermes hands its"
                    " result to an event loop, which refuses a string, so every call fails",
                    "drop is_async or make the handler async",
                    "registry.dispatch runs _run_async(handler(...)) for is_async tools"
-                   " (tools/registry.py 627-629, model_tools.py 88-140)"),
+                   " (tools.registry.ToolRegistry.dispatch, model_tools._run_async)"),
     "HPK124": Rule(W, "the handler names hermes' keywords ({keywords}) instead of taking"
                    " **kwargs: it works on this hermes, and every call fails on a release"
                    " that passes one more", "add **kwargs to its parameters",
                    "registry.dispatch(name, args, task_id=..., session_id=..., user_task=...)"
-                   " (model_tools.py 1272-1278); the keywords grew between releases (the host"
-                   " model's tool_keywords)"),
+                   " (model_tools.handle_function_call); the keywords grew between releases"
+                   " (the host model's tool_keywords)"),
     "HPK125": Rule(E, "the handler returns a dict ({at}: {statement}), not the JSON string"
                    " hermes expects: hermes replaces it with a tool_result_contract error, so"
                    " the model never gets the result",

@@ -2,13 +2,12 @@
 
 Detected by capability, never by version: ``hermes plugins validate`` is
 ``hermes_cli.plugin_validate.validate_plugin_dir(Path) -> ValidationReport`` (``to_dict()``
-gives ``{"ok", "checks": [{"name", "ok", "detail"}], "warnings"}``; plugin_validate.py
-L36-68 and L407 at ``00067189``), and ``hermes plugins doctor`` is
-``hermes_cli.plugin_dev.doctor_plugin(target) -> DoctorReport`` (``findings`` of
-``level``/``message``; plugin_dev.py at ``2a7b56dd``). They run in one process of their
-own with an empty temporary ``HERMES_HOME`` (they import the plugin and hermes' registries,
-which is most of their time: a second process would import hermes again), each in turn,
-one answer line each; a command that raises is that command's answer alone.
+gives ``{"ok", "checks": [{"name", "ok", "detail"}], "warnings"}``), and ``hermes plugins
+doctor`` is ``hermes_cli.plugin_dev.doctor_plugin(target) -> DoctorReport`` (``findings``
+of ``level``/``message``). They run in one process of their own with an empty temporary
+``HERMES_HOME`` (they import the plugin and hermes' registries, which is most of their
+time: a second process would import hermes again), each in turn, one answer line each; a
+command that raises is that command's answer alone.
 """
 
 from __future__ import annotations

@@ -56,12 +56,13 @@ declare("compat", {
                    "no release the host model knows has it: a PluginContext member raises"
                    " AttributeError in register(), which disables the plugin; a hook or"
                    " middleware name is stored with a warning and never called"
-                   " (hermes_cli/plugins.py 1158-1194)"),
+                   " (hermes_cli.plugins.PluginContext.register_hook,"
+                   " hermes_cli.plugins.PluginContext.register_middleware)"),
     "HPK510": Rule(W, "plugin.yaml has no requires_hermes: upstream hermes loads the plugin on"
                    " any release, and an operator cannot tell that it needs {floor} or later",
                    "add requires_hermes: \">={floor}\"",
                    "upstream enforces requires_hermes only where it is written"
-                   " (requires_hermes_error, hermes_cli/plugins_manifest.py L412-420 @00067189)"),
+                   " (hermes_cli.plugins_manifest.requires_hermes_error)"),
     "HPK511": Rule(W, "requires_hermes {spec!r} admits hermes-agent {below}, older than the"
                    " plugin's floor {floor} ({reason})", "raise it: requires_hermes:"
                    " \">={floor}\"", "upstream admits the plugin on releases below its"
@@ -74,9 +75,8 @@ def _skill_path_findings(
 ) -> tuple[list[Finding], list[Use]]:
     """HPK503 for each skill registered with a path that is no ``Path``, where ``release``
     (the one the plugin was loaded into) refuses it; where it takes one (``skill_path_str``:
-    ``register_skill`` calls ``Path(path)`` first, hermes_cli/plugins.py 0.21.5,
-    hermes_cli/plugins_content.py 0.22.2), a use that raises the floor to the first
-    release that does."""
+    ``hermes_cli.plugins.PluginContext.register_skill`` calls ``Path(path)`` first), a use
+    that raises the floor to the first release that does."""
     found: list[Finding] = []
     uses: list[Use] = []
     for call in recorder.calls:

@@ -50,7 +50,8 @@ declare("tool name, toolset, handler", {
     "HPK116": Rule(E, "hermes refused the tool: {message}",
                    "rename it; built-in names are taken",
                    "register_tool refuses a name a built-in or another plugin holds"
-                   " (hermes_cli/plugins.py 391-472, tools/registry.py)"),
+                   " (hermes_cli.plugins.PluginContext.register_tool,"
+                   " tools.registry.ToolRegistry.register)"),
 })  # fmt: skip
 
 
@@ -58,7 +59,7 @@ def _tool_findings(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding]:
     found: list[Finding] = []
     refused = {e.name: e for e in _events(host, plugin.name, "tool")}
     # from 0.20.1 a refused register_tool returns None and is not credited to the plugin
-    # (``PluginContext.register_tool``, 0.21.3 hermes_cli/plugins.py): only the event says so
+    # (``hermes_cli.plugins.PluginContext.register_tool``): only the event says so
     found += [
         finding("HPK116", f"tool {name}", message=event.message)
         for name, event in refused.items()
@@ -90,7 +91,7 @@ declare("commands", {
                    " get_plugin_command_handler (gateway/run.py)"),
     "HPK202": Rule(E, "hermes skipped the command: {message}", "choose another name",
                    "register_command refuses an empty name or a built-in command's"
-                   " (hermes_cli/plugins.py 529-581)"),
+                   " (hermes_cli.plugins.PluginContext.register_command)"),
     "HPK203": Rule(E, "the handler cannot take the {what}", "give it one positional parameter",
                    "hermes calls a slash command's handler(raw_args) and a CLI command's"
                    " handler_fn(args): a TypeError instead of the command"),
@@ -106,7 +107,7 @@ declare("commands", {
                    " terminal command added after it",
                    "pass setup_fn=lambda parser: None",
                    "the CLI's plugin subcommand wiring calls setup_fn(parser)"
-                   " (hermes_cli/main.py; register_cli_command, plugins.py 504-525)"),
+                   " (hermes_cli/main.py; hermes_cli.plugins.PluginContext.register_cli_command)"),
 })  # fmt: skip
 
 
@@ -139,16 +140,17 @@ declare("hooks and middleware", {
                    " (telemetry_schema_version at least), the TypeError is swallowed and the"
                    " callback silently never runs", "add **kwargs to its parameters",
                    "invoke_hook calls callback(**kwargs) and logs the exception"
-                   " (hermes_cli/plugins.py 1892-1927)"),
+                   " (hermes_cli.plugins.PluginManager.invoke_hook)"),
     "HPK302": Rule(E, "hermes-agent 0.19.0 calls hooks and middleware synchronously: an async"
                    " def body never runs (or its coroutine becomes the result)",
                    "make it a plain def",
                    "invoke_hook and the middleware chains call the callback without awaiting"
-                   " (hermes_cli/plugins.py 1892-1927, hermes_cli/middleware.py)"),
+                   " (hermes_cli.plugins.PluginManager.invoke_hook, hermes_cli.middleware)"),
     "HPK303": Rule(E, "{surface} {name!r} is not one hermes knows: it is stored and never"
                    " called", "{known}",
                    "register_hook and register_middleware warn on an unknown name and store"
-                   " it; nothing invokes it (hermes_cli/plugins.py 1158-1194)"),
+                   " it; nothing invokes it (hermes_cli.plugins.PluginContext.register_hook,"
+                   " hermes_cli.plugins.PluginContext.register_middleware)"),
 })  # fmt: skip
 
 
@@ -180,12 +182,12 @@ def _callback_findings(host: InMemoryHost, plugin: LoadedPlugin) -> list[Finding
 def _fails_on_keywords(surface: str, name: str, callback: object, release: HostRelease) -> bool:
     """Whether the release's call of the callback raises TypeError (which hermes logs, so
     the callback never runs). Middleware, and a hook before 0.20.1, get every keyword: a
-    callback without ``**kwargs`` fails (0.19.0 ``invoke_hook``, ``callback(**kwargs)``).
-    A release that narrows hook keywords (``narrows_hook_kwargs``: ``_invoke_hook_callback``,
-    ``hermes_cli/plugins.py`` 0.20.1 L5043-5068, ``_hook_callback_kwargs``,
-    ``hermes_cli/plugins_dispatch.py`` 0.22.2 L185-198) passes such a callback only the
-    keywords it declares, so it fails only when it requires a positional-only parameter or
-    one the hook never sends (known for the tool-call hooks, :data:`SENT_KEYWORDS`)."""
+    callback without ``**kwargs`` fails (``callback(**kwargs)`` in 0.19.0's
+    ``hermes_cli.plugins.PluginManager.invoke_hook``). A release that narrows hook keywords
+    (``narrows_hook_kwargs``: ``hermes_cli.plugins.PluginManager._invoke_hook_callback``,
+    ``hermes_cli.plugins.PluginManager._hook_callback_kwargs``) passes such a callback only
+    the keywords it declares, so it fails only when it requires a positional-only parameter
+    or one the hook never sends (known for the tool-call hooks, :data:`SENT_KEYWORDS`)."""
     shape = signature_shape(callback)
     if shape is None or shape[1]:
         return False
@@ -213,8 +215,8 @@ def _callback_shape(
     found: list[Finding] = []
     if _fails_on_keywords(surface, name, callback, release):
         found.append(finding("HPK301", where))
-    # upstream awaits an async def hook (_invoke_hook_callback, hermes_cli/plugins_dispatch.py
-    # L198-207 @006a5aeb);
+    # upstream awaits an async def hook
+    # (``hermes_cli.plugins.PluginManager._invoke_hook_callback``);
     # middleware stays synchronous on every release
     if is_coroutine_function(callback) and not (surface == "hook" and release.awaits_hooks):
         found.append(finding("HPK302", where))
@@ -226,9 +228,10 @@ declare("skills", {
                    "point plugin_skill/register_skill at the skill's file itself (its"
                    " SKILL.md)",
                    "register_skill raises FileNotFoundError for a path that does not"
-                   " exist, which disables the plugin (hermes_cli/plugins.py 1198-1241); a"
-                   " directory is registered, and skill_view fails reading it; a file of"
-                   " any name is read (tools/skills_tool.py 857-881)"),
+                   " exist, which disables the plugin"
+                   " (hermes_cli.plugins.PluginContext.register_skill); a directory is"
+                   " registered, and skill_view fails reading it; a file of any name is read"
+                   " (tools.skills_tool._serve_plugin_skill)"),
 })  # fmt: skip
 
 
