@@ -78,8 +78,10 @@ def test_every_cited_name_is_named_in_a_package() -> None:
 
 
 def test_the_citation_pattern_tells_a_line_from_a_name() -> None:
-    for cited in ("plugins.py L12-34", "``model_tools.py:1264-1279``", "(L56)",
-                  "``tools/registry.py`` 615-644", "lines 122-161", "@00067189", "add_provider 394-445"):  # fmt: skip
+    cited_forms = ("plugins.py L12-34", "``model_tools.py:1264-1279``", "(L56)", "@00067189",
+                   "``tools/registry.py`` 615-644", "lines 122-161",
+                   "add_provider 394-445")  # fmt: skip
+    for cited in cited_forms:
         assert LINE_CITATION.search(cited), cited
     for named in ("``hermes_cli.plugins.PluginManager.invoke_hook``", "hermes 0.21.3",
                   "HPK116", "0.13.0 to 0.15.2"):  # fmt: skip

@@ -243,7 +243,7 @@ def read_back(data: dict[str, Any], where: str) -> tuple[str, list[Finding]]:
     fix = "fix the field it names (--repo, --sha, --category) and run preflight again"
     if python is None:
         problem = kit_reading(data)
-        by = "the kit's reading of hermes_cli/plugin_catalog.py (0.22.2)"
+        by = "the kit's reading of hermes' catalogue loader (hermes_cli/plugin_catalog.py)"
         return by, [] if problem is None else [finding("HPK063", where, problem=problem, fix=fix)]
     with tempfile.TemporaryDirectory(prefix="hpk-catalog-") as home:
         done = subprocess.run(

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any, Final, cast
 
-from kit_core.hermes import HostRelease, registry_releases
+from kit_core.hermes import HostRelease, first_version, registry_releases
 from kit_devtools.cli.findings import C, E, Finding, Rule, W, declare, finding
 from kit_devtools.testing import LoadedPlugin
 from kit_devtools.testing._failure import PluginRefused
@@ -37,9 +37,9 @@ declare("plugin and manifest", {
                    "_parse_manifest's text test on a manifest without 'kind'"
                    " (hermes_cli.plugins.PluginManager._parse_manifest); without those words"
                    " hermes loads the plugin as standalone"),
-    "HPK005": Rule(W, "plugin.yaml key {key!r} is not one hermes reads: hermes-agent 0.19.0"
-                   " drops it silently, upstream 0.21 logs it (at debug for a manifest_version"
-                   " 1 file, at warning for 2) and ignores it",
+    "HPK005": Rule(W, "plugin.yaml key {key!r} is not one hermes reads: a release before"
+                   " {logs_from} drops it silently, {logs_from} and later log it (at debug for a"
+                   " manifest_version 1 file, at warning for 2) and ignore it",
                    "remove it (read settings with load_plugin_config)",
                    "_parse_manifest keeps only PluginManifest's fields"
                    " (hermes_cli.plugins.PluginManager._parse_manifest); upstream logs the"
@@ -66,13 +66,14 @@ declare("plugin and manifest", {
                    " other than the author meant"
                    " (hermes_cli.plugins_manifest.parse_manifest_file)"),
     "HPK014": Rule(W, "requires_hermes {spec!r} excludes {host}, which does not read the"
-                   " field (hermes enforces it from 0.21.3) and loads the plugin anyway",
+                   " field (hermes enforces it from {enforced_from}) and loads the plugin"
+                   " anyway",
                    "make the plugin work there too, or tell its operators which hermes it"
                    " needs", "registry releases drop requires_hermes with the other unknown"
                    " keys (hermes_cli.plugins.PluginManager._parse_manifest) and load the"
                    " plugin"),
     "HPK015": Rule(E, "config_schema {problem}: upstream's `hermes plugins validate` refuses"
-                   " the plugin (hermes-agent 0.19.0 ignores config_schema)",
+                   " the plugin (a release before {read_from} ignores config_schema)",
                    "declare each setting as {{type: str|int|float|bool|list|dict, default:"
                    " ..., required: true|false, description: ...}}",
                    "hermes_cli.plugin_validate._check_config_spec"),
@@ -84,7 +85,7 @@ declare("plugin and manifest", {
                    " loads, with a warning"),
     "HPK017": Rule(E, "manifest_version {value!r}: {why}; `hermes plugins install` on"
                    " {release} refuses the plugin (its installer accepts integers up to"
-                   " {limit}: 1 through 0.21.3, 2 from 0.21.4; the loader reads up to 2)",
+                   " {limit}; from {two_from} up to 2, as the loader reads)",
                    "write manifest_version: 1, or leave it out (absent means 1)",
                    "the installer's manifest check (hermes_cli.plugins_cmd._install_plugin_core,"
                    " hermes_cli.plugins_cmd._check_manifest_version; the loader's limit from"
@@ -143,8 +144,16 @@ def _requires_hermes(manifest: dict[str, Any], release: HostRelease, where: str)
         kind = "boolean" if isinstance(raw, bool) else type(raw).__name__
         found.append(finding("HPK013", where, kind=kind, value=raw, read=spec, floor=_floor()))
     if not enforces(release) and not admits(spec, release.version):
-        found.append(finding("HPK014", where, spec=spec, host=release.label))
+        enforced_from = first_version(lambda r: "requires_hermes" in r.manifest)
+        found.append(finding("HPK014", where, spec=spec, host=release.label,
+                             enforced_from=enforced_from))  # fmt: skip
     return found
+
+
+def unread_key(where: str, key: str) -> Finding:
+    """HPK005: hermes reads no such manifest key (from the release that logs it, it says so)."""
+    logs_from = first_version(lambda r: bool(r.manifest_known_fields))
+    return finding("HPK005", where, key=key, logs_from=logs_from)
 
 
 def _config_schema(manifest: dict[str, Any], where: str) -> list[Finding]:
@@ -153,25 +162,29 @@ def _config_schema(manifest: dict[str, Any], where: str) -> list[Finding]:
     raw: object = manifest.get("config_schema")
     if raw is None or raw == [] or raw == {}:
         return []
+    read_from = first_version(lambda r: "config_schema" in r.manifest)
+
+    def refused(problem: str) -> Finding:
+        return finding("HPK015", where, problem=problem, read_from=read_from)
+
     if not isinstance(raw, dict):
-        return [finding("HPK015", where, problem="must be a mapping of key -> spec")]
+        return [refused("must be a mapping of key -> spec")]
     found: list[Finding] = []
     for key, spec in cast("dict[object, object]", raw).items():
         if not isinstance(spec, dict):
-            found.append(
-                finding("HPK015", where, problem=f"{key}: must be a mapping (e.g. {{type: str}})")
-            )
+            found.append(refused(f"{key}: must be a mapping (e.g. {{type: str}})"))
             continue
         entry = cast("dict[str, object]", spec)
         kind = entry.get("type")
         if kind is not None and str(kind).lower() not in VALIDATE_CONFIG_TYPES:
-            known = "/".join(sorted(VALIDATE_CONFIG_TYPES))
-            found.append(finding("HPK015", where, problem=f"{key}: type must be one of {known}"))
+            found.append(
+                refused(f"{key}: type must be one of {'/'.join(sorted(VALIDATE_CONFIG_TYPES))}")
+            )
         elif kind is not None and str(kind).lower() not in LOADER_CONFIG_TYPES:
             found.append(finding("HPK016", where, key=key, type=kind))
         required = entry.get("required")
         if required is not None and not isinstance(required, bool):
-            found.append(finding("HPK015", where, problem=f"{key}: required must be a boolean"))
+            found.append(refused(f"{key}: required must be a boolean"))
     return found
 
 
@@ -202,13 +215,17 @@ def manifest_version_findings(
                 why="it is not an integer",
                 release=release.label,
                 limit=release.installer_manifest_version,
+                two_from=first_version(lambda r: r.installer_manifest_version >= 2),
             )
         ]
     # a release with no installer check (limit 0) refuses nothing
     limit = release.installer_manifest_version
     if limit and number > limit:
         why = f"{release.label}'s installer accepts manifest versions up to {limit}"
-        return [finding("HPK017", where, value=value, why=why, release=release.label, limit=limit)]
+        return [
+            finding("HPK017", where, value=value, why=why, release=release.label, limit=limit,
+                    two_from=first_version(lambda r: r.installer_manifest_version >= 2))
+        ]  # fmt: skip
     return []  # fmt: skip
 
 
@@ -223,7 +240,12 @@ def manifest_findings(plugin: LoadedPlugin, release: HostRelease) -> list[Findin
     if "kind" not in manifest and plugin.kind == "standalone":  # a provider is re-kinded
         found.append(finding("HPK004", where))
     found += [
-        finding("HPK005", where, key=key)
+        finding(
+            "HPK005",
+            where,
+            key=key,
+            logs_from=first_version(lambda r: bool(r.manifest_known_fields)),
+        )
         for key in manifest
         if key not in UPSTREAM_MANIFEST_KEYS | ADMISSION_KEYS
     ]

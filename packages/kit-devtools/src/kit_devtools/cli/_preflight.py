@@ -55,6 +55,7 @@ from kit_devtools.cli._manifest_rules import (
     _config_schema,  # pyright: ignore[reportPrivateUsage]
     _requires_hermes,  # pyright: ignore[reportPrivateUsage]
     manifest_version_findings,
+    unread_key,
 )
 from kit_devtools.cli._recording_probe import recording_probe
 from kit_devtools.cli.findings import E, Finding, Rule, W, declare, finding
@@ -254,7 +255,7 @@ def _static(report: Preflight) -> None:
     version: object = manifest.get("manifest_version")
     if isinstance(version, int) and not isinstance(version, bool) and version >= 2:
         found += [
-            finding("HPK005", where, key=key)
+            unread_key(where, key)
             for key in manifest
             if key not in UPSTREAM_MANIFEST_KEYS | ADMISSION_KEYS
         ]

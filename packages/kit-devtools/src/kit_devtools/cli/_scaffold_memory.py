@@ -181,7 +181,8 @@ its `hermes_agent.memory_providers` entry point is found by the same name.
 
     uv pip install --python "$$(head -1 "$$(command -v hermes)" | cut -c3-)" .
 
-Older releases read no entry point for a memory provider: there, only the folder works. The provider is not a general plugin, so `hermes plugins enable` does not apply.
+Older releases read no entry point for a memory provider: there, only the folder works.
+The provider is not a general plugin, so `hermes plugins enable` does not apply.
 """)
 
 MEMORY_PROVIDER: Final = ProjectKind(

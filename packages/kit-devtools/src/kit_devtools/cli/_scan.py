@@ -54,7 +54,7 @@ declare("preflight", {
     "HPK061": Rule(W, "hermes' install scan finds {pattern} (high): {description};"
                    " `hermes plugins install` asks the user to confirm", "{fix}", _SCAN),
     "HPK062": Rule(W, "hermes' install scan: {detail}", "run preflight --scan where a hermes"
-                   " with tools/plugin_guard.py is installed, or pass --scan-with 0.22.2",
+                   " with tools/plugin_guard.py is installed, or pass --scan-with newest",
                    "the install scan is hermes' own (tools/plugin_guard.py); without it the"
                    " verdict is the kit's approximation or missing"),
 })  # fmt: skip

@@ -9,7 +9,7 @@ import importlib.util
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kit_core.hermes import ENTRY_POINT_GROUP, HostRelease
+from kit_core.hermes import ENTRY_POINT_GROUP, HostRelease, first_version
 from kit_devtools.cli.findings import E, Finding, Rule, declare, finding
 from kit_devtools.testing._loader import directory_manifest
 from kit_devtools.testing._manifest import effective_kind
@@ -18,8 +18,8 @@ from kit_devtools.testing.host_names import profile
 declare("plugin and manifest", {
     "HPK007": Rule(E, "the entry point {name!r} names {value!r}, which has no register:"
                    " hermes loads the entry point, reads register from what it gives, and"
-                   " records 'no register() function' (through 0.21.4; from 0.21.5 hermes"
-                   " calls a callable it gives)",
+                   " records 'no register() function' (hermes {callable_from} and later call"
+                   " a callable it gives)",
                    "point it at the module: {module!r}",
                    "_load_entrypoint_module returns ep.load() and the loader reads"
                    " .register from it, so a function gives 'no register() function' and"
@@ -35,7 +35,7 @@ declare("plugin and manifest", {
     "HPK019": Rule(E, "the entry point {name!r} of {dist} ({value}) has this plugin's name:"
                    " hermes discovers entry points after plugin directories and keeps the"
                    " last plugin of a name, so beside that package this directory never loads"
-                   " (through 0.21.3; from 0.21.4 the directory keeps its name)",
+                   " (hermes {kept_from} and later keep the directory's)",
                    "rename the plugin in plugin.yaml, or install only one of the two",
                    "hermes_cli.plugins.PluginManager._discover_and_load_inner keeps the last"
                    " manifest of each key, entry points last (winners); 0.21.4 drops entry"
@@ -74,8 +74,9 @@ def _entry_point_findings(name: str, release: HostRelease) -> Target | None:
         if ":" in ep.value and not release.entry_point_callable and not _gives_register(ep):
             module = ep.value.split(":", 1)[0].strip()
             found = finding(
-                "HPK007", f"entry point {name}", name=name, value=ep.value, module=module
-            )
+                "HPK007", f"entry point {name}", name=name, value=ep.value, module=module,
+                callable_from=first_version(lambda r: r.entry_point_callable),
+            )  # fmt: skip
             return Target(module, (found,), key=name, entry_point=name)
         return Target(name, entry_point=name)
     for group in groups.groups:
@@ -152,7 +153,8 @@ def _shadowing_entry_point(directory: Path, release: HostRelease) -> tuple[Findi
     found = importlib.metadata.entry_points().select(group=ENTRY_POINT_GROUP, name=name)
     return tuple(
         finding("HPK019", f"plugin {name}", name=name, value=ep.value,
-                dist=ep.dist.name if ep.dist else "an installed package")
+                dist=ep.dist.name if ep.dist else "an installed package",
+                kept_from=first_version(lambda r: r.directory_beats_entry_point))
         for ep in found
         if not names_directory(ep, directory)
     )  # fmt: skip

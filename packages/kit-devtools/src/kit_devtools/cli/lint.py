@@ -141,8 +141,8 @@ declare("hooks and middleware", {
                    " callback silently never runs", "add **kwargs to its parameters",
                    "invoke_hook calls callback(**kwargs) and logs the exception"
                    " (hermes_cli.plugins.PluginManager.invoke_hook)"),
-    "HPK302": Rule(E, "hermes-agent 0.19.0 calls hooks and middleware synchronously: an async"
-                   " def body never runs (or its coroutine becomes the result)",
+    "HPK302": Rule(E, "{host} calls this {surface} synchronously: an async def body never runs"
+                   " (or its coroutine becomes the result)",
                    "make it a plain def",
                    "invoke_hook and the middleware chains call the callback without awaiting"
                    " (hermes_cli.plugins.PluginManager.invoke_hook, hermes_cli.middleware)"),
@@ -219,7 +219,7 @@ def _callback_shape(
     # (``hermes_cli.plugins.PluginManager._invoke_hook_callback``);
     # middleware stays synchronous on every release
     if is_coroutine_function(callback) and not (surface == "hook" and release.awaits_hooks):
-        found.append(finding("HPK302", where))
+        found.append(finding("HPK302", where, host=release.label, surface=surface))
     return found
 
 

@@ -12,8 +12,8 @@ file as ``utf-8-sig`` with ruamel.yaml at YAML 1.1 (``hermes_yaml.safe_load``, c
 ``utils.fast_safe_load``): the same documents as PyYAML except that a duplicate key is an
 error and a bare ``y``/``n`` is a boolean; and it refuses a non-mapping document with "top
 level must be a mapping" (``parse_manifest_file``). The host model records a release's
-``PluginManifest`` fields, not its YAML reader, so the reader is told by
-:data:`RUAMEL_FROM`.
+``PluginManifest`` fields and its top-level modules: a release that ships
+``hermes_yaml`` reads with ruamel (:func:`reads_with_ruamel`).
 """
 
 from __future__ import annotations
@@ -27,13 +27,9 @@ from typing import Any, Final, cast
 
 import yaml
 
-from kit_core.hermes import MANIFEST_FILES, MANIFEST_KINDS, HostRelease, version_key
+from kit_core.hermes import MANIFEST_FILES, MANIFEST_KINDS, HostRelease
 from kit_devtools.testing import _manifest_v2
 from kit_devtools.testing.entries import PluginManifest
-
-RUAMEL_FROM: Final = "0.22.2"
-"""The first release whose ``utils.fast_safe_load`` is ``hermes_yaml.safe_load`` (ruamel;
-0.21.5's is still PyYAML's ``CSafeLoader``)."""
 
 _LOADER: Final[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -160,8 +156,10 @@ def load_bounded(text: str, loader: Any = _LOADER) -> Any:
 
 
 def reads_with_ruamel(release: HostRelease | None) -> bool:
-    """Whether ``release`` reads manifests with ruamel (:data:`RUAMEL_FROM` on)."""
-    return release is not None and version_key(release.version) >= version_key(RUAMEL_FROM)
+    """Whether ``release`` reads manifests with ruamel: its ``utils.fast_safe_load`` is
+    ``hermes_yaml.safe_load`` wherever it ships ``hermes_yaml`` (0.22.2 on; 0.21.5's is
+    still PyYAML's ``CSafeLoader``)."""
+    return release is not None and "hermes_yaml" in release.top_level
 
 
 def read_manifest(path: Path, release: HostRelease | None = None) -> dict[str, Any]:
