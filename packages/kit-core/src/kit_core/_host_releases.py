@@ -985,7 +985,8 @@ CHANGES: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
             "toolsets": {"added": ["desktop_ui"], "removed": ["mqtt"]},
             "functions": {
                 "added": {
-                    "gateway.session_context.set_session_vars": "(platform: str = '', source: str = '', chat_id: str = '', chat_type: str = '', chat_name: str = '', thread_id: str = '', user_id: str = '', user_id_alt: str = '', user_name: str = '', scope_id: str = '', session_key: str = '', session_id: str = '', message_id: str = '', profile: str = '', cwd: str = '', async_delivery: bool = True, ui_session_id: str = '', cron_session: Any = <object object>) -> list"
+                    "gateway.session_context.set_session_vars": "(platform: str = '', source: str = '', chat_id: str = '', chat_type: str = '', chat_name: str = '', thread_id: str = '', user_id: str = '', user_id_alt: str = '', user_name: str = '', scope_id: str = '', session_key: str = '', session_id: str = '', message_id: str = '', profile: str = '', cwd: str = '', async_delivery: bool = True, ui_session_id: str = '', cron_session: Any = <object object>) -> list",
+                    "plugins.memory.find_provider_entry_point": "(name: 'str')",
                 },
                 "removed": [],
             },
