@@ -23,7 +23,12 @@ from kit_core.hermes import (
 )
 from kit_core.names import tool_name
 from kit_devtools.cli._scaffold_engine import CONTEXT_ENGINE
-from kit_devtools.cli._scaffold_kinds import PYPROJECT, TOOLING_COMMENT, ProjectKind
+from kit_devtools.cli._scaffold_kinds import (
+    PROVIDER_CHECKS,
+    PYPROJECT,
+    TOOLING_COMMENT,
+    ProjectKind,
+)
 from kit_devtools.cli._scaffold_memory import MEMORY_ENTRY_POINT, MEMORY_PROVIDER
 from kit_devtools.cli._scaffold_model import MODEL_PROVIDER
 from kit_devtools.cli._scaffold_speech import TRANSCRIPTION, TTS
@@ -242,6 +247,7 @@ def scaffold(
     }
     for part in ("dependencies", "entry_points", "dev_extra"):
         values[part] = Template(getattr(project, part)).substitute(values)
+    values["provider_checks"] = Template(PROVIDER_CHECKS).substitute(values)
     files = {root / "pyproject.toml": PYPROJECT}
     files |= {
         root / Template(path).substitute(values): text for path, text in project.files.items()

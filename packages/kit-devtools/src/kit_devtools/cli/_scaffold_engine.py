@@ -14,7 +14,7 @@ from string import Template
 from typing import Final
 
 from kit_core.hermes import HERMES_DISTRIBUTIONS
-from kit_devtools.cli._scaffold_kinds import ProjectKind
+from kit_devtools.cli._scaffold_kinds import GENERAL_PLUGIN_ENTRY_POINT, ProjectKind
 
 PLUGIN_YAML: Final = Template("""\
 name: $name
@@ -107,12 +107,7 @@ A hermes-agent context engine built with hermes-plugin-kit: `src/$package` subcl
 hermes' own `agent.context_engine.ContextEngine` (the dev group installs
 $hermes_requirement for it).
 
-    uv run python -m pytest                            # its contract and tests, in-memory
-    uv run python -m pytest --hermes $floor,$newest    # and on real hermes, oldest and newest
-    uv run hermes-plugin-kit check src/$package --probe   # the contract suite, as findings
-    uv run hermes-plugin-kit preflight src/$package    # hermes' catalogue admission rules
-
-`.github/workflows/plugin.yml` runs all four on every push.
+$provider_checks
 
 ## Into hermes
 
@@ -130,10 +125,7 @@ It needs nothing but hermes itself, so the copy is enough.
 CONTEXT_ENGINE: Final = ProjectKind(
     description="A hermes-agent context engine.",
     dependencies="",
-    entry_points=(
-        "# pip-installed plugins are found through this entry point (hermes loads the module)\n"
-        '[project.entry-points."hermes_agent.plugins"]\n$name = "$package"\n\n'
-    ),
+    entry_points=GENERAL_PLUGIN_ENTRY_POINT,
     files={
         "README.md": README,
         "src/$package/plugin.yaml": PLUGIN_YAML,

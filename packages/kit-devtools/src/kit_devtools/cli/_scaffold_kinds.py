@@ -30,6 +30,21 @@ $sources""")
 """Every kind's ``pyproject.toml``; a kind gives ``description``, ``dependencies``,
 ``entry_points`` and ``dev_extra``."""
 
+GENERAL_PLUGIN_ENTRY_POINT: Final = (
+    "# pip-installed plugins are found through this entry point (hermes loads the module)\n"
+    '[project.entry-points."hermes_agent.plugins"]\n$name = "$package"\n\n'
+)
+"""The entry-point table of a kind hermes loads as a general plugin."""
+
+PROVIDER_CHECKS: Final = """\
+    uv run python -m pytest                            # its contract and tests, in-memory
+    uv run python -m pytest --hermes $floor,$newest    # and on real hermes, oldest and newest
+    uv run hermes-plugin-kit check src/$package --probe   # the contract suite, as findings
+    uv run hermes-plugin-kit preflight src/$package    # hermes' catalogue admission rules
+
+`.github/workflows/plugin.yml` runs all four on every push."""
+"""The commands a provider project's README opens with (``$provider_checks``)."""
+
 TOOLING_COMMENT: Final = (
     "# the kit's author tooling (in-memory host, pytest fixtures, the hermes-plugin-kit command)"
 )

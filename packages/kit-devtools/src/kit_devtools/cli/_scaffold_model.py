@@ -91,12 +91,7 @@ A hermes-agent model provider built with hermes-plugin-kit: `src/$package` regis
 subclass of hermes' own `providers.base.ProviderProfile` (the dev group installs
 $hermes_requirement for it).
 
-    uv run python -m pytest                            # its contract and tests, in-memory
-    uv run python -m pytest --hermes $floor,$newest    # and on real hermes, oldest and newest
-    uv run hermes-plugin-kit check src/$package --probe   # the contract suite, as findings
-    uv run hermes-plugin-kit preflight src/$package    # hermes' catalogue admission rules
-
-`.github/workflows/plugin.yml` runs all four on every push.
+$provider_checks
 
 ## Into hermes
 

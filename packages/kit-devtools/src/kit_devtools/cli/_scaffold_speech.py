@@ -16,7 +16,7 @@ from string import Template
 from typing import Final
 
 from kit_core.hermes import HERMES_DISTRIBUTIONS, first_version
-from kit_devtools.cli._scaffold_kinds import ProjectKind
+from kit_devtools.cli._scaffold_kinds import GENERAL_PLUGIN_ENTRY_POINT, ProjectKind
 
 SPEECH_BASES: Final = (
     "agent.tts_provider.TTSProvider",
@@ -168,12 +168,7 @@ A hermes-agent $what provider built with hermes-plugin-kit: `src/$package` subcl
 hermes' own `$base` (hermes $floor and later; the dev group installs $hermes_requirement
 for it).
 
-    uv run python -m pytest                            # its contract and tests, in-memory
-    uv run python -m pytest --hermes $floor,$newest    # and on real hermes, oldest and newest
-    uv run hermes-plugin-kit check src/$package --probe   # the contract suite, as findings
-    uv run hermes-plugin-kit preflight src/$package    # hermes' catalogue admission rules
-
-`.github/workflows/plugin.yml` runs all four on every push.
+$provider_checks
 
 ## Into hermes
 
@@ -193,11 +188,7 @@ def _speech(what: str, base: str, config: str, init: Template, test: Template) -
     return ProjectKind(
         description=f"A hermes-agent {what} provider.",
         dependencies="",
-        entry_points=(
-            "# pip-installed plugins are found through this entry point (hermes loads the"
-            " module)\n"
-            '[project.entry-points."hermes_agent.plugins"]\n$name = "$package"\n\n'
-        ),
+        entry_points=GENERAL_PLUGIN_ENTRY_POINT,
         files={
             "README.md": README,
             "src/$package/plugin.yaml": PLUGIN_YAML,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from string import Template
 from typing import Final
 
-from kit_devtools.cli._scaffold_kinds import ProjectKind
+from kit_devtools.cli._scaffold_kinds import GENERAL_PLUGIN_ENTRY_POINT, ProjectKind
 
 PLUGIN_YAML: Final = Template("""\
 name: $name
@@ -134,10 +134,7 @@ the kit is installed into its environment too.
 STANDALONE: Final = ProjectKind(
     description="A hermes-agent plugin.",
     dependencies='"$requirement"',
-    entry_points=(
-        "# pip-installed plugins are found through this entry point (hermes loads the module)\n"
-        '[project.entry-points."hermes_agent.plugins"]\n$name = "$package"\n\n'
-    ),
+    entry_points=GENERAL_PLUGIN_ENTRY_POINT,
     files={
         "README.md": README,
         "src/$package/plugin.yaml": PLUGIN_YAML,
