@@ -16,7 +16,7 @@ from kit_core.hermes import HostRelease, installed_release
 from kit_devtools.cli._chat_turn import delivered_lines, simulate_chat_turn
 from kit_devtools.cli._cron_rules import cron_provider_of
 from kit_devtools.cli._memory_contract import memory_contract_findings
-from kit_devtools.cli._output import emit, refuse
+from kit_devtools.cli._output import emit, quiet_logs, refuse
 from kit_devtools.cli._provider_rules import memory_provider_of, model_provider_of
 from kit_devtools.cli._report import as_json, as_text, counts, host_report, inventory
 from kit_devtools.cli._target import Target, resolve_target
@@ -67,17 +67,6 @@ def _capture_receipts() -> Generator[list[str], None, None]:
     finally:
         root.removeHandler(handler)
         root.setLevel(level)
-
-
-@contextlib.contextmanager
-def _quiet_logs() -> Generator[None, None, None]:
-    root = logging.getLogger()
-    handler = logging.NullHandler()
-    root.addHandler(handler)
-    try:
-        yield
-    finally:
-        root.removeHandler(handler)
 
 
 def _load(target: Target, hermes: str | None) -> tuple[InMemoryHost, LoadedPlugin, list[str]]:
@@ -135,7 +124,7 @@ def check(args: argparse.Namespace) -> int:
             data = inventory(host, plugin, memory, model, cron)
             findings += lint_plugin(host, plugin, memory, model, cron)
             if args.probe:
-                with _quiet_logs():  # the kit logs each refused probe call; the findings say it
+                with quiet_logs():  # the kit logs each refused probe call; the findings say it
                     findings += probe_tools(host, plugin)
                 if memory is not None and memory.provider is not None:
                     # the contract drives everything HPK602 reads, and says it per member

@@ -5,11 +5,12 @@ started with, everything plugin code prints on standard error, so that ``--json`
 from __future__ import annotations
 
 import contextlib
+import logging
 import sys
 from collections.abc import Generator
 from typing import TextIO
 
-__all__ = ["emit", "refuse", "reports_on_stdout"]
+__all__ = ["emit", "quiet_logs", "refuse", "reports_on_stdout"]
 
 _REPORT: list[TextIO] = []
 """The standard output of each command running now (innermost last)."""
@@ -37,3 +38,17 @@ def refuse(message: str) -> int:
     """Say on standard error why the command cannot run; its exit status, 2."""
     print(f"hermes-plugin-kit: {message}", file=sys.stderr)
     return 2
+
+
+@contextlib.contextmanager
+def quiet_logs() -> Generator[None, None, None]:
+    """Within: the plugin's own logging and the host's warnings stay out of the report (a
+    handler on the root logger, so logging's last resort prints nothing)."""
+    root = logging.getLogger()
+    handler, level = logging.NullHandler(), root.level
+    root.addHandler(handler)
+    try:
+        yield
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(level)

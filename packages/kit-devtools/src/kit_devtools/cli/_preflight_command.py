@@ -7,8 +7,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import logging
-from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +14,7 @@ import yaml
 
 from kit_devtools.cli._catalog import Entry, catalog_entry, render
 from kit_devtools.cli._every_release import Across, across_releases
-from kit_devtools.cli._output import emit, refuse
+from kit_devtools.cli._output import emit, quiet_logs, refuse
 from kit_devtools.cli._preflight import PROVIDES, Preflight, preflight_directory
 from kit_devtools.cli._provides import set_provides
 from kit_devtools.cli._report import Counts, counts, plugin_heading
@@ -26,19 +24,6 @@ from kit_devtools.cli._workflow import ci_workflow
 from kit_devtools.testing._requires_hermes import spec_of
 
 __all__ = ["report_data", "run"]
-
-
-@contextlib.contextmanager
-def _quiet() -> Generator[None, None, None]:
-    """The plugin's own logging and the host's warnings stay out of the report."""
-    root = logging.getLogger()
-    handler, level = logging.NullHandler(), root.level
-    root.addHandler(handler)
-    try:
-        yield
-    finally:
-        root.removeHandler(handler)
-        root.setLevel(level)
 
 
 def report_data(
@@ -191,7 +176,7 @@ def run(args: argparse.Namespace) -> int:
         emit(ci_workflow(args.directory, spec), end="")
         return 0
     written: Path | None = None
-    with _quiet():
+    with quiet_logs():
         if args.write:
             result = _write(directory)
             if isinstance(result, str):
