@@ -91,6 +91,17 @@ _PLATFORM_FIELDS: Final = frozenset(
 own class cannot be imported to check them."""
 
 
+def _registrar(kind: str) -> Callable[[Provisions, Any], Any]:
+    """``register_<kind>_provider(provider)``: :meth:`Provisions._provide` of ``kind``."""
+
+    def register(self: Provisions, provider: Any) -> Any:
+        return self._provide(kind, provider)  # pyright: ignore[reportPrivateUsage]
+
+    register.__name__ = f"register_{kind}_provider"
+    register.__qualname__ = f"Provisions.{register.__name__}"
+    return register
+
+
 class Provisions:
     """The mixin :class:`~kit_devtools.testing.HostContext` gets these members from."""
 
@@ -103,7 +114,9 @@ class Provisions:
     def _warn(self, surface: str, name: str, message: str) -> None:
         self._state.record("WARNING", self._plugin, surface, name, message)
 
-    def _provide(self, kind: str, provider: Any) -> None:
+    def _provide(self, kind: str, provider: Any) -> Any:
+        """Check and keep ``provider`` of ``kind`` (None: the upstream context's override
+        returns the ledger handle)."""
         what, module, base_name, _ = PROVIDER_KINDS[kind]
         if f"{module}.{base_name}" not in self._state.release.functions:
             # the release's registrar imports a module it does not ship (0.15.x's
@@ -149,29 +162,16 @@ class Provisions:
             " — pick a different name."
         )
 
-    def register_image_gen_provider(self, provider: Any) -> None:
-        self._provide("image_gen", provider)
+    register_image_gen_provider = _registrar("image_gen")
+    register_video_gen_provider = _registrar("video_gen")
+    register_web_search_provider = _registrar("web_search")
+    register_browser_provider = _registrar("browser")
+    register_tts_provider = _registrar("tts")
+    register_transcription_provider = _registrar("transcription")
+    register_dashboard_auth_provider = _registrar("dashboard_auth")
 
-    def register_video_gen_provider(self, provider: Any) -> None:
-        self._provide("video_gen", provider)
-
-    def register_web_search_provider(self, provider: Any) -> None:
-        self._provide("web_search", provider)
-
-    def register_browser_provider(self, provider: Any) -> None:
-        self._provide("browser", provider)
-
-    def register_tts_provider(self, provider: Any) -> None:
-        self._provide("tts", provider)
-
-    def register_transcription_provider(self, provider: Any) -> None:
-        self._provide("transcription", provider)
-
-    def register_dashboard_auth_provider(self, provider: Any) -> None:
-        self._provide("dashboard_auth", provider)
-
-    def register_secret_source(self, source: Any) -> None:
-        self._provide("secret_source", source)
+    def register_secret_source(self, source: Any) -> Any:
+        return self._provide("secret_source", source)
 
     def register_context_engine(self, engine: Any) -> None:
         """One per host; it must inherit ``agent.context_engine.ContextEngine``."""

@@ -30,6 +30,7 @@ The manifest with its ``config_schema`` and the plugin-relative config keys are 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Final
@@ -50,6 +51,18 @@ class _Manager(PluginManager):
         super().__init__()
         self._ownership_ledger: dict[str, list[PluginRegistration]] = {}
         self.scope_key = "default"
+
+
+def _ledgered(kind: str, registrar: Callable[..., object], ledger_kind: str = "") -> Any:
+    """``registrar`` returning the handle of what it stored under ``provisions[kind]`` (its
+    ledger kind ``ledger_kind``, else ``kind``), None when it stored nothing."""
+
+    @functools.wraps(registrar)
+    def register(self: UpstreamContext, *args: Any, **kwargs: Any) -> Any:
+        call = functools.partial(registrar, self, *args, **kwargs)
+        return self._provided(kind, ledger_kind or kind, call)  # pyright: ignore[reportPrivateUsage]
+
+    return register
 
 
 class UpstreamContext(HostContext):
@@ -243,70 +256,18 @@ class UpstreamContext(HostContext):
 
         return self._track(ledger_kind, key, release, persistent=persistent)
 
-    def register_image_gen_provider(self, provider: Any) -> Any:
+    def _provide(self, kind: str, provider: Any) -> Any:
+        ledger_kind = kind if kind == "secret_source" else f"{kind}_provider"
         return self._provided(
-            "image_gen", "image_gen_provider", lambda: self._provide("image_gen", provider)
+            kind, ledger_kind, lambda: super(UpstreamContext, self)._provide(kind, provider)
         )
 
-    def register_video_gen_provider(self, provider: Any) -> Any:
-        return self._provided(
-            "video_gen", "video_gen_provider", lambda: self._provide("video_gen", provider)
-        )
-
-    def register_web_search_provider(self, provider: Any) -> Any:
-        return self._provided(
-            "web_search", "web_search_provider", lambda: self._provide("web_search", provider)
-        )
-
-    def register_browser_provider(self, provider: Any) -> Any:
-        return self._provided(
-            "browser", "browser_provider", lambda: self._provide("browser", provider)
-        )
-
-    def register_tts_provider(self, provider: Any) -> Any:
-        return self._provided("tts", "tts_provider", lambda: self._provide("tts", provider))
-
-    def register_transcription_provider(self, provider: Any) -> Any:
-        return self._provided(
-            "transcription", "transcription_provider",
-            lambda: self._provide("transcription", provider),
-        )  # fmt: skip
-
-    def register_dashboard_auth_provider(self, provider: Any) -> Any:
-        return self._provided(
-            "dashboard_auth", "dashboard_auth_provider",
-            lambda: self._provide("dashboard_auth", provider),
-        )  # fmt: skip
-
-    def register_secret_source(self, source: Any) -> Any:
-        return self._provided(
-            "secret_source", "secret_source", lambda: self._provide("secret_source", source)
-        )
-
-    def register_context_engine(self, engine: Any) -> Any:
-        return self._provided(
-            "context_engine",
-            "context_engine",
-            lambda: super(UpstreamContext, self).register_context_engine(engine),
-        )
-
-    def register_platform(self, name: str, label: str, *args: Any, **kwargs: Any) -> Any:
-        return self._provided(
-            "platform", "platform",
-            lambda: super(UpstreamContext, self).register_platform(name, label, *args, **kwargs),
-        )  # fmt: skip
-
-    def register_slack_action_handler(self, action_id: Any, callback: Callable[..., Any]) -> Any:
-        return self._provided(
-            "slack_action", "slack_action_handler",
-            lambda: super(UpstreamContext, self).register_slack_action_handler(action_id, callback),
-        )  # fmt: skip
-
-    def register_auxiliary_task(self, key: str, **kwargs: Any) -> Any:
-        return self._provided(
-            "auxiliary_task", "auxiliary_task",
-            lambda: super(UpstreamContext, self).register_auxiliary_task(key, **kwargs),
-        )  # fmt: skip
+    register_context_engine = _ledgered("context_engine", HostContext.register_context_engine)
+    register_platform = _ledgered("platform", HostContext.register_platform)
+    register_slack_action_handler = _ledgered(
+        "slack_action", HostContext.register_slack_action_handler, "slack_action_handler"
+    )
+    register_auxiliary_task = _ledgered("auxiliary_task", HostContext.register_auxiliary_task)
 
     def inject_message(
         self, content: str, role: str = "user", *, session_key: str | None = None, **kwargs: Any
