@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable
 from typing import Any, Final, cast
 
+from kit_devtools.testing._provider_checks import base_class
 from kit_devtools.testing._state import HostState
 
 __all__ = ["InMemoryPluginState", "LifecycleMembers"]
@@ -99,6 +100,24 @@ class LifecycleMembers:
         self, kind: str, name: str, release: Callable[[], None], *, persistent: bool = False
     ) -> Any:
         raise NotImplementedError  # UpstreamContext's (every release with these members)
+
+    def _warn(self, surface: str, name: str, message: str) -> None:
+        self._state.record("WARNING", self._plugin, surface, name, message)
+
+    def _wrong_type(
+        self, surface: str, obj: Any, what: str, module: str, base: str, name: str | None = None
+    ) -> bool:
+        """Whether ``obj`` does not inherit hermes' ``<module>.<base>`` (checked where hermes
+        is importable): hermes then ignores it with this WARNING."""
+        cls = base_class(module, base)
+        if cls is None or isinstance(obj, cls):
+            return False
+        message = (
+            f"Plugin '{self._plugin}' tried to register {what} that does not inherit from"
+            f" {base}. Ignoring."
+        )
+        self._warn(surface, type(obj).__name__ if name is None else name, message)
+        return True
 
     # -- other plugins, config, state ---------------------------------------------------
 

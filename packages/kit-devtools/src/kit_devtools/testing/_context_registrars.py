@@ -34,12 +34,6 @@ _BUILTIN_TERMINALS: Final = frozenset(
 ``_SCOPED_PROVIDER_REGISTRARS`` row for ``register_terminal_environment_provider``)."""
 
 
-def _base(module: str, name: str) -> type | None:
-    from kit_devtools.testing._provider_checks import base_class
-
-    return base_class(module, name)
-
-
 class Registrars(LifecycleMembers):
     """The mixin ``HostContext`` gets these registrars from."""
 
@@ -91,14 +85,9 @@ class Registrars(LifecycleMembers):
         """``register_context_reference`` (plugins.py 0.20.1 L2249-2281; the registry's
         checks, agent/context_references.py 0.21.3 L56-67): a wrong type or a refused
         prefix is a WARNING; kind ``context_reference``, keyed by the lowered prefix."""
-        base = _base("agent.context_references", "ContextReferenceProvider")
-        if base is not None and not isinstance(provider, base):
-            self._warn(
-                "context_reference",
-                type(provider).__name__,
-                f"Plugin '{self._plugin}' tried to register a context reference provider"
-                " that does not inherit from ContextReferenceProvider. Ignoring.",
-            )
+        what = "a context reference provider"
+        module, base = "agent.context_references", "ContextReferenceProvider"
+        if self._wrong_type("context_reference", provider, what, module, base):
             return
         prefix = str(getattr(provider, "prefix", "")).lower().strip()
         problem = None
@@ -121,14 +110,8 @@ class Registrars(LifecycleMembers):
         """Recorded and otherwise inert (``register_memory_provider``, plugins.py 0.20.1
         L2285-2314): a provider not inheriting ``MemoryProvider`` is a WARNING; kind
         ``memory_provider``, keyed by its name."""
-        base = _base("agent.memory_provider", "MemoryProvider")
-        if base is not None and not isinstance(provider, base):
-            self._warn(
-                "memory_provider",
-                type(provider).__name__,
-                f"Plugin '{self._plugin}' tried to register a memory provider that does not"
-                " inherit from MemoryProvider. Ignoring.",
-            )
+        what, module = "a memory provider", "agent.memory_provider"
+        if self._wrong_type("memory_provider", provider, what, module, "MemoryProvider"):
             return
         self._keep("memory_provider", str(getattr(provider, "name", "?")), provider)
 
@@ -152,14 +135,9 @@ class Registrars(LifecycleMembers):
         """A ``terminal.backend`` provider (0.20.6; 0.21.3's scoped registrar row): a wrong
         type is a WARNING, a built-in name is refused with a WARNING; kind
         ``terminal_environment``, keyed by the lowered name; returns the handle."""
-        base = _base("agent.terminal_env_provider", "TerminalEnvironmentProvider")
-        if base is not None and not isinstance(provider, base):
-            self._warn(
-                "terminal_environment",
-                type(provider).__name__,
-                f"Plugin '{self._plugin}' tried to register a terminal environment provider"
-                " that does not inherit from TerminalEnvironmentProvider. Ignoring.",
-            )
+        what = "a terminal environment provider"
+        module, base = "agent.terminal_env_provider", "TerminalEnvironmentProvider"
+        if self._wrong_type("terminal_environment", provider, what, module, base):
             return None
         key = str(getattr(provider, "name", "")).strip().lower()
         if not key or key in _BUILTIN_TERMINALS:
@@ -347,6 +325,3 @@ class Registrars(LifecycleMembers):
         }
         release = self._keep("automation_blueprint", key, entry)
         return self._track("automation_blueprint", key, release)
-
-    def _warn(self, surface: str, name: str, message: str) -> None:
-        self._state.record("WARNING", self._plugin, surface, name, message)

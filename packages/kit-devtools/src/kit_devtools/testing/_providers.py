@@ -39,12 +39,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
+from kit_devtools.testing._context_members import LifecycleMembers
 from kit_devtools.testing._provider_checks import (
     base_class,
     dashboard_auth_verdict,
     secret_source_verdict,
 )
-from kit_devtools.testing._state import HostState
 from kit_devtools.testing.host_names import MODELLED
 
 __all__ = ["BUILTIN_AUX_TASKS", "PROVIDER_KINDS", "Provisions"]
@@ -102,17 +102,8 @@ def _registrar(kind: str) -> Callable[[Provisions, Any], Any]:
     return register
 
 
-class Provisions:
+class Provisions(LifecycleMembers):
     """The mixin :class:`~kit_devtools.testing.HostContext` gets these members from."""
-
-    _state: HostState
-
-    @property
-    def _plugin(self) -> str:
-        raise NotImplementedError  # HostContext's
-
-    def _warn(self, surface: str, name: str, message: str) -> None:
-        self._state.record("WARNING", self._plugin, surface, name, message)
 
     def _provide(self, kind: str, provider: Any) -> Any:
         """Check and keep ``provider`` of ``kind`` (None: the upstream context's override
@@ -123,14 +114,8 @@ class Provisions:
             # register_dashboard_auth_provider: hermes_cli/plugins.py L571-573), so the
             # call raises there and the plugin's register() with it
             raise ModuleNotFoundError(f"No module named {module!r}", name=module)
-        base = base_class(module, base_name)
-        if base is not None and not isinstance(provider, base):
-            message = (
-                f"Plugin '{self._plugin}' tried to register {what} that does not inherit"
-                f" from {base_name}. Ignoring."
-            )
-            self._warn(kind, type(provider).__name__, message)
-            return
+        if self._wrong_type(kind, provider, what, module, base_name):
+            return None
         key, problem = self._registry_verdict(kind, provider)
         if problem is not None:
             self._warn(kind, key, problem)
@@ -183,14 +168,8 @@ class Provisions:
                 " already registered. Only one context engine plugin is allowed.",
             )
             return
-        base = base_class("agent.context_engine", "ContextEngine")
-        if base is not None and not isinstance(engine, base):
-            self._warn(
-                "context_engine",
-                "",
-                f"Plugin '{self._plugin}' tried to register a context engine that does not"
-                " inherit from ContextEngine. Ignoring.",
-            )
+        module, what = "agent.context_engine", "a context engine"
+        if self._wrong_type("context_engine", engine, what, module, "ContextEngine", ""):
             return
         name = str(getattr(engine, "name", type(engine).__name__))
         self._state.provisions["context_engine"] = {name: (self._plugin, engine)}
