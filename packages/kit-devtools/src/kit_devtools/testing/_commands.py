@@ -1,6 +1,5 @@
-"""Slash and terminal commands as hermes runs them (``resolve_plugin_command_result``,
-``hermes_cli/plugins.py`` 2354-2397; the plugin subparsers of ``hermes_cli/main.py``
-13748-13779 and its final ``args.func(args)``)."""
+"""Slash and terminal commands as hermes runs them (``resolve_plugin_command_result``; the
+plugin subparsers of ``hermes`` and its final ``args.func(args)``)."""
 
 from __future__ import annotations
 

@@ -4,12 +4,13 @@ redaction patterns, system-prompt sections, locales and automation blueprints.
 
 Each validates as the release does (the same exceptions and WARNINGs), records what it took
 in ``InMemoryHost.provisions`` under the kind named here, and returns what the release
-returns (a ledger handle, a count, or None). Bodies read from ``hermes_cli/plugins.py`` of
-0.20.1 (``PluginContext``), 0.20.6, 0.21.3 and 0.22.2.
+returns (a ledger handle, a count, or None), as ``PluginContext`` of 0.20.1, 0.20.6,
+0.21.3 and 0.22.2 does.
 """
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -24,7 +25,7 @@ _SECTION_ID: Final = re.compile(r"^[a-z0-9][a-z0-9._-]{0,127}$")
 _SECTION_POSITIONS: Final = frozenset({"after_memory"})
 MAX_SECTION_CHARS: Final = 4000
 """``SYSTEM_PROMPT_SECTION_POSITIONS``, ``MAX_SYSTEM_PROMPT_SECTION_CHARS`` and the id
-pattern (hermes_cli/plugins_dispatch.py L56-69, 0.21.3)."""
+pattern (0.21.3)."""
 _BUILTIN_PREFIXES: Final = frozenset({"diff", "staged", "file", "folder", "git", "url"})
 """``agent.context_references.BUILTIN_PREFIXES``."""
 _BUILTIN_TERMINALS: Final = frozenset(
@@ -58,12 +59,11 @@ class Registrars(LifecycleMembers):
         return None if held is None else held[1][field]
 
     def _refuse(self, what: str) -> ValueError:
-        """``PluginContext._refuse`` (plugins.py 0.21.3 L311-313)."""
+        """``PluginContext._refuse``."""
         return ValueError(f"Plugin '{self.manifest.name}' tried to register {what}.")
 
     def register_approval_transport(self, name: str, present_fn: Callable[..., Any]) -> None:
-        """``register_approval_transport`` (plugins.py 0.20.1 L1662-1698, through the
-        manager's L4005-4037; 0.21.3 L434-456): kind ``approval_transport``."""
+        """Checked as the manager checks it: kind ``approval_transport``."""
         clean = str(name).strip().lower()
         if clean == "builtin":
             msg = "approval transport name 'builtin' is reserved"
@@ -82,9 +82,8 @@ class Registrars(LifecycleMembers):
         self._track("approval_transport", clean, self._keep("approval_transport", clean, entry))
 
     def register_context_reference(self, provider: Any) -> None:
-        """``register_context_reference`` (plugins.py 0.20.1 L2249-2281; the registry's
-        checks, agent/context_references.py 0.21.3 L56-67): a wrong type or a refused
-        prefix is a WARNING; kind ``context_reference``, keyed by the lowered prefix."""
+        """With the registry's checks: a wrong type or a refused prefix is a WARNING; kind
+        ``context_reference``, keyed by the lowered prefix."""
         what = "a context reference provider"
         module, base = "agent.context_references", "ContextReferenceProvider"
         if self._wrong_type("context_reference", provider, what, module, base):
@@ -107,17 +106,15 @@ class Registrars(LifecycleMembers):
         self._keep("context_reference", prefix, provider)
 
     def register_memory_provider(self, provider: Any) -> None:
-        """Recorded and otherwise inert (``register_memory_provider``, plugins.py 0.20.1
-        L2285-2314): a provider not inheriting ``MemoryProvider`` is a WARNING; kind
-        ``memory_provider``, keyed by its name."""
+        """Recorded and otherwise inert: a provider not inheriting ``MemoryProvider`` is a
+        WARNING; kind ``memory_provider``, keyed by its name."""
         what, module = "a memory provider", "agent.memory_provider"
         if self._wrong_type("memory_provider", provider, what, module, "MemoryProvider"):
             return
         self._keep("memory_provider", str(getattr(provider, "name", "?")), provider)
 
     def register_platform_handler(self, platform: str, factory: Callable[..., Any]) -> None:
-        """``register_platform_handler`` (plugins.py 0.21.3 L831-846): kind
-        ``platform_handler``, keyed by the lowered platform, a list of factories."""
+        """Kind ``platform_handler``, keyed by the lowered platform, a list of factories."""
         if not callable(factory):
             raise self._refuse("a platform handler factory with a non-callable factory")
         key = (platform or "").strip().lower()
@@ -128,7 +125,7 @@ class Registrars(LifecycleMembers):
         table[key] = (self._plugin, [*factories, factory])
 
     def register_telegram_handler(self, factory: Callable[..., Any]) -> None:
-        """``register_platform_handler("telegram", factory)`` (plugins.py 0.21.3 L848-852)."""
+        """``register_platform_handler("telegram", factory)``."""
         self.register_platform_handler("telegram", factory)
 
     def register_terminal_environment_provider(self, provider: Any) -> Any:
@@ -156,10 +153,9 @@ class Registrars(LifecycleMembers):
         return self._track("terminal_environment_provider", key, release)
 
     def register_redaction_patterns(self, patterns: Any) -> int:
-        """``register_redaction_patterns`` (plugins.py 0.20.1 L3067-3107, through
-        ``agent.redact.register_redaction_patterns``, 0.21.3 L1176-1208): each entry a
-        non-empty string that compiles and starts with two literal characters, else a
-        WARNING and skipped; a duplicate is skipped; returns the count accepted. Kind
+        """Through ``agent.redact.register_redaction_patterns``: each entry a non-empty
+        string that compiles and starts with two literal characters, else a WARNING and
+        skipped; a duplicate is skipped; returns the count accepted. Kind
         ``redaction_pattern``, keyed by the pattern."""
         source = f"plugin:{self._plugin}"
         held = self._state.provisions.get("redaction_pattern", {})
@@ -200,8 +196,7 @@ class Registrars(LifecycleMembers):
         position: str = "after_memory",
         max_chars: int = MAX_SECTION_CHARS,
     ) -> Any:
-        """``register_system_prompt_section`` (plugins.py 0.20.1 L3134-3211, 0.21.3
-        L928-953): kind ``system_prompt_section``, keyed by ``id``; returns the handle."""
+        """Kind ``system_prompt_section``, keyed by ``id``; returns the handle."""
         if not isinstance(id, str) or not _SECTION_ID.fullmatch(id):
             msg = (
                 "system prompt section id must be 1-128 lowercase characters "
@@ -246,11 +241,9 @@ class Registrars(LifecycleMembers):
         rtl: bool = False,
         surface: str = "core",
     ) -> Any:
-        """``register_locale`` (plugins.py 0.22.2 L890-913) with hermes' own
-        ``agent.i18n_layers`` checks and loader (the pack kept by the host, hermes' i18n
-        layers untouched): kind ``locale``, keyed ``<lang>.<surface>``."""
-        import importlib
-
+        """A locale pack (0.22.2) with hermes' own ``agent.i18n_layers`` checks and loader
+        (the pack kept by the host, hermes' i18n layers untouched): kind ``locale``, keyed
+        ``<lang>.<surface>``."""
         layers: Any = importlib.import_module("agent.i18n_layers")
         lang_id = layers.normalize_language_id(lang)
         if not layers.is_language_id(lang_id):
@@ -270,10 +263,8 @@ class Registrars(LifecycleMembers):
     def register_locale_dir(
         self, path: str | Path, *, metadata: Mapping[str, Mapping[str, Any]] | None = None
     ) -> list[Any]:
-        """Every ``<lang>[.tui|.desktop].yaml`` under ``path`` (``register_locale_dir``,
-        plugins.py 0.22.2 L915-935); a broken file is a WARNING and skipped."""
-        import importlib
-
+        """Every ``<lang>[.tui|.desktop].yaml`` under ``path`` (0.22.2); a broken file is a
+        WARNING and skipped."""
         layers: Any = importlib.import_module("agent.i18n_layers")
         handles: list[Any] = []
         for lang_id, surface, file in layers.scan_locale_dir(Path(path)):
@@ -307,8 +298,7 @@ class Registrars(LifecycleMembers):
         skills: Iterable[str] = (),
         tags: Iterable[str] = (),
     ) -> Any:
-        """An automation blueprint (0.22.2, ``register_automation_blueprint``,
-        hermes_cli/plugins_content.py L54): kind ``automation_blueprint``, keyed by
+        """An automation blueprint (0.22.2): kind ``automation_blueprint``, keyed by
         ``key``; returns the handle."""
         entry = {
             "key": key,

@@ -1,6 +1,6 @@
-"""Finding and importing a plugin the way hermes' ``PluginManager`` does (0.19.0,
-``_load_directory_module`` 1832-1868, ``_load_entrypoint_module`` 1870-1886), with the
-manifest the release being played builds (:mod:`._manifest`)."""
+"""Finding and importing a plugin the way hermes' ``PluginManager`` does (0.19.0's
+``_load_directory_module`` and ``_load_entrypoint_module``), with the manifest the release
+being played builds (:mod:`._manifest`)."""
 
 from __future__ import annotations
 
@@ -126,8 +126,8 @@ _KIND_REFUSALS: Final = {
         " re-kinds a plugin without 'kind' whose __init__.py mentions MemoryProvider)",
     ),
 }
-"""The kinds hermes' general loader records as not loaded (``plugins.py`` 1396-1410); a
-``model-provider`` it records as enabled and leaves to ``providers/`` (1412-1425)."""
+"""The kinds hermes' general loader records as not loaded; a ``model-provider`` it records
+as enabled and leaves to ``providers/``."""
 
 
 def _built(

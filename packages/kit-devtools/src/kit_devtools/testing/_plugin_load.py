@@ -58,8 +58,6 @@ def load(
             if _called_entry_point(loaded, state.release):
                 # an entry point naming module:callable: the loader calls what
                 # ep.load() returned, before looking for a register on it
-                # (entry_point_callable; 0.21.5 hermes_cli/plugins_loader.py ~L462,
-                # 0.22.2 ~L503)
                 register = loaded
                 loaded = sys.modules.get(getattr(loaded, "__module__", ""), None)
             if register is None:

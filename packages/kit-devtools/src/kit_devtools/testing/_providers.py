@@ -1,6 +1,6 @@
 """The ``PluginContext`` members beyond tools, commands, hooks, middleware and skills:
 provider backends, the context engine, platforms, Slack actions and auxiliary tasks, as
-hermes-agent 0.19.0 handles them (``hermes_cli/plugins.py`` 616-1156).
+hermes-agent 0.19.0 handles them.
 
 A provider must inherit hermes' base class: where hermes is importable the real class is
 checked, as hermes checks it (a wrong type is ignored with a WARNING); where it is not, the
@@ -8,25 +8,22 @@ plugin could not have imported that class either, and only the name is checked. 
 registration is recorded on the host (``InMemoryHost.provisions``), under the key hermes'
 registry keeps it by, and then each registry's own checks, as 0.19.0 makes them:
 
-* image_gen, video_gen, web_search, browser (``agent/<kind>_registry.py``
-  ``register_provider``): a name that is no non-empty string is a ValueError worded by
-  the registry; the name is the key, and re-registering it overwrites.
-* tts, transcription (``agent/tts_registry.py`` L67-109,
-  ``agent/transcription_registry.py`` L56-99): the same ValueError; the key is
-  ``name.strip().lower()``, and a key among the release's built-in names
-  (``HostRelease.provider_builtins``) is ignored with the registry's WARNING.
-* dashboard_auth (``hermes_cli/dashboard_auth/registry.py`` L23-40, ``base.py``
-  ``assert_protocol_compliance`` L273-306): a class with an empty ``name`` or
-  ``display_name``, a missing method or an unimplemented abstract method, or a name already
-  registered, is ignored with the WARNING ``PluginContext`` logs for the registry's
-  TypeError or ValueError; from 0.21.3 (``HostRelease.global_dashboard_auth``) a name
-  already registered is replaced instead.
-* secret_source (``agent/secret_sources/registry.py`` ``register_source`` L94-140): an
-  invalid name, another ``api_version`` than the release's
-  (``HostRelease.secret_source_api_version``), a shape other than mapped or bulk, a
-  duplicate name, or a scheme another source owns, is ignored with its WARNING. hermes'
-  bundled sources (bitwarden ``bws``, onepassword ``op``) join that registry only when
-  something calls ``_ensure_builtin_sources``, which plugin loading does not; before
+* image_gen, video_gen, web_search, browser (each registry's ``register_provider``): a
+  name that is no non-empty string is a ValueError worded by the registry; the name is
+  the key, and re-registering it overwrites.
+* tts, transcription: the same ValueError; the key is ``name.strip().lower()``, and a key
+  among the release's built-in names (``HostRelease.provider_builtins``) is ignored with
+  the registry's WARNING.
+* dashboard_auth (the registry and ``assert_protocol_compliance``): a class with an empty
+  ``name`` or ``display_name``, a missing method or an unimplemented abstract method, or a
+  name already registered, is ignored with the WARNING ``PluginContext`` logs for the
+  registry's TypeError or ValueError; from 0.21.3 (``HostRelease.global_dashboard_auth``)
+  a name already registered is replaced instead.
+* secret_source (``register_source``): an invalid name, another ``api_version`` than the
+  release's (``HostRelease.secret_source_api_version``), a shape other than mapped or
+  bulk, a duplicate name, or a scheme another source owns, is ignored with its WARNING.
+  hermes' bundled sources (bitwarden ``bws``, onepassword ``op``) join that registry only
+  when something calls ``_ensure_builtin_sources``, which plugin loading does not; before
   plugins load only a ``secrets:`` section in config.yaml makes startup call it. The host
   models the home without one: a plugin source may take those names and schemes.
 
@@ -111,8 +108,7 @@ class Provisions(LifecycleMembers):
         what, module, base_name, _ = PROVIDER_KINDS[kind]
         if f"{module}.{base_name}" not in self._state.release.functions:
             # the release's registrar imports a module it does not ship (0.15.x's
-            # register_dashboard_auth_provider: hermes_cli/plugins.py L571-573), so the
-            # call raises there and the plugin's register() with it
+            # register_dashboard_auth_provider), so the plugin's register() raises
             raise ModuleNotFoundError(f"No module named {module!r}", name=module)
         if self._wrong_type(kind, provider, what, module, base_name):
             return None

@@ -1,28 +1,20 @@
-"""Upstream hermes' ``PluginContext`` (0.21.3), for ``InMemoryHost(hermes="0.21")``:
-modelled from ``hermes_cli/plugins.py`` @00067189dfecf833d4d009c2dd977ae85cf800e0 and
-``hermes_cli/plugins_state.py`` @25ce047f987023c8665432021f612e2ef7297ac6.
+"""Upstream hermes' ``PluginContext`` (0.21.3), for ``InMemoryHost(hermes="0.21")``.
 
-* ``plugin_id`` is ``manifest.key or manifest.name`` (plugins.py L233-236,
-  ``manifest_key``, plugins_manifest.py L316-318), and ``manifest.config_schema`` holds
-  the manifest's ``config_schema`` mapping (each entry a mapping;
-  ``_parse_manifest_v2_fields``, plugins_manifest.py L139-154).
-* ``get_config(key, default=None)`` needs a key (plugins.py L257-267): a relative key
-  (``_plugin_relative_segments``, plugins_state.py L24-38; ValueError otherwise), read
-  from ``plugins.entries.<plugin_id>.settings.<key>`` when present (an explicit null too),
-  else from the legacy ``…config.<key>``, else ``default``; ``config_schema`` defaults are
-  never applied.
+* ``plugin_id`` is ``manifest.key or manifest.name``, and ``manifest.config_schema``
+  holds the manifest's ``config_schema`` mapping (each entry a mapping).
+* ``get_config(key, default=None)`` needs a plugin-relative key (ValueError otherwise),
+  read from ``plugins.entries.<plugin_id>.settings.<key>`` when present (an explicit null
+  too), else from the legacy ``…config.<key>``, else ``default``; ``config_schema``
+  defaults are never applied.
 * Every ``register_*`` of the six the kit uses returns a handle whose ``dispose()`` takes
-  the registration back (``PluginRegistration``, ``hermes_cli/plugins_ledger.py`` L21-52
-  at 0cb8bc231f1f9ab35a6cdd617057c895273e6c90, the version the store holds), and None
-  when nothing was stored.
-* ``register_tool`` (plugins.py L459-502, the refusal at L483-486): plugin tools
-  live in the host's overlay; a name a built-in holds, without ``override=True``, is
-  refused with a WARNING and None, the registry never called; a tool the registry did not
-  take returns None and is not credited (``tools_registered`` lists accepted tools only).
+  the registration back (``PluginRegistration``), and None when nothing was stored.
+* ``register_tool``: plugin tools live in the host's overlay; a name a built-in holds,
+  without ``override=True``, is refused with a WARNING and None, the registry never
+  called; a tool the registry did not take returns None and is not credited
+  (``tools_registered`` lists accepted tools only).
 * ``InMemoryHost.load`` disposes the handles of a ``register()`` that raised, newest first
-  (the rollback: ``_load_plugin_scoped``, ``hermes_cli/plugins_loader.py`` L317-325 @00067189,
-  through ``_dispose_registrations``, plugins_ledger.py L186-196 @0cb8bc23, reverse
-  acquisition order), so nothing of that plugin stays registered.
+  (upstream's rollback, in reverse acquisition order), so nothing of that plugin stays
+  registered.
 
 The manifest with its ``config_schema`` and the plugin-relative config keys are in
 ``_upstream_config``; the handle, ``PluginRegistration``, is in ``_upstream_registration``.
@@ -117,9 +109,7 @@ class UpstreamContext(HostContext):
     def _ledger_credits(self) -> dict[str, tuple[str, ...]]:
         """What hermes credits the plugin with from its ledger slice: the keys of its active
         registrations of each kind, in registration order, one per registration (a hook
-        registered twice is listed twice; ``_attribute_registrations``,
-        hermes_cli/plugins_loader.py 0.21.3 and 0.22.2; ``_load_plugin``,
-        hermes_cli/plugins.py 0.20.1)."""
+        registered twice is listed twice)."""
         active = [h for h in self._handles if h.active]
         return {
             surface: tuple(h.key for h in active if h.kind == kind)
@@ -226,9 +216,6 @@ class UpstreamContext(HostContext):
         return self._track(kind, key, release)
 
     # -- provisions: each returns the handle of what it stored, None when it stored nothing
-    # (``_register_scoped_provider``, ``register_dashboard_auth_provider``,
-    # ``register_auxiliary_task``, ``register_slack_action_handler``,
-    # ``register_context_engine``, ``register_platform``: hermes_cli/plugins.py 0.21.3)
 
     def _provided(self, kind: str, ledger_kind: str, call: Callable[[], object]) -> Any:
         provisions = self._state.provisions
@@ -240,8 +227,7 @@ class UpstreamContext(HostContext):
             return None
         key, entry = stored[-1], table[stored[-1]]
         # the process-wide dashboard-auth slot (0.21.3+): the handle is persistent and takes
-        # back only its own provider, restoring none (``unregister_global_provider``,
-        # hermes_cli/dashboard_auth/registry.py 0.21.3 L114-121)
+        # back only its own provider, restoring none (``unregister_global_provider``)
         persistent = kind == "dashboard_auth" and self._state.release.global_dashboard_auth
         previous = None if persistent else before.get(key)
 
@@ -272,12 +258,10 @@ class UpstreamContext(HostContext):
     def inject_message(
         self, content: str, role: str = "user", *, session_key: str | None = None, **kwargs: Any
     ) -> bool:
-        """No CLI is attached (``inject_message``, hermes_cli/plugins.py 0.20.1 and 0.21.3;
-        plugins_injection.py 0.22.2, whose wording asks for an ``origin`` too, where the
-        release's signature has one): without a session, hermes' gateway-mode warning;
-        with one, the consent warning unless
-        ``plugins.entries.<plugin_id>.allow_gateway_injection`` is true, else no live
-        gateway (the in-memory host runs none)."""
+        """No CLI is attached: without a session, hermes' gateway-mode warning (asking for
+        an ``origin`` too where the release's signature has one); with one, the consent
+        warning unless ``plugins.entries.<plugin_id>.allow_gateway_injection`` is true,
+        else no live gateway (the in-memory host runs none)."""
         del content, role, kwargs
         if not session_key:
             origin = "origin" in self._state.release.context.get("inject_message", "")

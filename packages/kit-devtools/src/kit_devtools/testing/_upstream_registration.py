@@ -1,8 +1,6 @@
 """Upstream hermes' ``PluginRegistration``, for :mod:`_upstream_context`: the handle every
 ``register_*`` of a release with the registration ledger returns, whose ``dispose()`` takes
-the registration back (``hermes_cli/plugins_ledger.py`` L21-52 at
-0cb8bc231f1f9ab35a6cdd617057c895273e6c90).
-"""
+the registration back."""
 
 from __future__ import annotations
 
