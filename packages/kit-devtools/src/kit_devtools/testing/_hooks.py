@@ -11,6 +11,7 @@ from kit_core._host_signatures import parameters
 from kit_core.hermes import CALL_IDENTITY_KEYS, HostRelease
 from kit_devtools.testing import _upstream_hooks
 from kit_devtools.testing._state import HostState, discard_coroutines
+from kit_devtools.testing._upstream_hooks import name_of
 from kit_devtools.testing.entries import RequestMiddlewareResult
 from kit_devtools.testing.host_names import MIDDLEWARE_SCHEMA_VERSION, OBSERVER_SCHEMA_VERSION
 
@@ -31,10 +32,6 @@ below and ``_pipeline._observed``, modelled on ``model_tools`` and
 these by name. The kit does not know every other hook's payload."""
 
 
-def _name_of(callback: object) -> str:
-    return str(getattr(callback, "__name__", repr(callback)))
-
-
 def _call_each(
     state: HostState, entries: Sequence[Any], surface: str, name: str, kwargs: dict[str, Any]
 ) -> list[Any]:
@@ -45,7 +42,7 @@ def _call_each(
         try:
             result = entry.callback(**kwargs)
         except Exception as exc:
-            message = f"{label} '{name}' callback {_name_of(entry.callback)} raised: {exc}"
+            message = f"{label} '{name}' callback {name_of(entry.callback)} raised: {exc}"
             state.record("WARNING", entry.plugin, surface, name, message, exc)
             continue
         if result is not None:
@@ -176,7 +173,7 @@ def run_execution_chain(
             nonlocal called, succeeded, downstream
             if called:
                 msg = (
-                    f"Middleware '{kind}' callback {_name_of(entry.callback)} called "
+                    f"Middleware '{kind}' callback {name_of(entry.callback)} called "
                     "next_call() more than once; downstream execution is single-use"
                 )
                 raise RuntimeError(msg)
@@ -204,7 +201,7 @@ def run_execution_chain(
         except _DownstreamError as exc:
             raise exc.original  # noqa: B904 - the downstream exception, unchanged
         except Exception as exc:
-            message = f"Middleware '{kind}' callback {_name_of(entry.callback)} raised: {exc}"
+            message = f"Middleware '{kind}' callback {name_of(entry.callback)} raised: {exc}"
             state.record("WARNING", entry.plugin, "middleware_call", kind, message, exc)
             if succeeded:
                 return downstream

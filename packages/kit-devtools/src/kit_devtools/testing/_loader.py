@@ -243,20 +243,29 @@ def import_fresh(directory: Path, slug: str, namespace: str = PLUGIN_PACKAGE) ->
     ensure_namespace(namespace)
     module_name = f"{namespace}.{slug}"
     _forget(module_name)
+    return exec_package(module_name, directory, f"Cannot create module spec for {init}")
+
+
+def exec_package(
+    module_name: str,
+    directory: Path,
+    no_spec: str,
+    forget: Callable[[str], object] | None = None,
+) -> ModuleType:
+    """Run ``directory/__init__.py`` as the package ``module_name``, in ``sys.modules``;
+    if it raises, ``forget`` (by default: it and its submodules) drops it again.
+    ImportError ``no_spec`` when no spec can be made."""
     spec = importlib.util.spec_from_file_location(
-        module_name, init, submodule_search_locations=[str(directory)]
+        module_name, directory / "__init__.py", submodule_search_locations=[str(directory)]
     )
     if spec is None or spec.loader is None:
-        msg = f"Cannot create module spec for {init}"
-        raise ImportError(msg)
-    module = importlib.util.module_from_spec(spec)
-    module.__package__ = module_name
-    module.__path__ = [str(directory)]
+        raise ImportError(no_spec)
+    module = importlib.util.module_from_spec(spec)  # __package__, __path__: the package's
     sys.modules[module_name] = module
     try:
         spec.loader.exec_module(module)
     except BaseException:
-        _forget(module_name)
+        (forget or _forget)(module_name)
         raise
     return module
 

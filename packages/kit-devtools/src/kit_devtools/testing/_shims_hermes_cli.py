@@ -12,6 +12,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any, Final, cast
 
+from kit_core.hermes import CALL_IDENTITY_KEYS
 from kit_devtools.testing import _commands, _hooks, _real_hermes
 from kit_devtools.testing._coerce import as_dict
 from kit_devtools.testing._standin_state import HostHooks, hidden, offered, stand_in_module
@@ -37,15 +38,9 @@ def _guard_args(
     api_request_id: str = "",
     middleware_trace: list[dict[str, Any]] | None = None,
 ) -> tuple[str, Any, dict[str, Any]]:
-    context = {
-        "task_id": task_id,
-        "session_id": session_id,
-        "tool_call_id": tool_call_id,
-        "turn_id": turn_id,
-        "api_request_id": api_request_id,
-        "middleware_trace": middleware_trace,
-    }
-    return tool_name, args, context
+    identity = (task_id, session_id, tool_call_id, turn_id, api_request_id)
+    context: dict[str, Any] = dict(zip(CALL_IDENTITY_KEYS, identity, strict=True))
+    return tool_name, args, {**context, "middleware_trace": middleware_trace}
 
 
 def plugins_module(host: Any) -> ModuleType:

@@ -117,7 +117,7 @@ def _bounded(
     return outcome.get("value")
 
 
-def _name_of(callback: object) -> str:
+def name_of(callback: object) -> str:
     return str(getattr(callback, "__name__", repr(callback)))
 
 
@@ -144,7 +144,7 @@ def invoke_hook(
                 result = _bounded(callback, kwargs, timeout, awaits)
                 if result is _SKIPPED:
                     message = (
-                        f"Hook '{hook_name}' callback {_name_of(callback)} timed out after"
+                        f"Hook '{hook_name}' callback {name_of(callback)} timed out after"
                         f" {timeout:g}s — skipping"
                     )
                     state.record("WARNING", entry.plugin, "hook_call", hook_name, message)
@@ -154,11 +154,11 @@ def invoke_hook(
             else:
                 result = _invoke(callback, kwargs, awaits)
         except (Exception, SystemExit) as exc:
-            message = f"Hook '{hook_name}' callback {_name_of(callback)} raised: {exc}"
+            message = f"Hook '{hook_name}' callback {name_of(callback)} raised: {exc}"
             state.record("WARNING", entry.plugin, "hook_call", hook_name, message, exc)
             if fail_closed:
                 text = f"{type(exc).__name__}: {str(exc)[:200]}"
-                block = f"{hook_name} plugin callback {_name_of(callback)} raised {text}"
+                block = f"{hook_name} plugin callback {name_of(callback)} raised {text}"
                 results.append({"action": "block", "message": block})
             continue
         if result is not None:

@@ -12,6 +12,7 @@ import functools
 import importlib
 import re
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import Any, cast
 
@@ -268,26 +269,24 @@ class HostContext(Provisions, Registrars):
 
     def register_hook(self, hook_name: str, callback: Callable[..., Any]) -> None:
         """Store a hook callback; an unknown name is stored too, with a warning."""
-        valid = self._state.release.hooks
-        if hook_name not in valid:
-            message = (
-                f"Plugin '{self._plugin}' registered unknown hook '{hook_name}' "
-                f"(valid: {', '.join(sorted(valid))})"
-            )
-            self._state.record("WARNING", self._plugin, "hook", hook_name, message)
         entry = HookEntry(hook_name, callback, self._plugin)
-        self._state.hooks.setdefault(hook_name, []).append(entry)
+        self._append("hook", self._state.release.hooks, self._state.hooks, entry, hook_name)
 
     def register_middleware(self, kind: str, callback: Callable[..., Any]) -> None:
         """Store a middleware callback; an unknown kind is stored too, with a warning."""
-        if kind not in VALID_MIDDLEWARE:
-            message = (
-                f"Plugin '{self._plugin}' registered unknown middleware '{kind}' "
-                f"(valid: {', '.join(sorted(VALID_MIDDLEWARE))})"
-            )
-            self._state.record("WARNING", self._plugin, "middleware", kind, message)
         entry = MiddlewareEntry(kind, callback, self._plugin)
-        self._state.middleware.setdefault(kind, []).append(entry)
+        self._append("middleware", VALID_MIDDLEWARE, self._state.middleware, entry, kind)
+
+    def _append(
+        self, surface: str, valid: AbstractSet[str], table: dict[str, Any], entry: Any, name: str
+    ) -> None:
+        if name not in valid:
+            message = (
+                f"Plugin '{self._plugin}' registered unknown {surface} '{name}' "
+                f"(valid: {', '.join(sorted(valid))})"
+            )
+            self._state.record("WARNING", self._plugin, surface, name, message)
+        table.setdefault(name, []).append(entry)
 
     def _adopt_manager_tables(self) -> None:
         """Take in the callbacks the plugin appended straight into ``ctx._manager``'s hook
