@@ -33,13 +33,12 @@ abandoned workers, lazy discovery, and the observability layer of ``hermes_cli.l
 
 from __future__ import annotations
 
-import contextvars
+import functools
 import inspect
-import threading
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from kit_devtools.testing._commands import resolve_command_result
+from kit_devtools.testing._commands import TIMED_OUT, on_worker, resolve_command_result
 from kit_devtools.testing._state import HostState
 
 BOUNDED_HOOKS: Final = frozenset(
@@ -57,7 +56,6 @@ TIMEOUT_BLOCK_MESSAGE: Final = "pre_tool_call plugin callback timed out or is st
 
 DEFAULT_TIMEOUT_SECONDS: Final = 30.0
 MAX_TIMEOUT_SECONDS: Final = 600.0
-_SKIPPED: Final = object()
 
 
 def callback_timeout(state: HostState) -> float:
@@ -91,32 +89,6 @@ def _invoke(callback: Callable[..., Any], payload: dict[str, Any], awaits: bool)
     return resolve_command_result(result) if awaits else result
 
 
-def _bounded(
-    callback: Callable[..., Any], payload: dict[str, Any], timeout: float, awaits: bool
-) -> Any:
-    """The callback on a daemon worker (context copied); ``_SKIPPED`` when it is still
-    running after ``timeout`` seconds (the worker is abandoned, never joined)."""
-    outcome: dict[str, Any] = {}
-    done = threading.Event()
-
-    def run() -> None:
-        try:
-            outcome["value"] = _invoke(callback, payload, awaits)
-        except BaseException as exc:
-            outcome["exc"] = exc
-        finally:
-            done.set()
-
-    context = contextvars.copy_context()
-    worker = threading.Thread(target=context.run, args=(run,), daemon=True, name="hermes-hook")
-    worker.start()
-    if not done.wait(timeout):
-        return _SKIPPED
-    if "exc" in outcome:
-        raise outcome["exc"]
-    return outcome.get("value")
-
-
 def name_of(callback: object) -> str:
     return str(getattr(callback, "__name__", repr(callback)))
 
@@ -141,8 +113,9 @@ def invoke_hook(
         callback = entry.callback
         try:
             if use_timeout:
-                result = _bounded(callback, kwargs, timeout, awaits)
-                if result is _SKIPPED:
+                call = functools.partial(_invoke, callback, kwargs, awaits)
+                result = on_worker(call, timeout, "hermes-hook", copy=True)
+                if result is TIMED_OUT:
                     message = (
                         f"Hook '{hook_name}' callback {name_of(callback)} timed out after"
                         f" {timeout:g}s — skipping"
