@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from kit_devtools.testing._context_members import LifecycleMembers
+from kit_devtools.testing._upstream_registration import taking_back
 
 __all__ = ["Registrars"]
 
@@ -42,16 +43,8 @@ class Registrars(LifecycleMembers):
         """Store ``entry`` under ``provisions[kind][key]``; the release that takes it back."""
         provisions = self._state.provisions
         table = provisions.setdefault(kind, {})
-        kept = (self._plugin, entry)
-        table[key] = kept
-
-        def release() -> None:
-            if table.get(key) is kept:
-                del table[key]
-                if not table:
-                    provisions.pop(kind, None)
-
-        return release
+        kept = table[key] = (self._plugin, entry)
+        return taking_back(table, key, kept, removed=lambda: table or provisions.pop(kind, None))
 
     def _holder(self, kind: str, key: str, field: str) -> Any:
         """The plugin holding ``key`` of ``kind`` (its entry's ``field``), or None."""

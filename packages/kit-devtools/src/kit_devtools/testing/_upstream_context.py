@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from kit_devtools.testing._upstream_config import nested, relative_segments
-from kit_devtools.testing._upstream_registration import PluginRegistration
+from kit_devtools.testing._upstream_registration import PluginRegistration, taking_back
 from kit_devtools.testing.context import HostContext, PluginManager
 from kit_devtools.testing.host_names import BUILTIN_TOOLS
 
@@ -144,16 +144,10 @@ class UpstreamContext(HostContext):
             if not credited:
                 state.plugin_tool_names.pop(name, None)  # only accepted tools are credited
             return None
-
-        def release() -> None:
-            if state.tools.get(name) is registered:
-                if previous is not None:
-                    state.tools[name] = previous
-                else:
-                    del state.tools[name]
-                    state.plugin_tool_names.pop(name, None)
-
-        return self._track("tool", name, release)
+        uncredit = functools.partial(state.plugin_tool_names.pop, name, None)
+        return self._track(
+            "tool", name, taking_back(state.tools, name, registered, previous, uncredit)
+        )
 
     def register_hook(self, hook_name: str, callback: Callable[..., Any]) -> PluginRegistration:  # type: ignore[override]
         super().register_hook(hook_name, callback)
@@ -205,15 +199,7 @@ class UpstreamContext(HostContext):
         entry = table.get(key)
         if entry is None or entry is before:
             return None
-
-        def release() -> None:
-            if table.get(key) is entry:
-                if before is not None:
-                    table[key] = before
-                else:
-                    del table[key]
-
-        return self._track(kind, key, release)
+        return self._track(kind, key, taking_back(table, key, entry, before))
 
     # -- provisions: each returns the handle of what it stored, None when it stored nothing
 
@@ -230,16 +216,9 @@ class UpstreamContext(HostContext):
         # back only its own provider, restoring none (``unregister_global_provider``)
         persistent = kind == "dashboard_auth" and self._state.release.global_dashboard_auth
         previous = None if persistent else before.get(key)
-
-        def release() -> None:
-            if table.get(key) is entry:
-                if previous is not None:
-                    table[key] = previous
-                else:
-                    del table[key]
-                    if not table:
-                        provisions.pop(kind, None)
-
+        release = taking_back(
+            table, key, entry, previous, lambda: table or provisions.pop(kind, None)
+        )
         return self._track(ledger_kind, key, release, persistent=persistent)
 
     def _provide(self, kind: str, provider: Any) -> Any:
