@@ -327,3 +327,13 @@ def test_an_upstream_provider_registrar_returns_the_handle_that_takes_it_back(ki
     assert ctx._state.provisions[kind]["kitm_backend"] == ("kitm", provider)
     handle.dispose()
     assert kind not in ctx._state.provisions
+
+
+def test_a_slack_action_handler_is_refused_in_hermes_words() -> None:
+    _, ctx, _ = load(lambda ctx: None)
+    prefix = "Plugin 'kitm' tried to register a Slack action handler with"
+    with pytest.raises(ValueError, match=rf"^{prefix} a non-callable callback\.$"):
+        ctx.register_slack_action_handler("kitm_approve", "not callable")
+    with pytest.raises(ValueError, match=rf"^{prefix} an empty action_id\.$"):
+        ctx.register_slack_action_handler("  ", print)
+    assert ctx.register_slack_action_handler("kitm_approve", print).kind == "slack_action_handler"

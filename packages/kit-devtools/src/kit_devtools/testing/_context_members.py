@@ -100,6 +100,10 @@ class LifecycleMembers:
     ) -> Any:
         raise NotImplementedError  # UpstreamContext's (every release with these members)
 
+    def _refuse(self, what: str) -> ValueError:
+        """``PluginContext._refuse``."""
+        return ValueError(f"Plugin '{self.manifest.name}' tried to register {what}.")
+
     def _warn(self, surface: str, name: str, message: str) -> None:
         self._state.record("WARNING", self._plugin, surface, name, message)
 

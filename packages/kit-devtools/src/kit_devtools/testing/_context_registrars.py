@@ -51,10 +51,6 @@ class Registrars(LifecycleMembers):
         held = self._state.provisions.get(kind, {}).get(key)
         return None if held is None else held[1][field]
 
-    def _refuse(self, what: str) -> ValueError:
-        """``PluginContext._refuse``."""
-        return ValueError(f"Plugin '{self.manifest.name}' tried to register {what}.")
-
     def register_approval_transport(self, name: str, present_fn: Callable[..., Any]) -> None:
         """Checked as the manager checks it: kind ``approval_transport``."""
         clean = str(name).strip().lower()

@@ -104,6 +104,9 @@ def _credits(
     return credits
 
 
+_CREDITED = ("tools", "hooks", "middleware", "commands", "cli_commands", "skills")
+
+
 def _keep(
     plugins: dict[str, LoadedPlugin],
     strict: bool,
@@ -116,7 +119,7 @@ def _keep(
     credits: Mapping[str, tuple[str, ...]] | None = None,
 ) -> LoadedPlugin:
     manifest = found.manifest
-    got = credits or {}
+    got = {k: (credits or {}).get(k, ()) for k in _CREDITED}
     loaded = LoadedPlugin(
         key=manifest.key or manifest.name,
         name=manifest.name,
@@ -127,13 +130,8 @@ def _keep(
         enabled=enabled,
         error=error,
         exception=exception,
-        tools=got.get("tools", ()),
-        hooks=got.get("hooks", ()),
-        middleware=got.get("middleware", ()),
-        commands=got.get("commands", ()),
-        cli_commands=got.get("cli_commands", ()),
-        skills=got.get("skills", ()),
         kind=manifest.kind,
+        **got,
     )
     plugins[loaded.key] = loaded
     if strict and not enabled:

@@ -207,17 +207,9 @@ class Provisions(LifecycleMembers):
 
     def register_slack_action_handler(self, action_id: Any, callback: Callable[..., Any]) -> None:
         if not callable(callback):
-            msg = (
-                f"Plugin '{self._plugin}' tried to register a Slack action handler with a"
-                " non-callable callback."
-            )
-            raise ValueError(msg)
+            raise self._refuse("a Slack action handler with a non-callable callback")
         if action_id is None or (isinstance(action_id, str) and not action_id.strip()):
-            msg = (
-                f"Plugin '{self._plugin}' tried to register a Slack action handler with an"
-                " empty action_id."
-            )
-            raise ValueError(msg)
+            raise self._refuse("a Slack action handler with an empty action_id")
         handlers = self._state.provisions.setdefault("slack_action", {})
         handlers[repr(action_id)] = (self._plugin, callback)
 
