@@ -286,3 +286,54 @@ def test_a_global_slot_release_replaces_a_same_named_provider_and_persists_the_h
     assert second.persistent is True
     assert ctx._state.provisions["dashboard_auth"]["kitm_gate"][1] is provider
     assert not ctx._state.events
+
+
+SIMPLE_PROVIDER_KINDS = ("image_gen", "video_gen", "web_search", "browser", "tts", "transcription")
+
+
+def test_the_provider_registrars_keep_hermes_names_and_parameters() -> None:
+    import inspect
+
+    from kit_devtools.testing import HostContext
+    from kit_devtools.testing._upstream_context import UpstreamContext
+
+    for kind in (*SIMPLE_PROVIDER_KINDS, "dashboard_auth"):
+        member = getattr(HostContext, f"register_{kind}_provider")
+        assert member.__name__ == f"register_{kind}_provider"
+        assert list(inspect.signature(member).parameters) == ["self", "provider"]
+    assert list(inspect.signature(HostContext.register_secret_source).parameters) == [
+        "self",
+        "source",
+    ]
+    for name in ("register_context_engine", "register_platform", "register_auxiliary_task"):
+        upstream = inspect.signature(getattr(UpstreamContext, name)).parameters
+        assert list(upstream) == list(inspect.signature(getattr(HostContext, name)).parameters)
+
+
+@pytest.mark.parametrize("kind", SIMPLE_PROVIDER_KINDS)
+def test_an_upstream_provider_registrar_returns_the_handle_that_takes_it_back(kind: str) -> None:
+    from kit_devtools.testing._provider_checks import base_class
+    from kit_devtools.testing._providers import PROVIDER_KINDS
+
+    release = [r for r in registry_releases() if r.registration_ledger][-1]
+    _, module, base_name, _ = PROVIDER_KINDS[kind]
+    base = base_class(module, base_name) or object
+    provider_class = type("KitmProvider", (base,), {"name": "kitm_backend"})
+    provider_class.__abstractmethods__ = frozenset()  # type: ignore[attr-defined]
+    _, ctx, _ = load(lambda ctx: None, version=release.version)
+    provider = provider_class()
+    handle = getattr(ctx, f"register_{kind}_provider")(provider)
+    assert (handle.kind, handle.key) == (f"{kind}_provider", "kitm_backend")
+    assert ctx._state.provisions[kind]["kitm_backend"] == ("kitm", provider)
+    handle.dispose()
+    assert kind not in ctx._state.provisions
+
+
+def test_a_slack_action_handler_is_refused_in_hermes_words() -> None:
+    _, ctx, _ = load(lambda ctx: None)
+    prefix = "Plugin 'kitm' tried to register a Slack action handler with"
+    with pytest.raises(ValueError, match=rf"^{prefix} a non-callable callback\.$"):
+        ctx.register_slack_action_handler("kitm_approve", "not callable")
+    with pytest.raises(ValueError, match=rf"^{prefix} an empty action_id\.$"):
+        ctx.register_slack_action_handler("  ", print)
+    assert ctx.register_slack_action_handler("kitm_approve", print).kind == "slack_action_handler"

@@ -416,6 +416,32 @@ def test_slash_commands_run_like_the_cli() -> None:
         host.run_command("help")
 
 
+def test_an_async_command_run_inside_a_running_loop_is_awaited_on_a_bounded_worker(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from kit_devtools.testing import _commands
+
+    async def answer() -> str:
+        await asyncio.sleep(0)
+        return "done"
+
+    async def fail() -> None:
+        raise ValueError("refused")
+
+    async def stall() -> None:
+        await asyncio.sleep(1)
+
+    async def inside_a_loop() -> None:
+        assert _commands.resolve_command_result(answer()) == "done"
+        with pytest.raises(ValueError, match="refused"):
+            _commands.resolve_command_result(fail())
+        monkeypatch.setattr(_commands, "COMMAND_AWAIT_TIMEOUT_SECONDS", 0.05)
+        with pytest.raises(TimeoutError, match=r"did not complete within 0s"):
+            _commands.resolve_command_result(stall())
+
+    asyncio.run(inside_a_loop())
+
+
 def test_terminal_commands_run_through_argparse(capsys: pytest.CaptureFixture[str]) -> None:
     def setup(parser: Any) -> None:
         parser.add_argument("--scope", default="all")

@@ -1,14 +1,15 @@
-"""Slash and terminal commands as hermes runs them (``resolve_plugin_command_result``,
-``hermes_cli/plugins.py`` 2354-2397; the plugin subparsers of ``hermes_cli/main.py``
-13748-13779 and its final ``args.func(args)``)."""
+"""Slash and terminal commands as hermes runs them (``resolve_plugin_command_result``; the
+plugin subparsers of ``hermes`` and its final ``args.func(args)``), and :func:`on_worker`,
+the bounded worker thread awaiting a command and running a bounded hook share."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextvars
 import inspect
 import threading
-from collections.abc import Coroutine, Iterable, Mapping
+from collections.abc import Callable, Coroutine, Iterable, Mapping
 from typing import Any, Final, cast
 
 from kit_devtools.testing.entries import CliCommandEntry
@@ -21,31 +22,43 @@ def resolve_command_result(result: Any) -> Any:
     when a loop is already running); any other value comes back as it is."""
     if not inspect.isawaitable(result):
         return result
+    coroutine = cast("Coroutine[Any, Any, Any]", result)
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        return asyncio.run(cast("Coroutine[Any, Any, Any]", result))
+        return asyncio.run(coroutine)
+    name, timeout = "hermes-plugin-command-await", COMMAND_AWAIT_TIMEOUT_SECONDS
+    outcome = on_worker(lambda: asyncio.run(coroutine), timeout, name)
+    if outcome is TIMED_OUT:
+        msg = f"Plugin command async handler did not complete within {timeout:.0f}s"
+        raise TimeoutError(msg)
+    return outcome
+
+
+TIMED_OUT: Final = object()
+
+
+def on_worker(call: Callable[[], Any], timeout: float, name: str, *, copy: bool = False) -> Any:
+    """``call()`` on a daemon thread ``name`` (in a copy of this context if ``copy``): what
+    it returns or raises, or :data:`TIMED_OUT` when it still runs after ``timeout`` seconds
+    (the thread is abandoned, never joined)."""
     outcome: dict[str, Any] = {}
-    failure: dict[str, BaseException] = {}
     done = threading.Event()
 
-    def runner() -> None:
+    def run() -> None:
         try:
-            outcome["value"] = asyncio.run(cast("Coroutine[Any, Any, Any]", result))
+            outcome["value"] = call()
         except BaseException as exc:
-            failure["exc"] = exc
+            outcome["exc"] = exc
         finally:
             done.set()
 
-    threading.Thread(target=runner, name="hermes-plugin-command-await", daemon=True).start()
-    if not done.wait(timeout=COMMAND_AWAIT_TIMEOUT_SECONDS):
-        msg = (
-            "Plugin command async handler did not complete within "
-            f"{COMMAND_AWAIT_TIMEOUT_SECONDS:.0f}s"
-        )
-        raise TimeoutError(msg)
-    if "exc" in failure:
-        raise failure["exc"]
+    target = contextvars.copy_context().run if copy else run
+    threading.Thread(target=target, args=(run,) if copy else (), daemon=True, name=name).start()
+    if not done.wait(timeout):
+        return TIMED_OUT
+    if "exc" in outcome:
+        raise outcome["exc"]
     return outcome.get("value")
 
 

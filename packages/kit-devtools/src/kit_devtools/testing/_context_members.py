@@ -2,11 +2,10 @@
 discovery (``has_plugin``), config writes and durable state, capabilities, the event bus,
 MCP access, background tasks, unload callbacks and the facades that need a live agent.
 
-Each member is played as hermes plays it where a plugin can observe it in a host with no
-agent running, read from ``hermes_cli/plugins.py`` of 0.20.1 (``PluginContext``), 0.21.3
-and 0.22.2 (the same bodies, the helpers moved to ``plugins_state.py`` and
-``plugins_dispatch.py``). A member exists only on a release whose ``PluginContext`` has it
-(``context.GATED``, checked by ``HostContext.__getattribute__``).
+Each member is played as hermes' ``PluginContext`` of 0.20.1, 0.21.3 and 0.22.2 plays it
+where a plugin can observe it in a host with no agent running. A member exists only on a
+release whose ``PluginContext`` has it (``context.gated``, checked by
+``HostContext.__getattribute__``).
 """
 
 from __future__ import annotations
@@ -19,21 +18,22 @@ import re
 from collections.abc import Callable
 from typing import Any, Final, cast
 
+from kit_devtools.testing._provider_checks import base_class
 from kit_devtools.testing._state import HostState
 
 __all__ = ["InMemoryPluginState", "LifecycleMembers"]
 
 _STATE_KEY: Final = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$")
-"""``_PLUGIN_STATE_KEY_RE`` (hermes_cli/plugins_state.py L18, 0.21.3)."""
+"""``_PLUGIN_STATE_KEY_RE`` (0.21.3)."""
 STATE_QUOTA_BYTES: Final = 10 * 1024 * 1024
-"""``_PLUGIN_STATE_QUOTA_BYTES`` (plugins_state.py L19, 0.21.3)."""
+"""``_PLUGIN_STATE_QUOTA_BYTES`` (0.21.3)."""
 HERMES_EVENT_NAMESPACE: Final = "hermes"
 
 
 class InMemoryPluginState:
     """``ctx.state``: hermes' ``PluginState`` (``get``/``set`` of JSON values under a
-    validated key, a per-plugin quota; ``PluginState``, hermes_cli/plugins.py 0.20.1
-    L1315-1386), kept in the host (``InMemoryHost._state.plugin_state``) instead of
+    validated key, a per-plugin quota), kept in the host
+    (``InMemoryHost._state.plugin_state``) instead of
     ``<HERMES_HOME>/plugin-data/<namespace>/state.json``."""
 
     def __init__(self, store: dict[str, Any]) -> None:
@@ -100,11 +100,33 @@ class LifecycleMembers:
     ) -> Any:
         raise NotImplementedError  # UpstreamContext's (every release with these members)
 
+    def _refuse(self, what: str) -> ValueError:
+        """``PluginContext._refuse``."""
+        return ValueError(f"Plugin '{self.manifest.name}' tried to register {what}.")
+
+    def _warn(self, surface: str, name: str, message: str) -> None:
+        self._state.record("WARNING", self._plugin, surface, name, message)
+
+    def _wrong_type(
+        self, surface: str, obj: Any, what: str, module: str, base: str, name: str | None = None
+    ) -> bool:
+        """Whether ``obj`` does not inherit hermes' ``<module>.<base>`` (checked where hermes
+        is importable): hermes then ignores it with this WARNING."""
+        cls = base_class(module, base)
+        if cls is None or isinstance(obj, cls):
+            return False
+        message = (
+            f"Plugin '{self._plugin}' tried to register {what} that does not inherit from"
+            f" {base}. Ignoring."
+        )
+        self._warn(surface, type(obj).__name__ if name is None else name, message)
+        return True
+
     # -- other plugins, config, state ---------------------------------------------------
 
     def has_plugin(self, plugin_id: str) -> bool:
         """Whether another plugin is loaded and enabled, by key or manifest name
-        (``has_plugin``, hermes_cli/plugins.py 0.20.1 L1406-1420, 0.21.3 L238-247)."""
+        (``has_plugin``)."""
         return any(
             loaded.enabled and plugin_id in (key, loaded.name)
             for key, loaded in self._state.loaded.items()
@@ -112,9 +134,9 @@ class LifecycleMembers:
 
     def set_config(self, key: str, value: Any) -> None:
         """Write ``plugins.entries.<plugin_id>.settings.<key>`` into the host's config
-        (``set_config``, plugins.py 0.20.1 L1450-1504, 0.21.3 L269-288): a key other than a
-        plugin-relative one is the ValueError of ``get_config``, with hermes' WARNING; the
-        in-memory host is no managed install, so no PermissionError."""
+        (``set_config``): a key other than a plugin-relative one is the ValueError of
+        ``get_config``, with hermes' WARNING; the in-memory host is no managed install, so
+        no PermissionError."""
         from kit_devtools.testing._upstream_config import relative_segments
 
         try:
@@ -140,11 +162,9 @@ class LifecycleMembers:
     # -- capabilities and MCP -----------------------------------------------------------
 
     def has_capability(self, capability: str) -> bool:
-        """``has_capability`` (plugins.py 0.20.1 L1793-1807, 0.21.3 L505-511): a bundled
-        plugin is trusted for ``tools.override``; otherwise hermes'
-        ``plugin_capability_granted`` (hermes_cli/plugin_capabilities.py) on the host's
-        config; False where hermes is not importable (fail closed, as hermes does when it
-        cannot read consent state)."""
+        """A bundled plugin is trusted for ``tools.override``; otherwise hermes'
+        ``plugin_capability_granted`` on the host's config; False where hermes is not
+        importable (fail closed, as hermes does when it cannot read consent state)."""
         if getattr(self.manifest, "source", "") == "bundled" and capability == "tools.override":
             return True
         granted = _hermes("hermes_cli.plugin_capabilities", "plugin_capability_granted")
@@ -159,10 +179,10 @@ class LifecycleMembers:
         arguments: dict[str, Any] | None = None,
         timeout: float = 30,
     ) -> dict[str, Any]:
-        """``call_mcp`` (plugins.py 0.20.1 L1811-1883): a server outside
-        ``plugins.entries.<plugin_id>.mcp_allowlist`` is a PermissionError; the in-memory
-        host connects no MCP server, so an allowed one answers as hermes' handler does for a
-        server it has no connection to: ``{"ok": False, "error": ...}``."""
+        """A server outside ``plugins.entries.<plugin_id>.mcp_allowlist`` is a
+        PermissionError; the in-memory host connects no MCP server, so an allowed one
+        answers as hermes' handler does for a server it has no connection to:
+        ``{"ok": False, "error": ...}``."""
         del arguments, timeout
         plugins = cast("dict[str, Any]", self._state.config.get("plugins") or {})
         entries = cast("dict[str, Any]", plugins.get("entries") or {})
@@ -186,12 +206,11 @@ class LifecycleMembers:
     # -- event bus ----------------------------------------------------------------------
 
     def emit(self, event: str, payload: dict[str, Any] | None = None) -> int:
-        """Publish ``<plugin_id>:<event>`` (``emit``, plugins.py 0.20.1 L3213-3263, 0.21.3
-        L955-974) and return how many subscribers it is delivered to. hermes delivers on a
-        worker thread; the in-memory host delivers before returning, in subscription order,
-        each subscriber called with a fresh deep copy of the payload as keywords, a raising
-        one logged (hermes' WARNING) and the next still called (``_event_worker_loop``,
-        hermes_cli/plugins_dispatch.py 0.21.3 L306-349)."""
+        """Publish ``<plugin_id>:<event>`` and return how many subscribers it is delivered
+        to. hermes delivers on a worker thread; the in-memory host delivers before
+        returning, in subscription order, each subscriber called with a fresh deep copy of
+        the payload as keywords, a raising one logged (hermes' WARNING) and the next still
+        called (``_event_worker_loop``)."""
         key = self.plugin_id
         if not event or not isinstance(event, str):
             message = f"Plugin '{key}' tried to emit an invalid event name {event!r}"
@@ -229,9 +248,8 @@ class LifecycleMembers:
         return len(subscribers)
 
     def subscribe(self, event: str, callback: Callable[..., Any]) -> None:
-        """Subscribe to a full ``<plugin_key>:<event>`` name (``subscribe``, plugins.py
-        0.20.1 L3265-3287; ``_subscribe_event``: a callback that is not callable is a
-        TypeError)."""
+        """Subscribe to a full ``<plugin_key>:<event>`` name (``_subscribe_event``: a
+        callback that is not callable is a TypeError)."""
         if not event or not isinstance(event, str):
             msg = f"Plugin '{self.manifest.name}' subscribe() requires a non-empty event name"
             raise ValueError(msg)
@@ -243,9 +261,9 @@ class LifecycleMembers:
     # -- lifecycle ----------------------------------------------------------------------
 
     def on_unload(self, callback: Callable[[], None]) -> Any:
-        """A cleanup callback in the ledger (``on_unload``, plugins.py 0.20.1 L1623-1635):
-        disposing its handle (or unloading, or a rolled-back ``register()``) runs it once;
-        an exception it raises is logged, never propagated."""
+        """A cleanup callback in the ledger: disposing its handle (or unloading, or a
+        rolled-back ``register()``) runs it once; an exception it raises is logged, never
+        propagated."""
         if not callable(callback):
             msg = "on_unload callback must be callable"
             raise TypeError(msg)
@@ -261,10 +279,10 @@ class LifecycleMembers:
         return self._track("on_unload", name, run)
 
     def spawn_task(self, coro: Any, *, name: str | None = None) -> asyncio.Task[Any]:
-        """A supervised task (``spawn_task``, plugins.py 0.20.1 L1637-1660): not a coroutine
-        is a TypeError; with no running event loop (a plugin's ``register()`` in a host with
-        no agent), ``asyncio.get_running_loop``'s RuntimeError, as in hermes. The task's
-        handle cancels it; it leaves the ledger when the task ends."""
+        """A supervised task: not a coroutine is a TypeError; with no running event loop (a
+        plugin's ``register()`` in a host with no agent), ``asyncio.get_running_loop``'s
+        RuntimeError, as in hermes. The task's handle cancels it; it leaves the ledger when
+        the task ends."""
         if not asyncio.iscoroutine(coro):
             msg = "spawn_task expects a coroutine"
             raise TypeError(msg)
@@ -284,23 +302,20 @@ class LifecycleMembers:
 
     @property
     def subagent_lifecycle(self) -> Any:
-        """hermes' ``SubagentLifecycleService`` (agent/subagent_lifecycle.py), resolving the
-        active parent agent only when a child launches: in a host with no agent, launching
-        fails as it does in hermes (``subagent_lifecycle``, plugins.py 0.20.1 L1581-1599)."""
+        """hermes' ``SubagentLifecycleService``, resolving the active parent agent only when
+        a child launches: in a host with no agent, launching fails as it does in hermes."""
         module: Any = importlib.import_module("agent.subagent_lifecycle")
         return module.SubagentLifecycleService(module.get_active_subagent_parent)
 
     @property
     def platform_actions(self) -> Any:
-        """hermes' ``PlatformActions`` facade (hermes_cli/platform_actions.py; ``platform_
-        actions``, plugins.py 0.20.1 L1513-1527): each verb re-checks the capability and
+        """hermes' ``PlatformActions`` facade: each verb re-checks the capability and
         answers ``{"ok": False, ...}`` with no live gateway adapter."""
         module: Any = importlib.import_module("hermes_cli.platform_actions")
         return module.PlatformActions(self.plugin_id)
 
     def current_cron_execution(self) -> Any:
-        """The cron run executing now, else None (``current_cron_execution``, plugins.py
-        0.22.2 L404-407, through ``cron.execution_identity``): None in the in-memory host,
-        which runs no cron job."""
+        """The cron run executing now, else None (through ``cron.execution_identity``): None
+        in the in-memory host, which runs no cron job."""
         found = _hermes("cron.execution_identity", "current_cron_execution")
         return found() if found is not None else None

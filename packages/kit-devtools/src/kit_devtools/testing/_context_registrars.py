@@ -4,18 +4,20 @@ redaction patterns, system-prompt sections, locales and automation blueprints.
 
 Each validates as the release does (the same exceptions and WARNINGs), records what it took
 in ``InMemoryHost.provisions`` under the kind named here, and returns what the release
-returns (a ledger handle, a count, or None). Bodies read from ``hermes_cli/plugins.py`` of
-0.20.1 (``PluginContext``), 0.20.6, 0.21.3 and 0.22.2.
+returns (a ledger handle, a count, or None), as ``PluginContext`` of 0.20.1, 0.20.6,
+0.21.3 and 0.22.2 does.
 """
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Final
 
 from kit_devtools.testing._context_members import LifecycleMembers
+from kit_devtools.testing._upstream_registration import taking_back
 
 __all__ = ["Registrars"]
 
@@ -24,7 +26,7 @@ _SECTION_ID: Final = re.compile(r"^[a-z0-9][a-z0-9._-]{0,127}$")
 _SECTION_POSITIONS: Final = frozenset({"after_memory"})
 MAX_SECTION_CHARS: Final = 4000
 """``SYSTEM_PROMPT_SECTION_POSITIONS``, ``MAX_SYSTEM_PROMPT_SECTION_CHARS`` and the id
-pattern (hermes_cli/plugins_dispatch.py L56-69, 0.21.3)."""
+pattern (0.21.3)."""
 _BUILTIN_PREFIXES: Final = frozenset({"diff", "staged", "file", "folder", "git", "url"})
 """``agent.context_references.BUILTIN_PREFIXES``."""
 _BUILTIN_TERMINALS: Final = frozenset(
@@ -34,12 +36,6 @@ _BUILTIN_TERMINALS: Final = frozenset(
 ``_SCOPED_PROVIDER_REGISTRARS`` row for ``register_terminal_environment_provider``)."""
 
 
-def _base(module: str, name: str) -> type | None:
-    from kit_devtools.testing._provider_checks import base_class
-
-    return base_class(module, name)
-
-
 class Registrars(LifecycleMembers):
     """The mixin ``HostContext`` gets these registrars from."""
 
@@ -47,29 +43,16 @@ class Registrars(LifecycleMembers):
         """Store ``entry`` under ``provisions[kind][key]``; the release that takes it back."""
         provisions = self._state.provisions
         table = provisions.setdefault(kind, {})
-        kept = (self._plugin, entry)
-        table[key] = kept
-
-        def release() -> None:
-            if table.get(key) is kept:
-                del table[key]
-                if not table:
-                    provisions.pop(kind, None)
-
-        return release
+        kept = table[key] = (self._plugin, entry)
+        return taking_back(table, key, kept, removed=lambda: table or provisions.pop(kind, None))
 
     def _holder(self, kind: str, key: str, field: str) -> Any:
         """The plugin holding ``key`` of ``kind`` (its entry's ``field``), or None."""
         held = self._state.provisions.get(kind, {}).get(key)
         return None if held is None else held[1][field]
 
-    def _refuse(self, what: str) -> ValueError:
-        """``PluginContext._refuse`` (plugins.py 0.21.3 L311-313)."""
-        return ValueError(f"Plugin '{self.manifest.name}' tried to register {what}.")
-
     def register_approval_transport(self, name: str, present_fn: Callable[..., Any]) -> None:
-        """``register_approval_transport`` (plugins.py 0.20.1 L1662-1698, through the
-        manager's L4005-4037; 0.21.3 L434-456): kind ``approval_transport``."""
+        """Checked as the manager checks it: kind ``approval_transport``."""
         clean = str(name).strip().lower()
         if clean == "builtin":
             msg = "approval transport name 'builtin' is reserved"
@@ -88,17 +71,11 @@ class Registrars(LifecycleMembers):
         self._track("approval_transport", clean, self._keep("approval_transport", clean, entry))
 
     def register_context_reference(self, provider: Any) -> None:
-        """``register_context_reference`` (plugins.py 0.20.1 L2249-2281; the registry's
-        checks, agent/context_references.py 0.21.3 L56-67): a wrong type or a refused
-        prefix is a WARNING; kind ``context_reference``, keyed by the lowered prefix."""
-        base = _base("agent.context_references", "ContextReferenceProvider")
-        if base is not None and not isinstance(provider, base):
-            self._warn(
-                "context_reference",
-                type(provider).__name__,
-                f"Plugin '{self._plugin}' tried to register a context reference provider"
-                " that does not inherit from ContextReferenceProvider. Ignoring.",
-            )
+        """With the registry's checks: a wrong type or a refused prefix is a WARNING; kind
+        ``context_reference``, keyed by the lowered prefix."""
+        what = "a context reference provider"
+        module, base = "agent.context_references", "ContextReferenceProvider"
+        if self._wrong_type("context_reference", provider, what, module, base):
             return
         prefix = str(getattr(provider, "prefix", "")).lower().strip()
         problem = None
@@ -118,23 +95,15 @@ class Registrars(LifecycleMembers):
         self._keep("context_reference", prefix, provider)
 
     def register_memory_provider(self, provider: Any) -> None:
-        """Recorded and otherwise inert (``register_memory_provider``, plugins.py 0.20.1
-        L2285-2314): a provider not inheriting ``MemoryProvider`` is a WARNING; kind
-        ``memory_provider``, keyed by its name."""
-        base = _base("agent.memory_provider", "MemoryProvider")
-        if base is not None and not isinstance(provider, base):
-            self._warn(
-                "memory_provider",
-                type(provider).__name__,
-                f"Plugin '{self._plugin}' tried to register a memory provider that does not"
-                " inherit from MemoryProvider. Ignoring.",
-            )
+        """Recorded and otherwise inert: a provider not inheriting ``MemoryProvider`` is a
+        WARNING; kind ``memory_provider``, keyed by its name."""
+        what, module = "a memory provider", "agent.memory_provider"
+        if self._wrong_type("memory_provider", provider, what, module, "MemoryProvider"):
             return
         self._keep("memory_provider", str(getattr(provider, "name", "?")), provider)
 
     def register_platform_handler(self, platform: str, factory: Callable[..., Any]) -> None:
-        """``register_platform_handler`` (plugins.py 0.21.3 L831-846): kind
-        ``platform_handler``, keyed by the lowered platform, a list of factories."""
+        """Kind ``platform_handler``, keyed by the lowered platform, a list of factories."""
         if not callable(factory):
             raise self._refuse("a platform handler factory with a non-callable factory")
         key = (platform or "").strip().lower()
@@ -145,21 +114,16 @@ class Registrars(LifecycleMembers):
         table[key] = (self._plugin, [*factories, factory])
 
     def register_telegram_handler(self, factory: Callable[..., Any]) -> None:
-        """``register_platform_handler("telegram", factory)`` (plugins.py 0.21.3 L848-852)."""
+        """``register_platform_handler("telegram", factory)``."""
         self.register_platform_handler("telegram", factory)
 
     def register_terminal_environment_provider(self, provider: Any) -> Any:
         """A ``terminal.backend`` provider (0.20.6; 0.21.3's scoped registrar row): a wrong
         type is a WARNING, a built-in name is refused with a WARNING; kind
         ``terminal_environment``, keyed by the lowered name; returns the handle."""
-        base = _base("agent.terminal_env_provider", "TerminalEnvironmentProvider")
-        if base is not None and not isinstance(provider, base):
-            self._warn(
-                "terminal_environment",
-                type(provider).__name__,
-                f"Plugin '{self._plugin}' tried to register a terminal environment provider"
-                " that does not inherit from TerminalEnvironmentProvider. Ignoring.",
-            )
+        what = "a terminal environment provider"
+        module, base = "agent.terminal_env_provider", "TerminalEnvironmentProvider"
+        if self._wrong_type("terminal_environment", provider, what, module, base):
             return None
         key = str(getattr(provider, "name", "")).strip().lower()
         if not key or key in _BUILTIN_TERMINALS:
@@ -178,10 +142,9 @@ class Registrars(LifecycleMembers):
         return self._track("terminal_environment_provider", key, release)
 
     def register_redaction_patterns(self, patterns: Any) -> int:
-        """``register_redaction_patterns`` (plugins.py 0.20.1 L3067-3107, through
-        ``agent.redact.register_redaction_patterns``, 0.21.3 L1176-1208): each entry a
-        non-empty string that compiles and starts with two literal characters, else a
-        WARNING and skipped; a duplicate is skipped; returns the count accepted. Kind
+        """Through ``agent.redact.register_redaction_patterns``: each entry a non-empty
+        string that compiles and starts with two literal characters, else a WARNING and
+        skipped; a duplicate is skipped; returns the count accepted. Kind
         ``redaction_pattern``, keyed by the pattern."""
         source = f"plugin:{self._plugin}"
         held = self._state.provisions.get("redaction_pattern", {})
@@ -222,8 +185,7 @@ class Registrars(LifecycleMembers):
         position: str = "after_memory",
         max_chars: int = MAX_SECTION_CHARS,
     ) -> Any:
-        """``register_system_prompt_section`` (plugins.py 0.20.1 L3134-3211, 0.21.3
-        L928-953): kind ``system_prompt_section``, keyed by ``id``; returns the handle."""
+        """Kind ``system_prompt_section``, keyed by ``id``; returns the handle."""
         if not isinstance(id, str) or not _SECTION_ID.fullmatch(id):
             msg = (
                 "system prompt section id must be 1-128 lowercase characters "
@@ -268,11 +230,9 @@ class Registrars(LifecycleMembers):
         rtl: bool = False,
         surface: str = "core",
     ) -> Any:
-        """``register_locale`` (plugins.py 0.22.2 L890-913) with hermes' own
-        ``agent.i18n_layers`` checks and loader (the pack kept by the host, hermes' i18n
-        layers untouched): kind ``locale``, keyed ``<lang>.<surface>``."""
-        import importlib
-
+        """A locale pack (0.22.2) with hermes' own ``agent.i18n_layers`` checks and loader
+        (the pack kept by the host, hermes' i18n layers untouched): kind ``locale``, keyed
+        ``<lang>.<surface>``."""
         layers: Any = importlib.import_module("agent.i18n_layers")
         lang_id = layers.normalize_language_id(lang)
         if not layers.is_language_id(lang_id):
@@ -292,10 +252,8 @@ class Registrars(LifecycleMembers):
     def register_locale_dir(
         self, path: str | Path, *, metadata: Mapping[str, Mapping[str, Any]] | None = None
     ) -> list[Any]:
-        """Every ``<lang>[.tui|.desktop].yaml`` under ``path`` (``register_locale_dir``,
-        plugins.py 0.22.2 L915-935); a broken file is a WARNING and skipped."""
-        import importlib
-
+        """Every ``<lang>[.tui|.desktop].yaml`` under ``path`` (0.22.2); a broken file is a
+        WARNING and skipped."""
         layers: Any = importlib.import_module("agent.i18n_layers")
         handles: list[Any] = []
         for lang_id, surface, file in layers.scan_locale_dir(Path(path)):
@@ -329,8 +287,7 @@ class Registrars(LifecycleMembers):
         skills: Iterable[str] = (),
         tags: Iterable[str] = (),
     ) -> Any:
-        """An automation blueprint (0.22.2, ``register_automation_blueprint``,
-        hermes_cli/plugins_content.py L54): kind ``automation_blueprint``, keyed by
+        """An automation blueprint (0.22.2): kind ``automation_blueprint``, keyed by
         ``key``; returns the handle."""
         entry = {
             "key": key,
@@ -347,6 +304,3 @@ class Registrars(LifecycleMembers):
         }
         release = self._keep("automation_blueprint", key, entry)
         return self._track("automation_blueprint", key, release)
-
-    def _warn(self, surface: str, name: str, message: str) -> None:
-        self._state.record("WARNING", self._plugin, surface, name, message)

@@ -1,5 +1,5 @@
-"""Hooks and middleware as hermes 0.19.0 runs them (``hermes_cli/plugins.py`` 1892-1958,
-2101-2276 and ``hermes_cli/middleware.py``), over the in-memory host's tables."""
+"""Hooks and middleware as hermes 0.19.0 runs them (``hermes_cli.plugins`` and
+``hermes_cli.middleware``), over the in-memory host's tables."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from kit_core._host_signatures import parameters
 from kit_core.hermes import CALL_IDENTITY_KEYS, HostRelease
 from kit_devtools.testing import _upstream_hooks
 from kit_devtools.testing._state import HostState, discard_coroutines
+from kit_devtools.testing._upstream_hooks import name_of
 from kit_devtools.testing.entries import RequestMiddlewareResult
 from kit_devtools.testing.host_names import MIDDLEWARE_SCHEMA_VERSION, OBSERVER_SCHEMA_VERSION
 
@@ -31,10 +32,6 @@ below and ``_pipeline._observed``, modelled on ``model_tools`` and
 these by name. The kit does not know every other hook's payload."""
 
 
-def _name_of(callback: object) -> str:
-    return str(getattr(callback, "__name__", repr(callback)))
-
-
 def _call_each(
     state: HostState, entries: Sequence[Any], surface: str, name: str, kwargs: dict[str, Any]
 ) -> list[Any]:
@@ -45,7 +42,7 @@ def _call_each(
         try:
             result = entry.callback(**kwargs)
         except Exception as exc:
-            message = f"{label} '{name}' callback {_name_of(entry.callback)} raised: {exc}"
+            message = f"{label} '{name}' callback {name_of(entry.callback)} raised: {exc}"
             state.record("WARNING", entry.plugin, surface, name, message, exc)
             continue
         if result is not None:
@@ -58,10 +55,10 @@ HANDLE_FUNCTION_CALL: Final = "model_tools.handle_function_call"
 
 def context_keys(release: HostRelease) -> tuple[str, ...]:
     """The call context the release's tool pipeline takes and hands its hooks: the
-    :data:`~kit_core.hermes.CALL_IDENTITY_KEYS` its ``handle_function_call`` names (``turn_id`` and
-    ``api_request_id`` from 0.16.0; 0.15.2 ``model_tools.py`` L788-794, L851-860 pass
-    ``task_id``, ``session_id`` and ``tool_call_id`` only); all of them where the model
-    holds no signature."""
+    :data:`~kit_core.hermes.CALL_IDENTITY_KEYS` its ``handle_function_call`` names
+    (``turn_id`` and ``api_request_id`` from 0.16.0; 0.15.2 passes ``task_id``,
+    ``session_id`` and ``tool_call_id`` only); all of them where the model holds no
+    signature."""
     signature = release.functions.get(HANDLE_FUNCTION_CALL)
     if signature is None:
         return CALL_IDENTITY_KEYS
@@ -71,8 +68,7 @@ def context_keys(release: HostRelease) -> tuple[str, ...]:
 
 def trace_keyword(state: HostState, trace: Sequence[Any] | None) -> dict[str, Any]:
     """``{"middleware_trace": [...]}`` for the tool-call hooks of a release with
-    middleware (the keyword arrived with it, 0.17.0 ``model_tools.py`` L839, L870 and
-    ``hermes_cli/plugins.py`` ``get_pre_tool_call_block_message``); ``{}`` before."""
+    middleware (the keyword arrived with it, 0.17.0); ``{}`` before."""
     return {"middleware_trace": list(trace or [])} if state.release.middleware else {}
 
 
@@ -86,7 +82,7 @@ def invoke_hook(state: HostState, hook_name: str, **kwargs: Any) -> list[Any]:
         entries = state.hooks.get(hook_name, [])
         return _upstream_hooks.invoke_hook(state, hook_name, entries, **kwargs)
     observer = state.release.observer_schema_version
-    if observer:  # added from 0.16.0 (its plugins.py L1557); before, no such keyword
+    if observer:  # added from 0.16.0; before, no such keyword
         kwargs.setdefault("telemetry_schema_version", observer)
     return _call_each(state, state.hooks.get(hook_name, []), "hook_call", hook_name, kwargs)
 
@@ -177,7 +173,7 @@ def run_execution_chain(
             nonlocal called, succeeded, downstream
             if called:
                 msg = (
-                    f"Middleware '{kind}' callback {_name_of(entry.callback)} called "
+                    f"Middleware '{kind}' callback {name_of(entry.callback)} called "
                     "next_call() more than once; downstream execution is single-use"
                 )
                 raise RuntimeError(msg)
@@ -205,7 +201,7 @@ def run_execution_chain(
         except _DownstreamError as exc:
             raise exc.original  # noqa: B904 - the downstream exception, unchanged
         except Exception as exc:
-            message = f"Middleware '{kind}' callback {_name_of(entry.callback)} raised: {exc}"
+            message = f"Middleware '{kind}' callback {name_of(entry.callback)} raised: {exc}"
             state.record("WARNING", entry.plugin, "middleware_call", kind, message, exc)
             if succeeded:
                 return downstream
@@ -223,11 +219,9 @@ def pre_tool_call_details(
 
     The first valid ``block`` (with a message) or ``approve`` wins. On a release with the
     ``modify`` directive, each ``{"action": "modify", "args": {...}}`` before it is
-    shallow-merged over the call's arguments, later hooks winning per key
-    (``_get_pre_tool_call_directive_details``, upstream ``hermes_cli/plugins.py``
-    @00067189dfecf833d4d009c2dd977ae85cf800e0, L1784-1827, the merge at L1808-1816);
-    elsewhere it is
-    ignored, as hermes-agent 0.19.0 ignores any other action.
+    shallow-merged over the call's arguments, later hooks winning per key (upstream's
+    ``_get_pre_tool_call_directive_details``); elsewhere it is ignored, as hermes-agent
+    0.19.0 ignores any other action.
     """
     call_args: dict[str, Any] = cast("dict[str, Any]", args) if isinstance(args, dict) else {}
     results = invoke_hook(
@@ -280,13 +274,13 @@ def resolve_pre_tool_block(state: HostState, tool_name: str, args: Any, **contex
 def dispatch_pre_tool_call(
     state: HostState, tool_name: str, args: Any, **context: Any
 ) -> tuple[str | None, dict[str, Any] | None]:
-    """``(block_message, modified_args)``: upstream's ``_dispatch_pre_tool_call_hooks``
-    (``hermes_cli/plugins.py`` L1887-1895 @00067189); ``modified_args`` is
-    None unless the release has the ``modify`` directive and a hook used it.
+    """``(block_message, modified_args)``: upstream's ``_dispatch_pre_tool_call_hooks``;
+    ``modified_args`` is None unless the release has the ``modify`` directive and a hook
+    used it.
 
     ``approve`` fails closed: no human answers here. hermes asks its approval gate, which
     in a process with no interactive user, gateway or cron session blocks with the message
-    below (``tools/approval.py`` 2940-3024, hermes-agent 0.19.0).
+    below (hermes-agent 0.19.0).
     """
     action, message, _rule_key, modified = pre_tool_call_details(state, tool_name, args, **context)
     if action == "block":

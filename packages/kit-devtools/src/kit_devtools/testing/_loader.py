@@ -1,9 +1,10 @@
-"""Finding and importing a plugin the way hermes' ``PluginManager`` does (0.19.0,
-``_load_directory_module`` 1832-1868, ``_load_entrypoint_module`` 1870-1886), with the
-manifest the release being played builds (:mod:`._manifest`)."""
+"""Finding and importing a plugin the way hermes' ``PluginManager`` does (0.19.0's
+``_load_directory_module`` and ``_load_entrypoint_module``), with the manifest the release
+being played builds (:mod:`._manifest`)."""
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.metadata
 import importlib.util
@@ -126,22 +127,29 @@ _KIND_REFUSALS: Final = {
         " re-kinds a plugin without 'kind' whose __init__.py mentions MemoryProvider)",
     ),
 }
-"""The kinds hermes' general loader records as not loaded (``plugins.py`` 1396-1410); a
-``model-provider`` it records as enabled and leaves to ``providers/`` (1412-1425)."""
+"""The kinds hermes' general loader records as not loaded; a ``model-provider`` it records
+as enabled and leaves to ``providers/``."""
 
 
 def _built(
-    data: dict[str, Any], directory: Path | None, release: HostRelease | None, **where: Any
-) -> tuple[PluginManifest, PluginRefused | None]:
+    data: dict[str, Any], directory: Path | None, release: HostRelease | None, name: str, key: str
+) -> tuple[PluginManifest, PluginRefused | None, str, list[str]]:
     """The release's manifest, or hermes' refusal when its reader raises on ``data`` (a
-    key of another type than text among unknown fields, say: ``sorted`` fails)."""
+    key of another type than text among unknown fields, say: ``sorted`` fails); the kind
+    hermes gives the plugin, and the warnings (re-kinding it, reading the manifest)."""
+    kind, kind_warning = effective_kind(data, directory)
+    warnings = [f"Plugin {key}: {kind_warning}; treating as 'standalone'"] if kind_warning else []
+    path = str(directory) if directory else None
+    build = functools.partial(
+        build_manifest, name=name, key=key, source="user", path=path, kind=kind, warnings=warnings
+    )
     try:
-        return build_manifest(data, release=release, **where), None
+        return build(data, release=release), None, kind, warnings
     except Exception as exc:  # hermes: "Failed to parse <file>: <exc>"
         file = next(
             (directory / n for n in MANIFEST_FILES if directory and (directory / n).is_file()), None
         )
-        return build_manifest({}, **where), _unreadable(file or Path("plugin.yaml"), exc)
+        return build({}), _unreadable(file or Path("plugin.yaml"), exc), kind, warnings
 
 
 def directory_key(data: Mapping[str, Any], directory: Path) -> str:
@@ -152,7 +160,6 @@ def directory_key(data: Mapping[str, Any], directory: Path) -> str:
 
 def _directory_target(directory: Path, key: str | None, release: HostRelease | None) -> Target:
     data, refused = directory_manifest(directory, release)
-    warnings: list[str] = []
     if refused is None and not any((directory / name).is_file() for name in MANIFEST_FILES):
         # hermes' discovery (_scan_directory_level) skips a directory without a manifest
         refused = PluginRefused(
@@ -171,18 +178,11 @@ def _directory_target(directory: Path, key: str | None, release: HostRelease | N
             " `hermes plugins enable` writes strings, which never match it",
             "quote the name in plugin.yaml",
         )
-    kind, kind_warning = effective_kind(data, directory)
-    if kind_warning:
-        warnings.append(f"Plugin {key or name}: {kind_warning}; treating as 'standalone'")
-    manifest, unread = _built(
-        data, directory, release, name=name, key=key or name, source="user",
-        path=str(directory), kind=kind, warnings=warnings,
-    )  # fmt: skip
+    manifest, unread, kind, warnings = _built(data, directory, release, name, key or name)
     refused = refused or unread or _KIND_REFUSALS.get(kind)
     slug = plugin_slug(manifest.key)
-    target = Target("directory", manifest, data, directory, lambda: import_fresh(directory, slug))
-    target.warnings, target.refused = warnings, refused
-    return target
+    importer = functools.partial(import_fresh, directory, slug)
+    return Target("directory", manifest, data, directory, importer, warnings, refused)
 
 
 def _module_target(
@@ -191,7 +191,6 @@ def _module_target(
     module_name = module.__name__ if module is not None else name
     data: dict[str, Any] = {}
     path: Path | None = None
-    warnings: list[str] = []
     refused = None
     origin = getattr(module, "__file__", None) if module is not None else _origin(name)
     if origin and Path(origin).name == "__init__.py":
@@ -199,20 +198,11 @@ def _module_target(
         if any((path / f).is_file() for f in MANIFEST_FILES):
             data, refused = directory_manifest(path, release)
     plugin_name = str(data.get("name", key or module_name.rpartition(".")[2]))
-    kind, kind_warning = effective_kind(data, path)
-    if kind_warning:
-        warnings.append(f"Plugin {key or plugin_name}: {kind_warning}; treating as 'standalone'")
-    manifest, unread = _built(
-        data, path, release, name=plugin_name, key=key or plugin_name, source="user",
-        path=str(path) if path else None, kind=kind, warnings=warnings,
-    )  # fmt: skip
-    refused = refused or unread
+    manifest, unread, _, warnings = _built(data, path, release, plugin_name, key or plugin_name)
     importer: Callable[[], ModuleType] = (
         (lambda: module) if module is not None else (lambda: importlib.import_module(name))
     )
-    target = Target("module", manifest, data, path, importer)
-    target.warnings, target.refused = warnings, refused
-    return target
+    return Target("module", manifest, data, path, importer, warnings, refused or unread)
 
 
 def _origin(name: str) -> str | None:
@@ -243,20 +233,29 @@ def import_fresh(directory: Path, slug: str, namespace: str = PLUGIN_PACKAGE) ->
     ensure_namespace(namespace)
     module_name = f"{namespace}.{slug}"
     _forget(module_name)
+    return exec_package(module_name, directory, f"Cannot create module spec for {init}")
+
+
+def exec_package(
+    module_name: str,
+    directory: Path,
+    no_spec: str,
+    forget: Callable[[str], object] | None = None,
+) -> ModuleType:
+    """Run ``directory/__init__.py`` as the package ``module_name``, in ``sys.modules``;
+    if it raises, ``forget`` (by default: it and its submodules) drops it again.
+    ImportError ``no_spec`` when no spec can be made."""
     spec = importlib.util.spec_from_file_location(
-        module_name, init, submodule_search_locations=[str(directory)]
+        module_name, directory / "__init__.py", submodule_search_locations=[str(directory)]
     )
     if spec is None or spec.loader is None:
-        msg = f"Cannot create module spec for {init}"
-        raise ImportError(msg)
-    module = importlib.util.module_from_spec(spec)
-    module.__package__ = module_name
-    module.__path__ = [str(directory)]
+        raise ImportError(no_spec)
+    module = importlib.util.module_from_spec(spec)  # __package__, __path__: the package's
     sys.modules[module_name] = module
     try:
         spec.loader.exec_module(module)
     except BaseException:
-        _forget(module_name)
+        (forget or _forget)(module_name)
         raise
     return module
 

@@ -58,8 +58,6 @@ def load(
             if _called_entry_point(loaded, state.release):
                 # an entry point naming module:callable: the loader calls what
                 # ep.load() returned, before looking for a register on it
-                # (entry_point_callable; 0.21.5 hermes_cli/plugins_loader.py ~L462,
-                # 0.22.2 ~L503)
                 register = loaded
                 loaded = sys.modules.get(getattr(loaded, "__module__", ""), None)
             if register is None:
@@ -106,6 +104,9 @@ def _credits(
     return credits
 
 
+_CREDITED = ("tools", "hooks", "middleware", "commands", "cli_commands", "skills")
+
+
 def _keep(
     plugins: dict[str, LoadedPlugin],
     strict: bool,
@@ -118,7 +119,7 @@ def _keep(
     credits: Mapping[str, tuple[str, ...]] | None = None,
 ) -> LoadedPlugin:
     manifest = found.manifest
-    got = credits or {}
+    got = {k: (credits or {}).get(k, ()) for k in _CREDITED}
     loaded = LoadedPlugin(
         key=manifest.key or manifest.name,
         name=manifest.name,
@@ -129,13 +130,8 @@ def _keep(
         enabled=enabled,
         error=error,
         exception=exception,
-        tools=got.get("tools", ()),
-        hooks=got.get("hooks", ()),
-        middleware=got.get("middleware", ()),
-        commands=got.get("commands", ()),
-        cli_commands=got.get("cli_commands", ()),
-        skills=got.get("skills", ()),
         kind=manifest.kind,
+        **got,
     )
     plugins[loaded.key] = loaded
     if strict and not enabled:

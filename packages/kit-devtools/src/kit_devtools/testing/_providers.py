@@ -1,6 +1,6 @@
 """The ``PluginContext`` members beyond tools, commands, hooks, middleware and skills:
 provider backends, the context engine, platforms, Slack actions and auxiliary tasks, as
-hermes-agent 0.19.0 handles them (``hermes_cli/plugins.py`` 616-1156).
+hermes-agent 0.19.0 handles them.
 
 A provider must inherit hermes' base class: where hermes is importable the real class is
 checked, as hermes checks it (a wrong type is ignored with a WARNING); where it is not, the
@@ -8,25 +8,22 @@ plugin could not have imported that class either, and only the name is checked. 
 registration is recorded on the host (``InMemoryHost.provisions``), under the key hermes'
 registry keeps it by, and then each registry's own checks, as 0.19.0 makes them:
 
-* image_gen, video_gen, web_search, browser (``agent/<kind>_registry.py``
-  ``register_provider``): a name that is no non-empty string is a ValueError worded by
-  the registry; the name is the key, and re-registering it overwrites.
-* tts, transcription (``agent/tts_registry.py`` L67-109,
-  ``agent/transcription_registry.py`` L56-99): the same ValueError; the key is
-  ``name.strip().lower()``, and a key among the release's built-in names
-  (``HostRelease.provider_builtins``) is ignored with the registry's WARNING.
-* dashboard_auth (``hermes_cli/dashboard_auth/registry.py`` L23-40, ``base.py``
-  ``assert_protocol_compliance`` L273-306): a class with an empty ``name`` or
-  ``display_name``, a missing method or an unimplemented abstract method, or a name already
-  registered, is ignored with the WARNING ``PluginContext`` logs for the registry's
-  TypeError or ValueError; from 0.21.3 (``HostRelease.global_dashboard_auth``) a name
-  already registered is replaced instead.
-* secret_source (``agent/secret_sources/registry.py`` ``register_source`` L94-140): an
-  invalid name, another ``api_version`` than the release's
-  (``HostRelease.secret_source_api_version``), a shape other than mapped or bulk, a
-  duplicate name, or a scheme another source owns, is ignored with its WARNING. hermes'
-  bundled sources (bitwarden ``bws``, onepassword ``op``) join that registry only when
-  something calls ``_ensure_builtin_sources``, which plugin loading does not; before
+* image_gen, video_gen, web_search, browser (each registry's ``register_provider``): a
+  name that is no non-empty string is a ValueError worded by the registry; the name is
+  the key, and re-registering it overwrites.
+* tts, transcription: the same ValueError; the key is ``name.strip().lower()``, and a key
+  among the release's built-in names (``HostRelease.provider_builtins``) is ignored with
+  the registry's WARNING.
+* dashboard_auth (the registry and ``assert_protocol_compliance``): a class with an empty
+  ``name`` or ``display_name``, a missing method or an unimplemented abstract method, or a
+  name already registered, is ignored with the WARNING ``PluginContext`` logs for the
+  registry's TypeError or ValueError; from 0.21.3 (``HostRelease.global_dashboard_auth``)
+  a name already registered is replaced instead.
+* secret_source (``register_source``): an invalid name, another ``api_version`` than the
+  release's (``HostRelease.secret_source_api_version``), a shape other than mapped or
+  bulk, a duplicate name, or a scheme another source owns, is ignored with its WARNING.
+  hermes' bundled sources (bitwarden ``bws``, onepassword ``op``) join that registry only
+  when something calls ``_ensure_builtin_sources``, which plugin loading does not; before
   plugins load only a ``secrets:`` section in config.yaml makes startup call it. The host
   models the home without one: a plugin source may take those names and schemes.
 
@@ -39,12 +36,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
+from kit_devtools.testing._context_members import LifecycleMembers
 from kit_devtools.testing._provider_checks import (
     base_class,
     dashboard_auth_verdict,
     secret_source_verdict,
 )
-from kit_devtools.testing._state import HostState
 from kit_devtools.testing.host_names import MODELLED
 
 __all__ = ["BUILTIN_AUX_TASKS", "PROVIDER_KINDS", "Provisions"]
@@ -91,33 +88,30 @@ _PLATFORM_FIELDS: Final = frozenset(
 own class cannot be imported to check them."""
 
 
-class Provisions:
+def _registrar(kind: str) -> Callable[[Provisions, Any], Any]:
+    """``register_<kind>_provider(provider)``: :meth:`Provisions._provide` of ``kind``."""
+
+    def register(self: Provisions, provider: Any) -> Any:
+        return self._provide(kind, provider)  # pyright: ignore[reportPrivateUsage]
+
+    register.__name__ = f"register_{kind}_provider"
+    register.__qualname__ = f"Provisions.{register.__name__}"
+    return register
+
+
+class Provisions(LifecycleMembers):
     """The mixin :class:`~kit_devtools.testing.HostContext` gets these members from."""
 
-    _state: HostState
-
-    @property
-    def _plugin(self) -> str:
-        raise NotImplementedError  # HostContext's
-
-    def _warn(self, surface: str, name: str, message: str) -> None:
-        self._state.record("WARNING", self._plugin, surface, name, message)
-
-    def _provide(self, kind: str, provider: Any) -> None:
+    def _provide(self, kind: str, provider: Any) -> Any:
+        """Check and keep ``provider`` of ``kind`` (None: the upstream context's override
+        returns the ledger handle)."""
         what, module, base_name, _ = PROVIDER_KINDS[kind]
         if f"{module}.{base_name}" not in self._state.release.functions:
             # the release's registrar imports a module it does not ship (0.15.x's
-            # register_dashboard_auth_provider: hermes_cli/plugins.py L571-573), so the
-            # call raises there and the plugin's register() with it
+            # register_dashboard_auth_provider), so the plugin's register() raises
             raise ModuleNotFoundError(f"No module named {module!r}", name=module)
-        base = base_class(module, base_name)
-        if base is not None and not isinstance(provider, base):
-            message = (
-                f"Plugin '{self._plugin}' tried to register {what} that does not inherit"
-                f" from {base_name}. Ignoring."
-            )
-            self._warn(kind, type(provider).__name__, message)
-            return
+        if self._wrong_type(kind, provider, what, module, base_name):
+            return None
         key, problem = self._registry_verdict(kind, provider)
         if problem is not None:
             self._warn(kind, key, problem)
@@ -149,29 +143,16 @@ class Provisions:
             " — pick a different name."
         )
 
-    def register_image_gen_provider(self, provider: Any) -> None:
-        self._provide("image_gen", provider)
+    register_image_gen_provider = _registrar("image_gen")
+    register_video_gen_provider = _registrar("video_gen")
+    register_web_search_provider = _registrar("web_search")
+    register_browser_provider = _registrar("browser")
+    register_tts_provider = _registrar("tts")
+    register_transcription_provider = _registrar("transcription")
+    register_dashboard_auth_provider = _registrar("dashboard_auth")
 
-    def register_video_gen_provider(self, provider: Any) -> None:
-        self._provide("video_gen", provider)
-
-    def register_web_search_provider(self, provider: Any) -> None:
-        self._provide("web_search", provider)
-
-    def register_browser_provider(self, provider: Any) -> None:
-        self._provide("browser", provider)
-
-    def register_tts_provider(self, provider: Any) -> None:
-        self._provide("tts", provider)
-
-    def register_transcription_provider(self, provider: Any) -> None:
-        self._provide("transcription", provider)
-
-    def register_dashboard_auth_provider(self, provider: Any) -> None:
-        self._provide("dashboard_auth", provider)
-
-    def register_secret_source(self, source: Any) -> None:
-        self._provide("secret_source", source)
+    def register_secret_source(self, source: Any) -> Any:
+        return self._provide("secret_source", source)
 
     def register_context_engine(self, engine: Any) -> None:
         """One per host; it must inherit ``agent.context_engine.ContextEngine``."""
@@ -183,14 +164,8 @@ class Provisions:
                 " already registered. Only one context engine plugin is allowed.",
             )
             return
-        base = base_class("agent.context_engine", "ContextEngine")
-        if base is not None and not isinstance(engine, base):
-            self._warn(
-                "context_engine",
-                "",
-                f"Plugin '{self._plugin}' tried to register a context engine that does not"
-                " inherit from ContextEngine. Ignoring.",
-            )
+        module, what = "agent.context_engine", "a context engine"
+        if self._wrong_type("context_engine", engine, what, module, "ContextEngine", ""):
             return
         name = str(getattr(engine, "name", type(engine).__name__))
         self._state.provisions["context_engine"] = {name: (self._plugin, engine)}
@@ -232,17 +207,9 @@ class Provisions:
 
     def register_slack_action_handler(self, action_id: Any, callback: Callable[..., Any]) -> None:
         if not callable(callback):
-            msg = (
-                f"Plugin '{self._plugin}' tried to register a Slack action handler with a"
-                " non-callable callback."
-            )
-            raise ValueError(msg)
+            raise self._refuse("a Slack action handler with a non-callable callback")
         if action_id is None or (isinstance(action_id, str) and not action_id.strip()):
-            msg = (
-                f"Plugin '{self._plugin}' tried to register a Slack action handler with an"
-                " empty action_id."
-            )
-            raise ValueError(msg)
+            raise self._refuse("a Slack action handler with an empty action_id")
         handlers = self._state.provisions.setdefault("slack_action", {})
         handlers[repr(action_id)] = (self._plugin, callback)
 

@@ -138,11 +138,10 @@ def activated(host: Any) -> Generator[None, None, None]:
     for the first active host and put everything back when the last one finishes.
 
     A ``HERMES_SESSION_ID`` in the host's ``session_env`` is also bound, for the call, to
-    a context variable of that name, as hermes binds the turn's session id
-    (``gateway/session_context.py:81`` and ``142-154``, hermes-agent 0.19.0): code that
-    reads the bound session, as kit-media does to arm suppression, finds it there. Only
-    on a release that binds it (:data:`SESSION_BINDER`, from 0.15.0): before, the
-    variable stays unset, as there.
+    a context variable of that name, as hermes binds the turn's session id: code that
+    reads the bound session, as kit-media does to arm suppression, finds it there. Only on
+    a release that binds it (:data:`SESSION_BINDER`, from 0.15.0): before, the variable
+    stays unset, as there.
     """
     session_id = host.session_env.get(SESSION_ID_VARIABLE)
     binds = SESSION_BINDER in host._state.release.functions

@@ -32,9 +32,9 @@ def response_filters_module(host: Any) -> ModuleType:
     """The gateway's silence filter, with what the played release offers and nothing else:
     ``is_intentional_silence_response`` where the release has it (from 0.17.0),
     ``SILENT_REPLY_TOKEN`` where it has a silence token (0.17.0-0.21.5; 0.22.2 removed it),
-    and the human-turn guard's ``silence_predicates`` (0.21.4-0.22.2) as the releases'
-    ``gateway/response_filters.py`` implement them (see :mod:`_upstream_gateway`). Asking
-    for one the release lacks is an AttributeError, as on that release."""
+    and the human-turn guard's ``silence_predicates`` (0.21.4-0.22.2) as the releases
+    implement them (see :mod:`_upstream_gateway`). Asking for one the release lacks is an
+    AttributeError, as on that release."""
     module = stand_in_module(
         "gateway.response_filters",
         "The in-memory host's stand-in for the gateway's silence filter.",
@@ -82,9 +82,8 @@ _SILENT_MARKERS: Final = frozenset({"[SILENT]", "SILENT", "NO_REPLY", "NO REPLY"
 
 def _is_intentional_silence_response(response: Any) -> bool:
     """Whether the gateway would deliver nothing for this final reply: the whole reply is
-    one silence marker, at most 64 characters (hermes-agent 0.19.0
-    ``gateway/response_filters.py`` 19-24 and 56-70; edge punctuation is trimmed as there,
-    square brackets kept)."""
+    one silence marker, at most 64 characters (edge punctuation is trimmed as hermes-agent
+    0.19.0 trims it, square brackets kept)."""
     if not isinstance(response, str) or not response.strip() or len(response.strip()) > 64:
         return False
     text = response.strip()

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any, Final, cast
 
+from kit_core.hermes import CALL_IDENTITY_KEYS
 from kit_devtools.testing import _commands, _hooks, _real_hermes
 from kit_devtools.testing._coerce import as_dict
 from kit_devtools.testing._standin_state import HostHooks, hidden, offered, stand_in_module
@@ -37,15 +38,9 @@ def _guard_args(
     api_request_id: str = "",
     middleware_trace: list[dict[str, Any]] | None = None,
 ) -> tuple[str, Any, dict[str, Any]]:
-    context = {
-        "task_id": task_id,
-        "session_id": session_id,
-        "tool_call_id": tool_call_id,
-        "turn_id": turn_id,
-        "api_request_id": api_request_id,
-        "middleware_trace": middleware_trace,
-    }
-    return tool_name, args, context
+    identity = (task_id, session_id, tool_call_id, turn_id, api_request_id)
+    context: dict[str, Any] = dict(zip(CALL_IDENTITY_KEYS, identity, strict=True))
+    return tool_name, args, {**context, "middleware_trace": middleware_trace}
 
 
 def plugins_module(host: Any) -> ModuleType:
@@ -115,10 +110,8 @@ def plugins_module(host: Any) -> ModuleType:
         resolve_plugin_command_result=_commands.resolve_command_result,
     )
 
-    # what only upstream offers, per the release the current host plays: ainvoke_hook
-    # (PluginDispatchMixin.ainvoke_hook, hermes_cli/plugins_dispatch.py L493-529 @006a5aeb),
-    # the fail-closed hook table (plugins_dispatch.py L48-49 @006a5aeb) and
-    # _dispatch_pre_tool_call_hooks (hermes_cli/plugins.py L1887-1895 @00067189)
+    # what only upstream offers, per the release the current host plays: ainvoke_hook,
+    # the fail-closed hook table and _dispatch_pre_tool_call_hooks
     def has_hook(hook_name: str) -> bool:
         return state().has_hook(hook_name)
 
@@ -198,7 +191,7 @@ def config_module(host: Any) -> ModuleType:
     def load_config() -> dict[str, Any]:
         """The host's ``config``; for a plugin, where hermes is installed, on top of
         hermes' own defaults as hermes' ``load_config`` merges them (``DEFAULT_CONFIG``
-        with ``_deep_merge``, ``hermes_cli/config.py`` 7343-7357 in 0.19.0): a plugin
+        with ``_deep_merge``): a plugin
         reading ``model`` gets hermes' ``""``, not nothing. The kit gets the host's."""
         config = copy.deepcopy(host._state.config)
         if _real_hermes.asked_by_kit():

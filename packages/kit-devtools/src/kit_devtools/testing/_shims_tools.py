@@ -46,12 +46,9 @@ class Registry:
     def get_entry(self, name: str, *, scope: str | None = None) -> Any:
         """``registry.get_entry``: the host's plugin tool of that name, else the built-in
         one (an entry with its ``name`` and ``toolset``), else None. hermes-agent 0.19.0
-        answers its one table (``tools/registry.py`` L274-277); upstream the current
-        home's plugin overlay, then the global tools (``get_entry(name, *, scope=None)``,
-        ``ToolRegistry.get_entry`` in ``tools/registry.py``
-        @00067189dfecf833d4d009c2dd977ae85cf800e0). The in-memory host holds one home and
-        keeps one registry, so ``scope`` is not looked at: no other home's overlay exists to
-        hide."""
+        answers its one table; upstream the current home's plugin overlay, then the global
+        tools. The in-memory host holds one home and keeps one registry, so ``scope`` is
+        not looked at: no other home's overlay exists to hide."""
         entry = self._host.tools.get(name)
         if entry is not None:
             return entry
@@ -60,10 +57,9 @@ class Registry:
 
     def _snapshot_registration(self, name: str, *, scope: str | None = None) -> Any:
         """Upstream's ``registry.snapshot_registration``: the current home's overlay only,
-        no global fallback (``ToolRegistry.snapshot_registration``, ``tools/registry.py``
-        @00067189): here the
-        host's plugin tools (one home, one registry: ``scope`` is not looked at). Only a
-        host playing a release with the registration ledger offers it."""
+        no global fallback; here the host's plugin tools (one home, one registry: ``scope``
+        is not looked at). Only a host playing a release with the registration ledger
+        offers it."""
         return self._host.tools.get(name)
 
     def __getattr__(self, name: str) -> Any:
@@ -90,7 +86,7 @@ def model_tools_module(host: Any) -> ModuleType:
         known = {k: kwargs[k] for k in names if k in kwargs}
         return host.call_tool(function_name, function_args, task_id=task_id, **known)
 
-    def _emit_post_tool_call_hook(  # hermes' name and keywords (0.17.0 model_tools.py L812)
+    def _emit_post_tool_call_hook(  # hermes' name and keywords (0.17.0)
         *,
         function_name: str,
         function_args: Any,

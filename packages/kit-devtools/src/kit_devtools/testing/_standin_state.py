@@ -62,9 +62,9 @@ CURRENT: ContextVar[Any] = ContextVar("hermes_plugin_kit_host", default=None)
 SESSION_ID_VARIABLE = "HERMES_SESSION_ID"
 SESSION_ID: ContextVar[str] = ContextVar(SESSION_ID_VARIABLE)
 SESSION_BINDER = "gateway.session_context.set_current_session_id"
-"""What binds the turn's session id to that variable in hermes (``agent/agent_init.py``
-calls it for ``agent.session_id``, from 0.15.0): a release without it binds none
-(0.13.0 and 0.14.0 declare the variable, and nothing sets it)."""
+"""What binds the turn's session id to that variable in hermes (called for
+``agent.session_id``, from 0.15.0): a release without it binds none (0.13.0 and 0.14.0
+declare the variable, and nothing sets it)."""
 ACTIVE: list[Any] = []
 """Hosts active now, in activation order (any thread)."""
 SAVED: dict[str, Any] = {}

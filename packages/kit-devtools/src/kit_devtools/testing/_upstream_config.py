@@ -1,10 +1,7 @@
 """Upstream hermes' plugin configuration, for :mod:`_upstream_context`: the manifest with its
-``config_schema`` (:class:`UpstreamManifest`, ``_parse_manifest_v2_fields``,
-plugins_manifest.py L139-154 @00067189dfecf833d4d009c2dd977ae85cf800e0) and the
-plugin-relative config keys ``get_config`` and ``set_config`` take
-(:func:`relative_segments`, read with :func:`nested`; ``hermes_cli/plugins_state.py``
-@25ce047f987023c8665432021f612e2ef7297ac6).
-"""
+``config_schema`` (:class:`UpstreamManifest`) and the plugin-relative config keys
+``get_config`` and ``set_config`` take (:func:`relative_segments`, read with
+:func:`nested`)."""
 
 from __future__ import annotations
 
@@ -41,7 +38,7 @@ def upstream_manifest(manifest: PluginManifest, data: Mapping[str, Any]) -> Upst
 
 
 def relative_segments(key: object) -> tuple[str, ...]:
-    """``_plugin_relative_segments`` (plugins_state.py L24-38 @25ce047f)."""
+    """``_plugin_relative_segments``: ``key``'s segments, or ValueError."""
     if not isinstance(key, str):
         msg = "Expected a plugin-relative config key string"
         raise ValueError(msg)
@@ -57,7 +54,7 @@ def relative_segments(key: object) -> tuple[str, ...]:
 
 
 def nested(root: object, segments: tuple[str, ...], default: Any) -> Any:
-    """``_nested_plugin_value`` (plugins_state.py L42-49 @25ce047f)."""
+    """``_nested_plugin_value``: ``root[s1][s2]...``, else ``default``."""
     current: Any = root
     for segment in segments:
         if not isinstance(current, Mapping) or segment not in current:

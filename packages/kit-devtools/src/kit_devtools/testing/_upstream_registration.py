@@ -1,12 +1,11 @@
 """Upstream hermes' ``PluginRegistration``, for :mod:`_upstream_context`: the handle every
 ``register_*`` of a release with the registration ledger returns, whose ``dispose()`` takes
-the registration back (``hermes_cli/plugins_ledger.py`` L21-52 at
-0cb8bc231f1f9ab35a6cdd617057c895273e6c90).
-"""
+the registration back."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, MutableMapping
+from typing import Any
 
 
 class PluginRegistration:
@@ -53,3 +52,26 @@ class PluginRegistration:
         finally:
             if self._forget is not None:
                 self._forget(self)
+
+
+def taking_back(
+    table: MutableMapping[str, Any],
+    key: str,
+    entry: object,
+    previous: object = None,
+    removed: Callable[[], object] | None = None,
+) -> Callable[[], None]:
+    """A handle's release: if ``table[key]`` still is ``entry``, ``previous`` goes back in
+    its place, or (None) the key is removed and ``removed()`` called."""
+
+    def release() -> None:
+        if table.get(key) is not entry:
+            return
+        if previous is not None:
+            table[key] = previous
+            return
+        del table[key]
+        if removed is not None:
+            removed()
+
+    return release

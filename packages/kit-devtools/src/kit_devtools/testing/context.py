@@ -1,9 +1,9 @@
 """``HostContext``: what a plugin's ``register(ctx)`` receives from the in-memory host.
 
 Each method has the signature of hermes-agent 0.19.0's ``PluginContext`` method of the
-same name (``hermes_cli/plugins.py`` 339-1241), stores the same fields and refuses what
-the host refuses, the same way: raising where hermes raises, and otherwise skipping
-with a WARNING or ERROR event (``InMemoryHost.events``) where hermes logs one.
+same name, stores the same fields and refuses what the host refuses, the same way: raising
+where hermes raises, and otherwise skipping with a WARNING or ERROR event
+(``InMemoryHost.events``) where hermes logs one.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import functools
 import importlib
 import re
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import Any, cast
 
@@ -58,10 +59,9 @@ def _taken(table: object) -> list[tuple[str, Any]]:
 
 class PluginManager:
     """``ctx._manager``, hermes' ``PluginManager`` as a plugin reaches it through its
-    context: the attributes of hermes-agent 0.19.0's manager (``__init__``,
-    ``hermes_cli/plugins.py`` 1251-1273; ``_discovered`` is True while plugins load,
-    1310), empty, since the in-memory host keeps its state elsewhere. A name that manager
-    lacks raises AttributeError, as there: a plugin written for upstream's manager
+    context: the attributes of hermes-agent 0.19.0's manager (``_discovered`` is True while
+    plugins load), empty, since the in-memory host keeps its state elsewhere. A name that
+    manager lacks raises AttributeError, as there: a plugin written for upstream's manager
     (``home_path``, say) fails here as it fails in hermes 0.19.0."""
 
     def __init__(self) -> None:
@@ -269,33 +269,31 @@ class HostContext(Provisions, Registrars):
 
     def register_hook(self, hook_name: str, callback: Callable[..., Any]) -> None:
         """Store a hook callback; an unknown name is stored too, with a warning."""
-        valid = self._state.release.hooks
-        if hook_name not in valid:
-            message = (
-                f"Plugin '{self._plugin}' registered unknown hook '{hook_name}' "
-                f"(valid: {', '.join(sorted(valid))})"
-            )
-            self._state.record("WARNING", self._plugin, "hook", hook_name, message)
         entry = HookEntry(hook_name, callback, self._plugin)
-        self._state.hooks.setdefault(hook_name, []).append(entry)
+        self._append("hook", self._state.release.hooks, self._state.hooks, entry, hook_name)
 
     def register_middleware(self, kind: str, callback: Callable[..., Any]) -> None:
         """Store a middleware callback; an unknown kind is stored too, with a warning."""
-        if kind not in VALID_MIDDLEWARE:
-            message = (
-                f"Plugin '{self._plugin}' registered unknown middleware '{kind}' "
-                f"(valid: {', '.join(sorted(VALID_MIDDLEWARE))})"
-            )
-            self._state.record("WARNING", self._plugin, "middleware", kind, message)
         entry = MiddlewareEntry(kind, callback, self._plugin)
-        self._state.middleware.setdefault(kind, []).append(entry)
+        self._append("middleware", VALID_MIDDLEWARE, self._state.middleware, entry, kind)
+
+    def _append(
+        self, surface: str, valid: AbstractSet[str], table: dict[str, Any], entry: Any, name: str
+    ) -> None:
+        if name not in valid:
+            message = (
+                f"Plugin '{self._plugin}' registered unknown {surface} '{name}' "
+                f"(valid: {', '.join(sorted(valid))})"
+            )
+            self._state.record("WARNING", self._plugin, surface, name, message)
+        table.setdefault(name, []).append(entry)
 
     def _adopt_manager_tables(self) -> None:
         """Take in the callbacks the plugin appended straight into ``ctx._manager``'s hook
         and middleware tables. In hermes those are the manager's own tables: the callbacks
-        run, and a release without the registration ledger credits them (``_load_plugin``
-        counts what each table gained, ``hermes_cli/plugins.py`` 1785-1806 of 0.19.0); a
-        ledger release credits only what its registrars recorded."""
+        run, and a release without the registration ledger credits them (0.19.0's
+        ``_load_plugin`` counts what each table gained); a ledger release credits only what
+        its registrars recorded."""
         for name, callback in _taken(self._manager._hooks):
             self._state.hooks.setdefault(name, []).append(HookEntry(name, callback, self._plugin))
         for kind, callback in _taken(self._manager._middleware):

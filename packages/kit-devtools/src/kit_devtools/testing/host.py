@@ -21,7 +21,7 @@ from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import Any
 
-from kit_core.hermes import HostRelease
+from kit_core.hermes import CALL_IDENTITY_KEYS, HostRelease
 from kit_devtools.testing import (
     _bridge,
     _commands,
@@ -292,13 +292,8 @@ class InMemoryHost:
         ``tool_execution`` middleware returned, unnormalised, when one short-circuits.
         ``args`` is coerced in place, as hermes does.
         """
-        context = {
-            "task_id": task_id,
-            "session_id": session_id,
-            "tool_call_id": tool_call_id,
-            "turn_id": turn_id,
-            "api_request_id": api_request_id,
-        }
+        identity = (task_id, session_id, tool_call_id, turn_id, api_request_id)
+        context: dict[str, Any] = dict(zip(CALL_IDENTITY_KEYS, identity, strict=True))
         with self.activate():
             return _pipeline.handle_function_call(
                 self._state, name, args, context=context, user_task=user_task

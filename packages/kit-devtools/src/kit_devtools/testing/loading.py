@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 from types import ModuleType
 
 from kit_core.hermes import PLUGIN_PACKAGE
-from kit_devtools.testing._loader import ensure_namespace
+from kit_devtools.testing._loader import ensure_namespace, exec_package
 
 __all__ = ["load_plugin"]
 
@@ -31,17 +30,5 @@ def load_plugin(path: str | Path) -> ModuleType:
     if module_name in sys.modules:
         return sys.modules[module_name]
     ensure_namespace()
-    spec = importlib.util.spec_from_file_location(
-        module_name, init, submodule_search_locations=[str(directory)]
-    )
-    if spec is None or spec.loader is None:
-        msg = f"cannot load the plugin package at {directory}"
-        raise ImportError(msg)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[module_name] = module
-    try:
-        spec.loader.exec_module(module)
-    except BaseException:
-        del sys.modules[module_name]
-        raise
-    return module
+    no_spec = f"cannot load the plugin package at {directory}"
+    return exec_package(module_name, directory, no_spec, forget=sys.modules.pop)
