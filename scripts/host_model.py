@@ -90,25 +90,27 @@ def sources_page(located: dict[str, dict[str, str]]) -> str:
             for r, w in runs
         ]
         rows.append(f"| `{name}` | {'<br>'.join(cells)} |")
-    return "\n".join([
-        "# hermes' code, release by release",
-        "",
-        "<!-- written by scripts/host_model.py from each release; do not edit -->",
-        "",
-        "The kit's docstrings and the lint rules' texts name the hermes code they follow by",
-        "its dotted name (`hermes_cli.plugins.PluginManager.invoke_hook`), never by a line",
-        "number, which the next release moves. This page says where each release the kit",
-        "models defines each of those names: the file, relative to where hermes is",
-        "installed, and its lines. A new release is read by `scripts/host_model.py`, which",
-        "writes this page again: its diff is what moved or went away.",
-        "",
-        f"Releases: {', '.join(releases)}.",
-        "",
-        "| hermes name | where, release by release |",
-        "| --- | --- |",
-        *rows,
-        "",
-    ])
+    return "\n".join(
+        [
+            "# hermes' code, release by release",
+            "",
+            "<!-- written by scripts/host_model.py from each release; do not edit -->",
+            "",
+            "The kit's docstrings and the lint rules' texts name the hermes code they follow by",
+            "its dotted name (`hermes_cli.plugins.PluginManager.invoke_hook`), never by a line",
+            "number, which the next release moves. This page says where each release the kit",
+            "models defines each of those names: the file, relative to where hermes is",
+            "installed, and its lines. A new release is read by `scripts/host_model.py`, which",
+            "writes this page again: its diff is what moved or went away.",
+            "",
+            f"Releases: {', '.join(releases)}.",
+            "",
+            "| hermes name | where, release by release |",
+            "| --- | --- |",
+            *rows,
+            "",
+        ]
+    )
 
 
 def change(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
@@ -146,9 +148,7 @@ def main(argv: list[str]) -> None:
         raise SystemExit("name the releases to read, e.g. hermes-agent==0.19.0")
     ordered = sorted(versions, key=lambda spec: _key(_plain(spec)))
     facts = [read(version) for version in ordered]
-    located = {
-        _plain(spec): _run(spec, "host_sources.py", *sorted(CITED)) for spec in ordered
-    }
+    located = {_plain(spec): _run(spec, "host_sources.py", *sorted(CITED)) for spec in ordered}
     SOURCES_PAGE.write_text(sources_page(located), encoding="utf-8")
     changes = [(b["version"], change(a, b)) for a, b in itertools.pairwise(facts)]
     TARGET.write_text(
