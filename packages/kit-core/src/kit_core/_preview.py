@@ -7,6 +7,7 @@ shows, secret keys' values included, and never raises.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 from collections.abc import Iterable, Mapping
@@ -19,6 +20,7 @@ __all__ = ["preview"]
 _ENCODER: Final = json.JSONEncoder(ensure_ascii=False)
 _MAX_DEPTH: Final = 32
 _MAX_INT_BITS: Final = 256
+_FLAT_KEYS: Final = 16
 
 
 class _Budget:
@@ -91,10 +93,48 @@ def _shown(value: Any, secrets: tuple[str, ...], limit: int, depth: int, budget:
     return _text(value, secrets, limit)
 
 
+@functools.lru_cache(maxsize=512)
+def _plain_key(key: str, limit: int) -> str:
+    """A ``str`` key as :func:`_shown` shows it when no secret is named (the same few
+    keys come back in every call)."""
+    return redact_preview(key, limit, ())
+
+
+def _flat(value: dict[Any, Any], secrets: tuple[str, ...], limit: int) -> dict[str, Any] | None:
+    """What :func:`_shown` makes of a dict of a few ``str`` keys and ``str``, number,
+    ``bool`` or ``None`` values (a tool's arguments, nearly always), without its walk;
+    None for any other dict."""
+    if len(value) > _FLAT_KEYS or len(value) >= limit:
+        return None
+    shown: dict[str, Any] = {}
+    for key, item in value.items():
+        if key.__class__ is not str:
+            return None
+        name = redact_preview(key, limit, secrets) if secrets else _plain_key(key, limit)
+        cls = item.__class__
+        if is_secret_key(key):
+            shown[name] = REDACTED
+        elif cls is str:
+            shown[name] = redact_preview(item, limit, secrets)
+        elif (
+            cls is bool
+            or cls is float
+            or item is None
+            or (cls is int and item.bit_length() <= _MAX_INT_BITS)
+        ):
+            shown[name] = item
+        else:
+            return None
+    return shown
+
+
 def preview(value: Any, secrets: tuple[str, ...], limit: int) -> str:
     """Redacted JSON of ``value``, at most ``limit`` characters (plus ``…``)."""
     try:
-        text = _ENCODER.encode(_shown(value, secrets, limit, 0, _Budget(limit)))
+        shown = _flat(value, secrets, limit) if value.__class__ is dict else None
+        if shown is None:
+            shown = _shown(value, secrets, limit, 0, _Budget(limit))
+        text = _ENCODER.encode(shown)
     except Exception:
         text = f"<{type(value).__name__}>"
     return text if len(text) <= limit else text[:limit] + "…"
