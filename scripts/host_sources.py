@@ -241,6 +241,9 @@ CITED: tuple[str, ...] = (
 each release defines each."""
 
 
+_MISSING = object()
+
+
 def _resolve(name: str) -> tuple[object, object, str] | None:
     """The value ``name`` is, the module or class that holds it, and its last part."""
     parts = name.split(".")
@@ -262,9 +265,6 @@ def _resolve(name: str) -> tuple[object, object, str] | None:
             return None
     value = inspect.getattr_static(holder, rest[-1], _MISSING)
     return None if value is _MISSING else (value, holder, rest[-1])
-
-
-_MISSING = object()
 
 
 def _assignment(tree: ast.AST, target: str) -> ast.stmt | None:
@@ -317,6 +317,15 @@ def _span(name: str, root: Path) -> str | None:
     return f"{relative} L{start}" + (f"-{end}" if end != start else "")
 
 
+def _located(name: str, root: Path) -> str | None:
+    """:func:`_span`, or None where the source cannot be read (a name bound to something
+    built in, a file outside hermes' folder)."""
+    try:
+        return _span(name, root)
+    except (OSError, TypeError, ValueError):
+        return None
+
+
 def main(names: list[str]) -> None:
     with tempfile.TemporaryDirectory(prefix="hermes-sources-") as home:
         os.environ["HERMES_HOME"] = home
@@ -324,7 +333,7 @@ def main(names: list[str]) -> None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             root = Path(importlib.import_module("hermes_cli").__file__ or "").parents[1]
-            spans = {name: _span(name, root.resolve()) for name in names}
+            spans = {name: _located(name, root.resolve()) for name in names}
     sys.stdout.write(json.dumps({k: v for k, v in spans.items() if v}) + "\n")
 
 
