@@ -58,7 +58,7 @@ def error(rule: str, message: str = "m") -> dict[str, Any]:
     return {"rule": rule, "severity": "error", "message": message}
 
 
-def test_verdicts(corpus: ModuleType) -> None:
+def test_each_pair_of_outcomes_gets_its_verdict(corpus: ModuleType) -> None:
     loads = {"enabled": True, "error": None}
     refuses = {"enabled": False, "error": "no register() function"}
     names = {"tools": ["demo_a"], "hooks": [], "middleware": [], "commands": []}

@@ -75,7 +75,7 @@ def plantings(secret: Any) -> list[Any]:
     ]
 
 
-def test_tool_calls(corpus: list[Any], capture: Any, no_leaks: Any) -> None:
+def test_no_secret_leaks_through_tool_calls(corpus: list[Any], capture: Any, no_leaks: Any) -> None:
     answers: list[str] = []
     with capture() as logs:
         for secret in corpus:
@@ -100,7 +100,7 @@ async def secret_command_ok(raw_args: str) -> dict[str, int]:
     return {"chars": len(raw_args)}
 
 
-def test_commands(corpus: list[Any], capture: Any, no_leaks: Any) -> None:
+def test_no_secret_leaks_through_commands(corpus: list[Any], capture: Any, no_leaks: Any) -> None:
     replies: list[str] = []
     with capture() as logs:
         for secret in corpus:
@@ -175,7 +175,7 @@ def test_registration_receipts(
     no_leaks(logs, [], path="register_plugin and register_all receipts")
 
 
-def test_media_delivery(
+def test_no_secret_leaks_through_media_delivery(
     corpus: list[Any], capture: Any, no_leaks: Any, media_host: Any, media_file: Path
 ) -> None:
     token = next(s for s in corpus if s.kind == "telegram")

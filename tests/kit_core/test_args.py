@@ -27,7 +27,7 @@ def args_untyped(value: object) -> Any:
 # --- each helper's schema --------------------------------------------------------------------
 
 
-def test_str_arg_schema() -> None:
+def test_str_arg_gives_a_string_schema_with_its_keywords() -> None:
     spec = str_arg("Thread id", required=True, example="123", min_length=1)
     assert isinstance(spec, ArgSpec)
     assert dict(spec.schema) == {"type": "string", "description": "Thread id", "minLength": 1}
@@ -36,7 +36,7 @@ def test_str_arg_schema() -> None:
     assert spec.has_example
 
 
-def test_str_arg_minimal() -> None:
+def test_str_arg_with_a_description_alone_is_optional_without_example() -> None:
     spec = str_arg("Thread id")
     assert dict(spec.schema) == {"type": "string", "description": "Thread id"}
     assert spec.required is False
@@ -77,7 +77,7 @@ def test_number_arg_copies_bounds() -> None:
     }
 
 
-def test_bool_arg_schema() -> None:
+def test_bool_arg_gives_a_boolean_schema_and_keeps_a_false_example() -> None:
     spec = bool_arg("Include archived", required=True, example=False)
     assert dict(spec.schema) == {"type": "boolean", "description": "Include archived"}
     assert spec.required is True

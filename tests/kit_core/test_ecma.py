@@ -57,7 +57,7 @@ from kit_core._ecma_syntax import PatternError
         ("(?:ab)+c", "xxababc", True),  # searched for anywhere, as JSON Schema says
     ],
 )
-def test_ecma_semantics(pattern: str, text: str, ecma: bool) -> None:
+def test_a_pattern_matches_as_ecma_262_reads_it(pattern: str, text: str, ecma: bool) -> None:
     assert compile_ecma(pattern).search(text) is ecma
 
 

@@ -802,7 +802,7 @@ def test_the_decorated_function_and_its_spec() -> None:
     assert spec.parameters == spec.schema["parameters"]
 
 
-def test_spec_defaults() -> None:
+def test_a_tool_spec_defaults_to_no_emoji_no_check_and_sync() -> None:
     spec = spec_of(tool(toolset="t")(schema_handler))
     assert spec.emoji == ""
     assert spec.check_fn is None
@@ -835,7 +835,7 @@ def test_definition_of_a_supplied_schema_without_a_name_carries_the_name() -> No
     assert definition["function"]["parameters"] == schema_supplied()["parameters"]
 
 
-def test_async_handlers() -> None:
+def test_an_async_handler_is_declared_async() -> None:
     async def notes_fetch(args: Any, **kwargs: Any) -> str:
         """Fetch a note."""
         return "{}"

@@ -119,7 +119,7 @@ def test_changing_a_copy_changes_neither_the_snapshot_nor_other_copies() -> None
         {"s": "x" * 10_000, "list": list(range(5000))},
     ],
 )
-def test_layouts(value: Any) -> None:
+def test_a_copy_has_the_layout_and_types_of_the_value(value: Any) -> None:
     assert typed(Snapshot(value).copy()) == typed(value)
 
 

@@ -153,7 +153,7 @@ def dict_handler(args: Any, **kwargs: Any) -> dict[str, Any]:
         (dict_handler, False, ["HPK125"]),
     ],
 )
-def test_handler_rules(handler: Any, is_async: bool, rules: list[str]) -> None:
+def test_each_handler_shape_gives_its_rules(handler: Any, is_async: bool, rules: list[str]) -> None:
     assert rules_of(handler_findings("acme_x", handler, is_async)) == rules
 
 

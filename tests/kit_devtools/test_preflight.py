@@ -124,7 +124,9 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[str, 
         (BASE + "provides_tools: demo_x\n", [("HPK057", "error")]),
     ],
 )
-def test_manifest_rules(tmp_path: Path, manifest: str, expected: list[tuple[str, str]]) -> None:
+def test_each_manifest_problem_gives_its_rule(
+    tmp_path: Path, manifest: str, expected: list[tuple[str, str]]
+) -> None:
     assert rules(plugin(tmp_path, manifest, source())) == expected
 
 
@@ -264,7 +266,9 @@ def test_json_shape_and_exit_status(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert data["verdict_by"].startswith("hermes-plugin-kit")
 
 
-def test_text_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_text_report_lists_what_is_declared_and_registered(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     directory = plugin(tmp_path, BASE + "provides_tools: [demo_x]\n", source(("demo_x",)))
     assert main(["preflight", str(directory)]) == 0
     out = capsys.readouterr().out.splitlines()
@@ -504,7 +508,9 @@ def test_every_example_passes_preflight(example: Path) -> None:
     }
 
 
-def test_ci_workflow(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_ci_workflow_syncs_checks_tests_and_runs_preflight(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     directory = plugin(tmp_path, BASE + 'requires_hermes: ">=0.17.0"\n', source())
     assert main(["preflight", str(directory), "--ci-workflow"]) == 0
     text = capsys.readouterr().out

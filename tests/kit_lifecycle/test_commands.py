@@ -522,7 +522,9 @@ def test_exceptions_propagate_unchanged() -> None:
 ELAPSED = r"elapsed_ms=\d+\.\d{2}"
 
 
-def test_slash_logs(caplog: pytest.LogCaptureFixture) -> None:
+def test_a_slash_command_logs_its_call_and_outcome_without_secrets(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     caplog.set_level(logging.DEBUG)
 
     def handler(raw: str) -> str:
@@ -555,7 +557,9 @@ def test_slash_result_type_is_the_handlers(caplog: pytest.LogCaptureFixture) -> 
     assert RESULT_SECRET not in records_text(caplog)
 
 
-def test_async_slash_logs(caplog: pytest.LogCaptureFixture) -> None:
+def test_an_async_slash_command_logs_its_call_and_outcome_without_secrets(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     caplog.set_level(logging.DEBUG)
 
     async def handler(raw: str) -> None:
@@ -600,7 +604,9 @@ def test_slash_failure_logs_the_type_only(caplog: pytest.LogCaptureFixture, is_a
     assert RAW_SECRET not in logged
 
 
-def test_cli_logs(caplog: pytest.LogCaptureFixture) -> None:
+def test_a_cli_command_logs_its_call_and_outcome_without_secrets(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     caplog.set_level(logging.DEBUG)
 
     def setup(parser: argparse.ArgumentParser) -> None:

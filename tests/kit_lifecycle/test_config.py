@@ -542,7 +542,7 @@ def fresh() -> Iterator[tuple[logging.Logger, str]]:
 FORMAT = "%(asctime)s %(levelname)s %(name)s %(message)s"
 
 
-def test_off_by_default(fresh: tuple[logging.Logger, str]) -> None:
+def test_stderr_logging_is_off_by_default(fresh: tuple[logging.Logger, str]) -> None:
     logger, env_var = fresh
     assert configure_stderr_logging(logger, env_var=env_var) is None
     assert logger.handlers == []
@@ -578,7 +578,7 @@ def test_default_true_applies_when_unset(fresh: tuple[logging.Logger, str]) -> N
     assert logger.handlers == [handler]
 
 
-def test_the_handler(
+def test_switched_on_stderr_logging_writes_info_lines_in_the_kit_format(
     fresh: tuple[logging.Logger, str],
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
@@ -622,7 +622,9 @@ def test_the_logger_level_is_raised_to_info(
     assert logger.level == after
 
 
-def test_idempotent(fresh: tuple[logging.Logger, str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_configuring_stderr_logging_twice_adds_one_handler(
+    fresh: tuple[logging.Logger, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     logger, env_var = fresh
     monkeypatch.setenv(env_var, "1")
     first = configure_stderr_logging(logger, env_var=env_var)
@@ -645,7 +647,9 @@ def test_other_handlers_are_left_alone(
     assert logger.handlers == [existing, handler]
 
 
-def test_thread_safe(fresh: tuple[logging.Logger, str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_configuring_stderr_logging_from_threads_adds_one_handler(
+    fresh: tuple[logging.Logger, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     logger, env_var = fresh
     monkeypatch.setenv(env_var, "true")
     real_stream_handler = logging.StreamHandler

@@ -426,7 +426,7 @@ def test_a_hook_name_attribute_no_longer_declares_a_hook() -> None:
 # --- logs ------------------------------------------------------------------------------------
 
 
-def test_success_logs(caplog: pytest.LogCaptureFixture) -> None:
+def test_a_hook_logs_its_call_and_outcome_without_secrets(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG)
 
     def add_context(**kwargs: Any) -> Any:

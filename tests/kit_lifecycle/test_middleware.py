@@ -351,7 +351,9 @@ def test_a_non_callable_next_call_is_passed_through() -> None:
 # --- logs ----------------------------------------------------------------------------------
 
 
-def test_success_logs(caplog: pytest.LogCaptureFixture) -> None:
+def test_middleware_logs_its_call_and_outcome_without_secrets(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     caplog.set_level(logging.DEBUG)
     real = RealCall(result=f"output {RESULT_SECRET}")
 

@@ -35,7 +35,7 @@ RECEIPT_ORDER = (
 LOGGER = "lc_receipt_tests"
 
 
-def test_the_prefix() -> None:
+def test_the_receipt_prefix_is_the_earlier_kits() -> None:
     assert RECEIPT_PREFIX == "hermes_plugin_kit: registered plugin lifecycle"
 
 
@@ -128,7 +128,7 @@ def test_the_exact_receipt_is_logged_once_and_returned(caplog: pytest.LogCapture
     ]
 
 
-def test_an_empty_summary(caplog: pytest.LogCaptureFixture) -> None:
+def test_an_empty_summary_says_none_for_every_surface(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO)
     receipt = log_registration_summary(logging.getLogger(LOGGER), "p", RegistrationSummary())
     assert receipt == (

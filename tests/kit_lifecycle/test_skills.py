@@ -45,7 +45,9 @@ def test_the_declaration_is_frozen(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("name", ["a", "A1", "with_underscore", "with-dash", "MiXeD-09_x"])
-def test_valid_names(name: str, tmp_path: Path) -> None:
+def test_a_bare_name_of_letters_digits_dashes_and_underscores_is_kept(
+    name: str, tmp_path: Path
+) -> None:
     assert plugin_skill(name, tmp_path / "SKILL.md", "D.").name == name
 
 

@@ -32,7 +32,7 @@ def test_the_payload_is_frozen(image: Path) -> None:
         payload.spoiler = True  # type: ignore[misc]
 
 
-def test_home_is_expanded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_path_under_home_is_expanded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HOME", str(tmp_path))
     (tmp_path / "a.png").write_bytes(b"png")
     assert MediaPayload("~/a.png").path == tmp_path / "a.png"

@@ -94,7 +94,7 @@ def test_a_blocked_spoiler_builds_no_client(host: FakeHost, image: Path) -> None
         ("telegram:123456789", 123456789, None),
     ],
 )
-def test_explicit_routes(
+def test_an_explicit_target_sends_to_its_chat_and_topic(
     host: FakeHost, image: Path, target: str, chat: int | str, thread: int | None
 ) -> None:
     result = deliver_media(spoiler(image), target)

@@ -226,7 +226,7 @@ def test_the_oldest_marker_is_evicted_beyond_the_bound() -> None:
     assert all(store.is_armed(name) for name in ("a", "c", "d"))
 
 
-def test_clear_all_counts(host: FakeHost) -> None:
+def test_clear_all_drops_every_marker_and_counts_them(host: FakeHost) -> None:
     store = MarkerStore()
     store.arm("a")
     store.arm("b")
