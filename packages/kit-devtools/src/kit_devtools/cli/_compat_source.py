@@ -23,7 +23,9 @@ from kit_devtools.testing._manifest import (
 __all__ = [
     "absent_member_findings",
     "absolute_import_findings",
+    "first_place",
     "is_own_package",
+    "member_since",
     "moved_name_findings",
     "named_members",
     "own_import_findings",
@@ -296,25 +298,25 @@ def absent_member_findings(
     that error's finding."""
     found: list[Finding] = []
     for member, places in sorted(context_members_named(root).items()):
-        if release.offers(member) or (
-            isinstance(failed, AttributeError) and repr(member) in str(failed)
-        ):
+        since = member_since(member, release)  # None: not a member (HPK506 is about those)
+        if since is None or (isinstance(failed, AttributeError) and repr(member) in str(failed)):
             continue
-        since = first_release(lambda r, m=member: r.offers(m))
-        if since is None or version_key(since.version) <= version_key(release.version):
-            continue  # not a member (HPK506 is about names no release has)
-        more = f" (and {len(places) - 1} more)" if len(places) > 1 else ""
-        found.append(
-            finding(
-                "HPK507",
-                places[0] + more,
-                member=member,
-                release=release.label,
-                since=since.label,
-                version=since.version,
-            )
-        )
+        found.append(finding("HPK507", first_place(places), member=member, release=release.label,
+                             since=since.label, version=since.version))  # fmt: skip
     return found
+
+
+def member_since(member: str, release: HostRelease) -> HostRelease | None:
+    """The release that brought the ``PluginContext`` member, when it is newer than
+    ``release``; None when it is not (or no release has it)."""
+    since = first_release(lambda r: r.offers(member))
+    newer = since is not None and version_key(since.version) > version_key(release.version)
+    return since if newer else None
+
+
+def first_place(places: list[str]) -> str:
+    """The first of the places a member is named, and how many more there are."""
+    return places[0] + (f" (and {len(places) - 1} more)" if len(places) > 1 else "")
 
 
 def source_root(plugin: LoadedPlugin) -> Path | None:
