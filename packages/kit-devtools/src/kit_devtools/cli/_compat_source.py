@@ -7,10 +7,10 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Final
+from typing import Final, cast
 
 from kit_core.hermes import HostRelease, first_release, version_key
-from kit_devtools.cli._moved_names import scan
+from kit_devtools.cli._moved_names import is_getattr, scan
 from kit_devtools.cli.findings import E, Finding, Rule, W, declare, finding
 from kit_devtools.testing import LoadedPlugin
 from kit_devtools.testing._manifest import (
@@ -69,6 +69,7 @@ declare("compat", {
 
 _SKIPPED_DIRS: Final = frozenset({"__pycache__", "node_modules", "venv", "build", "dist"})
 _TEST_DIRS: Final = frozenset({"tests", "test"})
+_LOOKUPS: Final = frozenset({"getattr", "hasattr"})
 
 
 def python_files(root: Path) -> Iterator[Path]:
@@ -271,16 +272,11 @@ def context_members_named(root: Path) -> dict[str, list[str]]:
             ):
                 member = node.attr
             elif (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Name)
-                and node.func.id in {"getattr", "hasattr"}
-                and len(node.args) >= 2
+                is_getattr(node, _LOOKUPS)
                 and isinstance(node.args[0], ast.Name)
                 and node.args[0].id in names
-                and isinstance(node.args[1], ast.Constant)
-                and isinstance(node.args[1].value, str)
             ):
-                member = node.args[1].value
+                member = str(cast("ast.Constant", node.args[1]).value)
             if member is not None:
                 line = getattr(node, "lineno", 0)
                 found.setdefault(member, []).append(f"{path.relative_to(base)} line {line}")
