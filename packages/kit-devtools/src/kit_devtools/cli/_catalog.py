@@ -285,7 +285,7 @@ def catalog_entry(
     address = https_repo(remote) if remote else ""
     manifest = report.manifest
     kind = str(manifest.get("kind") or "standalone").strip().lower()
-    registered = report.registered or {"tools": [], "hooks": [], "middleware": []}
+    registered = report.registered or dict.fromkeys(("tools", "hooks", "middleware"), ())
     env: list[Any] = manifest.get("requires_env") or []
     data: dict[str, Any] = {
         "name": str(manifest.get("name") or report.key),
@@ -298,9 +298,7 @@ def catalog_entry(
         "tier": tier,
         "category": category or CATALOG_CATEGORY_OF_KIND.get(kind, "tools"),
         "capabilities": {
-            "provides_tools": list(registered["tools"]),
-            "provides_hooks": list(registered["hooks"]),
-            "provides_middleware": list(registered["middleware"]),
+            **{f"provides_{kind}": list(names) for kind, names in registered.items()},
             "requires_env": [_env_name(e) for e in (env if isinstance(env, list) else [])],
         },
     }

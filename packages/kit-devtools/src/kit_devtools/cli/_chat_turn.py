@@ -36,10 +36,7 @@ def delivered_lines(host: InMemoryHost) -> list[str]:
     sent = host.sent_messages
     if not sent:
         return []
-    chat = ":".join(
-        SIMULATED_CHAT[k]
-        for k in ("HERMES_SESSION_PLATFORM", "HERMES_SESSION_CHAT_ID", "HERMES_SESSION_THREAD_ID")
-    )
+    chat = ":".join(SIMULATED_CHAT.values())  # platform:chat id:thread id
     lines = [
         f"sent in the simulated chat turn ({chat}, session"
         f" {host.session_env.get(SESSION_ID_VARIABLE)}; recorded, nothing left this machine):"

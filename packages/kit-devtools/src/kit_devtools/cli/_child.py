@@ -13,8 +13,6 @@ _INTERNET = (socket.AF_INET, socket.AF_INET6)
 
 def _refuse_internet() -> None:
     """Opening an IPv4 or IPv6 connection raises; local sockets are untouched."""
-    connect = socket.socket.connect
-    connect_ex = socket.socket.connect_ex
 
     def guarded(original: Any) -> Any:
         def call(self: socket.socket, address: Any) -> Any:
@@ -28,8 +26,8 @@ def _refuse_internet() -> None:
 
         return call
 
-    socket.socket.connect = guarded(connect)
-    socket.socket.connect_ex = guarded(connect_ex)
+    socket.socket.connect = guarded(socket.socket.connect)
+    socket.socket.connect_ex = guarded(socket.socket.connect_ex)
 
 
 if __name__ == "__main__":

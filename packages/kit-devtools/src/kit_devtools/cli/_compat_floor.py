@@ -82,8 +82,7 @@ def uses_of(
     found: dict[tuple[str, str], Use] = {}
     for call in calls:
         use = _context_use(call)
-        key = ("context", use.detail)
-        found.setdefault(key, use)
+        found.setdefault(("context", use.detail), use)
     for hook in sorted(set(hooks)):
         since = first_release(lambda r, h=hook: h in r.hooks)
         found[("hook", hook)] = Use("hook", hook, f"hook {hook}", since)
@@ -98,8 +97,7 @@ def uses_of(
             found[("surface", surface)] = Use("surface", surface, detail, since)
     for name in manifest_fields:
         since = first_release(lambda r, n=name: n in r.manifest)
-        use = Use("manifest", name, f"plugin.yaml {name}", since, raises_floor=False)
-        found[("manifest", name)] = use
+        found[("manifest", name)] = Use("manifest", name, f"plugin.yaml {name}", since, False)
     return list(found.values())
 
 

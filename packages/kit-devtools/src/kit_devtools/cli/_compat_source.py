@@ -7,10 +7,10 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Final
+from typing import Final, cast
 
 from kit_core.hermes import HostRelease, first_release, version_key
-from kit_devtools.cli._moved_names import scan
+from kit_devtools.cli._moved_names import is_getattr, scan
 from kit_devtools.cli.findings import E, Finding, Rule, W, declare, finding
 from kit_devtools.testing import LoadedPlugin
 from kit_devtools.testing._manifest import (
@@ -23,7 +23,9 @@ from kit_devtools.testing._manifest import (
 __all__ = [
     "absent_member_findings",
     "absolute_import_findings",
+    "first_place",
     "is_own_package",
+    "member_since",
     "moved_name_findings",
     "named_members",
     "own_import_findings",
@@ -67,6 +69,7 @@ declare("compat", {
 
 _SKIPPED_DIRS: Final = frozenset({"__pycache__", "node_modules", "venv", "build", "dist"})
 _TEST_DIRS: Final = frozenset({"tests", "test"})
+_LOOKUPS: Final = frozenset({"getattr", "hasattr"})
 
 
 def python_files(root: Path) -> Iterator[Path]:
@@ -269,16 +272,11 @@ def context_members_named(root: Path) -> dict[str, list[str]]:
             ):
                 member = node.attr
             elif (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Name)
-                and node.func.id in {"getattr", "hasattr"}
-                and len(node.args) >= 2
+                is_getattr(node, _LOOKUPS)
                 and isinstance(node.args[0], ast.Name)
                 and node.args[0].id in names
-                and isinstance(node.args[1], ast.Constant)
-                and isinstance(node.args[1].value, str)
             ):
-                member = node.args[1].value
+                member = str(cast("ast.Constant", node.args[1]).value)
             if member is not None:
                 line = getattr(node, "lineno", 0)
                 found.setdefault(member, []).append(f"{path.relative_to(base)} line {line}")
@@ -296,25 +294,25 @@ def absent_member_findings(
     that error's finding."""
     found: list[Finding] = []
     for member, places in sorted(context_members_named(root).items()):
-        if release.offers(member) or (
-            isinstance(failed, AttributeError) and repr(member) in str(failed)
-        ):
+        since = member_since(member, release)  # None: not a member (HPK506 is about those)
+        if since is None or (isinstance(failed, AttributeError) and repr(member) in str(failed)):
             continue
-        since = first_release(lambda r, m=member: r.offers(m))
-        if since is None or version_key(since.version) <= version_key(release.version):
-            continue  # not a member (HPK506 is about names no release has)
-        more = f" (and {len(places) - 1} more)" if len(places) > 1 else ""
-        found.append(
-            finding(
-                "HPK507",
-                places[0] + more,
-                member=member,
-                release=release.label,
-                since=since.label,
-                version=since.version,
-            )
-        )
+        found.append(finding("HPK507", first_place(places), member=member, release=release.label,
+                             since=since.label, version=since.version))  # fmt: skip
     return found
+
+
+def member_since(member: str, release: HostRelease) -> HostRelease | None:
+    """The release that brought the ``PluginContext`` member, when it is newer than
+    ``release``; None when it is not (or no release has it)."""
+    since = first_release(lambda r: r.offers(member))
+    newer = since is not None and version_key(since.version) > version_key(release.version)
+    return since if newer else None
+
+
+def first_place(places: list[str]) -> str:
+    """The first of the places a member is named, and how many more there are."""
+    return places[0] + (f" (and {len(places) - 1} more)" if len(places) > 1 else "")
 
 
 def source_root(plugin: LoadedPlugin) -> Path | None:

@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Mapping
-from typing import Final
+from typing import Final, TypeGuard
 
-__all__ = ["COPIED", "MOVED", "scan"]
+__all__ = ["COPIED", "MOVED", "is_getattr", "scan"]
 
 MOVED: Final[dict[str, tuple[str, ...]]] = {
     "gateway": (),
@@ -129,7 +129,7 @@ def scan(source: str, moved: Mapping[str, tuple[str, ...]] = MOVED) -> list[str]
                 module, _, name = dotted.rpartition(".")
                 if name in moved.get(module, ()):
                     hits.add(dotted)
-        elif _is_getattr(node):
+        elif is_getattr(node):
             name = node.args[1].value  # type: ignore[union-attr]
             hits.update(f"{m}.{name}" for m in named if name in moved.get(m, ()))
     return sorted(hits)
@@ -145,11 +145,14 @@ def _dotted(node: ast.expr) -> str | None:
     return ".".join([node.id, *reversed(parts)])
 
 
-def _is_getattr(node: ast.AST) -> bool:
+def is_getattr(
+    node: ast.AST, functions: frozenset[str] = frozenset({"getattr"})
+) -> TypeGuard[ast.Call]:
+    """Whether ``node`` is ``getattr(x, "name", ...)``, or another of ``functions`` so called."""
     return (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Name)
-        and node.func.id == "getattr"
+        and node.func.id in functions
         and len(node.args) >= 2
         and isinstance(node.args[1], ast.Constant)
         and isinstance(node.args[1].value, str)

@@ -43,7 +43,6 @@ for v2: ``hermes_cli.plugins_manifest._KNOWN_MANIFEST_FIELDS`` and its caller).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, cast
@@ -166,10 +165,6 @@ def declared_list(manifest: dict[str, Any], key: str) -> list[str]:
     return [item for item in cast("list[object]", raw) if isinstance(item, str)]
 
 
-def _unique(names: Iterable[str]) -> list[str]:
-    return list(dict.fromkeys(names))
-
-
 def _read_manifest(report: Preflight) -> bool:
     where = f"plugin {report.key} plugin.yaml"
     path = manifest_path(report.directory)
@@ -235,10 +230,9 @@ def _provides_shape(manifest: dict[str, Any], where: str) -> list[Finding]:
             found.append(finding("HPK057", where, key=key, problem="must be a list"))
             continue
         for item in cast("list[object]", raw):
-            if not isinstance(item, str):
-                found.append(finding("HPK057", where, key=key, problem=f"{item!r} is not a string"))
-            elif key == "provides_hooks" and item not in hooks:
-                found.append(finding("HPK057", where, key=key, problem=f"{item!r} is not a hook"))
+            what = "a string" if not isinstance(item, str) else "a hook"
+            if what == "a string" or (key == "provides_hooks" and item not in hooks):
+                found.append(finding("HPK057", where, key=key, problem=f"{item!r} is not {what}"))
     return found
 
 
@@ -263,11 +257,7 @@ def _static(report: Preflight) -> None:
 
 
 def _registered(plugin: LoadedPlugin) -> dict[str, list[str]]:
-    return {
-        "tools": _unique(plugin.tools),
-        "hooks": _unique(plugin.hooks),
-        "middleware": _unique(plugin.middleware),
-    }
+    return {kind: list(dict.fromkeys(getattr(plugin, kind))) for kind, _ in PROVIDES}
 
 
 def _probe(report: Preflight) -> None:

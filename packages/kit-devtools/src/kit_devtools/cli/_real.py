@@ -171,13 +171,7 @@ def disagreements(real: dict[str, Any], plugin: LoadedPlugin) -> list[str]:
     it; the in-memory host credits what it registered before raising)."""
     if not real["enabled"] and not plugin.enabled:
         return []
-    mine = {
-        "enabled": plugin.enabled,
-        "tools": len(plugin.tools),
-        "hooks": len(plugin.hooks),
-        "middleware": len(plugin.middleware),
-        "commands": len(plugin.commands),
-    }
+    mine = {"enabled": plugin.enabled, **{f: len(getattr(plugin, f)) for f in COMPARED[1:]}}
     found = [  # a field hermes does not report (middleware before 0.17.0) is not compared
         f"{field}: hermes {real[field]!r}, in memory {mine[field]!r}"
         for field in COMPARED

@@ -136,18 +136,22 @@ def counts(findings: Sequence[Finding]) -> Counts:
     )
 
 
-def as_json(data: dict[str, Any], receipts: Sequence[str], findings: Sequence[Finding]) -> str:
-    tally = counts(findings)
+def findings_json(data: dict[str, Any], findings: Sequence[Finding]) -> str:
+    """``data`` with the findings and their counts, as the ``--json`` reports print it."""
     return json.dumps(
-        {
-            **data,
-            "receipts": list(receipts),
-            "findings": [f.as_dict() for f in findings],
-            **tally._asdict(),
-        },
-        indent=2,
-        ensure_ascii=False,
-    )
+        {**data, "findings": [f.as_dict() for f in findings], **counts(findings)._asdict()},
+        indent=2, ensure_ascii=False,
+    )  # fmt: skip
+
+
+def findings_lines(findings: Sequence[Finding]) -> list[str]:
+    """The text reports' tail: each finding, then their counts."""
+    head = "findings:" if findings else "findings: none"
+    return [head, *("  " + f.line() for f in findings), counts(findings).line()]
+
+
+def as_json(data: dict[str, Any], receipts: Sequence[str], findings: Sequence[Finding]) -> str:
+    return findings_json({**data, "receipts": list(receipts)}, findings)
 
 
 def as_text(data: dict[str, Any], receipts: Sequence[str], findings: Sequence[Finding]) -> str:
@@ -181,10 +185,7 @@ def as_text(data: dict[str, Any], receipts: Sequence[str], findings: Sequence[Fi
     if cron is not None:
         how = cron["loaded_by"] or "none"
         lines.append(f"cron scheduler provider: {cron['name'] or '-'} (loaded by: {how})")
-    lines.append("findings:" if findings else "findings: none")
-    lines += ["  " + f.line() for f in findings]
-    lines.append(counts(findings).line())
-    return "\n".join(lines)
+    return "\n".join(lines + findings_lines(findings))
 
 
 def _tools_lines(data: dict[str, Any]) -> list[str]:

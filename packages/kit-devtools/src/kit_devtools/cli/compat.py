@@ -15,7 +15,6 @@ hook), and hermes functions a plugin imports, beyond the moved names.
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Sequence
 from pathlib import Path
@@ -31,6 +30,8 @@ from kit_core.hermes import (
 from kit_devtools.cli._compat_floor import SURFACES, Use, floor_of, uses_of
 from kit_devtools.cli._compat_source import (
     absent_member_findings,
+    first_place,
+    member_since,
     moved_name_findings,
     named_members,
     own_import_findings,
@@ -41,7 +42,8 @@ from kit_devtools.cli._compat_uses import Recorder, RecordingHost
 from kit_devtools.cli._load_rules import load_findings
 from kit_devtools.cli._manifest_rules import manifest_version_findings
 from kit_devtools.cli._provider_rules import memory_provider_of, model_provider_of
-from kit_devtools.cli._report import counts, not_loaded, plugin_heading
+from kit_devtools.cli._report import findings_json as render_json
+from kit_devtools.cli._report import findings_lines, not_loaded, plugin_heading
 from kit_devtools.cli._target import Target
 from kit_devtools.cli._tool_rules import signature_shape
 from kit_devtools.cli.findings import E, Finding, Rule, W, declare, finding
@@ -111,16 +113,6 @@ def _callback_findings(host: RecordingHost, plugin: LoadedPlugin) -> list[Findin
     return found
 
 
-def _availability_findings(uses: Sequence[Use]) -> list[Finding]:
-    found: list[Finding] = []
-    for use in uses:
-        if not use.raises_floor:
-            continue
-        if use.since is None:
-            found.append(finding("HPK506", use.detail, what=use.detail))
-    return found
-
-
 def _requires_hermes(
     plugin: LoadedPlugin, floor: HostRelease, because: Sequence[Use]
 ) -> tuple[list[Finding], list[str]]:
@@ -154,12 +146,11 @@ def _late_member_notes(root: Path, floor: HostRelease, uses: Sequence[Use]) -> l
     members = {m for r in known_releases() for m in r.context} - used
     notes: list[str] = []
     for member, places in sorted(named_members(root, members).items()):
-        since = first_release(lambda r, m=member: r.offers(m))
-        if since is None or version_key(since.version) <= version_key(floor.version):
+        since = member_since(member, floor)
+        if since is None:
             continue
-        more = f" (and {len(places) - 1} more)" if len(places) > 1 else ""
         notes.append(
-            f"the source names .{member} ({places[0]}{more}), a PluginContext member that"
+            f"the source names .{member} ({first_place(places)}), a PluginContext member that"
             f" came with {since.label}, and register() did not use it: if the plugin calls"
             f" it later (in a handler or a hook), its floor is {since.version}"
         )
@@ -193,7 +184,8 @@ def compat_report(target: Target) -> tuple[dict[str, Any], list[Finding]]:
     uses = uses_of(recorder.calls, plugin.hooks, plugin.middleware, surfaces, manifest)
     skill_findings, skill_uses = _skill_path_findings(recorder, host.release)
     uses += skill_uses
-    findings += _availability_findings(uses)
+    findings += [finding("HPK506", u.detail, what=u.detail) for u in uses
+                 if u.raises_floor and u.since is None]  # fmt: skip
     # a str skill path register() failed on is load_findings' HPK503 already; the recording
     # also finds one whose error register() caught
     findings += [f for f in skill_findings if f not in findings]
@@ -263,13 +255,6 @@ def compat_report(target: Target) -> tuple[dict[str, Any], list[Finding]]:
     return data, findings
 
 
-def render_json(data: dict[str, Any], findings: Sequence[Finding]) -> str:
-    return json.dumps(
-        {**data, "findings": [f.as_dict() for f in findings], **counts(findings)._asdict()},
-        indent=2, ensure_ascii=False,
-    )  # fmt: skip
-
-
 def render_text(data: dict[str, Any], findings: Sequence[Finding]) -> str:
     plugin = data["plugin"]
     state = "loaded" if plugin["enabled"] else not_loaded(plugin["error"])
@@ -289,7 +274,4 @@ def render_text(data: dict[str, Any], findings: Sequence[Finding]) -> str:
         tail = " (older releases ignore it)" if late else ""
         lines.append(f"  {since:>8}  {use['detail']}{tail}")
     lines += [f"note: {n}" for n in data["notes"]]
-    lines.append("findings:" if findings else "findings: none")
-    lines += ["  " + f.line() for f in findings]
-    lines.append(counts(findings).line())
-    return "\n".join(lines)
+    return "\n".join(lines + findings_lines(findings))
