@@ -42,6 +42,7 @@ from typing import Any, Final
 
 from kit_devtools.testing._provider_drive import (
     Drive,
+    add_suite,
     base_of,
     function,
     hermes_version,
@@ -358,19 +359,4 @@ def drive_registered(kind: str, options: dict[str, Any]) -> list[dict[str, Any]]
     return [{"provider": str(name), **drive(engine, hermes_version())}]
 
 
-def run(target: Any, host: Any = None, **options: Any) -> Any:
-    """The context-engine suite: ``target`` (an engine, its class, or a plugin directory
-    whose ``register`` registers one) driven on ``host`` (the in-memory host when None, or a
-    :class:`~kit_devtools.testing.RealHost`)."""
-    from kit_devtools.testing._contract_run import run_suite
-
-    return run_suite(KIND, target, host, drive, options)
-
-
-def _register() -> None:
-    from kit_devtools.testing.contracts import SUITES
-
-    SUITES[KIND] = run
-
-
-_register()
+add_suite(KIND, drive)

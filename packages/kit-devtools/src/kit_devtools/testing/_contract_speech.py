@@ -33,6 +33,7 @@ from typing import Any, Final, cast
 
 from kit_devtools.testing._provider_drive import (
     Drive,
+    add_suite,
     attribute,
     base_of,
     function,
@@ -299,30 +300,9 @@ def drive_registered(kind: str, options: dict[str, Any]) -> list[dict[str, Any]]
     ]
 
 
-def run_tts(target: Any, host: Any = None, **options: Any) -> Any:
-    """The TTS suite: ``target`` (a provider, its class, or a plugin directory whose
-    ``register`` registers one) driven on ``host`` (in-memory when None, or a RealHost)."""
-    from kit_devtools.testing._contract_run import run_suite
-
-    return run_suite("tts", target, host, _driver("tts"), options)
-
-
-def run_transcription(target: Any, host: Any = None, **options: Any) -> Any:
-    """The transcription suite, as :func:`run_tts` for speech-to-text providers."""
-    from kit_devtools.testing._contract_run import run_suite
-
-    return run_suite("transcription", target, host, _driver("transcription"), options)
-
-
 def _driver(kind: str) -> Callable[[Any, str, frozenset[str]], dict[str, Any]]:
     return lambda provider, _version, builtins: drive_kind(kind, provider, builtins, None)
 
 
-def _register() -> None:
-    from kit_devtools.testing.contracts import SUITES
-
-    SUITES["tts"] = run_tts
-    SUITES["transcription"] = run_transcription
-
-
-_register()
+add_suite("tts", _driver("tts"))
+add_suite("transcription", _driver("transcription"))
