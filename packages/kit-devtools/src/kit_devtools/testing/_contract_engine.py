@@ -100,14 +100,10 @@ def drive(engine: Any, version: str, builtins: frozenset[str] = frozenset()) -> 
         )
         return done.result()
     name = done.call("name", lambda: engine.name, rule="must be readable", fix="return a str")
-    if not isinstance(name, str) or not name.strip():
-        done.broke(
-            "name",
-            "must be a non-empty string",
-            f"it is {name!r}: no context.engine value selects it",
-            "return a short identifier such as 'lcm'",
-        )
-    elif name == BUILTIN_NAME:
+    why = "no context.engine value selects it"
+    if not done.blank("name", name, why, "return a short identifier such as 'lcm'") and (
+        name == BUILTIN_NAME
+    ):
         done.broke(
             "name",
             "must not be the built-in engine's name",

@@ -62,14 +62,8 @@ def drive(profile: Any, version: str, builtins: frozenset[str]) -> dict[str, Any
         return done.result()
     name = getattr(profile, "name", None)
     done.checked.append("name")
-    if not isinstance(name, str) or not name.strip():
-        done.broke(
-            "name",
-            "must be a non-empty string",
-            f"it is {name!r}: no provider setting selects it",
-            "name the provider ('acme-llm')",
-        )
-    elif name in builtins:
+    why = "no provider setting selects it"
+    if not done.blank("name", name, why, "name the provider ('acme-llm')") and name in builtins:
         done.broke(
             "name",
             "must not be a bundled provider's name",

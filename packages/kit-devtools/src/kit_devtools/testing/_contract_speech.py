@@ -89,13 +89,8 @@ def drive_kind(
 def _name(done: Drive, provider: Any, builtins: frozenset[str]) -> str | None:
     """The registry's key for the provider; None when the registry refuses it."""
     name = done.call("name", lambda: provider.name, rule="must be readable", fix="return a str")
-    if not isinstance(name, str) or not name.strip():
-        done.broke(
-            "name",
-            "must be a non-empty string",
-            f"it is {name!r}: the registry raises ValueError and the plugin does not load",
-            "return a short lowercase identifier",
-        )
+    why = "the registry raises ValueError and the plugin does not load"
+    if done.blank("name", name, why, "return a short lowercase identifier"):
         return None
     key = name.strip().lower()
     if key in builtins:

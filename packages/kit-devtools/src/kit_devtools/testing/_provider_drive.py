@@ -38,6 +38,13 @@ class Drive:
             self.broke(member, rule, f"raised {type(exc).__name__}: {exc}", fix)
             return None
 
+    def blank(self, member: str, value: Any, why: str, fix: str) -> bool:
+        """Whether ``value`` is no non-empty string (a violation of ``member``)."""
+        if isinstance(value, str) and value.strip():
+            return False
+        self.broke(member, "must be a non-empty string", f"it is {value!r}: {why}", fix)
+        return True
+
     def result(self, absent: str = "") -> dict[str, Any]:
         return {"checked": self.checked, "violations": self.violations, "absent": absent}
 
