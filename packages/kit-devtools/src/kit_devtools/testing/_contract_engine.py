@@ -38,7 +38,7 @@ from __future__ import annotations
 import copy
 import json
 import os
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from kit_devtools.testing._provider_drive import (
     Drive,
@@ -46,6 +46,7 @@ from kit_devtools.testing._provider_drive import (
     base_of,
     function,
     hermes_version,
+    normalized,
     plugin_owned,
     raised_type_error,
     version_tuple,
@@ -219,9 +220,9 @@ def _tools(done: Drive, engine: Any) -> list[str]:
             "return a list of {'name', 'description', 'parameters'} schemas",
         )
         return []
-    normalize = function("agent.memory_manager", "normalize_tool_schema") or _normalized
+    normalize = function("agent.memory_manager", "normalize_tool_schema") or normalized
     names: list[str] = []
-    for raw in schemas:  # pyright: ignore[reportUnknownVariableType]
+    for raw in cast("list[Any]", schemas):
         schema = normalize(raw)
         if schema is None:
             done.broke(
@@ -233,19 +234,6 @@ def _tools(done: Drive, engine: Any) -> list[str]:
             continue
         names.append(str(schema["name"]))
     return names
-
-
-def _normalized(schema: Any) -> dict[str, Any] | None:
-    """``normalize_tool_schema`` where hermes lacks it: a wrapped schema unwrapped; None
-    without a non-empty string name."""
-    if not isinstance(schema, dict):
-        return None
-    found: dict[str, Any] = schema  # pyright: ignore[reportUnknownVariableType]
-    inner = found.get("function")
-    if found.get("type") == "function" and isinstance(inner, dict):
-        found = inner  # pyright: ignore[reportUnknownVariableType]
-    name = found.get("name")
-    return found if isinstance(name, str) and name else None
 
 
 def _compress(done: Drive, engine: Any, version: tuple[int, ...]) -> list[dict[str, Any]]:

@@ -100,6 +100,19 @@ def plugin_owned(provider: object, module: str) -> bool:
     return owner == prefix or owner.startswith(prefix + ".")
 
 
+def normalized(schema: object) -> dict[str, Any] | None:
+    """``agent.memory_manager.normalize_tool_schema``: a bare function schema, or one
+    already wrapped as ``{"type": "function", "function": ...}``, unwrapped; None when it
+    has no non-empty string name."""
+    if not isinstance(schema, dict):
+        return None
+    found = cast("dict[str, Any]", schema)
+    if found.get("type") == "function" and isinstance(found.get("function"), dict):
+        found = cast("dict[str, Any]", found["function"])
+    name = found.get("name", "")
+    return found if isinstance(name, str) and name else None
+
+
 KIND_MODULES: dict[str, str] = {
     "context-engine": "_contract_engine",
     "tts": "_contract_speech",
