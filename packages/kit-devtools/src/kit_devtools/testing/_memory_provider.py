@@ -32,13 +32,11 @@ from typing import Any, Final, cast
 
 from kit_core.hermes import first_version, version_key
 from kit_devtools.testing._discovered_provider import Category, provider_from
+from kit_devtools.testing._memory_members import REQUIRED
 from kit_devtools.testing._provider_drive import normalized
 
 USER_NAMESPACE: Final = "_hermes_user_memory"
 """The namespace hermes imports a user-installed provider under (``plugins/memory``)."""
-
-REQUIRED: Final = ("name", "is_available", "initialize", "get_tool_schemas")
-"""``agent.memory_provider.MemoryProvider``'s abstract members."""
 
 
 @dataclass(frozen=True, slots=True)
