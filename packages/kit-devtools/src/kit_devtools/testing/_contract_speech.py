@@ -194,8 +194,7 @@ def _synthesize(
 
 def _kit_tts(provider: Any, key: str, output: str) -> Any:
     """0.19.0's call (``tools.tts_tool._dispatch_to_plugin_provider``), no ``tts:`` settings."""
-    written = provider.synthesize(TEXT, output, voice=None, model=None, speed=None, format="mp3")
-    return written if isinstance(written, str) and written else output
+    return provider.synthesize(TEXT, output, voice=None, model=None, speed=None, format="mp3")
 
 
 def _transcribe(
