@@ -38,13 +38,15 @@ from __future__ import annotations
 import copy
 import json
 import os
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from kit_devtools.testing._provider_drive import (
     Drive,
+    add_suite,
     base_of,
     function,
     hermes_version,
+    normalized,
     plugin_owned,
     raised_type_error,
     version_tuple,
@@ -99,14 +101,10 @@ def drive(engine: Any, version: str, builtins: frozenset[str] = frozenset()) -> 
         )
         return done.result()
     name = done.call("name", lambda: engine.name, rule="must be readable", fix="return a str")
-    if not isinstance(name, str) or not name.strip():
-        done.broke(
-            "name",
-            "must be a non-empty string",
-            f"it is {name!r}: no context.engine value selects it",
-            "return a short identifier such as 'lcm'",
-        )
-    elif name == BUILTIN_NAME:
+    why = "no context.engine value selects it"
+    if not done.blank("name", name, why, "return a short identifier such as 'lcm'") and (
+        name == BUILTIN_NAME
+    ):
         done.broke(
             "name",
             "must not be the built-in engine's name",
@@ -222,9 +220,9 @@ def _tools(done: Drive, engine: Any) -> list[str]:
             "return a list of {'name', 'description', 'parameters'} schemas",
         )
         return []
-    normalize = function("agent.memory_manager", "normalize_tool_schema") or _normalized
+    normalize = function("agent.memory_manager", "normalize_tool_schema") or normalized
     names: list[str] = []
-    for raw in schemas:  # pyright: ignore[reportUnknownVariableType]
+    for raw in cast("list[Any]", schemas):
         schema = normalize(raw)
         if schema is None:
             done.broke(
@@ -236,19 +234,6 @@ def _tools(done: Drive, engine: Any) -> list[str]:
             continue
         names.append(str(schema["name"]))
     return names
-
-
-def _normalized(schema: Any) -> dict[str, Any] | None:
-    """``normalize_tool_schema`` where hermes lacks it: a wrapped schema unwrapped; None
-    without a non-empty string name."""
-    if not isinstance(schema, dict):
-        return None
-    found: dict[str, Any] = schema  # pyright: ignore[reportUnknownVariableType]
-    inner = found.get("function")
-    if found.get("type") == "function" and isinstance(inner, dict):
-        found = inner  # pyright: ignore[reportUnknownVariableType]
-    name = found.get("name")
-    return found if isinstance(name, str) and name else None
 
 
 def _compress(done: Drive, engine: Any, version: tuple[int, ...]) -> list[dict[str, Any]]:
@@ -358,19 +343,4 @@ def drive_registered(kind: str, options: dict[str, Any]) -> list[dict[str, Any]]
     return [{"provider": str(name), **drive(engine, hermes_version())}]
 
 
-def run(target: Any, host: Any = None, **options: Any) -> Any:
-    """The context-engine suite: ``target`` (an engine, its class, or a plugin directory
-    whose ``register`` registers one) driven on ``host`` (the in-memory host when None, or a
-    :class:`~kit_devtools.testing.RealHost`)."""
-    from kit_devtools.testing._contract_run import run_suite
-
-    return run_suite(KIND, target, host, drive, options)
-
-
-def _register() -> None:
-    from kit_devtools.testing.contracts import SUITES
-
-    SUITES[KIND] = run
-
-
-_register()
+add_suite(KIND, drive)

@@ -19,7 +19,13 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from kit_devtools.testing._provider_drive import Drive, base_of, function, hermes_version
+from kit_devtools.testing._provider_drive import (
+    Drive,
+    add_suite,
+    base_of,
+    function,
+    hermes_version,
+)
 
 KIND: Final = "model-provider"
 MESSAGES: Final = ({"role": "user", "content": "Hello"},)
@@ -56,14 +62,8 @@ def drive(profile: Any, version: str, builtins: frozenset[str]) -> dict[str, Any
         return done.result()
     name = getattr(profile, "name", None)
     done.checked.append("name")
-    if not isinstance(name, str) or not name.strip():
-        done.broke(
-            "name",
-            "must be a non-empty string",
-            f"it is {name!r}: no provider setting selects it",
-            "name the provider ('acme-llm')",
-        )
-    elif name in builtins:
+    why = "no provider setting selects it"
+    if not done.blank("name", name, why, "name the provider ('acme-llm')") and name in builtins:
         done.broke(
             "name",
             "must not be a bundled provider's name",
@@ -150,19 +150,4 @@ def drive_registered(kind: str, options: dict[str, Any]) -> list[dict[str, Any]]
     return [{"provider": str(p.name), **drive(p, hermes_version(), builtins)} for p in found]
 
 
-def run(target: Any, host: Any = None, **options: Any) -> Any:
-    """The model-provider suite: ``target`` (a profile, or a plugin directory that registers
-    profiles with ``register_provider``) read on ``host`` (in-memory when None, or a
-    RealHost, which imports the directory as hermes' ``providers/`` discovery does)."""
-    from kit_devtools.testing._contract_run import run_suite
-
-    return run_suite(KIND, target, host, drive, options)
-
-
-def _register() -> None:
-    from kit_devtools.testing.contracts import SUITES
-
-    SUITES[KIND] = run
-
-
-_register()
+add_suite(KIND, drive)

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Final
 
+from kit_devtools.testing._contract_speech import BASES as SPEECH_BASES
 from kit_devtools.testing.contracts import ContractReport, Violation
 from kit_devtools.testing.host import InMemoryHost
 from kit_devtools.testing.real import RealHost, RealPlugin
@@ -28,25 +29,16 @@ PROVISION: Final = {
 }
 """Suite kind -> the key the in-memory host records its registrations under."""
 
-WHAT: Final = {
-    "context-engine": "a context engine",
-    "tts": "a TTS provider",
-    "transcription": "a transcription provider",
-    "model-provider": "a ProviderProfile",
+REGISTERS: Final = {
+    "context-engine": ("a context engine", "ctx.register_context_engine(engine)"),
+    "tts": ("a TTS provider", "register_tts_provider(provider)"),
+    "transcription": ("a transcription provider", "register_transcription_provider(provider)"),
+    "model-provider": (
+        "a ProviderProfile",
+        "providers.register_provider(profile) while the folder imports",
+    ),
 }
-"""Suite kind -> what a plugin of that kind registers, in a rule's words."""
-
-REGISTER: Final = {
-    "context-engine": "ctx.register_context_engine(engine)",
-    "model-provider": "providers.register_provider(profile) while the folder imports",
-}
-"""Kinds whose registration is not ``register_<kind>_provider`` -> how they register."""
-
-BASES: Final = {
-    "tts": "agent.tts_provider.TTSProvider",
-    "transcription": "agent.transcription_provider.TranscriptionProvider",
-}
-"""Kinds some releases lack -> the base class the release ships when it has the kind."""
+"""Suite kind -> what a plugin of that kind registers, in a rule's words, and how."""
 
 
 def run_suite(
@@ -58,7 +50,7 @@ def run_suite(
     memory = host if isinstance(host, InMemoryHost) else InMemoryHost()
     release = memory.release
     report = ContractReport(kind, _label(target), "memory")
-    base = BASES.get(kind)
+    base = ".".join(SPEECH_BASES[kind][:2]) if kind in SPEECH_BASES else None
     if base is not None and base not in release.functions:
         report.absent = f"hermes {release.version} has no {base} (no {kind} providers)"
         return report
@@ -136,10 +128,10 @@ def _not_loaded(error: str, version: str) -> Violation:
 
 def _none_kept(kind: str, warnings: list[str], version: str) -> Violation:
     said = f" (hermes: {warnings[-1]})" if warnings else ""
-    how = REGISTER.get(kind) or f"register_{PROVISION[kind]}_provider(provider)"
+    what, how = REGISTERS[kind]
     return Violation(
         "register",
-        f"must register {WHAT[kind]} hermes keeps",
+        f"must register {what} hermes keeps",
         f"hermes holds none from this plugin{said}",
         f"call {how}, with a provider hermes accepts",
         (version,),

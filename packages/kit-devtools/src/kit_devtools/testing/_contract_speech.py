@@ -33,6 +33,7 @@ from typing import Any, Final, cast
 
 from kit_devtools.testing._provider_drive import (
     Drive,
+    add_suite,
     attribute,
     base_of,
     function,
@@ -88,13 +89,8 @@ def drive_kind(
 def _name(done: Drive, provider: Any, builtins: frozenset[str]) -> str | None:
     """The registry's key for the provider; None when the registry refuses it."""
     name = done.call("name", lambda: provider.name, rule="must be readable", fix="return a str")
-    if not isinstance(name, str) or not name.strip():
-        done.broke(
-            "name",
-            "must be a non-empty string",
-            f"it is {name!r}: the registry raises ValueError and the plugin does not load",
-            "return a short lowercase identifier",
-        )
+    why = "the registry raises ValueError and the plugin does not load"
+    if done.blank("name", name, why, "return a short lowercase identifier"):
         return None
     key = name.strip().lower()
     if key in builtins:
@@ -198,8 +194,7 @@ def _synthesize(
 
 def _kit_tts(provider: Any, key: str, output: str) -> Any:
     """0.19.0's call (``tools.tts_tool._dispatch_to_plugin_provider``), no ``tts:`` settings."""
-    written = provider.synthesize(TEXT, output, voice=None, model=None, speed=None, format="mp3")
-    return written if isinstance(written, str) and written else output
+    return provider.synthesize(TEXT, output, voice=None, model=None, speed=None, format="mp3")
 
 
 def _transcribe(
@@ -299,30 +294,9 @@ def drive_registered(kind: str, options: dict[str, Any]) -> list[dict[str, Any]]
     ]
 
 
-def run_tts(target: Any, host: Any = None, **options: Any) -> Any:
-    """The TTS suite: ``target`` (a provider, its class, or a plugin directory whose
-    ``register`` registers one) driven on ``host`` (in-memory when None, or a RealHost)."""
-    from kit_devtools.testing._contract_run import run_suite
-
-    return run_suite("tts", target, host, _driver("tts"), options)
-
-
-def run_transcription(target: Any, host: Any = None, **options: Any) -> Any:
-    """The transcription suite, as :func:`run_tts` for speech-to-text providers."""
-    from kit_devtools.testing._contract_run import run_suite
-
-    return run_suite("transcription", target, host, _driver("transcription"), options)
-
-
 def _driver(kind: str) -> Callable[[Any, str, frozenset[str]], dict[str, Any]]:
     return lambda provider, _version, builtins: drive_kind(kind, provider, builtins, None)
 
 
-def _register() -> None:
-    from kit_devtools.testing.contracts import SUITES
-
-    SUITES["tts"] = run_tts
-    SUITES["transcription"] = run_transcription
-
-
-_register()
+add_suite("tts", _driver("tts"))
+add_suite("transcription", _driver("transcription"))

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from kit_devtools.testing._memory_lifecycle import MemoryLifecycle
-from kit_devtools.testing._memory_provider import normalized
+from kit_devtools.testing._provider_drive import normalized
 
 __all__ = ["ModelManager"]
 

@@ -32,12 +32,11 @@ from typing import Any, Final, cast
 
 from kit_core.hermes import first_version, version_key
 from kit_devtools.testing._discovered_provider import Category, provider_from
+from kit_devtools.testing._memory_members import REQUIRED
+from kit_devtools.testing._provider_drive import normalized
 
 USER_NAMESPACE: Final = "_hermes_user_memory"
 """The namespace hermes imports a user-installed provider under (``plugins/memory``)."""
-
-REQUIRED: Final = ("name", "is_available", "initialize", "get_tool_schemas")
-"""``agent.memory_provider.MemoryProvider``'s abstract members."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,19 +124,6 @@ def _checked(provider: object, how: str, core_tools: frozenset[str]) -> MemoryPr
                 continue
             tools.append(typed)
     return MemoryProviderLoad(provider, how, tuple(tools), tuple(problems))
-
-
-def normalized(schema: object) -> dict[str, Any] | None:
-    """``agent.memory_manager.normalize_tool_schema``: a bare function schema, or one
-    already wrapped as ``{"type": "function", "function": ...}``, unwrapped; None when it
-    has no non-empty string name."""
-    if not isinstance(schema, dict):
-        return None
-    found = cast("dict[str, Any]", schema)
-    if found.get("type") == "function" and isinstance(found.get("function"), dict):
-        found = cast("dict[str, Any]", found["function"])
-    name = found.get("name", "")
-    return found if isinstance(name, str) and name else None
 
 
 def _attempt(call: Any, what: str, problems: list[str]) -> Any:

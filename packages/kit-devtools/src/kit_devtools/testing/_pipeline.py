@@ -244,23 +244,6 @@ def emit_post_tool_call(
     discard_coroutines(results)
 
 
-def _transform_result(
-    state: HostState,
-    name: str,
-    args: Any,
-    result: Any,
-    context: dict[str, Any],
-    duration_ms: int,
-) -> Any:
-    if not state.has_hook("transform_tool_result"):
-        return result
-    observed = _observed(state, name, args, result, context, duration_ms, None)
-    results = invoke_hook(state, "transform_tool_result", **observed)
-    replacement = next((r for r in results if isinstance(r, str)), None)
-    discard_coroutines(results)
-    return result if replacement is None else replacement
-
-
 def handle_function_call(
     state: HostState,
     name: str,
@@ -347,7 +330,13 @@ def handle_function_call(
         duration_ms = int((time.monotonic() - started) * 1000)
         emit_post_tool_call(state, name, args, result, context, trace, duration_ms)
         try:
-            return _transform_result(state, name, args, result, context, duration_ms)
+            if not state.has_hook("transform_tool_result"):
+                return result
+            observed = _observed(state, name, args, result, context, duration_ms, None)
+            results = invoke_hook(state, "transform_tool_result", **observed)
+            replacement = next((r for r in results if isinstance(r, str)), None)
+            discard_coroutines(results)
+            return result if replacement is None else replacement
         except Exception:
             return result
     except Exception as exc:

@@ -11,7 +11,6 @@ members it drove (``checked``) and the rules broken (``violations``, each a dict
 from __future__ import annotations
 
 import importlib
-import inspect
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -38,6 +37,13 @@ class Drive:
         except Exception as exc:
             self.broke(member, rule, f"raised {type(exc).__name__}: {exc}", fix)
             return None
+
+    def blank(self, member: str, value: Any, why: str, fix: str) -> bool:
+        """Whether ``value`` is no non-empty string (a violation of ``member``)."""
+        if isinstance(value, str) and value.strip():
+            return False
+        self.broke(member, "must be a non-empty string", f"it is {value!r}: {why}", fix)
+        return True
 
     def result(self, absent: str = "") -> dict[str, Any]:
         return {"checked": self.checked, "violations": self.violations, "absent": absent}
@@ -94,15 +100,17 @@ def plugin_owned(provider: object, module: str) -> bool:
     return owner == prefix or owner.startswith(prefix + ".")
 
 
-def accepts(function: Any, keywords: list[str]) -> list[str]:
-    """The ``keywords`` ``function`` does not accept (none when it takes ``**kwargs``)."""
-    try:
-        parameters = inspect.signature(function).parameters
-    except (TypeError, ValueError):
-        return []
-    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
-        return []
-    return [k for k in keywords if k not in parameters]
+def normalized(schema: object) -> dict[str, Any] | None:
+    """``agent.memory_manager.normalize_tool_schema``: a bare function schema, or one
+    already wrapped as ``{"type": "function", "function": ...}``, unwrapped; None when it
+    has no non-empty string name."""
+    if not isinstance(schema, dict):
+        return None
+    found = cast("dict[str, Any]", schema)
+    if found.get("type") == "function" and isinstance(found.get("function"), dict):
+        found = cast("dict[str, Any]", found["function"])
+    name = found.get("name", "")
+    return found if isinstance(name, str) and name else None
 
 
 KIND_MODULES: dict[str, str] = {
@@ -121,3 +129,17 @@ def drive_registered(kind: str, options: dict[str, Any]) -> list[dict[str, Any]]
     module = importlib.import_module(f"kit_devtools.testing.{KIND_MODULES[kind]}")
     found: list[dict[str, Any]] = module.drive_registered(kind, options)
     return found
+
+
+def add_suite(kind: str, drive: Callable[[Any, str, frozenset[str]], dict[str, Any]]) -> None:
+    """Add ``kind``'s suite to ``contracts.SUITES``: ``suite(target, host=None, **options)``,
+    the providers ``target`` gives hermes driven by ``drive`` on ``host`` (the in-memory host
+    when None, or a RealHost: ``_contract_run.run_suite``)."""
+    from kit_devtools.testing.contracts import SUITES
+
+    def suite(target: Any, host: Any = None, **options: Any) -> Any:
+        from kit_devtools.testing._contract_run import run_suite
+
+        return run_suite(kind, target, host, drive, options)
+
+    SUITES[kind] = suite

@@ -16,6 +16,7 @@ it had none or none of its names is a property, appended after its other keys.
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import Any
 
 from kit_core.args import JSON_TYPES
@@ -52,28 +53,29 @@ def sanitize_definition(tool: dict[str, Any], *, adds_required: bool = False) ->
     return out
 
 
-def _strip_ref_siblings(node: Any) -> Any:
+def _bottom_up(node: Any, finish: Callable[[dict[str, Any]], Any]) -> Any:
+    """``node`` with every dict in it, its children done first, replaced by ``finish(dict)``."""
     items = as_list(node)
     if items is not None:
-        return [_strip_ref_siblings(item) for item in items]
+        return [_bottom_up(item, finish) for item in items]
     mapping = as_dict(node)
     if mapping is None:
         return node
-    out = {k: _strip_ref_siblings(v) for k, v in mapping.items()}
-    if "$ref" in out:
-        out.pop("default", None)
-    return out
+    return finish({k: _bottom_up(v, finish) for k, v in mapping.items()})
+
+
+def _strip_ref_siblings(node: Any) -> Any:
+    return _bottom_up(
+        node, lambda d: {k: v for k, v in d.items() if k != "default" or "$ref" not in d}
+    )
 
 
 def strip_nullable_unions(schema: Any) -> Any:
     """Collapse ``anyOf``/``oneOf`` unions with one non-null branch to that branch."""
-    items = as_list(schema)
-    if items is not None:
-        return [strip_nullable_unions(item) for item in items]
-    mapping = as_dict(schema)
-    if mapping is None:
-        return schema
-    stripped = {k: strip_nullable_unions(v) for k, v in mapping.items()}
+    return _bottom_up(schema, _collapse_union)
+
+
+def _collapse_union(stripped: dict[str, Any]) -> Any:
     for key in ("anyOf", "oneOf"):
         branches = as_list(stripped.get(key))
         if branches is None:

@@ -97,15 +97,8 @@ def check_provider(target: Any, *, kind: str, host: Any = None, **options: Any) 
     return suite(target, host=host, **options)
 
 
-_SUITE_MODULES: Final = (
-    "_contract_memory",
-    "_contract_engine",
-    "_contract_speech",
-    "_contract_model",
-)
-"""The modules that add a suite to :data:`SUITES` when imported."""
-
-
 def _load_suites() -> None:
-    for name in _SUITE_MODULES:
+    from kit_devtools.testing._provider_drive import KIND_MODULES
+
+    for name in ("_contract_memory", *KIND_MODULES.values()):
         importlib.import_module(f"kit_devtools.testing.{name}")
