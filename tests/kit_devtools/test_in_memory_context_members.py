@@ -319,7 +319,7 @@ def test_an_upstream_provider_registrar_returns_the_handle_that_takes_it_back(ki
     _, module, base_name, _ = PROVIDER_KINDS[kind]
     base = base_class(module, base_name) or object
     provider_class = type("KitmProvider", (base,), {"name": "kitm_backend"})
-    provider_class.__abstractmethods__ = frozenset()  # type: ignore[attr-defined]
+    provider_class.__abstractmethods__ = frozenset()
     _, ctx, _ = load(lambda ctx: None, version=release.version)
     provider = provider_class()
     handle = getattr(ctx, f"register_{kind}_provider")(provider)
