@@ -157,35 +157,26 @@ class HostGuard:
         fields: Mapping[str, Any],
     ) -> None:
         """Emit ``post_tool_call`` as this host does; a failure never reaches the caller."""
+        payload: dict[str, Any] = {**ctx, **fields}
         try:
             if self._emit is not None:
-                payload = {**ctx, **fields}
                 self._emit(
                     function_name=tool_name,
                     function_args=args,
                     result=result,
                     **_only(payload, self._emit_keys),
                 )
-            elif self._has_hook is not None:
-                if self._has_hook("post_tool_call"):
-                    self._plugins.invoke_hook(
-                        "post_tool_call",
-                        tool_name=tool_name,
-                        args=args,
-                        result=result,
-                        **ctx,
-                        **fields,
-                        middleware_trace=[],
-                    )
+                return
+            if self._has_hook is None:  # the payload a release without either builds inline
+                payload = {key: ctx.get(key, "") for key in LEGACY_POST_KEYS}
+                payload["duration_ms"] = fields.get("duration_ms", 0)
+            elif self._has_hook("post_tool_call"):
+                payload["middleware_trace"] = []
             else:
-                self._plugins.invoke_hook(
-                    "post_tool_call",
-                    tool_name=tool_name,
-                    args=args,
-                    result=result,
-                    **{key: ctx.get(key, "") for key in LEGACY_POST_KEYS},
-                    duration_ms=fields.get("duration_ms", 0),
-                )
+                return
+            self._plugins.invoke_hook(
+                "post_tool_call", tool_name=tool_name, args=args, result=result, **payload
+            )
         except Exception as exc:
             logger.warning(
                 "event=post_tool_call_failed tool=%s error_type=%s", tool_name, type(exc).__name__
