@@ -54,7 +54,7 @@ from typing import Any, Final, cast
 from kit_core import redact_text
 from kit_core._annotations import signature_of
 from kit_core._running_host import loaded
-from kit_core.envelope import error_envelope
+from kit_core.envelope import error_envelope as refusal  # the host never saw the call
 from kit_core.hermes import first_release
 from kit_media._host import HostUnavailableError, guard_context, import_host
 
@@ -86,11 +86,6 @@ def guard_missing_message() -> str:
         f"hermes' pre_tool_call guard ({names}) is not available; the host call was"
         f" refused rather than made unguarded: {where}"
     )
-
-
-def refusal(message: str, code: str) -> str:
-    """A kit-side refusal as a JSON string (the host never saw the call)."""
-    return error_envelope(message, code)
 
 
 class HostGuard:
