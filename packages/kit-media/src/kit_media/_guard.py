@@ -54,7 +54,7 @@ from typing import Any, Final, cast
 from kit_core import redact_text
 from kit_core._annotations import signature_of
 from kit_core._running_host import loaded
-from kit_core.envelope import error_envelope
+from kit_core.envelope import error_envelope as refusal  # the host never saw the call
 from kit_core.hermes import first_release
 from kit_media._host import HostUnavailableError, guard_context, import_host
 
@@ -86,11 +86,6 @@ def guard_missing_message() -> str:
         f"hermes' pre_tool_call guard ({names}) is not available; the host call was"
         f" refused rather than made unguarded: {where}"
     )
-
-
-def refusal(message: str, code: str) -> str:
-    """A kit-side refusal as a JSON string (the host never saw the call)."""
-    return error_envelope(message, code)
 
 
 class HostGuard:
@@ -157,35 +152,26 @@ class HostGuard:
         fields: Mapping[str, Any],
     ) -> None:
         """Emit ``post_tool_call`` as this host does; a failure never reaches the caller."""
+        payload: dict[str, Any] = {**ctx, **fields}
         try:
             if self._emit is not None:
-                payload = {**ctx, **fields}
                 self._emit(
                     function_name=tool_name,
                     function_args=args,
                     result=result,
                     **_only(payload, self._emit_keys),
                 )
-            elif self._has_hook is not None:
-                if self._has_hook("post_tool_call"):
-                    self._plugins.invoke_hook(
-                        "post_tool_call",
-                        tool_name=tool_name,
-                        args=args,
-                        result=result,
-                        **ctx,
-                        **fields,
-                        middleware_trace=[],
-                    )
+                return
+            if self._has_hook is None:  # the payload a release without either builds inline
+                payload = {key: ctx.get(key, "") for key in LEGACY_POST_KEYS}
+                payload["duration_ms"] = fields.get("duration_ms", 0)
+            elif self._has_hook("post_tool_call"):
+                payload["middleware_trace"] = []
             else:
-                self._plugins.invoke_hook(
-                    "post_tool_call",
-                    tool_name=tool_name,
-                    args=args,
-                    result=result,
-                    **{key: ctx.get(key, "") for key in LEGACY_POST_KEYS},
-                    duration_ms=fields.get("duration_ms", 0),
-                )
+                return
+            self._plugins.invoke_hook(
+                "post_tool_call", tool_name=tool_name, args=args, result=result, **payload
+            )
         except Exception as exc:
             logger.warning(
                 "event=post_tool_call_failed tool=%s error_type=%s", tool_name, type(exc).__name__

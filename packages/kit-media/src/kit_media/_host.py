@@ -17,14 +17,19 @@ SEND_MESSAGE_FUNCTION: Final = "tools.send_message_tool.send_message_tool"
 """The host handler kit-media delivers through (``HostRelease.functions`` name)."""
 
 
+def first_offering(function: str, fallback: str = "a newer hermes-agent") -> str:
+    """``"hermes-agent 0.17.0 or newer"``: the oldest modelled release that has
+    ``function`` (a ``HostRelease.functions`` name), else ``fallback``."""
+    release = first_release(lambda r: function in r.functions)
+    return f"{release.label} or newer" if release is not None else fallback
+
+
 def host_missing() -> str:
     """Why kit-media cannot deliver without hermes, naming the first release (from the
     host model) whose ``send_message`` it delivers through."""
-    release = first_release(lambda r: SEND_MESSAGE_FUNCTION in r.functions)
-    where = f"{release.label} or newer" if release is not None else "hermes-agent"
     return (
         "hermes-agent is not importable: kit-media delivers through the host's"
-        f" send_message; run inside {where}"
+        f" send_message; run inside {first_offering(SEND_MESSAGE_FUNCTION, 'hermes-agent')}"
     )
 
 

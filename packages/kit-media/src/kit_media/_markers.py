@@ -70,26 +70,11 @@ class MarkerStore:
 
     def arm(self, session_id: object) -> bool:
         """Arm (or re-arm, refreshing its age) the session's marker; whether one was armed."""
-        key = marker_key(session_id)
-        if key is None:
-            return False
-        with self._lock:
-            now = self._clock()
-            self._prune(now)
-            self._armed.pop(key, None)
-            self._armed[key] = now
-            while len(self._armed) > self.max_markers:
-                self._armed.popitem(last=False)
-        return True
+        return self._keyed(session_id, self._arm_key)
 
     def consume(self, session_id: object) -> bool:
         """Remove the session's marker; whether one was armed (and fresh)."""
-        key = marker_key(session_id)
-        if key is None:
-            return False
-        with self._lock:
-            self._prune(self._clock())
-            return self._armed.pop(key, None) is not None
+        return self._keyed(session_id, lambda key, _: self._armed.pop(key, None) is not None)
 
     def clear(self, session_id: object) -> bool:
         """Drop the session's marker without consuming a reply; whether one was armed."""
@@ -104,17 +89,29 @@ class MarkerStore:
 
     def is_armed(self, session_id: object) -> bool:
         """Whether the session has a fresh marker (does not consume it)."""
-        key = marker_key(session_id)
-        if key is None:
-            return False
-        with self._lock:
-            self._prune(self._clock())
-            return key in self._armed
+        return self._keyed(session_id, lambda key, _: key in self._armed)
 
     def __len__(self) -> int:
         with self._lock:
             self._prune(self._clock())
             return len(self._armed)
+
+    def _keyed(self, session_id: object, action: Callable[[str, float], bool]) -> bool:
+        """``action(key, now)`` under the lock after pruning; ``False`` for no session id."""
+        key = marker_key(session_id)
+        if key is None:
+            return False
+        with self._lock:
+            now = self._clock()
+            self._prune(now)
+            return action(key, now)
+
+    def _arm_key(self, key: str, now: float) -> bool:
+        self._armed.pop(key, None)
+        self._armed[key] = now
+        while len(self._armed) > self.max_markers:
+            self._armed.popitem(last=False)
+        return True
 
     def _prune(self, now: float) -> None:
         deadline = now - self.ttl_seconds

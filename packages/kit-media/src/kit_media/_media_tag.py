@@ -105,14 +105,10 @@ def delivery_extensions() -> frozenset[str]:
     return MEDIA_DELIVERY_EXTS
 
 
-def _extension_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """A path ending in a deliverable extension, and one inside a path before a character
-    that ends it (for the running host's table, compiled on first use)."""
-    return _patterns_for(delivery_extensions())
-
-
 @functools.cache
 def _patterns_for(extensions: frozenset[str]) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A path ending in a deliverable extension, and one inside a path before a character
+    that ends it (for a table such as the running host's, compiled on first use)."""
     alternation = "|".join(sorted((e[1:] for e in extensions), key=len, reverse=True))
     return (
         re.compile(rf"\.(?:{alternation})\Z", re.IGNORECASE),
@@ -219,7 +215,7 @@ def _path_problem(text: str, name: str) -> str | None:
             f" so it would send {_trimmed(name)!r} (another file) or nothing: {_FIX} so that"
             " its name ends in its extension"
         )
-    ending = _extension_patterns()[0].search(text)
+    ending = _patterns_for(delivery_extensions())[0].search(text)
     deliverable = ending is not None
     if deliverable != (_suffix(text) in delivery_extensions()):
         return (
@@ -269,7 +265,7 @@ def check_host_reads_back(message: str, path: Path, *, voice: bool) -> None:
 
 
 def _unknown_extension_problem(text: str, name: str) -> str | None:
-    inner = _extension_patterns()[1].search(text)
+    inner = _patterns_for(delivery_extensions())[1].search(text)
     if inner is not None:
         cut = PurePosixPath(text[: inner.end()]).name
         return (

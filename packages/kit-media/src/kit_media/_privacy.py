@@ -106,9 +106,9 @@ def scrub_host_result(
     (from the route, and those the result itself reports under id keys) and every
     id-shaped token are masked.
     """
-    ids = {i.strip() for i in raw_ids if i and i.strip()}
+    ids = _known(raw_ids)
     for key, value in result.items():
-        if _is_id_key(key) and isinstance(value, str | int) and not isinstance(value, bool):
+        if _is_id_value(key, value):
             ids |= set(route_ids(str(value)))
     redacted = cast("dict[str, Any]", redact(dict(result), tuple(secrets)))
     return cast("dict[str, Any]", _scrub(redacted, _id_pattern(ids), 0))
@@ -116,14 +116,18 @@ def scrub_host_result(
 
 def scrub_text(text: str, raw_ids: Iterable[str] = (), secrets: Iterable[str] = ()) -> str:
     """``text`` with secrets redacted, then known raw ids and id-shaped tokens masked."""
-    pattern = _id_pattern({i.strip() for i in raw_ids if i and i.strip()})
-    return _mask_text(redact_text(text, tuple(secrets)), pattern)
+    return _mask_text(redact_text(text, tuple(secrets)), _id_pattern(_known(raw_ids)))
 
 
-def _is_id_key(key: object) -> bool:
-    if not isinstance(key, str) or key in _KEPT_KEYS:
+def _known(raw_ids: Iterable[str]) -> set[str]:
+    return {i.strip() for i in raw_ids if i and i.strip()}
+
+
+def _is_id_value(key: object, value: object) -> bool:
+    """Whether ``value`` is an id held under an id key (masked whole)."""
+    if not isinstance(key, str) or key in _KEPT_KEYS or isinstance(value, bool):
         return False
-    return key in _ID_KEYS or key.endswith(("_id", "_ids"))
+    return isinstance(value, str | int) and (key in _ID_KEYS or key.endswith(("_id", "_ids")))
 
 
 def _id_pattern(ids: set[str]) -> re.Pattern[str] | None:
@@ -156,7 +160,7 @@ def _scrub(value: Any, known: re.Pattern[str] | None, depth: int) -> Any:
             shown = _mask_text(key, known) if isinstance(key, str) else key
             if key in _KEPT_KEYS and isinstance(item, str | int):
                 out[shown] = item
-            elif _is_id_key(key) and isinstance(item, str | int) and not isinstance(item, bool):
+            elif _is_id_value(key, item):
                 out[shown] = mask_route(str(item)) if key == "target" else mask_id(str(item))
             else:
                 out[shown] = _scrub(item, known, depth + 1)

@@ -267,20 +267,24 @@ def _interpret(reply: str, ids: list[str]) -> _Outcome:
         reason = f"the host's reply was a JSON {kind}, not an object"
         return _Outcome(False, reason, {"reply": parsed}, ids)
     data: dict[str, Any] = parsed  # pyright: ignore[reportUnknownVariableType]
+    reason = _failure(data)
+    return _Outcome(reason is None, reason, data, ids)
+
+
+def _failure(data: dict[str, Any]) -> str | None:
+    """Why a JSON object reply is no clean success, or ``None``."""
     warnings = _warnings(data)
     if data.get("error"):
         detail = f" ({warnings})" if warnings else ""
-        return _Outcome(False, f"{data['error']}{detail}", data, ids)
+        return f"{data['error']}{detail}"
     if data.get("success") is not True:
-        return _Outcome(False, "the host's reply did not report success", data, ids)
+        return "the host's reply did not report success"
     if data.get("skipped"):
         why = data.get("reason") or "skipped"
-        reason = f"the host skipped the send ({why}): nothing was delivered now"
-        return _Outcome(False, reason, data, ids)
+        return f"the host skipped the send ({why}): nothing was delivered now"
     if warnings:
-        reason = f"the host sent the message but not all media: {warnings}"
-        return _Outcome(False, reason, data, ids)
-    return _Outcome(True, None, data, ids)
+        return f"the host sent the message but not all media: {warnings}"
+    return None
 
 
 def _warnings(data: dict[str, Any]) -> str:
@@ -309,22 +313,16 @@ def _finish(
         suppression_armed=outcome.suppression_armed,
         suppression_note=outcome.suppression_note,
     )
-    if outcome.success:
-        logger.info(
-            "event=media_delivery_completed target=%s media_type=%s file=%s success=True",
-            display,
-            payload.media_type.value,
-            payload.file_name,
-        )
-    else:
-        logger.warning(
-            "event=media_delivery_completed target=%s media_type=%s file=%s success=False"
-            " reason=%s",
-            display,
-            payload.media_type.value,
-            payload.file_name,
-            scrub_text(_without_folders(raw_reason or "", payload.path), outcome.ids),
-        )
+    reason = scrub_text(_without_folders(raw_reason or "", payload.path), outcome.ids)
+    logger.log(
+        logging.INFO if outcome.success else logging.WARNING,
+        "event=media_delivery_completed target=%s media_type=%s file=%s success=%s%s",
+        display,
+        payload.media_type.value,
+        payload.file_name,
+        outcome.success,
+        "" if outcome.success else f" reason={reason}",
+    )
     return result
 
 

@@ -32,7 +32,8 @@ from collections.abc import Mapping
 from typing import Any, Final, cast
 
 from kit_core import redact_text
-from kit_media._guard import load_guard, refusal, run_guarded
+from kit_core.envelope import error_envelope as refusal
+from kit_media._guard import load_guard, run_guarded
 from kit_media._host import HostUnavailableError, guard_context, host_missing, import_host
 
 __all__ = ["SUPPORTED_HOST_TOOLS", "invoke_host_tool"]

@@ -20,6 +20,7 @@ import enum
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 from kit_media._checks import (
     IMAGE_SUFFIXES,
@@ -40,6 +41,10 @@ class MediaType(enum.StrEnum):
     AUTO = "auto"
     VOICE = "voice"
     DOCUMENT = "document"
+
+
+_DIRECTIVES: Final = {MediaType.VOICE: VOICE_DIRECTIVE, MediaType.DOCUMENT: DOCUMENT_DIRECTIVE}
+"""The host directive each media type puts before the ``MEDIA:`` line (``AUTO``: none)."""
 
 
 def _coerce_media_type(value: object) -> MediaType:
@@ -132,10 +137,5 @@ class MediaPayload:
 
     def to_message(self) -> str:
         """The ``send_message`` text: the caption, the directive, then ``MEDIA:<path>``."""
-        lines = [self.caption] if self.caption else []
-        if self.media_type is MediaType.VOICE:
-            lines.append(VOICE_DIRECTIVE)
-        elif self.media_type is MediaType.DOCUMENT:
-            lines.append(DOCUMENT_DIRECTIVE)
-        lines.append(media_line(self.path))
-        return "\n".join(lines)
+        lines = (self.caption, _DIRECTIVES.get(self.media_type), media_line(self.path))
+        return "\n".join(line for line in lines if line)

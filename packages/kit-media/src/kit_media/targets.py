@@ -114,16 +114,7 @@ def parse_delivery_target(target: object) -> ResolvedDeliveryTarget | None:
             f" use {_FORMS}, or just '{platform}' for its home channel"
         )
         raise MediaError(msg)
-    route = f"{platform}:{ref}"
-    display = mask_route(route)
-    return ResolvedDeliveryTarget(
-        requested=display,
-        display=display,
-        platform=platform,
-        kind="explicit",
-        host_target=route,
-        chat_ref=ref,
-    )
+    return _chat_target(platform, ref, "explicit")
 
 
 def resolve_origin() -> ResolvedDeliveryTarget:
@@ -145,15 +136,7 @@ def resolve_origin() -> ResolvedDeliveryTarget:
         )
         raise OriginUnavailableError(msg)
     ref = f"{chat_id}:{thread_id}" if thread_id and not _has_control(thread_id) else chat_id
-    route = f"{platform}:{ref}"
-    return ResolvedDeliveryTarget(
-        requested=ORIGIN,
-        display=mask_route(route),
-        platform=platform,
-        kind="origin",
-        host_target=route,
-        chat_ref=ref,
-    )
+    return _chat_target(platform, ref, "origin", requested=ORIGIN)
 
 
 def resolve_delivery_target(target: str) -> ResolvedDeliveryTarget:
@@ -170,6 +153,15 @@ def resolve_delivery_target(target: str) -> ResolvedDeliveryTarget:
     """
     parsed = parse_delivery_target(target)
     return resolve_origin() if parsed is None else parsed
+
+
+def _chat_target(
+    platform: str, ref: str, kind: TargetKind, requested: str | None = None
+) -> ResolvedDeliveryTarget:
+    """The target of route ``platform:ref``; ``requested`` defaults to its masked form."""
+    route = f"{platform}:{ref}"
+    display = mask_route(route)
+    return ResolvedDeliveryTarget(requested or display, display, platform, kind, route, ref)
 
 
 def _shown(text: str) -> str:
