@@ -116,8 +116,7 @@ def build_of(folder: str) -> str | None:
 def _folder_of(name: str) -> str | None:
     """Where ``name`` is imported from: its module's folder when imported, else where the
     import system would find it (without importing it); None when it is not installed."""
-    module = sys.modules.get(name)
-    path = getattr(module, "__file__", None) if module is not None else None
+    path = getattr(sys.modules.get(name), "__file__", None)
     if not isinstance(path, str):
         try:  # a top-level name: found, never imported
             spec = importlib.util.find_spec(name)

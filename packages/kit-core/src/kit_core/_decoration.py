@@ -28,12 +28,10 @@ def check_options(label: str, opts: dict[str, Any]) -> tuple[str, ...]:
     if opts["params"] is not None and opts["schema"] is not None:
         msg = f"{label}: schema and params are mutually exclusive; pass one of them"
         raise ToolDefinitionError(msg)
-    if not isinstance(opts["allow_undocumented"], bool):
-        msg = f"{label}: allow_undocumented must be a bool, got {opts['allow_undocumented']!r}"
-        raise ToolDefinitionError(msg)
-    if not isinstance(opts["validate_required"], bool):
-        msg = f"{label}: validate_required must be a bool, got {opts['validate_required']!r}"
-        raise ToolDefinitionError(msg)
+    for key in ("allow_undocumented", "validate_required"):
+        if not isinstance(opts[key], bool):
+            msg = f"{label}: {key} must be a bool, got {opts[key]!r}"
+            raise ToolDefinitionError(msg)
     if not isinstance(opts["emoji"], str):
         msg = f"{label}: emoji must be a str, got {opts['emoji']!r}"
         raise ToolDefinitionError(msg)

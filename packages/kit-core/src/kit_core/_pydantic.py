@@ -25,8 +25,7 @@ __all__ = ["ModelFields", "ModelRefused", "dumped", "is_model", "is_model_class"
 def _base_model() -> type | None:
     """pydantic's ``BaseModel``, when pydantic v2 is imported (``pydantic.main`` defines
     it; pydantic 1's, without ``model_validate``, is not taken for it)."""
-    main = sys.modules.get("pydantic.main")
-    found: Any = getattr(main, "BaseModel", None) if main is not None else None
+    found: Any = getattr(sys.modules.get("pydantic.main"), "BaseModel", None)
     return found if isinstance(found, type) and hasattr(found, "model_validate") else None
 
 
@@ -231,8 +230,7 @@ def _loc(loc: Sequence[object]) -> str:
 
 
 def _validation_error() -> type | None:
-    core = sys.modules.get("pydantic_core")
-    found: Any = getattr(core, "ValidationError", None) if core is not None else None
+    found: Any = getattr(sys.modules.get("pydantic_core"), "ValidationError", None)
     return found if isinstance(found, type) else None
 
 

@@ -270,22 +270,17 @@ def _object_schema(cls: type, need: Need) -> tuple[dict[str, Any], Convert | Non
         schema, converters = _fields_schema(
             cls, need, {n: hints[n] for n in fields}, needed, documented, defaults
         )
-        build = cast("Callable[..., Any]", cls)
-
-        def to_dataclass(value: Any) -> Any:
-            return build(
-                **{k: (converters[k](v) if k in converters else v) for k, v in value.items()}
-            )
-
-        return schema, to_dataclass
+        build, convert = cast("Callable[..., Any]", cls), _each_field(converters)
+        return schema, lambda value: build(**convert(value))
     typed_dict = cast("type", cls)
     needed = [n for n in hints if _required_key(typed_dict, n, hints[n])]
     schema, converters = _fields_schema(typed_dict, need, hints, needed, documented, {})
-    if not converters:
-        return schema, None
-    return schema, lambda value: {
-        k: (converters[k](v) if k in converters else v) for k, v in value.items()
-    }
+    return schema, (_each_field(converters) if converters else None)
+
+
+def _each_field(converters: dict[str, Convert]) -> Convert:
+    """An object's fields, each converted by its converter when it has one."""
+    return lambda value: {k: (converters[k](v) if k in converters else v) for k, v in value.items()}
 
 
 def _model_schema(cls: type, need: Need) -> tuple[dict[str, Any], Convert]:

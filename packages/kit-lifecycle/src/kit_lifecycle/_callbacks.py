@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
-from typing import Any
+import re
+from collections.abc import Callable, Iterable
+from typing import Any, Final
 
 from kit_core._annotations import signature_of
 from kit_lifecycle.errors import DeclarationError
+
+_SNAKE: Final = re.compile(r"[a-z][a-z0-9_]*")
 
 
 def callback_name(fn: object) -> str:
@@ -36,3 +39,18 @@ def require_kwargs_callback(label: str, fn: object) -> Callable[..., Any]:
 
 def is_async(fn: object) -> bool:
     return inspect.iscoroutinefunction(fn) or inspect.isasyncgenfunction(fn)
+
+
+def check_snake(what: str, value: str, example: str) -> str:
+    if not _SNAKE.fullmatch(value):
+        msg = f"{what} {value!r} must be lowercase snake_case like {example!r}"
+        raise DeclarationError(msg)
+    return value
+
+
+def did_you_mean(value: str, known: Iterable[str]) -> str:
+    """``"; did you mean 'x'?"`` naming the closest of ``known``, else ``"."``."""
+    import difflib  # here, not at import: only a misspelt name needs it
+
+    close = difflib.get_close_matches(value, sorted(known), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else "."

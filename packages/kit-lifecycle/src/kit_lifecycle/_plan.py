@@ -74,21 +74,18 @@ class Plan:
             self._put(self.tools, declaration.name, (declaration, handler), "tool name", where)
         elif isinstance(declaration, CommandSpec):
             cmd = declaration
-            slash = cmd.type is CommandType.SLASH
-            table, other = (
-                (self.commands, self.cli_commands) if slash else (self.cli_commands, self.commands)
+            kinds = [(self.commands, "command name"), (self.cli_commands, "CLI command name")]
+            (table, what), (other, other_what) = (
+                kinds if cmd.type is CommandType.SLASH else kinds[::-1]
             )
             if cmd.name in other:
-                first = self.places.get(
-                    ("CLI command name" if slash else "command name", cmd.name), "?"
-                )
+                first = self.places.get((other_what, cmd.name), "?")
                 msg = (
                     f"command name {cmd.name} is declared both as a slash command and a CLI"
                     f" command ({first} and {where}); give them different names so each is"
                     " clear in the receipt and in help"
                 )
                 raise RegistrationError(msg)
-            what = "command name" if slash else "CLI command name"
             self._put(table, cmd.name, cmd, what, where)
         elif isinstance(declaration, MiddlewareSpec):
             self._put(self.middlewares, declaration.kind, declaration, "middleware kind", where)

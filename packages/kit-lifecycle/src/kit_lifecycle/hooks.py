@@ -9,21 +9,19 @@ from __future__ import annotations
 import functools
 import inspect
 import logging
-import re
 from collections.abc import Callable, Sequence
-from typing import Any, Final, ParamSpec, TypeVar, cast
+from typing import Any, ParamSpec, TypeVar, cast
 
 from kit_core import HookSpec, declare
 from kit_core._call_log import success_level
 from kit_core.hermes import modelled_hooks
-from kit_lifecycle._callbacks import require_kwargs_callback
+from kit_lifecycle._callbacks import check_snake, did_you_mean, require_kwargs_callback
 from kit_lifecycle._observe import call_observed, call_observed_async
 from kit_lifecycle._secrets import EnvSecrets, attach, check_env_names
 from kit_lifecycle.errors import DeclarationError
 
 __all__ = ["hook"]
 
-_NAME: Final = re.compile(r"[a-z][a-z0-9_]*")
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
 
@@ -32,15 +30,9 @@ def _check_name(name: object, allow_unknown: bool) -> str:
     if not isinstance(name, str) or not name.strip():
         msg = f"hook name is required, e.g. @hook('pre_llm_call'); got {name!r}"
         raise DeclarationError(msg)
-    name = name.strip()
-    if not _NAME.fullmatch(name):
-        msg = f"hook name {name!r} must be lowercase snake_case like 'pre_llm_call'"
-        raise DeclarationError(msg)
+    name = check_snake("hook name", name.strip(), "pre_llm_call")
     if name not in modelled_hooks() and not allow_unknown:
-        import difflib  # here, not at import: only a misspelt hook name needs it
-
-        close = difflib.get_close_matches(name, sorted(modelled_hooks()), n=1, cutoff=0.6)
-        hint = f"; did you mean {close[0]!r}?" if close else "."
+        hint = did_you_mean(name, modelled_hooks())
         msg = (
             f"hook {name!r} is not a hook of any hermes-agent release the kit knows{hint} A"
             " host would store it and never call it. Pass allow_unknown=True only for a hook"
@@ -83,10 +75,10 @@ def hook(
             hooks, naming it; the decorator's verdict never depends on what is imported.)
     """
     hook_name = _check_name(name, allow_unknown)
-    env_names = check_env_names(f"@hook({hook_name!r})", requires_env)
+    label = f"@hook({hook_name!r})"
+    env_names = check_env_names(label, requires_env)
 
     def decorate(fn: Callable[_P, _R]) -> Callable[_P, _R]:
-        label = f"@hook({hook_name!r})"
         require_kwargs_callback(label, fn)
         if inspect.isasyncgenfunction(fn):
             msg = (

@@ -9,23 +9,21 @@ from __future__ import annotations
 import enum
 import functools
 import logging
-import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Final, ParamSpec, TypeVar, cast
+from typing import Any, ClassVar, ParamSpec, TypeVar, cast
 
 from kit_core import Declaration, declare
 from kit_core._call_log import success_level
 from kit_core.hermes import modelled_middleware
-from kit_lifecycle._callbacks import is_async, require_kwargs_callback
+from kit_lifecycle._callbacks import check_snake, did_you_mean, is_async, require_kwargs_callback
 from kit_lifecycle._observe import call_observed
 from kit_lifecycle._secrets import EnvSecrets, attach, check_env_names
 from kit_lifecycle.errors import DeclarationError
 
 __all__ = ["MiddlewareKind", "MiddlewareSpec", "middleware"]
 
-_KIND: Final = re.compile(r"[a-z][a-z0-9_]*")
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
 
@@ -58,16 +56,10 @@ def _kind(kind: object, allow_unknown: bool) -> str:
     if not isinstance(kind, str) or not kind.strip():
         msg = f"middleware kind is required, e.g. MiddlewareKind.TOOL_REQUEST; got {kind!r}"
         raise DeclarationError(msg)
-    value = kind.strip()
-    if not _KIND.fullmatch(value):
-        msg = f"middleware kind {value!r} must be lowercase snake_case like 'tool_request'"
-        raise DeclarationError(msg)
+    value = check_snake("middleware kind", kind.strip(), "tool_request")
     known = modelled_middleware()
     if value not in known and not allow_unknown:
-        import difflib  # here, not at import: only a misspelt kind needs it
-
-        close = difflib.get_close_matches(value, sorted(known), n=1, cutoff=0.6)
-        hint = f"; did you mean {close[0]!r}?" if close else "."
+        hint = did_you_mean(value, known)
         msg = (
             f"middleware kind {value!r} is not a middleware phase of any hermes-agent release"
             f" the kit knows{hint} Known kinds: {', '.join(sorted(known))}. A host would store"
@@ -125,10 +117,10 @@ def middleware(
             not a list of variable names.
     """
     value = _kind(kind, allow_unknown)
-    env_names = check_env_names(f"@middleware({value!r})", requires_env)
+    label = f"@middleware({value!r})"
+    env_names = check_env_names(label, requires_env)
 
     def decorate(fn: Callable[_P, _R]) -> Callable[_P, _R]:
-        label = f"@middleware({value!r})"
         require_kwargs_callback(label, fn)
         if is_async(fn):
             msg = (

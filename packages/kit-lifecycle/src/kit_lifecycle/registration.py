@@ -21,7 +21,7 @@ from kit_core._running_host import (
 from kit_core.hermes import first_release
 from kit_lifecycle._fail_closed import warn_fail_closed
 from kit_lifecycle._plan import Plan, collect
-from kit_lifecycle._rollback import Rollback
+from kit_lifecycle._rollback import Rollback, Surface
 from kit_lifecycle._secrets import EnvSecrets, secret_env_of
 from kit_lifecycle.skills import PluginSkill
 from kit_lifecycle.summary import RegistrationSummary, log_registration_summary
@@ -31,33 +31,25 @@ __all__ = ["register_plugin"]
 _NAMESPACE: Final = re.compile(r"[A-Za-z0-9_-]+")
 
 
-_SURFACE = {
-    "register_command": "slash commands",
-    "register_cli_command": "CLI commands",
-    "register_tool": "tools",
-    "register_middleware": "middleware",
-    "register_hook": "hooks",
-    "register_skill": "skills",
+_SURFACE: Final = {  # registrar: (the Plan table it registers, how a message names it)
+    "register_command": ("commands", "slash commands"),
+    "register_cli_command": ("cli_commands", "CLI commands"),
+    "register_tool": ("tools", "tools"),
+    "register_middleware": ("middlewares", "middleware"),
+    "register_hook": ("hooks", "hooks"),
+    "register_skill": ("skills", "skills"),
 }
 
 
 def _check_host(ctx: Any, plan: Plan, plugin_name: str, *, namespaces: bool = True) -> None:
-    needs = {
-        "register_command": plan.commands,
-        "register_cli_command": plan.cli_commands,
-        "register_tool": plan.tools,
-        "register_middleware": plan.middlewares,
-        "register_hook": plan.hooks,
-        "register_skill": plan.skills,
-    }
-    for registrar, items in needs.items():
-        if items and not callable(getattr(ctx, registrar, None)):
+    for registrar, (table, surface) in _SURFACE.items():
+        if getattr(plan, table) and not callable(getattr(ctx, registrar, None)):
             since = first_release(lambda r, member=registrar: r.offers(member))
             if since is not None and is_host_context(ctx):
                 msg = (
                     f"{running_label()} has no {registrar}(): it came with"
                     f" {since.label}. Upgrade hermes to {since.version} or later, or leave"
-                    f" the {_SURFACE[registrar]} out on this host (register_plugin takes a list"
+                    f" the {surface} out on this host (register_plugin takes a list"
                     " of the declarations to register)"
                 )
             else:
@@ -322,17 +314,12 @@ def _register(ctx: Any, plan: Plan, rollback: Rollback) -> None:
     for _, (spec, fn) in sorted(plan.tools.items()):  # by name (the keys, all different)
         kwargs = spec.register_kwargs(fn)
         rollback.run_with("tool", spec.name, register_tool, kwargs, kwargs["handler"])
-    for mw in sorted(plan.middlewares.values(), key=lambda m: m.kind):
-        rollback.run(
-            "middleware",
-            mw.kind,
-            lambda mw=mw: ctx.register_middleware(mw.kind, mw.callback),
-            mw.callback,
-        )
-    for hk in sorted(plan.hooks.values(), key=lambda h: h.name):
-        rollback.run(
-            "hook", hk.name, lambda hk=hk: ctx.register_hook(hk.name, hk.callback), hk.callback
-        )
+    surfaces: tuple[Surface, ...] = ("middleware", "hook")
+    for surface in surfaces:  # register_middleware(kind, callback), register_hook(name, callback)
+        table = plan.middlewares if surface == "middleware" else plan.hooks
+        registrar = f"register_{surface}"
+        for key, cb in sorted((key, spec.callback) for key, spec in table.items()):
+            rollback.run(surface, key, lambda r=registrar, k=key, cb=cb: getattr(ctx, r)(k, cb), cb)
     for skill in sorted(plan.skills.values(), key=lambda s: s.name):
         rollback.run(
             "skill",
