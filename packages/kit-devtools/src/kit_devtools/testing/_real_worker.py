@@ -111,9 +111,6 @@ class Worker:
         """The names hermes credited to those plugins (``tools``, ``hooks`` ...)."""
         return {str(n) for r in self.own() for n in getattr(r, f"{what}_registered", []) or []}
 
-    def own_tools(self) -> set[str]:
-        return self.own_credits("tools")
-
     def loaded(self) -> dict[str, Any]:
         """Per plugin key: ``list_plugins()``'s entry, the names hermes credited and what
         ``register()`` returned."""
@@ -136,9 +133,9 @@ class Worker:
         manager = self.manager
         registry = importlib.import_module("tools.registry").registry
         names = {str(getattr(getattr(r, "manifest", None), "name", "")) for r in self.own()}
-        hooks, middleware = self.own_credits("hooks"), self.own_credits("middleware")
+        tools, hooks, middleware = (self.own_credits(w) for w in ("tools", "hooks", "middleware"))
         return {
-            "tools": {n: registry.get_toolset_for_tool(n) for n in sorted(self.own_tools())},
+            "tools": {n: registry.get_toolset_for_tool(n) for n in sorted(tools)},
             "hooks": {k: len(v) for k, v in getattr(manager, "_hooks", {}).items() if k in hooks},
             "middleware": {
                 k: len(v) for k, v in getattr(manager, "_middleware", {}).items() if k in middleware
@@ -159,7 +156,7 @@ class Worker:
         }
 
     def definitions(self, toolsets: list[str] | None = None) -> list[dict[str, Any]]:
-        plugin_tools = self.own_tools()
+        plugin_tools = self.own_credits("tools")
         if toolsets is None:  # the plugins' tools, as the in-memory host lists them
             registry = importlib.import_module("tools.registry").registry
             toolsets = sorted({str(registry.get_toolset_for_tool(n)) for n in plugin_tools})
