@@ -210,19 +210,15 @@ class RealHost(WorkerProcess):
         """Start hermes with every plugin so far and read what it made of each."""
         self._start()
         loaded: dict[str, Any] = self._ask("loaded")
-        self._plugins = {
-            key: _plugin(key, info, path)
-            for key, info in loaded.items()
-            for path, _ in [self._path_of(key, info)]
-        }
+        self._plugins = {k: _plugin(k, info, self._path_of(k, info)) for k, info in loaded.items()}
         return loaded
 
-    def _path_of(self, key: str, info: Mapping[str, Any]) -> tuple[Path, str]:
+    def _path_of(self, key: str, info: Mapping[str, Any]) -> Path:
         name = str(info.get("listed", {}).get("name", key))
         for directory, manifest_name in self._directories:
             if key in (directory.name, manifest_name) or name == manifest_name:
-                return directory, name
-        return Path(), name
+                return directory
+        return Path()
 
     @property
     def plugins(self) -> Mapping[str, RealPlugin]:
