@@ -163,13 +163,12 @@ class RealHost(WorkerProcess):
             raise LookupError(f"{directory} is not a plugin directory (no plugin.yaml)")
         name = self._install(directory)
         loaded = self._start_and_read()
-        found = [p for p in self._plugins.values() if p.path == directory]
-        if not found:
+        plugin = next((p for p in self._plugins.values() if p.path == directory), None)
+        if plugin is None:
             raise PluginLoadError(
                 f"hermes did not discover {directory} (no plugin.yaml it reads, or it was"
                 f" not enabled as {name!r}); hermes listed {sorted(loaded)}"
             )
-        plugin = found[0]
         if not plugin.enabled:
             raise PluginLoadError(
                 f"{release_label(self.package_version)} did not load plugin {plugin.name!r}:"
