@@ -64,13 +64,17 @@ def coerce_tool_args(schema: Any, args: Any) -> Any:
     return found
 
 
+def _declares(node: dict[str, Any], kind: str) -> bool:
+    kinds = node.get("type")
+    listed = as_list(kinds)
+    return kinds == kind or (listed is not None and kind in listed)
+
+
 def _accepts(schema: Any, kind: str) -> bool:
     node = as_dict(schema)
     if node is None:
         return False
-    kinds = node.get("type")
-    listed = as_list(kinds)
-    if kinds == kind or (listed is not None and kind in listed):
+    if _declares(node, kind):
         return True
     for union in ("anyOf", "oneOf", "allOf"):
         branches = as_list(node.get(union))
@@ -158,11 +162,7 @@ def _allows_null(schema: Any) -> bool:
     node = as_dict(schema)
     if node is None:
         return False
-    kinds = node.get("type")
-    listed = as_list(kinds)
-    if kinds == "null" or (listed is not None and "null" in listed):
-        return True
-    if node.get("nullable") is True:
+    if _declares(node, "null") or node.get("nullable") is True:
         return True
     for union in ("anyOf", "oneOf"):
         variants = as_list(node.get(union))

@@ -16,19 +16,14 @@ __all__ = ["PluginLoadError", "PluginRefused", "load_failure", "where"]
 FRAMES: Final = 3
 """Frames of the traceback's end shown: the raising line and what called it."""
 
-_KIT: Final = ("kit_core", "kit_lifecycle", "kit_media", "hermes_plugin_kit", "kit_devtools")
+KIT: Final = ("kit_core", "kit_lifecycle", "kit_media", "hermes_plugin_kit", "kit_devtools")
 """The kit's packages: their frames (the host's loader, the kit's own checks raising) are
 not where the author's code went wrong."""
 
 
 def _kit_folders() -> tuple[str, ...]:
-    folders: list[str] = []
-    for name in _KIT:
-        module = sys.modules.get(name)
-        path = getattr(module, "__file__", None)
-        if isinstance(path, str):
-            folders.append(os.path.dirname(path) + os.sep)
-    return tuple(folders)
+    paths = [getattr(sys.modules.get(name), "__file__", None) for name in KIT]
+    return tuple(os.path.dirname(path) + os.sep for path in paths if isinstance(path, str))
 
 
 class PluginRefused(Exception):

@@ -335,34 +335,31 @@ def build_manifest(
     """
     fields = release.manifest if release is not None else ()
     cls = manifest_class(fields) if fields else PluginManifest
-    if cls is PluginManifest or release is None:
-        return PluginManifest(
-            name=name, version=str(data.get("version", "")),
-            description=data.get("description", ""), author=data.get("author", ""),
-            requires_env=data.get("requires_env", []),
-            provides_tools=data.get("provides_tools", []),
-            provides_hooks=data.get("provides_hooks", []),
-            source=source, path=path, kind=kind, key=key,
-        )  # fmt: skip
-    said = [] if warnings is None else warnings
-    raw_name: object = data.get("name", name)
+    newer = release if cls is not PluginManifest else None  # None: 0.19.0's fields alone
     hooks = data.get("provides_hooks", [])
-    if release.reads_hooks_spelling:  # 0.21.5 on read the old spelling too (#108371)
+    # 0.21.5 on read the old spelling too (#108371)
+    if newer is not None and newer.reads_hooks_spelling:
         hooks = data.get("provides_hooks", data.get("hooks", []))
+    author = data.get("author", "")
     values: dict[str, Any] = {
         "name": name, "version": str(data.get("version", "")),
-        "description": data.get("description", ""), "author": _author(data.get("author", "")),
+        "description": data.get("description", ""),
+        "author": author if newer is None else _author(author),
         "requires_env": data.get("requires_env", []),
         "provides_tools": data.get("provides_tools", []), "provides_hooks": hooks,
         "source": source, "path": path, "kind": kind, "key": key,
     }  # fmt: skip
+    if newer is None:
+        return PluginManifest(**values)
+    said = [] if warnings is None else warnings
+    raw_name: object = data.get("name", name)
     # in the order hermes warns: 0.20.1 reads the v2 fields before building the manifest,
     # 0.21.3 on evaluate them after ``capabilities`` among its keywords, 0.22.2 reads the
     # locales first
     if "provides_locales" in fields:
         ids, meta = _manifest_v2.locales(data.get("provides_locales"), key, said)
         values["provides_locales"], values["locale_metadata"] = ids, meta
-    known, types = release.manifest_known_fields, release.config_schema_types
+    known, types = newer.manifest_known_fields, newer.config_schema_types
     if "requires_hermes" in fields:
         values["requires_hermes"] = str(data.get("requires_hermes") or "").strip()
         values["capabilities"] = _manifest_v2.capabilities(data.get("capabilities"), raw_name, said)

@@ -47,10 +47,8 @@ def send_message(host: Any, args: Any, **_kwargs: Any) -> str:
         return json.dumps({"error": error}, ensure_ascii=False)
     platform, _, ref = str(target).partition(":")
     platform, ref = platform.strip().lower(), ref.strip()
-    chat_id = ref
     found = _CHAT_AND_THREAD.match(ref)
-    if found is not None:
-        chat_id = found[1]
+    chat_id = found[1] if found is not None else ref
     if not chat_id:
         variable = f"{platform.upper()}_HOME_CHANNEL"
         chat_id = host.session_env.get(variable) or os.getenv(variable, "")

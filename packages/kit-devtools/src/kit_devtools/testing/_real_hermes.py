@@ -28,6 +28,7 @@ from collections.abc import Callable, Mapping
 from types import ModuleType
 from typing import Any, Final
 
+from kit_devtools.testing._failure import KIT
 from kit_devtools.testing.host_names import hermes_top_level
 
 _MISSING: Final = object()
@@ -42,9 +43,6 @@ _baseline: set[str] = set()
 on a stand-in package's path, is taken out again with the stand-ins: hermes is never left
 half-imported for whatever runs next (a real host, a test booting hermes in its own home).
 """
-KIT: Final = frozenset(
-    {"kit_core", "kit_lifecycle", "kit_media", "hermes_plugin_kit", "kit_devtools"}
-)
 
 
 @functools.cache

@@ -120,8 +120,7 @@ class WorkerProcess:
         if not line:
             code = self._process.wait()
             raise self._died(f"it exited with code {code} during {what}")
-        message: dict[str, Any] = json.loads(line)
-        return message
+        return json.loads(line)
 
     def _died(self, why: str) -> RealHostDied:
         """The worker is gone: end what it left, and say why with its stderr's end (and

@@ -111,9 +111,6 @@ class Worker:
         """The names hermes credited to those plugins (``tools``, ``hooks`` ...)."""
         return {str(n) for r in self.own() for n in getattr(r, f"{what}_registered", []) or []}
 
-    def own_tools(self) -> set[str]:
-        return self.own_credits("tools")
-
     def loaded(self) -> dict[str, Any]:
         """Per plugin key: ``list_plugins()``'s entry, the names hermes credited and what
         ``register()`` returned."""
@@ -124,10 +121,7 @@ class Worker:
             name = getattr(module, "__name__", None)
             found[key] = {
                 "listed": listed.get(key, {}),
-                "tools": sorted(getattr(record, "tools_registered", []) or []),
-                "hooks": sorted(getattr(record, "hooks_registered", []) or []),
-                "middleware": sorted(getattr(record, "middleware_registered", []) or []),
-                "commands": sorted(getattr(record, "commands_registered", []) or []),
+                **{w: sorted(getattr(record, f"{w}_registered", []) or []) for w in _CREDITED},
                 "returned": _encode(_returned[name]) if name in _returned else None,
             }
         return found
@@ -139,9 +133,9 @@ class Worker:
         manager = self.manager
         registry = importlib.import_module("tools.registry").registry
         names = {str(getattr(getattr(r, "manifest", None), "name", "")) for r in self.own()}
-        hooks, middleware = self.own_credits("hooks"), self.own_credits("middleware")
+        tools, hooks, middleware = (self.own_credits(w) for w in ("tools", "hooks", "middleware"))
         return {
-            "tools": {n: registry.get_toolset_for_tool(n) for n in sorted(self.own_tools())},
+            "tools": {n: registry.get_toolset_for_tool(n) for n in sorted(tools)},
             "hooks": {k: len(v) for k, v in getattr(manager, "_hooks", {}).items() if k in hooks},
             "middleware": {
                 k: len(v) for k, v in getattr(manager, "_middleware", {}).items() if k in middleware
@@ -161,8 +155,8 @@ class Worker:
             ),
         }
 
-    def definitions(self, toolsets: list[str] | None) -> list[dict[str, Any]]:
-        plugin_tools = self.own_tools()
+    def definitions(self, toolsets: list[str] | None = None) -> list[dict[str, Any]]:
+        plugin_tools = self.own_credits("tools")
         if toolsets is None:  # the plugins' tools, as the in-memory host lists them
             registry = importlib.import_module("tools.registry").registry
             toolsets = sorted({str(registry.get_toolset_for_tool(n)) for n in plugin_tools})
@@ -179,13 +173,13 @@ class Worker:
         chosen = [d for d in found if d["function"]["name"] in plugin_tools]
         return sorted(chosen, key=lambda d: str(d["function"]["name"]))
 
-    def call_tool(self, name: str, args: Any, context: dict[str, Any]) -> Any:
-        return self.model_tools.handle_function_call(name, args, **context)
+    def call_tool(self, name: str, args: Any, context: dict[str, Any] | None = None) -> Any:
+        return self.model_tools.handle_function_call(name, args, **(context or {}))
 
-    def invoke_hook(self, name: str, kwargs: dict[str, Any]) -> Any:
-        return self.plugins.invoke_hook(name, **kwargs)
+    def invoke_hook(self, name: str, kwargs: dict[str, Any] | None = None) -> Any:
+        return self.plugins.invoke_hook(name, **(kwargs or {}))
 
-    def run_command(self, name: str, raw_args: str) -> Any:
+    def run_command(self, name: str, raw_args: str = "") -> Any:
         clean = name.lstrip("/").lower()
         handler = self.plugins.get_plugin_command_handler(clean)
         if handler is None:
@@ -272,33 +266,24 @@ class Worker:
         return None if provider is None else {"name": provider.name}
 
     def answer(self, request: dict[str, Any]) -> Any:
-        op = request["op"]
-        if op == "memory_provider":
-            return self.memory_provider(request["name"])
-        if op == "cron_provider":
-            return self.cron_provider(request["name"])
-        if op == "loaded":
-            return self.loaded()
-        if op == "registered":
-            return self.registered()
-        if op == "definitions":
-            return self.definitions(request.get("toolsets"))
-        if op == "call_tool":
-            return self.call_tool(request["name"], request["args"], request.get("context", {}))
-        if op == "invoke_hook":
-            return self.invoke_hook(request["name"], request.get("kwargs", {}))
-        if op == "run_command":
-            return self.run_command(request["name"], request.get("raw_args", ""))
-        if op == "run_cli":
-            return self.run_cli(list(request["argv"]))
+        op = request.pop("op")
+        if op == "exit":
+            os._exit(int(request.get("code", 0)))
         if op == "memory_contract":  # several providers, one after the other
             kwargs, bound = list(request["init_kwargs"]), float(request["bound"])
             return [self.memory_contract(n, kwargs, bound) for n in request["names"]]
-        if op == "drive_providers":
-            return self.drive_providers(request["kind"], request["plugin"], request["options"])
-        if op == "exit":
-            os._exit(int(request.get("code", 0)))
-        raise ValueError(f"unknown op {op!r}")
+        if op not in _OPS:
+            raise ValueError(f"unknown op {op!r}")
+        return getattr(self, op)(**request)
+
+
+_OPS = frozenset(
+    {"memory_provider", "cron_provider", "loaded", "registered", "definitions", "call_tool"}
+    | {"invoke_hook", "run_command", "run_cli", "drive_providers"}
+)
+"""The requests answered by the method of their name, with the request's other keys."""
+_CREDITED = ("tools", "hooks", "middleware", "commands")
+"""The names a plugin manager's record credits to its plugin (``<what>_registered``)."""
 
 
 def _sibling(relative: str) -> Any:

@@ -21,6 +21,7 @@ installed packagings (``.cache/hosts/<version>/lib/python3.11/site-packages``):
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
@@ -118,7 +119,7 @@ def final_delivery(
     if not is_silence(final_text):
         return final_text
     offered = release.silence_predicates
-    kind = display_kind_for_event(_Event(internal))
+    kind = display_kind_for_event(SimpleNamespace(internal=internal))
     if "silence_allowed" in offered:
         allowed = silence_allowed(kind, reply_expected)
     elif "is_machinery_display_kind" in offered:
@@ -126,10 +127,3 @@ def final_delivery(
     else:
         allowed = True
     return None if allowed else unexpected_silence_reply(release)
-
-
-class _Event:
-    """The one attribute of a ``MessageEvent`` :func:`display_kind_for_event` reads here."""
-
-    def __init__(self, internal: bool) -> None:
-        self.internal = internal

@@ -36,7 +36,8 @@ its newest release, ``newest`` the newest of all.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+import contextlib
+from collections.abc import Callable, Generator, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -147,7 +148,8 @@ def _hermes_projects_installed() -> set[tuple[str, Path]]:
     return set()
 
 
-def _real(request: pytest.FixtureRequest, choice: HostChoice) -> RealHost:
+@contextlib.contextmanager
+def _real(request: pytest.FixtureRequest, choice: HostChoice) -> Generator[RealHost]:
     try:
         python = choice.python()
     except _host_envs.HostEnvironmentError as exc:
@@ -162,7 +164,11 @@ def _real(request: pytest.FixtureRequest, choice: HostChoice) -> RealHost:
             _host_envs.install_project(python, project)
             installed.add((str(python), project))
 
-    return RealHost(python, prepare=prepare)
+    host = RealHost(python, prepare=prepare)
+    try:
+        yield host
+    finally:
+        host.close()
 
 
 def _param(request: pytest.FixtureRequest) -> HostChoice:
@@ -179,11 +185,8 @@ def real_host(request: pytest.FixtureRequest) -> Iterator[RealHost]:
     ``real_host.load(directory)`` has hermes' own plugin manager load it in a worker
     process; ``load()`` raises :class:`~kit_devtools.testing.PluginLoadError` when hermes
     does not load it. The worker ends at teardown."""
-    host = _real(request, _param(request))
-    try:
+    with _real(request, _param(request)) as host:
         yield host
-    finally:
-        host.close()
 
 
 @pytest.fixture
@@ -193,11 +196,8 @@ def any_host(request: pytest.FixtureRequest) -> Iterator[InMemoryHost | RealHost
     if not choice.real:
         yield InMemoryHost(strict=True, hermes=choice.version)
         return
-    host = _real(request, choice)
-    try:
+    with _real(request, choice) as host:
         yield host
-    finally:
-        host.close()
 
 
 @pytest.fixture
@@ -207,18 +207,17 @@ def memory_provider_contract(
     """``check(target, turn_bound=2.0)``: the memory-provider contract suite on this test's
     host (the in-memory host, or a real release ``--hermes`` selects)."""
     choice: HostChoice = getattr(request, "param", MEMORY)
-    host: InMemoryHost | RealHost = (
-        _real(request, choice) if choice.real else InMemoryHost(strict=True, hermes=choice.version)
-    )
+    with contextlib.ExitStack() as stack:
+        host: InMemoryHost | RealHost = (
+            stack.enter_context(_real(request, choice))
+            if choice.real
+            else InMemoryHost(strict=True, hermes=choice.version)
+        )
 
-    def check(target: Any, turn_bound: float = TURN_BOUND) -> ContractReport:
-        return check_memory_provider(target, host, turn_bound=turn_bound)
+        def check(target: Any, turn_bound: float = TURN_BOUND) -> ContractReport:
+            return check_memory_provider(target, host, turn_bound=turn_bound)
 
-    try:
         yield check
-    finally:
-        if isinstance(host, RealHost):
-            host.close()
 
 
 @pytest.fixture

@@ -163,13 +163,12 @@ class RealHost(WorkerProcess):
             raise LookupError(f"{directory} is not a plugin directory (no plugin.yaml)")
         name = self._install(directory)
         loaded = self._start_and_read()
-        found = [p for p in self._plugins.values() if p.path == directory]
-        if not found:
+        plugin = next((p for p in self._plugins.values() if p.path == directory), None)
+        if plugin is None:
             raise PluginLoadError(
                 f"hermes did not discover {directory} (no plugin.yaml it reads, or it was"
                 f" not enabled as {name!r}); hermes listed {sorted(loaded)}"
             )
-        plugin = found[0]
         if not plugin.enabled:
             raise PluginLoadError(
                 f"{release_label(self.package_version)} did not load plugin {plugin.name!r}:"
@@ -210,19 +209,15 @@ class RealHost(WorkerProcess):
         """Start hermes with every plugin so far and read what it made of each."""
         self._start()
         loaded: dict[str, Any] = self._ask("loaded")
-        self._plugins = {
-            key: _plugin(key, info, path)
-            for key, info in loaded.items()
-            for path, _ in [self._path_of(key, info)]
-        }
+        self._plugins = {k: _plugin(k, info, self._path_of(k, info)) for k, info in loaded.items()}
         return loaded
 
-    def _path_of(self, key: str, info: Mapping[str, Any]) -> tuple[Path, str]:
+    def _path_of(self, key: str, info: Mapping[str, Any]) -> Path:
         name = str(info.get("listed", {}).get("name", key))
         for directory, manifest_name in self._directories:
             if key in (directory.name, manifest_name) or name == manifest_name:
-                return directory, name
-        return Path(), name
+                return directory
+        return Path()
 
     @property
     def plugins(self) -> Mapping[str, RealPlugin]:
@@ -238,8 +233,7 @@ class RealHost(WorkerProcess):
         record whose a callback is), ``commands`` and ``cli_commands`` (name -> what
         hermes stored but the handler), ``skills`` (qualified names). hermes' bundled
         plugins' own registrations are left out."""
-        answer: dict[str, Any] = self._ask("registered")
-        return answer
+        return self._ask("registered")
 
     @property
     def tools(self) -> Mapping[str, str]:
@@ -273,9 +267,7 @@ class RealHost(WorkerProcess):
         the tool-search bridge by default (0.20.0 on) these are the schemas the model gets
         from ``tool_describe``, and directly with the bridge switched off
         (``tools.tool_search.enabled: off``), never the bridge itself."""
-        wanted = None if toolsets is None else list(toolsets)
-        found: list[dict[str, Any]] = self._ask("definitions", toolsets=wanted)
-        return found
+        return self._ask("definitions", toolsets=None if toolsets is None else list(toolsets))
 
     def call_tool(self, name: str, args: Any, **context: Any) -> Any:
         """One tool call through ``model_tools.handle_function_call`` (hooks, middleware,
@@ -284,8 +276,7 @@ class RealHost(WorkerProcess):
 
     def invoke_hook(self, hook_name: str, **kwargs: Any) -> list[Any]:
         """``hermes_cli.plugins.invoke_hook``: the callbacks' non-None results."""
-        found: list[Any] = self._ask("invoke_hook", name=hook_name, kwargs=kwargs)
-        return found
+        return self._ask("invoke_hook", name=hook_name, kwargs=kwargs)
 
     def run_command(self, name: str, raw_args: str = "") -> Any:
         """Slash command ``/name raw_args`` through hermes' registry of plugin commands
@@ -322,35 +313,24 @@ class RealHost(WorkerProcess):
             self._install(directory)
         self._start_and_read()
         init_kwargs = list(lifecycle(self.version or "0.0.0").init_kwargs)
-        found: list[dict[str, Any] | None] = self._ask(
-            "memory_contract",
-            names=names,
-            init_kwargs=init_kwargs,
-            bound=bound,
-        )
-        return found
+        return self._ask("memory_contract", names=names, init_kwargs=init_kwargs, bound=bound)
 
     def drive_providers(self, kind: str, plugin: str, **options: Any) -> list[dict[str, Any]]:
         """Drive the providers of ``kind`` (``context-engine``, ``tts`` ...) that the plugin
         of key ``plugin`` gave hermes' own registries, with the release's own calls (the
         contract suites' drivers, run in the worker): one result per provider."""
-        found: list[dict[str, Any]] = self._ask(
-            "drive_providers", kind=kind, plugin=plugin, options=options
-        )
-        return found
+        return self._ask("drive_providers", kind=kind, plugin=plugin, options=options)
 
     def memory_provider(self, folder: str) -> dict[str, Any] | None:
         """hermes' memory discovery on the installed folder ``folder`` (what
         ``memory.provider: <folder>`` loads, plugin.yaml or not): the provider's ``name``
         and the ``tools`` its memory manager offers, or None when it gets no provider."""
-        found: dict[str, Any] | None = self._ask("memory_provider", name=folder)
-        return found
+        return self._ask("memory_provider", name=folder)
 
     def cron_provider(self, folder: str) -> dict[str, Any] | None:
         """hermes' cron discovery on the installed folder ``folder`` (what ``cron.provider:
         <folder>`` loads, 0.18.0 on): the scheduler's ``name``, or None when it gets none."""
-        found: dict[str, Any] | None = self._ask("cron_provider", name=folder)
-        return found
+        return self._ask("cron_provider", name=folder)
 
     def run_cli(self, argv: Sequence[str]) -> Any:
         """``hermes <argv>`` against the plugins' terminal commands (the argparse tree
@@ -370,10 +350,7 @@ def _plugin(key: str, info: Mapping[str, Any], path: Path) -> RealPlugin:
         path=path,
         enabled=bool(listed.get("enabled")),
         error=listed.get("error"),
-        tools=tuple(info.get("tools", ())),
-        hooks=tuple(info.get("hooks", ())),
-        middleware=tuple(info.get("middleware", ())),
-        commands=tuple(info.get("commands", ())),
         listed=dict(listed),
         returned=value,
+        **{w: tuple(info.get(w, ())) for w in ("tools", "hooks", "middleware", "commands")},
     )
