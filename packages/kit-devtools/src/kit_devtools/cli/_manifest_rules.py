@@ -203,30 +203,21 @@ def manifest_version_findings(
     value: object = manifest.get("manifest_version")
     if value is None:
         return []
+    limit = release.installer_manifest_version
     try:
         number = int(cast("Any", value))
     except (TypeError, ValueError):
         # the loader (``hermes_cli.plugins_manifest._manifest_int``) warns and reads 1
-        return [
-            finding(
-                "HPK017",
-                where,
-                value=value,
-                why="it is not an integer",
-                release=release.label,
-                limit=release.installer_manifest_version,
-                two_from=first_version(lambda r: r.installer_manifest_version >= 2),
-            )
-        ]
-    # a release with no installer check (limit 0) refuses nothing
-    limit = release.installer_manifest_version
-    if limit and number > limit:
+        why = "it is not an integer"
+    else:
+        # a release with no installer check (limit 0) refuses nothing
+        if not limit or number <= limit:
+            return []
         why = f"{release.label}'s installer accepts manifest versions up to {limit}"
-        return [
-            finding("HPK017", where, value=value, why=why, release=release.label, limit=limit,
-                    two_from=first_version(lambda r: r.installer_manifest_version >= 2))
-        ]  # fmt: skip
-    return []  # fmt: skip
+    return [
+        finding("HPK017", where, value=value, why=why, release=release.label, limit=limit,
+                two_from=first_version(lambda r: r.installer_manifest_version >= 2))
+    ]  # fmt: skip
 
 
 def manifest_findings(plugin: LoadedPlugin, release: HostRelease) -> list[Finding]:
@@ -240,12 +231,7 @@ def manifest_findings(plugin: LoadedPlugin, release: HostRelease) -> list[Findin
     if "kind" not in manifest and plugin.kind == "standalone":  # a provider is re-kinded
         found.append(finding("HPK004", where))
     found += [
-        finding(
-            "HPK005",
-            where,
-            key=key,
-            logs_from=first_version(lambda r: bool(r.manifest_known_fields)),
-        )
+        unread_key(where, key)
         for key in manifest
         if key not in UPSTREAM_MANIFEST_KEYS | ADMISSION_KEYS
     ]
