@@ -13,8 +13,7 @@ from __future__ import annotations
 from string import Template
 from typing import Final
 
-from kit_core.hermes import HERMES_DISTRIBUTIONS
-from kit_devtools.cli._scaffold_kinds import GENERAL_PLUGIN_ENTRY_POINT, ProjectKind
+from kit_devtools.cli._scaffold_kinds import GENERAL_PLUGIN_ENTRY_POINT, provider_kind
 
 PLUGIN_YAML: Final = Template("""\
 name: $name
@@ -122,16 +121,6 @@ runs in (its `hermes_agent.plugins` entry point), or copy `src/$package` into
 It needs nothing but hermes itself, so the copy is enough.
 """)
 
-CONTEXT_ENGINE: Final = ProjectKind(
-    description="A hermes-agent context engine.",
-    dependencies="",
-    entry_points=GENERAL_PLUGIN_ENTRY_POINT,
-    files={
-        "README.md": README,
-        "src/$package/plugin.yaml": PLUGIN_YAML,
-        "src/$package/__init__.py": INIT,
-        "tests/test_$package.py": TEST,
-    },
-    dev_extra=', "$hermes_requirement"',
-    needs=frozenset(HERMES_DISTRIBUTIONS),
+CONTEXT_ENGINE: Final = provider_kind(
+    "A hermes-agent context engine.", GENERAL_PLUGIN_ENTRY_POINT, (README, PLUGIN_YAML, INIT, TEST)
 )

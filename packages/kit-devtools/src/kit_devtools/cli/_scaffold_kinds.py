@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from string import Template
 from typing import Final
 
+from kit_core.hermes import HERMES_DISTRIBUTIONS
+
 PYPROJECT: Final = Template("""\
 [build-system]
 requires = ["hatchling"]
@@ -71,3 +73,31 @@ class ProjectKind:
     floor: str | None = None
     """The oldest release the kind runs on (its ``requires_hermes``, its CI's oldest);
     the oldest registry release when None."""
+
+
+def provider_kind(
+    description: str,
+    entry_points: str,
+    files: tuple[Template, Template, Template, Template],
+    *,
+    words: dict[str, str] | None = None,
+    floor: str | None = None,
+) -> ProjectKind:
+    """A provider project: its README, plugin.yaml, ``__init__.py`` and test (``files``, in
+    that order), no dependency but hermes itself, in its dev group."""
+    readme, plugin_yaml, init, test = files
+    return ProjectKind(
+        description=description,
+        dependencies="",
+        entry_points=entry_points,
+        files={
+            "README.md": readme,
+            "src/$package/plugin.yaml": plugin_yaml,
+            "src/$package/__init__.py": init,
+            "tests/test_$package.py": test,
+        },
+        dev_extra=', "$hermes_requirement"',
+        needs=frozenset(HERMES_DISTRIBUTIONS),
+        words=words or {},
+        floor=floor,
+    )

@@ -16,8 +16,7 @@ from __future__ import annotations
 from string import Template
 from typing import Final
 
-from kit_core.hermes import HERMES_DISTRIBUTIONS
-from kit_devtools.cli._scaffold_kinds import ProjectKind
+from kit_devtools.cli._scaffold_kinds import provider_kind
 
 MEMORY_ENTRY_POINT: Final = "plugins.memory.find_provider_entry_point"
 """What a release that finds memory providers by entry point has (``HostRelease.functions``)."""
@@ -180,20 +179,10 @@ Older releases read no entry point for a memory provider: there, only the folder
 The provider is not a general plugin, so `hermes plugins enable` does not apply.
 """)
 
-MEMORY_PROVIDER: Final = ProjectKind(
-    description="A hermes-agent memory provider.",
-    dependencies="",
-    entry_points=(
-        "# hermes $memory_entry_points and later find a pip-installed memory provider through"
-        " this entry point\n"
-        '[project.entry-points."hermes_agent.memory_providers"]\n$package = "$package"\n\n'
-    ),
-    files={
-        "README.md": README,
-        "src/$package/plugin.yaml": PLUGIN_YAML,
-        "src/$package/__init__.py": INIT,
-        "tests/test_$package.py": TEST,
-    },
-    dev_extra=', "$hermes_requirement"',
-    needs=frozenset(HERMES_DISTRIBUTIONS),
+MEMORY_PROVIDER: Final = provider_kind(
+    "A hermes-agent memory provider.",
+    "# hermes $memory_entry_points and later find a pip-installed memory provider through"
+    " this entry point\n"
+    '[project.entry-points."hermes_agent.memory_providers"]\n$package = "$package"\n\n',
+    (README, PLUGIN_YAML, INIT, TEST),
 )

@@ -15,8 +15,7 @@ from __future__ import annotations
 from string import Template
 from typing import Final
 
-from kit_core.hermes import HERMES_DISTRIBUTIONS
-from kit_devtools.cli._scaffold_kinds import ProjectKind
+from kit_devtools.cli._scaffold_kinds import provider_kind
 
 PLUGIN_YAML: Final = Template("""\
 name: $name
@@ -105,16 +104,6 @@ default) at start, on every release; copy the package there and choose the provi
 It needs nothing but hermes itself, so the copy is enough.
 """)
 
-MODEL_PROVIDER: Final = ProjectKind(
-    description="A hermes-agent model provider.",
-    dependencies="",
-    entry_points="",
-    files={
-        "README.md": README,
-        "src/$package/plugin.yaml": PLUGIN_YAML,
-        "src/$package/__init__.py": INIT,
-        "tests/test_$package.py": TEST,
-    },
-    dev_extra=', "$hermes_requirement"',
-    needs=frozenset(HERMES_DISTRIBUTIONS),
+MODEL_PROVIDER: Final = provider_kind(
+    "A hermes-agent model provider.", "", (README, PLUGIN_YAML, INIT, TEST)
 )

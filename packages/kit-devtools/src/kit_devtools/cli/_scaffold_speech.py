@@ -15,8 +15,8 @@ from __future__ import annotations
 from string import Template
 from typing import Final
 
-from kit_core.hermes import HERMES_DISTRIBUTIONS, first_version
-from kit_devtools.cli._scaffold_kinds import GENERAL_PLUGIN_ENTRY_POINT, ProjectKind
+from kit_core.hermes import first_version
+from kit_devtools.cli._scaffold_kinds import GENERAL_PLUGIN_ENTRY_POINT, ProjectKind, provider_kind
 
 SPEECH_BASES: Final = (
     "agent.tts_provider.TTSProvider",
@@ -185,18 +185,10 @@ It needs nothing but hermes itself, so the copy is enough.
 
 
 def _speech(what: str, base: str, config: str, init: Template, test: Template) -> ProjectKind:
-    return ProjectKind(
-        description=f"A hermes-agent {what} provider.",
-        dependencies="",
-        entry_points=GENERAL_PLUGIN_ENTRY_POINT,
-        files={
-            "README.md": README,
-            "src/$package/plugin.yaml": PLUGIN_YAML,
-            "src/$package/__init__.py": init,
-            "tests/test_$package.py": test,
-        },
-        dev_extra=', "$hermes_requirement"',
-        needs=frozenset(HERMES_DISTRIBUTIONS),
+    return provider_kind(
+        f"A hermes-agent {what} provider.",
+        GENERAL_PLUGIN_ENTRY_POINT,
+        (README, PLUGIN_YAML, init, test),
         words={"what": what, "base": base, "config": config},
         floor=FLOOR,
     )
