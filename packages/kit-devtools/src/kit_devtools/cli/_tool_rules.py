@@ -191,6 +191,10 @@ def bridge_line_findings(name: str, schema: object, release: HostRelease) -> lis
     return [finding("HPK118", f"tool {name}", release=release.label, line=line, why=why)]
 
 
+def _mapping(value: object) -> Mapping[str, Any]:
+    return cast("Mapping[str, Any]", value) if isinstance(value, Mapping) else {}
+
+
 def schema_findings(name: str, schema: object) -> list[Finding]:
     """What is wrong with a tool's function schema as the host received it."""
     where = f"tool {name}"
@@ -213,21 +217,14 @@ def schema_findings(name: str, schema: object) -> list[Finding]:
     parameters = cast("Mapping[str, Any]", params)
     if parameters.get("type") != "object":
         found.append(finding("HPK105", where, problem=f"type {parameters.get('type')!r}"))
-    props = parameters.get("properties")
-    properties: Mapping[str, Any] = (
-        cast("Mapping[str, Any]", props) if isinstance(props, Mapping) else {}
-    )
+    properties = _mapping(parameters.get("properties"))
     required: Any = parameters.get("required")
     names = cast("list[Any]", required) if isinstance(required, list) else []
     absent = [r for r in names if r not in properties]
     if absent:
         found.append(finding("HPK106", where, names=", ".join(map(repr, absent))))
     for key, prop in properties.items():
-        described = (
-            isinstance(prop, Mapping)
-            and str(cast("Mapping[str, Any]", prop).get("description") or "").strip()
-        )
-        if not described:
+        if not str(_mapping(prop).get("description") or "").strip():
             found.append(finding("HPK107", f"{where} argument {key}"))
     for path, node in _walk(parameters, "parameters"):
         if "$ref" in node:

@@ -194,18 +194,11 @@ def _fails_on_keywords(surface: str, name: str, callback: object, release: HostR
     if surface != "hook" or not release.narrows_hook_kwargs:
         return True
     sent = SENT_KEYWORDS.get(name)
-    parameters = signature_of(cast("Any", callback)).parameters.values()
-    for parameter in parameters:
-        if parameter.default is not parameter.empty or parameter.kind in (
-            parameter.VAR_POSITIONAL,
-            parameter.VAR_KEYWORD,
-        ):
-            continue
-        if parameter.kind is parameter.POSITIONAL_ONLY:
-            return True
-        if sent is not None and parameter.name not in sent:
-            return True
-    return False
+    return any(  # a required parameter the narrowed call cannot fill
+        p.kind is p.POSITIONAL_ONLY or (sent is not None and p.name not in sent)
+        for p in signature_of(cast("Any", callback)).parameters.values()
+        if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+    )
 
 
 def _callback_shape(
