@@ -465,3 +465,24 @@ def test_a_schema_hermes_cannot_coerce_against_raises_out_of_the_call() -> None:
     with pytest.raises(AttributeError, match="'list' object has no attribute 'get'"):
         host.call_tool("hm_bad", {"a": 1})
     assert json.loads(host.call_tool("hm_bad", {}))["args"] == {}  # nothing to coerce
+
+
+def test_execution_middleware_gets_the_call_keywords_then_the_schema_versions() -> None:
+    seen: list[dict[str, Any]] = []
+
+    def wrap(**kw: Any) -> Any:
+        seen.append({k: v for k, v in kw.items() if k != "next_call"} | {"next": "next_call" in kw})
+        return kw["next_call"]()
+
+    host = host_with(lambda ctx: ctx.register_middleware("llm_execution", wrap))
+    host.run_llm_execution_middleware({"q": 1}, lambda r: r, model="m")
+    host.run_llm_execution_middleware({"q": 2}, lambda r: r, telemetry_schema_version="t")
+    assert [list(kw) for kw in seen] == [
+        ["request", "original_request", "model", "telemetry_schema_version",
+         "middleware_schema_version", "next"],
+        ["request", "original_request", "telemetry_schema_version",
+         "middleware_schema_version", "next"],
+    ]  # fmt: skip
+    assert seen[0]["telemetry_schema_version"] == "hermes.observer.v1"
+    assert seen[1]["telemetry_schema_version"] == "t"
+    assert seen[1]["middleware_schema_version"] == "hermes.middleware.v1"

@@ -46,10 +46,12 @@ class Registrars(LifecycleMembers):
         kept = table[key] = (self._plugin, entry)
         return taking_back(table, key, kept, removed=lambda: table or provisions.pop(kind, None))
 
-    def _holder(self, kind: str, key: str, field: str) -> Any:
-        """The plugin holding ``key`` of ``kind`` (its entry's ``field``), or None."""
+    def _unclaimed(self, kind: str, key: str, field: str, taken: str) -> None:
+        """ValueError ``taken`` (``{owner}``: the entry's ``field``) when ``key`` of ``kind``
+        is already held."""
         held = self._state.provisions.get(kind, {}).get(key)
-        return None if held is None else held[1][field]
+        if held is not None:
+            raise ValueError(taken.format(owner=held[1][field]))
 
     def register_approval_transport(self, name: str, present_fn: Callable[..., Any]) -> None:
         """Checked as the manager checks it: kind ``approval_transport``."""
@@ -63,10 +65,8 @@ class Registrars(LifecycleMembers):
         if not callable(present_fn):
             msg = "approval transport present_fn must be callable"
             raise TypeError(msg)
-        owner = self._holder("approval_transport", clean, "plugin_id")
-        if owner is not None:
-            msg = f"approval transport {clean!r} is already registered by {owner!r}"
-            raise ValueError(msg)
+        taken = f"approval transport {clean!r} is already registered by {{owner!r}}"
+        self._unclaimed("approval_transport", clean, "plugin_id", taken)
         entry = {"name": clean, "present": present_fn, "plugin_id": self.plugin_id}
         self._track("approval_transport", clean, self._keep("approval_transport", clean, entry))
 
@@ -207,10 +207,8 @@ class Registrars(LifecycleMembers):
         ):
             msg = f"system prompt section max_chars must be between 1 and {MAX_SECTION_CHARS}"
             raise ValueError(msg)
-        owner = self._holder("system_prompt_section", id, "plugin")
-        if owner is not None:
-            msg = f"system prompt section {id!r} is already registered by plugin {owner!r}"
-            raise ValueError(msg)
+        taken = f"system prompt section {id!r} is already registered by plugin {{owner!r}}"
+        self._unclaimed("system_prompt_section", id, "plugin", taken)
         section = {
             "id": id,
             "content": content,

@@ -161,6 +161,8 @@ def run_execution_chain(
     payload_key = "request" if "request" in kwargs else "args"
     if not entries:
         return terminal_call(kwargs[payload_key])
+    kwargs.setdefault("telemetry_schema_version", OBSERVER_SCHEMA_VERSION)
+    kwargs.setdefault("middleware_schema_version", MIDDLEWARE_SCHEMA_VERSION)
 
     def call_at(index: int, payload: Any) -> Any:
         if index >= len(entries):
@@ -185,19 +187,8 @@ def run_execution_chain(
             succeeded = True
             return downstream
 
-        call_kwargs: dict[str, Any] = {
-            **kwargs,
-            "telemetry_schema_version": kwargs.get(
-                "telemetry_schema_version", OBSERVER_SCHEMA_VERSION
-            ),
-            "middleware_schema_version": kwargs.get(
-                "middleware_schema_version", MIDDLEWARE_SCHEMA_VERSION
-            ),
-            payload_key: payload,
-            "next_call": next_call,
-        }
         try:
-            return entry.callback(**call_kwargs)
+            return entry.callback(**{**kwargs, payload_key: payload, "next_call": next_call})
         except _DownstreamError as exc:
             raise exc.original  # noqa: B904 - the downstream exception, unchanged
         except Exception as exc:

@@ -42,9 +42,8 @@ from kit_devtools.testing._provider_checks import (
     dashboard_auth_verdict,
     secret_source_verdict,
 )
-from kit_devtools.testing.host_names import MODELLED
 
-__all__ = ["BUILTIN_AUX_TASKS", "PROVIDER_KINDS", "Provisions"]
+__all__ = ["PROVIDER_KINDS", "Provisions"]
 
 PROVIDER_KINDS: Final = {
     "image_gen": (
@@ -77,9 +76,6 @@ secret-source registries, whose checks are their own)."""
 _FOLDED_KINDS: Final = {"tts": ("TTS", "TTS"), "transcription": ("Transcription", "STT")}
 """Kinds whose registry keys a provider by ``name.strip().lower()`` and refuses built-in
 names -> what its WARNING calls the provider, and the built-ins."""
-
-BUILTIN_AUX_TASKS: Final = MODELLED.aux_tasks
-"""``hermes_cli.main._AUX_TASKS`` keys of the modelled release: a plugin may not take them."""
 
 _PLATFORM_FIELDS: Final = frozenset(
     {"is_connected", "setup_fn", "emoji", "allowed_users_env", "platform_hint", "plugin_name"}

@@ -84,14 +84,6 @@ class HostState:
     def has_hook(self, name: str) -> bool:
         return bool(self.hooks.get(name))
 
-    def plugin_of(self, callback: object) -> str:
-        """The plugin that registered ``callback`` as a hook or middleware ("" if none)."""
-        for entries in (*self.hooks.values(), *self.middleware.values()):
-            for entry in entries:
-                if entry.callback is callback:
-                    return entry.plugin
-        return ""
-
     # -- crediting ---------------------------------------------------------------------
 
     def snapshot(self) -> Snapshot:

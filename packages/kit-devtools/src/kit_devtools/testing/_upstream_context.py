@@ -66,10 +66,6 @@ class UpstreamContext(HostContext):
         self._handles: list[PluginRegistration] = []
         """Every handle this context returned, oldest first."""
 
-    @property
-    def plugin_id(self) -> str:
-        return self.manifest.key or self.manifest.name
-
     def get_config(self, key: str, default: Any = None) -> Any:
         segments = relative_segments(key)
         plugins: Any = self._state.config.get("plugins")
