@@ -243,6 +243,18 @@ def test_a_moved_name_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert status == 1
 
 
+def test_the_load_error_is_reported_without_the_secret_it_quotes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    token = "sk-" + "a1b2c3d4" * 5
+    init = f"def register(ctx):\n    raise RuntimeError('bad key {token}')\n"
+    _, report = compat(make_plugin(tmp_path, "leaky", init), capsys)
+    assert report["plugin"]["enabled"] is False
+    assert "bad key ***" in report["plugin"]["error"]
+    assert main(["compat", str(tmp_path / "leaky")]) == 1
+    assert token not in capsys.readouterr().out
+
+
 def test_manifest_version_2_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     manifest = "name: v2\nkind: standalone\nmanifest_version: 2\n"
     status, report = compat(

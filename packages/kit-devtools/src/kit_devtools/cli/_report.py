@@ -18,6 +18,17 @@ from kit_devtools.testing import (
 from kit_devtools.testing._cron_provider import CronProviderLoad
 
 
+def plugin_fields(plugin: LoadedPlugin) -> dict[str, Any]:
+    """Where a report says the plugin came from and whether it loaded; its load error
+    redacted (a plugin's exception can quote a secret)."""
+    return {
+        "source": plugin.source,
+        "path": str(plugin.path) if plugin.path else None,
+        "enabled": plugin.enabled,
+        "error": None if plugin.error is None else redact_text(plugin.error),
+    }
+
+
 def inventory(
     host: InMemoryHost,
     plugin: LoadedPlugin,
@@ -35,14 +46,7 @@ def inventory(
     except TypeError:  # a schema that is no mapping breaks hermes' own list the same way
         definitions = []  # (HPK101 says so)
     data = {
-        "plugin": {
-            "key": plugin.key,
-            "name": plugin.name,
-            "source": plugin.source,
-            "path": str(plugin.path) if plugin.path else None,
-            "enabled": plugin.enabled,
-            "error": None if plugin.error is None else redact_text(plugin.error),
-        },
+        "plugin": {"key": plugin.key, "name": plugin.name, **plugin_fields(plugin)},
         "tools": [d for d in definitions if d["function"]["name"] in mine],
         "registered_tools": sorted(mine),
         "commands": [

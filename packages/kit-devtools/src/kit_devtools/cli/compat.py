@@ -43,7 +43,7 @@ from kit_devtools.cli._load_rules import load_findings
 from kit_devtools.cli._manifest_rules import manifest_version_findings
 from kit_devtools.cli._provider_rules import memory_provider_of, model_provider_of
 from kit_devtools.cli._report import findings_json as render_json
-from kit_devtools.cli._report import findings_lines, not_loaded, plugin_heading
+from kit_devtools.cli._report import findings_lines, not_loaded, plugin_fields, plugin_heading
 from kit_devtools.cli._target import Target
 from kit_devtools.cli._tool_rules import signature_shape
 from kit_devtools.cli.findings import E, Finding, Rule, W, declare, finding
@@ -230,13 +230,7 @@ def compat_report(target: Target) -> tuple[dict[str, Any], list[Finding]]:
                 f"register() looked up ctx.{member}, which {host.release.label} lacks: {offered}"
             )
     data: dict[str, Any] = {
-        "plugin": {
-            "key": plugin.key,
-            "source": plugin.source,
-            "path": str(plugin.path) if plugin.path else None,
-            "enabled": plugin.enabled,
-            "error": plugin.error,
-        },
+        "plugin": {"key": plugin.key, **plugin_fields(plugin)},
         "loaded_into": host.release.label,
         "floor": None,
         "requires_hermes": spec_of(manifest) or None,
