@@ -18,6 +18,7 @@ import itertools
 import json
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 from _hosts import ROOT, environment
@@ -50,10 +51,9 @@ def _key(version: str) -> tuple[int, ...]:
     return tuple(int(part) for part in version.split("."))
 
 
-def _run(version: str, script: str, *args: str) -> Any:
-    """What a script of ``scripts/`` prints (one JSON value), run by the interpreter of
-    release ``version`` (``0.19.0``, or ``distribution==version``)."""
-    python = environment(version)
+def _run(python: Path, script: str, *args: str) -> Any:
+    """What a script of ``scripts/`` prints (one JSON value), run by ``python``, the
+    interpreter of one release's environment."""
     run = subprocess.run(
         [str(python), str(ROOT / "scripts" / script), *args],
         capture_output=True,
@@ -61,13 +61,16 @@ def _run(version: str, script: str, *args: str) -> Any:
         check=False,
     )
     if run.returncode != 0:
-        raise SystemExit(f"{version}: {run.stderr.strip()[-2000:]}")
+        raise SystemExit(f"{python}: {run.stderr.strip()[-2000:]}")
     return json.loads(run.stdout)
 
 
-def read(version: str) -> dict[str, Any]:
-    """The facts of one release, read from it in a process of its own."""
-    return _run(version, "host_facts.py")
+def read(version: str) -> tuple[dict[str, Any], dict[str, str]]:
+    """The facts of one release (``0.19.0``, or ``distribution==version``), and where it
+    defines each name of ``CITED``: each read in a process of its own, from the one
+    environment the release is installed in."""
+    python = environment(version)
+    return _run(python, "host_facts.py"), _run(python, "host_sources.py", *sorted(CITED))
 
 
 def sources_page(located: dict[str, dict[str, str]]) -> str:
@@ -147,8 +150,9 @@ def main(argv: list[str]) -> None:
     if not versions:
         raise SystemExit("name the releases to read, e.g. hermes-agent==0.19.0")
     ordered = sorted(versions, key=lambda spec: _key(_plain(spec)))
-    facts = [read(version) for version in ordered]
-    located = {_plain(spec): _run(spec, "host_sources.py", *sorted(CITED)) for spec in ordered}
+    read_all = [read(version) for version in ordered]
+    facts = [fact for fact, _ in read_all]
+    located = {fact["version"]: where for fact, where in read_all}
     SOURCES_PAGE.write_text(sources_page(located), encoding="utf-8")
     changes = [(b["version"], change(a, b)) for a, b in itertools.pairwise(facts)]
     TARGET.write_text(
